@@ -1,0 +1,138 @@
+//! Classification: the spatial facts about one parcel that the rules need, each with its basis.
+//!
+//! [`World`] holds the prepared (projected, indexed) reference layers; [`classify`] answers, for one
+//! [`Parcel`], how far it is from the mean-high-water line and whether it borders it, where its system is,
+//! whether it is in a watershed, a floodplain, a sewer district or the county, and which town it is in. The
+//! facts are plain data; [`crate::rules`] decides what they mean. One module per predicate:
+//! [`shore`] (lakefront and distance), [`floodplain`], and [`areas`] (watershed, town, sewer, county).
+
+pub mod areas;
+pub mod floodplain;
+pub mod shore;
+
+use geo::{InteriorPoint, MultiPolygon, Point};
+
+use crate::rules::RuleSet;
+
+pub use areas::{AreaLayer, Areas};
+pub use floodplain::{FloodFacts, FloodVerdict, FloodZone, Floodplain};
+pub use shore::{Shore, ShoreFacts};
+
+/// A parcel ready for classification: projected geometry and the attributes the rules read.
+#[derive(Debug, Clone)]
+pub struct Parcel {
+    /// The parcel polygon(s), in the working CRS.
+    pub shape: MultiPolygon<f64>,
+    /// The town named by the parcel's own attribute (e.g. `MUNI_NAME`), as written.
+    pub town_attribute: Option<String>,
+    /// The assessor's sewer code, as written.
+    pub sewer_code: Option<String>,
+    /// The parcel's on-site system, when the systems layer has one for it.
+    pub system: Option<System>,
+}
+
+/// An on-site wastewater system's location and absorption-field bottom.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct System {
+    /// Location in the working CRS.
+    pub location: Point<f64>,
+    /// Elevation of the bottom of the absorption field, USGS feet, when surveyed.
+    pub bottom_ft: Option<f64>,
+}
+
+/// What a fact was measured from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The system's surveyed location.
+    System,
+    /// The parcel polygon (the system's location is unknown).
+    Parcel,
+}
+
+impl Basis {
+    /// "system" or "parcel".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::System => "system",
+            Basis::Parcel => "parcel",
+        }
+    }
+}
+
+/// The reference layers, projected and indexed once, shared read-only by every parcel.
+#[derive(Debug)]
+pub struct World {
+    /// Shorelines (mean-high-water lines) and the lakes they bound.
+    pub shore: Shore,
+    /// Watersheds, towns, sewer districts and the county boundary.
+    pub areas: Areas,
+    /// FEMA flood zones.
+    pub floodplain: Floodplain,
+    /// How close a parcel edge must come to the mean-high-water line to border it, feet.
+    pub border_tolerance_ft: f64,
+}
+
+/// Everything the rules need to know about one parcel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    /// The canonical town name, when known.
+    pub town: Option<String>,
+    /// The town as found (attribute or towns layer) when it is not a municipality of the rule set.
+    pub unknown_town: Option<String>,
+    /// The nearest mean-high-water line within the search radius, and the parcel edge's distance to it.
+    pub shore: Option<ShoreFacts>,
+    /// The parcel borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
+    pub borders_mhw: bool,
+    /// The system's distance to the nearest mean-high-water line, when the system location is known and the
+    /// line is within the search radius; `Some(None)` means known location, farther than the radius.
+    pub system_mhw_ft: Option<Option<f64>>,
+    /// The system's absorption-field bottom elevation, feet, when surveyed.
+    pub system_bottom_ft: Option<f64>,
+    /// The watershed (by water body name) the system, or else the parcel, is in.
+    pub watershed: Option<String>,
+    /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area.
+    pub flood: Option<FloodFacts>,
+    /// Why the parcel is on public sewer, if it is.
+    pub sewered: Option<String>,
+    /// Whether the system (or parcel) lies inside the county boundary (true without a boundary layer).
+    pub in_county: bool,
+    /// What location facts were measured from.
+    pub basis: Basis,
+}
+
+/// Classifies one parcel against the prepared layers.
+pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
+    let basis = if parcel.system.is_some() { Basis::System } else { Basis::Parcel };
+    // The parcel's interior point stands for the parcel where one location is needed (town, county, sewer
+    // district); it always lies inside the parcel, unlike the centroid of an L-shaped lot.
+    let inside = parcel.shape.interior_point().map(|p| [p.x(), p.y()]);
+    let system_at = parcel.system.map(|s| [s.location.x(), s.location.y()]);
+    let locate = system_at.or(inside);
+
+    let shore = world.shore.nearest_to_parcel(&parcel.shape);
+    let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);
+    let system_mhw_ft = system_at.map(|p| world.shore.distance_from_point(p));
+
+    let watershed = match system_at {
+        Some(p) => world.areas.watershed_at(p),
+        None => world.areas.watershed_touching(&parcel.shape),
+    };
+    let (town, unknown_town) = world.areas.town(rules, inside, parcel.town_attribute.as_deref());
+    let sewered = world.areas.sewered(rules, inside, parcel.sewer_code.as_deref());
+    let in_county = locate.is_none_or(|p| world.areas.in_county(p));
+    let flood = world.floodplain.check(rules, parcel, watershed.as_deref());
+
+    Facts {
+        town,
+        unknown_town,
+        shore,
+        borders_mhw,
+        system_mhw_ft,
+        system_bottom_ft: parcel.system.and_then(|s| s.bottom_ft),
+        watershed,
+        flood,
+        sewered,
+        in_county,
+        basis,
+    }
+}

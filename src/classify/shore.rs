@@ -1,0 +1,99 @@
+//! The lakefront predicates: distance from a parcel or system to the mean-high-water line, and whether a
+//! parcel borders it.
+//!
+//! The mean-high-water line is the boundary of each lake polygon (islands included), or a line feature. It is
+//! indexed piece by piece ([`crate::index::LineIndex`]); a parcel is measured only against the pieces within
+//! the search radius of it, with exact polygon-to-segment distances.
+
+use geo::{Geometry, MultiPolygon};
+
+use crate::index::{push_pieces, AreaIndex, LineIndex};
+
+/// The indexed shorelines of the rule set's water bodies.
+#[derive(Debug)]
+pub struct Shore {
+    lines: LineIndex,
+    lakes: AreaIndex,
+    /// Water body name of each shoreline feature (the owner index of its pieces).
+    names: Vec<String>,
+    radius_ft: f64,
+}
+
+/// The nearest mean-high-water line to a parcel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShoreFacts {
+    /// Its water body.
+    pub water_body: String,
+    /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
+    /// water).
+    pub parcel_distance_ft: f64,
+}
+
+impl Shore {
+    /// Indexes shoreline features: polygons (lakes; their rings are the mean-high-water line) and lines.
+    /// `radius_ft` bounds the search: distances up to it are exact, farther ones are reported as "beyond".
+    pub fn new(features: Vec<(Geometry<f64>, String)>, radius_ft: f64) -> Self {
+        let mut pieces = Vec::new();
+        let mut lakes = Vec::new();
+        let mut names = Vec::with_capacity(features.len());
+        for (owner, (geometry, name)) in features.into_iter().enumerate() {
+            let owner = owner as u32;
+            add_lines(&geometry, owner, &mut pieces);
+            match geometry {
+                Geometry::Polygon(p) => lakes.push((MultiPolygon(vec![p]), owner)),
+                Geometry::MultiPolygon(mp) => lakes.push((mp, owner)),
+                _ => {}
+            }
+            names.push(name);
+        }
+        Shore { lines: LineIndex::new(pieces), lakes: AreaIndex::new(lakes), names, radius_ft }
+    }
+
+    /// How far out distances are measured exactly, feet.
+    pub fn radius_ft(&self) -> f64 {
+        self.radius_ft
+    }
+
+    /// Number of indexed shoreline pieces.
+    pub fn pieces(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The nearest mean-high-water line within the search radius of the parcel; distance 0 when the parcel
+    /// overlaps a lake.
+    pub fn nearest_to_parcel(&self, shape: &MultiPolygon<f64>) -> Option<ShoreFacts> {
+        if let Some(&lake) = self.lakes.intersecting(shape).first() {
+            return Some(ShoreFacts { water_body: self.names[lake as usize].clone(), parcel_distance_ft: 0.0 });
+        }
+        self.lines.nearest_to_area(shape, self.radius_ft).map(|hit| ShoreFacts {
+            water_body: self.names[hit.owner as usize].clone(),
+            parcel_distance_ft: hit.distance_ft,
+        })
+    }
+
+    /// Distance from a point (a system) to the nearest mean-high-water line, if within the search radius;
+    /// 0 for a point in the water.
+    pub fn distance_from_point(&self, p: [f64; 2]) -> Option<f64> {
+        if !self.lakes.containing(p).is_empty() {
+            return Some(0.0);
+        }
+        self.lines.nearest_to_point(p, self.radius_ft).map(|hit| hit.distance_ft)
+    }
+}
+
+fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::index::Segment>) {
+    match geometry {
+        Geometry::LineString(l) => push_pieces(l.0.iter().copied(), owner, pieces),
+        Geometry::MultiLineString(ml) => {
+            ml.0.iter().for_each(|l| push_pieces(l.0.iter().copied(), owner, pieces))
+        }
+        Geometry::Polygon(p) => std::iter::once(p.exterior())
+            .chain(p.interiors())
+            .for_each(|r| push_pieces(r.0.iter().copied(), owner, pieces)),
+        Geometry::MultiPolygon(mp) => {
+            mp.0.iter().for_each(|p| add_lines(&Geometry::Polygon(p.clone()), owner, pieces))
+        }
+        Geometry::GeometryCollection(gc) => gc.0.iter().for_each(|g| add_lines(g, owner, pieces)),
+        _ => {}
+    }
+}

@@ -1,0 +1,163 @@
+//! Command-line flags (clap derive structs that only mirror the flags) and the step that turns them into a
+//! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use chrono::NaiveDate;
+use clap::{Parser, Subcommand};
+
+use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::run_schedule;
+use lakeshore::report::problems::ProblemTable;
+use lakeshore::report::summary::Summary;
+use lakeshore::report::{write_schedule, write_table, Format};
+
+/// Septic-inspection schedules for lakeshore watersheds, from a county's GIS layers.
+#[derive(Debug, Parser)]
+#[command(name = "lakeshore", version, about, long_about = None)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compute every parcel's inspection tier, cycle and due dates.
+    ///
+    /// Example: lakeshore schedule --config data/sample/county.toml --as-of 2027-01-15 --out out/
+    Schedule(ScheduleArgs),
+}
+
+/// Flags of `lakeshore schedule`. Each layer flag overrides the config file's `[layers]` entry.
+#[derive(Debug, clap::Args)]
+struct ScheduleArgs {
+    /// County config file (TOML): layers, CRS, rules, field names.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Date the schedule is computed for (YYYY-MM-DD); default today.
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<String>,
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    out: PathBuf,
+    /// Output formats, comma-separated: csv, geojson, parquet.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "csv,geojson")]
+    format: Vec<String>,
+    /// Tax parcels (shapefile or GeoJSON).
+    #[arg(long, value_name = "FILE")]
+    parcels: Option<PathBuf>,
+    /// Lake polygons or mean-high-water lines.
+    #[arg(long, value_name = "FILE")]
+    shoreline: Option<PathBuf>,
+    /// Watershed polygons.
+    #[arg(long, value_name = "FILE")]
+    watershed: Option<PathBuf>,
+    /// FEMA flood-hazard polygons (NFHL S_FLD_HAZ_AR).
+    #[arg(long, value_name = "FILE")]
+    floodplain: Option<PathBuf>,
+    /// Town polygons.
+    #[arg(long, value_name = "FILE")]
+    towns: Option<PathBuf>,
+    /// System locations (points with parcel id and bottom elevation).
+    #[arg(long, value_name = "FILE")]
+    systems: Option<PathBuf>,
+    /// Public sewer districts.
+    #[arg(long, value_name = "FILE")]
+    sewered: Option<PathBuf>,
+    /// County boundary.
+    #[arg(long, value_name = "FILE")]
+    county: Option<PathBuf>,
+    /// Inspection history CSV (parcel_id, inspection_date, result).
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
+    /// Rule set TOML (default: Cayuga County Article V, built in).
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// Working CRS, projected in feet (default EPSG:2261).
+    #[arg(long, value_name = "CRS")]
+    crs: Option<String>,
+    /// CRS to assume for shapefiles without a .prj.
+    #[arg(long, value_name = "CRS")]
+    assume_crs: Option<String>,
+    /// Distance within which a parcel edge borders the mean-high-water line, feet (default 10).
+    #[arg(long, value_name = "FEET")]
+    border_tolerance_ft: Option<f64>,
+}
+
+/// Runs the command; the exit code is 2 when bad records were reported.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Schedule(a) => schedule(a),
+    }
+}
+
+fn parse_date(text: &str) -> anyhow::Result<NaiveDate> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+        .with_context(|| format!("--as-of '{text}' is not a date; write it as YYYY-MM-DD"))
+}
+
+/// Flags over the config file.
+fn merge(a: &ScheduleArgs) -> anyhow::Result<ConfigFile> {
+    let mut file = match &a.config {
+        Some(path) => ConfigFile::load(path)?,
+        None => ConfigFile::default(),
+    };
+    let l = &mut file.layers;
+    for (slot, flag) in [
+        (&mut l.parcels, &a.parcels),
+        (&mut l.shoreline, &a.shoreline),
+        (&mut l.watershed, &a.watershed),
+        (&mut l.floodplain, &a.floodplain),
+        (&mut l.towns, &a.towns),
+        (&mut l.systems, &a.systems),
+        (&mut l.sewered, &a.sewered),
+        (&mut l.county, &a.county),
+        (&mut l.history, &a.history),
+        (&mut file.rules, &a.rules),
+    ] {
+        if flag.is_some() {
+            slot.clone_from(flag);
+        }
+    }
+    for (slot, flag) in [(&mut file.crs, &a.crs), (&mut file.assume_crs, &a.assume_crs)] {
+        if flag.is_some() {
+            slot.clone_from(flag);
+        }
+    }
+    if a.border_tolerance_ft.is_some() {
+        file.border_tolerance_ft = a.border_tolerance_ft;
+    }
+    Ok(file)
+}
+
+fn schedule(a: ScheduleArgs) -> anyhow::Result<ExitCode> {
+    let as_of = match &a.as_of {
+        Some(text) => parse_date(text)?,
+        None => chrono::Local::now().date_naive(),
+    };
+    let mut formats = a.format.iter().map(|f| Format::parse(f)).collect::<Result<Vec<_>, _>>()?;
+    formats.sort_unstable();
+    formats.dedup();
+    let config = Config::new(merge(&a)?, as_of)?;
+    let run = run_schedule(&config)?;
+    let mut written = write_schedule(&run, &a.out, &formats, &config.crs)?;
+    written.extend(write_table(&ProblemTable(&run.problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
+
+    print!("{}", Summary::of(&run));
+    for note in &run.notes {
+        println!("note: {note}");
+    }
+    for path in &written {
+        println!("wrote {}", path.display());
+    }
+    const SHOWN: usize = 50;
+    for problem in run.problems.iter().take(SHOWN) {
+        eprintln!("lakeshore: {problem}");
+    }
+    if run.problems.len() > SHOWN {
+        eprintln!("lakeshore: ... and {} more, all listed in problems.csv", run.problems.len() - SHOWN);
+    }
+    Ok(if run.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}

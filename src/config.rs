@@ -1,0 +1,163 @@
+//! The ready-to-run configuration: layer paths resolved, rule set loaded, CRS chosen.
+//!
+//! A county's settings live in a TOML file ([`ConfigFile`], e.g. `data/sample/county.toml`, paths relative
+//! to it); the command line may override any of them. The binary merges the two and calls [`Config::new`];
+//! the library never sees raw flags.
+
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::crs::Crs;
+use crate::error::{Error, Result};
+use crate::rules::RuleSet;
+
+/// The layer files of a county. Only `parcels` is required.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LayerPaths {
+    /// Tax parcels (polygons).
+    pub parcels: Option<PathBuf>,
+    /// Lake polygons or mean-high-water lines, named by water body.
+    pub shoreline: Option<PathBuf>,
+    /// Watershed polygons, named by water body.
+    pub watershed: Option<PathBuf>,
+    /// FEMA flood-hazard polygons (NFHL `S_FLD_HAZ_AR`).
+    pub floodplain: Option<PathBuf>,
+    /// Town polygons; without them the parcel's town attribute is used.
+    pub towns: Option<PathBuf>,
+    /// System locations (points with parcel id and absorption-field bottom elevation).
+    pub systems: Option<PathBuf>,
+    /// Public sewer districts (polygons).
+    pub sewered: Option<PathBuf>,
+    /// The county boundary (polygon).
+    pub county: Option<PathBuf>,
+    /// Inspection history (CSV: parcel_id, inspection_date, result).
+    pub history: Option<PathBuf>,
+}
+
+/// Attribute names that override auto-detection. Any left out are detected from the layer's fields.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FieldNames {
+    /// Field(s) whose values, joined with `-`, form the parcel id (e.g. `["SWIS", "PRINT_KEY"]`).
+    pub parcel_id: Option<Vec<String>>,
+    /// The parcel's town field (e.g. `MUNI_NAME`).
+    pub parcel_town: Option<String>,
+    /// The assessor's sewer-type field (e.g. `SEWER_TYPE`).
+    pub parcel_sewer: Option<String>,
+    /// The water-body name field of the shoreline layer.
+    pub shoreline_name: Option<String>,
+    /// The water-body name field of the watershed layer.
+    pub watershed_name: Option<String>,
+    /// The name field of the towns layer.
+    pub town_name: Option<String>,
+    /// The parcel-id field of the systems layer.
+    pub system_parcel: Option<String>,
+    /// The absorption-field bottom elevation field of the systems layer (feet).
+    pub system_bottom: Option<String>,
+}
+
+/// A county configuration file (`county.toml`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// The working CRS (feet-based), e.g. `EPSG:2261`.
+    pub crs: Option<String>,
+    /// CRS to assume for shapefiles that have no `.prj`.
+    pub assume_crs: Option<String>,
+    /// Rule-set TOML; the embedded Cayuga County Article V rules when absent.
+    pub rules: Option<PathBuf>,
+    /// How close a parcel edge must come to the mean-high-water line to border it, feet.
+    pub border_tolerance_ft: Option<f64>,
+    /// The layer files.
+    #[serde(default)]
+    pub layers: LayerPaths,
+    /// Attribute-name overrides.
+    #[serde(default)]
+    pub fields: FieldNames,
+}
+
+impl ConfigFile {
+    /// Reads a config file; relative paths in it are made relative to its folder.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let mut file: ConfigFile = toml::from_str(&text)
+            .map_err(|e| Error::format(path, format!("not a valid lakeshore config: {e}")))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let l = &mut file.layers;
+        for p in [
+            &mut l.parcels,
+            &mut l.shoreline,
+            &mut l.watershed,
+            &mut l.floodplain,
+            &mut l.towns,
+            &mut l.systems,
+            &mut l.sewered,
+            &mut l.county,
+            &mut l.history,
+            &mut file.rules,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        }
+        Ok(file)
+    }
+}
+
+/// The default distance within which a parcel edge borders the mean-high-water line, feet: enough to absorb
+/// digitising differences between the tax map and the shoreline layer, well under a road right-of-way
+/// (49.5 ft), so a parcel across the road from the lake does not border it.
+pub const DEFAULT_BORDER_TOLERANCE_FT: f64 = 10.0;
+
+/// Everything a run needs, ready to use.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Layer files; `parcels` is present.
+    pub layers: LayerPaths,
+    /// Attribute-name overrides.
+    pub fields: FieldNames,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The working CRS (projected, feet).
+    pub crs: Crs,
+    /// CRS assumed for shapefiles without `.prj`.
+    pub assume_crs: Option<Crs>,
+    /// Border tolerance, feet.
+    pub border_tolerance_ft: f64,
+    /// The day the schedule is computed for.
+    pub as_of: NaiveDate,
+}
+
+impl Config {
+    /// Checks and completes a merged configuration: parcels given, CRS feet-based, rules loaded.
+    pub fn new(file: ConfigFile, as_of: NaiveDate) -> Result<Self> {
+        if file.layers.parcels.is_none() {
+            return Err(Error::Config(
+                "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file".into(),
+            ));
+        }
+        let crs = match &file.crs {
+            Some(text) => Crs::parse(text)?,
+            None => Crs::ny_central_ftus(),
+        };
+        crs.require_feet()?;
+        let assume_crs = file.assume_crs.as_deref().map(Crs::parse).transpose()?;
+        let rules = match &file.rules {
+            Some(path) => RuleSet::load(path)?,
+            None => RuleSet::cayuga_art_v(),
+        };
+        let border_tolerance_ft = file.border_tolerance_ft.unwrap_or(DEFAULT_BORDER_TOLERANCE_FT);
+        if !(border_tolerance_ft.is_finite() && border_tolerance_ft >= 0.0) {
+            return Err(Error::Config(format!(
+                "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
+            )));
+        }
+        Ok(Config { layers: file.layers, fields: file.fields, rules, crs, assume_crs, border_tolerance_ft, as_of })
+    }
+}

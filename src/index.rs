@@ -1,0 +1,342 @@
+//! R-trees over the layers a parcel is tested against: shoreline pieces and polygon areas.
+//!
+//! Everything here works in the projected, feet-based working CRS. Long boundaries (a lake shore, a watershed
+//! outline of 10,000 vertices) are indexed edge by edge, and edges longer than [`MAX_PIECE_FT`] are split, so
+//! a query touches the few edges near the parcel instead of the whole outline. Trees are built once with
+//! [`RTree::bulk_load`] and then only read, from both cores.
+
+use geo::{Contains, Distance, Euclidean, Intersects, Line, MultiPolygon, Polygon};
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{PointDistance, RTree, RTreeObject, AABB};
+
+/// Edges longer than this are split before indexing, so that no tree entry has a huge bounding box.
+pub const MAX_PIECE_FT: f64 = 200.0;
+
+/// One straight piece of a boundary or line, remembering which feature it came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    /// Start point (x, y).
+    pub a: [f64; 2],
+    /// End point (x, y).
+    pub b: [f64; 2],
+    /// Index of the feature (lake, polygon) the piece belongs to.
+    pub owner: u32,
+}
+
+impl Segment {
+    /// The piece as a `geo` line.
+    pub fn line(&self) -> Line<f64> {
+        Line::new(self.a, self.b)
+    }
+}
+
+impl RTreeObject for Segment {
+    type Envelope = AABB<[f64; 2]>;
+
+    fn envelope(&self) -> Self::Envelope {
+        AABB::from_corners(self.a, self.b)
+    }
+}
+
+impl PointDistance for Segment {
+    fn distance_2(&self, p: &[f64; 2]) -> f64 {
+        let (dx, dy) = (self.b[0] - self.a[0], self.b[1] - self.a[1]);
+        let len_2 = dx * dx + dy * dy;
+        let t = if len_2 == 0.0 {
+            0.0
+        } else {
+            (((p[0] - self.a[0]) * dx + (p[1] - self.a[1]) * dy) / len_2).clamp(0.0, 1.0)
+        };
+        let (cx, cy) = (self.a[0] + t * dx - p[0], self.a[1] + t * dy - p[1]);
+        cx * cx + cy * cy
+    }
+}
+
+/// Appends the pieces of the polyline `coords` to `out`, splitting edges longer than [`MAX_PIECE_FT`].
+pub fn push_pieces(coords: impl IntoIterator<Item = geo::Coord<f64>>, owner: u32, out: &mut Vec<Segment>) {
+    let mut prev: Option<geo::Coord<f64>> = None;
+    for c in coords {
+        if let Some(p) = prev {
+            let length = ((c.x - p.x).powi(2) + (c.y - p.y).powi(2)).sqrt();
+            let n = (length / MAX_PIECE_FT).ceil().max(1.0) as usize;
+            for k in 0..n {
+                let (t0, t1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
+                let at = |t: f64| [p.x + (c.x - p.x) * t, p.y + (c.y - p.y) * t];
+                // The last piece ends exactly on the vertex, so consecutive edges stay connected.
+                let end = if k + 1 == n { [c.x, c.y] } else { at(t1) };
+                out.push(Segment { a: at(t0), b: end, owner });
+            }
+        }
+        prev = Some(c);
+    }
+}
+
+/// The envelope of a multipolygon grown by `margin` on every side, or `None` when it has no coordinates.
+pub fn grown_envelope(shape: &MultiPolygon<f64>, margin: f64) -> Option<AABB<[f64; 2]>> {
+    use geo::BoundingRect;
+    let r = shape.bounding_rect()?;
+    Some(AABB::from_corners(
+        [r.min().x - margin, r.min().y - margin],
+        [r.max().x + margin, r.max().y + margin],
+    ))
+}
+
+/// An index of lines (shorelines) answering "how far is the nearest one, if within a radius".
+#[derive(Debug)]
+pub struct LineIndex {
+    tree: RTree<Segment>,
+}
+
+/// The nearest line found by a [`LineIndex`] query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearest {
+    /// Exact distance in feet.
+    pub distance_ft: f64,
+    /// Owner index of the nearest piece.
+    pub owner: u32,
+}
+
+impl LineIndex {
+    /// Builds the index from pieces (see [`push_pieces`]).
+    pub fn new(pieces: Vec<Segment>) -> Self {
+        LineIndex { tree: RTree::bulk_load(pieces) }
+    }
+
+    /// Number of indexed pieces.
+    pub fn len(&self) -> usize {
+        self.tree.size()
+    }
+
+    /// Whether the index has no pieces.
+    pub fn is_empty(&self) -> bool {
+        self.tree.size() == 0
+    }
+
+    /// The nearest line to the polygon `shape` when it is within `radius_ft`, with the exact distance
+    /// (0 when a line touches or crosses the polygon).
+    pub fn nearest_to_area(&self, shape: &MultiPolygon<f64>, radius_ft: f64) -> Option<Nearest> {
+        let envelope = grown_envelope(shape, radius_ft)?;
+        let mut best: Option<Nearest> = None;
+        for piece in self.tree.locate_in_envelope_intersecting(&envelope) {
+            let line = piece.line();
+            let distance_ft =
+                shape.0.iter().map(|p| Euclidean.distance(&line, p)).fold(f64::INFINITY, f64::min);
+            if distance_ft <= radius_ft && best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
+                best = Some(Nearest { distance_ft, owner: piece.owner });
+            }
+        }
+        best
+    }
+
+    /// The nearest line to the point `p` when it is within `radius_ft`, with the exact distance.
+    pub fn nearest_to_point(&self, p: [f64; 2], radius_ft: f64) -> Option<Nearest> {
+        let radius_2 = radius_ft * radius_ft;
+        let mut best: Option<Nearest> = None;
+        for (piece, distance_2) in self.tree.nearest_neighbor_iter_with_distance_2(&p) {
+            if distance_2 > radius_2 {
+                break;
+            }
+            let distance_ft = distance_2.sqrt();
+            if let Some(b) = best {
+                if distance_ft > b.distance_ft {
+                    break;
+                }
+            }
+            if best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
+                best = Some(Nearest { distance_ft, owner: piece.owner });
+            }
+        }
+        best
+    }
+}
+
+/// Ties between equally near lines go to the lower owner index, so results do not depend on tree order.
+fn better(distance_ft: f64, owner: u32, than: Nearest) -> bool {
+    distance_ft < than.distance_ft || (distance_ft == than.distance_ft && owner < than.owner)
+}
+
+/// An index of polygons (watersheds, flood zones, towns, sewer districts, the county) answering "which
+/// contain this point" and "which intersect this parcel" exactly.
+#[derive(Debug)]
+pub struct AreaIndex {
+    polygons: Vec<Polygon<f64>>,
+    /// Owner (feature index) of each polygon: a multipolygon feature contributes several polygons.
+    owners: Vec<u32>,
+    envelopes: RTree<GeomWithData<Rectangle<[f64; 2]>, u32>>,
+    /// Every ring edge, with the index into `polygons` as its owner.
+    edges: RTree<Segment>,
+}
+
+impl AreaIndex {
+    /// Builds the index from `(shape, owner)` pairs; empty shapes are skipped.
+    pub fn new(shapes: impl IntoIterator<Item = (MultiPolygon<f64>, u32)>) -> Self {
+        let mut polygons = Vec::new();
+        let mut owners = Vec::new();
+        for (shape, owner) in shapes {
+            for polygon in shape.0 {
+                if polygon.exterior().0.len() >= 4 {
+                    polygons.push(polygon);
+                    owners.push(owner);
+                }
+            }
+        }
+        let mut envelopes = Vec::with_capacity(polygons.len());
+        let mut edges = Vec::new();
+        for (i, polygon) in polygons.iter().enumerate() {
+            let i = i as u32;
+            if let Some(env) = grown_envelope(&MultiPolygon(vec![polygon.clone()]), 0.0) {
+                envelopes.push(GeomWithData::new(Rectangle::from_aabb(env), i));
+            }
+            for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
+                push_pieces(ring.0.iter().copied(), i, &mut edges);
+            }
+        }
+        AreaIndex {
+            polygons,
+            owners,
+            envelopes: RTree::bulk_load(envelopes),
+            edges: RTree::bulk_load(edges),
+        }
+    }
+
+    /// Whether the index holds no polygon.
+    pub fn is_empty(&self) -> bool {
+        self.polygons.is_empty()
+    }
+
+    /// Owners of the polygons containing `p` (boundary points may go either way), sorted and deduplicated.
+    pub fn containing(&self, p: [f64; 2]) -> Vec<u32> {
+        let mut found: Vec<u32> = self
+            .envelopes
+            .locate_all_at_point(&p)
+            .filter(|e| self.polygon_contains(e.data as usize, p))
+            .map(|e| self.owners[e.data as usize])
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Owners of the polygons that share any point with `shape`, sorted and deduplicated.
+    pub fn intersecting(&self, shape: &MultiPolygon<f64>) -> Vec<u32> {
+        let Some(envelope) = grown_envelope(shape, 0.0) else { return Vec::new() };
+        let mut found: Vec<u32> = self
+            .envelopes
+            .locate_in_envelope_intersecting(&envelope)
+            .filter(|e| self.polygon_intersects(e.data as usize, shape, &envelope))
+            .map(|e| self.owners[e.data as usize])
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    fn polygon_intersects(&self, i: usize, shape: &MultiPolygon<f64>, envelope: &AABB<[f64; 2]>) -> bool {
+        // Either a vertex of some part of the parcel lies inside polygon i, or an edge of polygon i enters
+        // the parcel (crossing its boundary or lying inside it); there is no third way to share a point.
+        let vertex_inside = shape
+            .0
+            .iter()
+            .filter_map(|part| part.exterior().0.first())
+            .any(|c| self.polygon_contains(i, [c.x, c.y]));
+        vertex_inside
+            || self
+                .edges
+                .locate_in_envelope_intersecting(envelope)
+                .filter(|edge| edge.owner as usize == i)
+                .any(|edge| shape.intersects(&edge.line()))
+    }
+
+    /// Point-in-polygon by counting the polygon's edges crossed by a ray from `p` to the nearest side of its
+    /// envelope; the ray's thin box is what the edge tree is asked for, so only edges near the ray are read.
+    fn polygon_contains(&self, i: usize, p: [f64; 2]) -> bool {
+        let polygon = &self.polygons[i];
+        if polygon.exterior().0.len() <= 64 && polygon.interiors().is_empty() {
+            return polygon.contains(&geo::Point::from(p));
+        }
+        let Some(env) = grown_envelope(&MultiPolygon(vec![polygon.clone()]), 1.0) else { return false };
+        let (lo, hi) = (env.lower(), env.upper());
+        // Distances to the four sides; the ray runs along the axis of the nearest one.
+        let sides = [hi[0] - p[0], p[0] - lo[0], hi[1] - p[1], p[1] - lo[1]];
+        let side = (0..4).min_by(|&a, &b| sides[a].total_cmp(&sides[b])).unwrap_or(0);
+        let (axis, positive) = (side / 2, side % 2 == 0);
+        let (along, across) = (axis, 1 - axis);
+        let mut end = p;
+        end[along] = if positive { hi[along] } else { lo[along] };
+        let ray = AABB::from_corners(p, end);
+        let mut crossings = 0usize;
+        for edge in self.edges.locate_in_envelope_intersecting(&ray) {
+            if edge.owner as usize != i {
+                continue;
+            }
+            let (a, b) = (edge.a, edge.b);
+            if (a[across] > p[across]) != (b[across] > p[across]) {
+                let t = (p[across] - a[across]) / (b[across] - a[across]);
+                let at = a[along] + t * (b[along] - a[along]);
+                if (positive && at > p[along]) || (!positive && at < p[along]) {
+                    crossings += 1;
+                }
+            }
+        }
+        crossings % 2 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geo::{polygon, LineString};
+
+    fn square(x0: f64, y0: f64, size: f64) -> MultiPolygon<f64> {
+        MultiPolygon(vec![polygon![
+            (x: x0, y: y0), (x: x0 + size, y: y0), (x: x0 + size, y: y0 + size), (x: x0, y: y0 + size),
+        ]])
+    }
+
+    #[test]
+    fn long_edges_are_split_and_stay_connected() {
+        let mut out = Vec::new();
+        push_pieces(LineString::from(vec![(0.0, 0.0), (1000.0, 0.0)]).0, 7, &mut out);
+        assert_eq!(out.len(), 5);
+        assert_eq!(out[0].a, [0.0, 0.0]);
+        assert_eq!(out[4].b, [1000.0, 0.0]);
+        assert!(out.windows(2).all(|w| w[0].b == w[1].a));
+        assert!(out.iter().all(|s| s.owner == 7));
+    }
+
+    #[test]
+    fn distance_from_parcel_to_shore_is_exact_not_envelope() {
+        // A diagonal shore x + y = 1000 and a 10 ft square whose nearest corner is (490, 490):
+        // the true distance is (1000 - 980) / sqrt(2) = 14.142 ft, although the envelopes overlap.
+        let mut pieces = Vec::new();
+        push_pieces(LineString::from(vec![(0.0, 1000.0), (1000.0, 0.0)]).0, 0, &mut pieces);
+        let index = LineIndex::new(pieces);
+        let parcel = square(480.0, 480.0, 10.0);
+        let hit = index.nearest_to_area(&parcel, 500.0).unwrap();
+        assert!((hit.distance_ft - 20.0 / 2f64.sqrt()).abs() < 1e-9, "{}", hit.distance_ft);
+        assert!(index.nearest_to_area(&parcel, 14.0).is_none());
+        let p = index.nearest_to_point([0.0, 0.0], 1000.0).unwrap();
+        assert!((p.distance_ft - 1000.0 / 2f64.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn containing_respects_holes_and_large_rings() {
+        // A 1000 ft square ring with many vertices (forcing the indexed ray test) and a hole in the middle.
+        let mut outer: Vec<(f64, f64)> = (0..100).map(|k| (k as f64 * 10.0, 0.0)).collect();
+        outer.extend((0..100).map(|k| (1000.0, k as f64 * 10.0)));
+        outer.extend((0..100).map(|k| (1000.0 - k as f64 * 10.0, 1000.0)));
+        outer.extend((0..100).map(|k| (0.0, 1000.0 - k as f64 * 10.0)));
+        let hole = vec![(400.0, 400.0), (600.0, 400.0), (600.0, 600.0), (400.0, 600.0), (400.0, 400.0)];
+        let donut = Polygon::new(LineString::from(outer), vec![LineString::from(hole)]);
+        let index = AreaIndex::new([(MultiPolygon(vec![donut]), 3), (square(5000.0, 0.0, 10.0), 4)]);
+        assert_eq!(index.containing([100.0, 500.0]), vec![3]);
+        assert_eq!(index.containing([500.0, 500.0]), Vec::<u32>::new());
+        assert_eq!(index.containing([990.0, 5.0]), vec![3]);
+        assert_eq!(index.containing([1500.0, 500.0]), Vec::<u32>::new());
+        assert_eq!(index.containing([5005.0, 5.0]), vec![4]);
+        // Parcels: inside the hole (no), straddling the hole's edge (yes), around the whole donut (yes).
+        assert!(index.intersecting(&square(450.0, 450.0, 50.0)).is_empty());
+        assert_eq!(index.intersecting(&square(350.0, 450.0, 100.0)), vec![3]);
+        assert_eq!(index.intersecting(&square(-100.0, -100.0, 6000.0)), vec![3, 4]);
+    }
+}

@@ -1,0 +1,106 @@
+//! GeoJSON output: an RFC 7946 FeatureCollection in WGS 84, polygons wound by the right-hand rule,
+//! coordinates to 7 decimals (about 1 cm), one feature per table row with the row's cells as properties.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use geo::orient::{Direction, Orient};
+use geo::{Geometry, MultiPolygon};
+use rayon::prelude::*;
+
+use crate::crs::Reprojector;
+use crate::error::Result;
+use crate::io::write::write_atomic;
+use crate::report::table::{Cell, Table};
+
+fn push_ring(out: &mut String, ring: &geo::LineString<f64>) {
+    out.push('[');
+    for (i, c) in ring.0.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "[{:.7},{:.7}]", c.x, c.y);
+    }
+    out.push(']');
+}
+
+/// The `geometry` member for a multipolygon already in WGS 84.
+fn push_multipolygon(out: &mut String, shape: &MultiPolygon<f64>) {
+    let shape = shape.orient(Direction::Default);
+    out.push_str(r#"{"type":"MultiPolygon","coordinates":["#);
+    for (i, polygon) in shape.0.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        push_ring(out, polygon.exterior());
+        for hole in polygon.interiors() {
+            out.push(',');
+            push_ring(out, hole);
+        }
+        out.push(']');
+    }
+    out.push_str("]}");
+}
+
+fn push_value(out: &mut String, cell: &Cell<'_>) {
+    match cell {
+        Cell::Null => out.push_str("null"),
+        Cell::Int(_) | Cell::Bool(_) => out.push_str(&cell.render()),
+        Cell::Float(f, _) if f.is_finite() => out.push_str(&cell.render()),
+        Cell::Float(..) => out.push_str("null"),
+        Cell::Text(_) | Cell::Date(_) => {
+            out.push_str(&serde_json::to_string(&cell.render()).unwrap_or_else(|_| "null".into()))
+        }
+    }
+}
+
+/// Writes `table` to `path` as GeoJSON; `to_wgs84` transforms row geometries from the working CRS. A row whose
+/// geometry is missing or cannot be transformed is written with `"geometry": null`, never left out.
+pub fn write_geojson(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> Result<()> {
+    const BLOCK: usize = 4096;
+    let columns = table.columns();
+    let names: Vec<String> =
+        columns.iter().map(|(n, _)| serde_json::to_string(n).unwrap_or_default()).collect();
+    write_atomic(path, |w| {
+        w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[\n")?;
+        let blocks: Vec<usize> = (0..table.len()).step_by(BLOCK).collect();
+        for group in blocks.chunks(4 * rayon::current_num_threads()) {
+            let rendered: Vec<String> = group
+                .par_iter()
+                .map(|&start| {
+                    let mut out = String::new();
+                    for row in start..(start + BLOCK).min(table.len()) {
+                        if row > 0 {
+                            out.push_str(",\n");
+                        }
+                        out.push_str(r#"{"type":"Feature","geometry":"#);
+                        let wgs84 = table.geometry(row).and_then(|g| {
+                            match to_wgs84.transform(&Geometry::MultiPolygon(g.clone())) {
+                                Ok(Geometry::MultiPolygon(mp)) => Some(mp),
+                                _ => None,
+                            }
+                        });
+                        match wgs84 {
+                            Some(mp) => push_multipolygon(&mut out, &mp),
+                            None => out.push_str("null"),
+                        }
+                        out.push_str(r#","properties":{"#);
+                        for (col, name) in names.iter().enumerate() {
+                            if col > 0 {
+                                out.push(',');
+                            }
+                            out.push_str(name);
+                            out.push(':');
+                            push_value(&mut out, &table.cell(row, col));
+                        }
+                        out.push_str("}}");
+                    }
+                    out
+                })
+                .collect();
+            rendered.iter().try_for_each(|block| w.write_all(block.as_bytes()))?;
+        }
+        w.write_all(b"\n]}\n")
+    })
+}

@@ -1,0 +1,267 @@
+//! Parcels and systems as the pipeline sees them: attribute schemas detected from the layer's fields
+//! (the New York statewide tax-parcel schema by default), ids built, geometry checked.
+//!
+//! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
+//! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use geo::{Geometry, MultiPolygon, Point};
+
+use crate::classify::System;
+use crate::config::FieldNames;
+use crate::error::{Error, Problem, Result};
+use crate::layer::{Feature, Layer, Value};
+
+/// Which attribute fields of the parcels layer mean what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParcelSchema {
+    /// Fields joined with `-` into the parcel id.
+    pub id: Vec<String>,
+    /// The town (municipality) name field.
+    pub town: Option<String>,
+    /// The assessor's sewer-type field.
+    pub sewer: Option<String>,
+    /// The primary owner field.
+    pub owner: Option<String>,
+    /// Fields joined with spaces into the location (street address).
+    pub location: Vec<String>,
+}
+
+/// The first of `candidates` present in `fields` (case-insensitive), with the file's spelling.
+fn find(fields: &[String], candidates: &[&str]) -> Option<String> {
+    candidates.iter().find_map(|c| fields.iter().find(|f| f.eq_ignore_ascii_case(c)).cloned())
+}
+
+impl ParcelSchema {
+    /// Detects the schema from a layer's field names, honouring explicit overrides. An id that cannot be found
+    /// is an error listing the fields there are.
+    pub fn detect(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<Self> {
+        let missing = |what: &str| {
+            Error::format(
+                path,
+                format!(
+                    "cannot tell which field holds the {what}; fields found: {}; name it in the config's [fields] section",
+                    fields.join(", ")
+                ),
+            )
+        };
+        let id = match &overrides.parcel_id {
+            Some(names) => names.clone(),
+            None => {
+                if let Some(f) = find(fields, &["PARCEL_ID", "PARCELID", "PIN", "PARCEL"]) {
+                    vec![f]
+                } else {
+                    match (find(fields, &["SWIS"]), find(fields, &["PRINT_KEY", "SBL"])) {
+                        (Some(swis), Some(key)) => vec![swis, key],
+                        _ => return Err(missing("parcel id (PARCEL_ID, or SWIS and PRINT_KEY)")),
+                    }
+                }
+            }
+        };
+        let town = overrides
+            .parcel_town
+            .clone()
+            .or_else(|| find(fields, &["MUNI_NAME", "CITYTOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI"]));
+        let sewer = overrides.parcel_sewer.clone().or_else(|| find(fields, &["SEWER_TYPE", "SEWER"]));
+        let owner = find(fields, &["PRIMARY_OWNER", "OWNER", "OWNER_NAME"]);
+        let location = match find(fields, &["PARCEL_ADDR", "LOCATION", "ADDRESS"]) {
+            Some(f) => vec![f],
+            None => ["LOC_ST_NBR", "LOC_STREET"].iter().filter_map(|c| find(fields, &[c])).collect(),
+        };
+        Ok(ParcelSchema { id, town, sewer, owner, location })
+    }
+
+    /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].
+    pub fn keep(&self) -> Vec<String> {
+        let mut keep = self.id.clone();
+        keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).cloned());
+        keep.extend(self.location.iter().cloned());
+        keep
+    }
+}
+
+/// One parcel record, with what is wrong with it if anything.
+#[derive(Debug, Clone)]
+pub struct ParcelRecord {
+    /// The parcel id (for a record without one, `<no id: record N>`).
+    pub id: String,
+    /// 1-based record number in the parcels file.
+    pub record: usize,
+    /// Town attribute as written.
+    pub town: Option<String>,
+    /// Sewer code as written.
+    pub sewer: Option<String>,
+    /// Owner as written.
+    pub owner: Option<String>,
+    /// Location (street address).
+    pub location: Option<String>,
+    /// The parcel polygon(s) in the working CRS, when usable.
+    pub shape: Option<MultiPolygon<f64>>,
+    /// Why the parcel cannot be classified (no id, duplicate id, unusable geometry).
+    pub defect: Option<String>,
+}
+
+fn text(layer: &Layer, feature: &Feature, field: &str) -> Option<String> {
+    layer.field_index(field).and_then(|i| feature.values.get(i)).and_then(Value::as_text)
+}
+
+/// Turns a projected parcels layer into records: ids joined, duplicates and bad geometry marked, problems
+/// reported. Every feature yields exactly one record.
+pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let mut first_seen: HashMap<String, usize> = HashMap::with_capacity(layer.features.len());
+    let mut records = Vec::with_capacity(layer.features.len());
+    for feature in &layer.features {
+        let at = format!("record {}", feature.record);
+        let parts: Vec<String> = schema.id.iter().filter_map(|f| text(&layer, feature, f)).collect();
+        let mut defect = None;
+        let id = if parts.len() == schema.id.len() {
+            parts.join("-")
+        } else {
+            let why = format!("no parcel id ({} empty)", schema.id.join(" or "));
+            problems.push(Problem::new(&layer.path, &at, format!("{why}; fill it in the parcels layer")));
+            defect = Some(why);
+            format!("<no id: record {}>", feature.record)
+        };
+        if defect.is_none() {
+            if let Some(first) = first_seen.insert(id.clone(), feature.record) {
+                first_seen.insert(id.clone(), first);
+                let why = format!("duplicate parcel id {id} (also record {first})");
+                problems.push(Problem::new(
+                    &layer.path,
+                    &at,
+                    format!("{why}; give each parcel its own id or merge the records"),
+                ));
+                defect = Some(why);
+            }
+        }
+        let shape = match &feature.geometry {
+            Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p.clone()])),
+            Ok(Geometry::MultiPolygon(mp)) => Some(mp.clone()),
+            Ok(other) => {
+                let why = format!("parcel geometry is a {}, not a polygon", geometry_kind(other));
+                problems.push(Problem::new(&layer.path, &at, format!("{why}; fix the parcel's shape")));
+                defect.get_or_insert(why);
+                None
+            }
+            // The reader has already reported the broken geometry.
+            Err(why) => {
+                defect.get_or_insert(format!("unusable geometry: {why}"));
+                None
+            }
+        };
+        records.push(ParcelRecord {
+            id,
+            record: feature.record,
+            town: schema.town.as_ref().and_then(|f| text(&layer, feature, f)),
+            sewer: schema.sewer.as_ref().and_then(|f| text(&layer, feature, f)),
+            owner: schema.owner.as_ref().and_then(|f| text(&layer, feature, f)),
+            location: Some(schema.location.iter().filter_map(|f| text(&layer, feature, f)).collect::<Vec<_>>())
+                .filter(|v| !v.is_empty())
+                .map(|v| v.join(" ")),
+            shape,
+            defect,
+        });
+    }
+    (records, problems)
+}
+
+/// A short name for a geometry's type, for messages.
+pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
+    match g {
+        Geometry::Point(_) => "point",
+        Geometry::Line(_) | Geometry::LineString(_) => "line",
+        Geometry::Polygon(_) => "polygon",
+        Geometry::MultiPoint(_) => "multipoint",
+        Geometry::MultiLineString(_) => "multiline",
+        Geometry::MultiPolygon(_) => "multipolygon",
+        Geometry::GeometryCollection(_) => "geometry collection",
+        Geometry::Rect(_) => "rectangle",
+        Geometry::Triangle(_) => "triangle",
+    }
+}
+
+/// Field names of the systems layer.
+pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<(String, Option<String>)> {
+    let parcel = overrides
+        .system_parcel
+        .clone()
+        .or_else(|| find(fields, &["PARCEL_ID", "PARCELID", "PIN", "PARCEL"]))
+        .ok_or_else(|| {
+            Error::format(
+                path,
+                format!(
+                    "cannot tell which field holds the parcel id of each system; fields found: {}; set [fields] system_parcel",
+                    fields.join(", ")
+                ),
+            )
+        })?;
+    let bottom = overrides
+        .system_bottom
+        .clone()
+        .or_else(|| find(fields, &["BOTTOM_FT", "BOTTOM_ELEV", "ABS_BOTTOM", "FIELD_BOTTOM"]));
+    Ok((parcel, bottom))
+}
+
+/// Systems by parcel id. A system for an unknown parcel, a second system for a parcel, or a system that is
+/// not a point is reported and left out of classification (the parcel is still scheduled, from its polygon).
+pub fn systems_by_parcel(
+    layer: Layer,
+    parcel_field: &str,
+    bottom_field: Option<&str>,
+    known: &HashMap<&str, usize>,
+) -> (HashMap<String, System>, Vec<Problem>) {
+    let mut out: HashMap<String, System> = HashMap::new();
+    let mut problems = Vec::new();
+    for feature in &layer.features {
+        let at = format!("record {}", feature.record);
+        let Some(id) = text(&layer, feature, parcel_field) else {
+            problems.push(Problem::new(&layer.path, &at, format!("system has no {parcel_field}; fill it in")));
+            continue;
+        };
+        if !known.contains_key(id.as_str()) {
+            problems.push(Problem::new(
+                &layer.path,
+                &at,
+                format!("system names parcel {id}, which is not in the parcels layer; fix the id"),
+            ));
+            continue;
+        }
+        let location: Point<f64> = match &feature.geometry {
+            Ok(Geometry::Point(p)) => *p,
+            Ok(Geometry::MultiPoint(mp)) if mp.0.len() == 1 => mp.0[0],
+            Ok(other) => {
+                let kind = geometry_kind(other);
+                problems.push(Problem::new(&layer.path, &at, format!("system is a {kind}, not a point; fix it")));
+                continue;
+            }
+            Err(_) => continue, // reported by the reader
+        };
+        let bottom_ft = match bottom_field.and_then(|f| layer.field_index(f)).map(|i| &feature.values[i]) {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
+                Some(x) => Some(x),
+                None => {
+                    problems.push(Problem::new(
+                        &layer.path,
+                        &at,
+                        format!("bottom elevation {:?} is not a number of feet; fix it", v.as_text().unwrap_or_default()),
+                    ));
+                    None
+                }
+            },
+        };
+        if out.contains_key(&id) {
+            problems.push(Problem::new(
+                &layer.path,
+                &at,
+                format!("a second system for parcel {id}; only the first is used, remove or merge the others"),
+            ));
+            continue;
+        }
+        out.insert(id, System { location, bottom_ft });
+    }
+    (out, problems)
+}

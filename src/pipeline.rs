@@ -1,0 +1,376 @@
+//! The schedule pipeline, one direction: read layers → reproject → index → classify each parcel → apply the
+//! rules → due dates and status. Writers in [`crate::report`] turn the result into files.
+//!
+//! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
+//! and the rows are sorted by parcel id (then record number), so output is deterministic.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use chrono::NaiveDate;
+use geo::{Geometry, MultiPolygon};
+use rayon::prelude::*;
+
+use crate::classify::{classify, AreaLayer, Areas, Facts, FloodZone, Floodplain, Parcel, Shore, World};
+use crate::config::Config;
+use crate::crs::Reprojector;
+use crate::error::{Error, Problem, Result};
+use crate::io::history::{read_history, LastInspection};
+use crate::io::{field_names, read_layer, ReadOptions};
+use crate::layer::Layer;
+use crate::parcels::{parcel_records, system_fields, systems_by_parcel, ParcelRecord, ParcelSchema};
+use crate::rules::{decide, Decision, Exclusion};
+use crate::schedule::{status, Grid, Status};
+
+/// The tier written for parcels no periodic rule covers.
+pub const UNSCHEDULED: &str = "unscheduled";
+
+/// One parcel's line in the schedule.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The parcel as read (id, record, attributes, projected shape).
+    pub parcel: ParcelRecord,
+    /// The spatial facts, when the parcel could be classified.
+    pub facts: Option<Facts>,
+    /// The schedule entry.
+    pub entry: Entry,
+}
+
+/// The schedule columns of a row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
+    pub tier: String,
+    /// The rule that matched.
+    pub rule: Option<String>,
+    /// Why unscheduled, when it is.
+    pub exclusion: Option<Exclusion>,
+    /// Years between inspections.
+    pub cycle_years: Option<u32>,
+    /// First due date of the grid.
+    pub first_due: Option<NaiveDate>,
+    /// Last due date before the as-of date.
+    pub previous_due: Option<NaiveDate>,
+    /// Next due date on or after the as-of date.
+    pub next_due: Option<NaiveDate>,
+    /// Compliance status, when a history was given.
+    pub status: Option<Status>,
+    /// Latest inspection on record.
+    pub last_inspection: Option<LastInspection>,
+    /// The law's citation.
+    pub citation: String,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+/// The result of a schedule run.
+#[derive(Debug)]
+pub struct Run {
+    /// One row per input parcel, sorted by parcel id.
+    pub rows: Vec<Row>,
+    /// Bad records found on the way (the run carried on).
+    pub problems: Vec<Problem>,
+    /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
+    pub notes: Vec<String>,
+    /// Whether a history file was given (so statuses are meaningful).
+    pub has_history: bool,
+}
+
+/// Reads a layer and reprojects it into the working CRS.
+fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Layer, Vec<Problem>)> {
+    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep };
+    let (layer, mut problems) = read_layer(path, &options)?;
+    let reprojector = Reprojector::new(&layer.crs, &config.crs)
+        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
+    let (projected, more) = reprojector.project_layer(layer);
+    problems.extend(more);
+    Ok((projected.into_inner(), problems))
+}
+
+/// The first of `candidates` among the layer's fields.
+fn name_field(layer: &Layer, explicit: Option<&String>, candidates: &[&str]) -> Result<Option<usize>> {
+    if let Some(name) = explicit {
+        return layer.field_index(name).map(Some).ok_or_else(|| {
+            Error::format(&layer.path, format!("no field '{name}'; fields found: {}", layer.fields.join(", ")))
+        });
+    }
+    Ok(candidates.iter().find_map(|c| layer.field_index(c)))
+}
+
+fn value_text(layer: &Layer, i: usize, field: Option<usize>) -> Option<String> {
+    field.and_then(|f| layer.features[i].values[f].as_text())
+}
+
+/// The polygons of a geometry, or `None` for other kinds.
+fn polygons(g: &Geometry<f64>) -> Option<MultiPolygon<f64>> {
+    match g {
+        Geometry::Polygon(p) => Some(MultiPolygon(vec![p.clone()])),
+        Geometry::MultiPolygon(mp) => Some(mp.clone()),
+        _ => None,
+    }
+}
+
+/// The polygon features of an area layer with their feature index; features that are not polygons are
+/// reported and not used.
+fn area_features(layer: &Layer, problems: &mut Vec<Problem>) -> Vec<(usize, MultiPolygon<f64>)> {
+    let mut out = Vec::new();
+    for (i, f) in layer.features.iter().enumerate() {
+        match f.geometry.as_ref().map(polygons) {
+            Ok(Some(shape)) => out.push((i, shape)),
+            Ok(None) => problems.push(Problem::new(
+                &layer.path,
+                format!("record {}", f.record),
+                "not a polygon; this layer needs polygons, the feature is not used",
+            )),
+            Err(_) => {} // reported by the reader
+        }
+    }
+    out
+}
+
+/// The polygon features of an area layer, each with the text of its `field`.
+fn named_areas(
+    layer: &Layer,
+    field: Option<usize>,
+    problems: &mut Vec<Problem>,
+) -> Vec<(MultiPolygon<f64>, Option<String>)> {
+    area_features(layer, problems).into_iter().map(|(i, shape)| (shape, value_text(layer, i, field))).collect()
+}
+
+const NAME_FIELDS: [&str; 6] = ["NAME", "WATERBODY", "GNIS_NAME", "LAKE_NAME", "TOWN", "NAMELSAD"];
+
+/// Reads and indexes the reference layers.
+fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
+    let rules = &config.rules;
+    let fields = &config.fields;
+    let layers = &config.layers;
+    let radius_ft = (2.0 * rules.max_distance_ft()).max(config.border_tolerance_ft);
+
+    let mut shoreline = Vec::new();
+    if let Some(path) = &layers.shoreline {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let field = name_field(&layer, fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
+        let mut ignored = std::collections::BTreeSet::new();
+        for (i, f) in layer.features.iter().enumerate() {
+            let Ok(geometry) = &f.geometry else { continue };
+            let name = value_text(&layer, i, field).unwrap_or_default();
+            match rules.water_body(&name) {
+                Some(body) => shoreline.push((geometry.clone(), body.name.clone())),
+                None => {
+                    ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
+                }
+            }
+        }
+        if !ignored.is_empty() {
+            notes.push(format!(
+                "{}: shoreline of water bodies the rule set does not name, not used: {}",
+                path.display(),
+                ignored.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+
+    let mut areas = Areas::default();
+    if let Some(path) = &layers.watershed {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let field = name_field(&layer, fields.watershed_name.as_ref(), &NAME_FIELDS)?;
+        let named = named_areas(&layer, field, problems)
+            .into_iter()
+            .map(|(shape, name)| {
+                let canonical = name.as_deref().and_then(|n| rules.water_body(n)).map(|w| w.name.clone());
+                (shape, canonical.or(name))
+            })
+            .collect();
+        areas.watersheds = Some(AreaLayer::new(named));
+    }
+    if let Some(path) = &layers.towns {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let field = name_field(&layer, fields.town_name.as_ref(), &["NAME", "TOWN", "MUNI_NAME", "NAMELSAD"])?
+            .ok_or_else(|| {
+                Error::format(
+                    path,
+                    format!(
+                        "no town name field; fields found: {}; set [fields] town_name",
+                        layer.fields.join(", ")
+                    ),
+                )
+            })?;
+        areas.towns = Some(AreaLayer::new(named_areas(&layer, Some(field), problems)));
+    }
+    for (slot, path) in [(&mut areas.sewered, &layers.sewered), (&mut areas.county, &layers.county)] {
+        if let Some(path) = path {
+            let (layer, p) = load(path, config, None)?;
+            problems.extend(p);
+            let field = name_field(&layer, None, &NAME_FIELDS)?;
+            *slot = Some(AreaLayer::new(named_areas(&layer, field, problems)));
+        }
+    }
+
+    let mut floodplain = Floodplain::default();
+    if let Some(path) = &layers.floodplain {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let zone = name_field(&layer, None, &["FLD_ZONE", "ZONE", "FLOOD_ZONE"])?.ok_or_else(|| {
+            Error::format(
+                path,
+                format!("no FLD_ZONE field (FEMA NFHL S_FLD_HAZ_AR); fields found: {}", layer.fields.join(", ")),
+            )
+        })?;
+        let subtype = layer.field_index("ZONE_SUBTY");
+        let sfha = layer.field_index("SFHA_TF");
+        let bfe = name_field(&layer, None, &["STATIC_BFE", "BFE", "BFE_ELEV"])?;
+        let attributed = area_features(&layer, problems)
+            .into_iter()
+            .map(|(i, shape)| {
+                let text = |field| value_text(&layer, i, field);
+                let static_bfe = bfe.and_then(|b| layer.features[i].values[b].as_f64());
+                let zone = FloodZone::from_nfhl(
+                    &text(Some(zone)).unwrap_or_default(),
+                    text(subtype).as_deref(),
+                    text(sfha).as_deref(),
+                    static_bfe,
+                );
+                (shape, zone)
+            })
+            .collect();
+        floodplain = Floodplain::new(attributed);
+    }
+
+    Ok(World {
+        shore: Shore::new(shoreline, radius_ft),
+        areas,
+        floodplain,
+        border_tolerance_ft: config.border_tolerance_ft,
+    })
+}
+
+/// Reads the parcels layer and turns it into records.
+fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
+    let path = config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
+    let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
+    let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
+    let (records, more) = parcel_records(layer, &schema);
+    problems.extend(more);
+    Ok((records, problems))
+}
+
+/// Runs the schedule pipeline.
+pub fn run_schedule(config: &Config) -> Result<Run> {
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+    // The parcels (the big layer) are read on one core while the reference layers are read and indexed on
+    // the other.
+    let (parcels, world) = std::thread::scope(|s| {
+        let parcels = s.spawn(|| read_parcels(config));
+        let world = build_world(config, &mut problems, &mut notes);
+        let parcels = parcels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (parcels, world)
+    });
+    let (records, parcel_problems) = parcels?;
+    let world = world?;
+    problems.extend(parcel_problems);
+
+    let known: HashMap<&str, usize> =
+        records.iter().enumerate().filter(|(_, r)| r.defect.is_none()).map(|(i, r)| (r.id.as_str(), i)).collect();
+
+    let systems = match &config.layers.systems {
+        Some(path) => {
+            let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
+            let (layer, p) = load(path, config, None)?;
+            problems.extend(p);
+            let (systems, p) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), &known);
+            problems.extend(p);
+            systems
+        }
+        None => HashMap::new(),
+    };
+    let history = match &config.layers.history {
+        Some(path) => {
+            let (h, p) = read_history(path, &known, config.as_of)?;
+            problems.extend(p);
+            Some(h)
+        }
+        None => None,
+    };
+    drop(known);
+
+    let rules = &config.rules;
+    let mut rows: Vec<Row> = records
+        .into_par_iter()
+        .map(|parcel| {
+            let (facts, decision) = match (&parcel.defect, &parcel.shape) {
+                (None, Some(shape)) => {
+                    let input = Parcel {
+                        shape: shape.clone(),
+                        town_attribute: parcel.town.clone(),
+                        sewer_code: parcel.sewer.clone(),
+                        system: systems.get(&parcel.id).copied(),
+                    };
+                    let facts = classify(&world, rules, &input);
+                    let decision = decide(rules, &facts);
+                    (Some(facts), Some(decision))
+                }
+                _ => (None, None),
+            };
+            let last = history.as_ref().and_then(|h| h.get(&parcel.id)).cloned();
+            let entry = entry(config, &parcel, decision, last, history.is_some());
+            Row { parcel, facts, entry }
+        })
+        .collect();
+    rows.par_sort_unstable_by(|a, b| a.parcel.id.cmp(&b.parcel.id).then(a.parcel.record.cmp(&b.parcel.record)));
+    problems.sort();
+    Ok(Run { rows, problems, notes, has_history: history.is_some() })
+}
+
+fn entry(
+    config: &Config,
+    parcel: &ParcelRecord,
+    decision: Option<Decision<'_>>,
+    last: Option<LastInspection>,
+    has_history: bool,
+) -> Entry {
+    let unscheduled = |exclusion: Option<Exclusion>, reason: String, citation: String, last| Entry {
+        tier: UNSCHEDULED.to_string(),
+        rule: None,
+        exclusion,
+        cycle_years: None,
+        first_due: None,
+        previous_due: None,
+        next_due: None,
+        status: None,
+        last_inspection: last,
+        citation,
+        reason,
+    };
+    match decision {
+        None => {
+            let why = parcel.defect.clone().unwrap_or_else(|| "unusable record".into());
+            unscheduled(None, format!("not classified: {why}"), String::new(), last)
+        }
+        Some(Decision::Unscheduled { exclusion, reason, citation }) => {
+            unscheduled(Some(exclusion), reason, citation, last)
+        }
+        Some(Decision::Scheduled { rule, reason }) => {
+            let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
+            let around = grid.around(config.as_of);
+            let status = has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date)));
+            Entry {
+                tier: rule.tier.clone(),
+                rule: Some(rule.id.clone()),
+                exclusion: None,
+                cycle_years: Some(rule.cycle_years),
+                first_due: Some(rule.first_due),
+                previous_due: around.previous,
+                next_due: Some(around.next),
+                status,
+                last_inspection: last,
+                citation: rule.citation.clone(),
+                reason,
+            }
+        }
+    }
+}
+

@@ -1,0 +1,74 @@
+//! Reports: what a run turns into for people — the schedule table and the terminal summary — and writing
+//! them in the formats asked for.
+
+pub mod problems;
+pub mod schedule;
+pub mod summary;
+pub mod table;
+
+use std::path::{Path, PathBuf};
+
+use crate::crs::{Crs, Reprojector};
+use crate::error::{Error, Result};
+use crate::io::write::{write_csv, write_geojson, write_parquet};
+use crate::pipeline::Run;
+use table::Table;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Format {
+    /// `.csv`
+    Csv,
+    /// `.geojson` (WGS 84)
+    GeoJson,
+    /// `.parquet`
+    Parquet,
+}
+
+impl Format {
+    /// Parses "csv", "geojson" or "parquet".
+    pub fn parse(text: &str) -> Result<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "csv" => Ok(Format::Csv),
+            "geojson" | "json" => Ok(Format::GeoJson),
+            "parquet" => Ok(Format::Parquet),
+            other => Err(Error::Config(format!("unknown format '{other}': choose csv, geojson or parquet"))),
+        }
+    }
+
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::GeoJson => "geojson",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+/// Writes `table` as `<dir>/<stem>.<ext>` in each format; returns the files written.
+pub fn write_table(
+    table: &dyn Table,
+    dir: &Path,
+    stem: &str,
+    formats: &[Format],
+    working_crs: &Crs,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut written = Vec::new();
+    for &format in formats {
+        let path = dir.join(format!("{stem}.{}", format.extension()));
+        match format {
+            Format::Csv => write_csv(&path, table)?,
+            Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
+            Format::Parquet => write_parquet(&path, table)?,
+        }
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`).
+pub fn write_schedule(run: &Run, dir: &Path, formats: &[Format], working_crs: &Crs) -> Result<Vec<PathBuf>> {
+    write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)
+}

@@ -1,0 +1,127 @@
+//! The schedule as a table: one row per parcel with its tier, cycle, due dates, status, the facts behind
+//! them, the citation and the reason. Column names are the schedule's public interface (README, golden tests).
+
+use std::borrow::Cow;
+
+use geo::MultiPolygon;
+
+use crate::pipeline::Run;
+use crate::report::table::{text, Cell, Kind, Table};
+
+/// Declares the schedule's columns once: the enum the cell lookup matches on, and the name/kind list.
+macro_rules! columns {
+    ($($variant:ident => $name:literal : $kind:ident,)*) => {
+        #[derive(Clone, Copy)]
+        enum Col { $($variant,)* }
+        const ORDER: &[Col] = &[$(Col::$variant,)*];
+        /// The schedule columns, in order.
+        pub const COLUMNS: &[(&str, Kind)] = &[$(($name, Kind::$kind),)*];
+    };
+}
+
+columns! {
+    ParcelId => "parcel_id": Text,
+    Record => "record": Int,
+    Town => "town": Text,
+    Owner => "owner": Text,
+    Location => "location": Text,
+    Tier => "tier": Text,
+    Rule => "rule": Text,
+    CycleYears => "cycle_years": Int,
+    FirstDue => "first_due": Date,
+    PreviousDue => "previous_due": Date,
+    NextDue => "next_due": Date,
+    Status => "status": Text,
+    LastInspection => "last_inspection": Date,
+    LastResult => "last_result": Text,
+    WaterBody => "water_body": Text,
+    MhwDistanceFt => "mhw_distance_ft": Float,
+    BordersMhw => "borders_mhw": Bool,
+    SystemMhwDistanceFt => "system_mhw_distance_ft": Float,
+    InWatershed => "in_watershed": Bool,
+    Watershed => "watershed": Text,
+    FloodZone => "flood_zone": Text,
+    FloodElevationFt => "flood_elevation_ft": Float,
+    RequiredBottomFt => "required_bottom_ft": Float,
+    SystemBottomFt => "system_bottom_ft": Float,
+    FloodplainVerdict => "floodplain_verdict": Text,
+    Sewered => "sewered": Bool,
+    InCounty => "in_county": Bool,
+    Basis => "basis": Text,
+    Citation => "citation": Text,
+    Reason => "reason": Text,
+}
+
+/// A schedule run viewed as a [`Table`].
+pub struct ScheduleTable<'a> {
+    run: &'a Run,
+}
+
+impl<'a> ScheduleTable<'a> {
+    /// The table of `run`.
+    pub fn new(run: &'a Run) -> Self {
+        ScheduleTable { run }
+    }
+}
+
+fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
+    v.map_or(Cell::Null, |v| Cell::Float(v, decimals))
+}
+
+impl Table for ScheduleTable<'_> {
+    fn columns(&self) -> &[(&'static str, Kind)] {
+        COLUMNS
+    }
+
+    fn len(&self) -> usize {
+        self.run.rows.len()
+    }
+
+    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
+        self.run.rows[row].parcel.shape.as_ref()
+    }
+
+    fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+        let r = &self.run.rows[row];
+        let (p, e, f) = (&r.parcel, &r.entry, r.facts.as_ref());
+        let flood = f.and_then(|f| f.flood.as_ref());
+        let date = |d: Option<chrono::NaiveDate>| d.map_or(Cell::Null, Cell::Date);
+        let bool_fact = |g: fn(&crate::classify::Facts) -> bool| f.map_or(Cell::Null, |f| Cell::Bool(g(f)));
+        match ORDER[column] {
+            Col::ParcelId => Cell::Text(Cow::Borrowed(&p.id)),
+            Col::Record => Cell::Int(p.record as i64),
+            Col::Town => text(f.and_then(|f| f.town.as_deref().or(f.unknown_town.as_deref())).or(p.town.as_deref())),
+            Col::Owner => text(p.owner.as_deref()),
+            Col::Location => text(p.location.as_deref()),
+            Col::Tier => Cell::Text(Cow::Borrowed(&e.tier)),
+            Col::Rule => text(e.rule.as_deref()),
+            Col::CycleYears => e.cycle_years.map_or(Cell::Null, |c| Cell::Int(c.into())),
+            Col::FirstDue => date(e.first_due),
+            Col::PreviousDue => date(e.previous_due),
+            Col::NextDue => date(e.next_due),
+            Col::Status => text(e.status.map(|s| s.as_str())),
+            Col::LastInspection => date(e.last_inspection.as_ref().map(|l| l.date)),
+            Col::LastResult => text(e.last_inspection.as_ref().map(|l| l.result.as_str())),
+            Col::WaterBody => text(f.and_then(|f| f.shore.as_ref()).map(|s| s.water_body.as_str())),
+            Col::MhwDistanceFt => float(f.and_then(|f| f.shore.as_ref()).map(|s| s.parcel_distance_ft), 1),
+            Col::BordersMhw => bool_fact(|f| f.borders_mhw),
+            Col::SystemMhwDistanceFt => float(f.and_then(|f| f.system_mhw_ft.flatten()), 1),
+            Col::InWatershed => bool_fact(|f| f.watershed.is_some()),
+            Col::Watershed => text(f.and_then(|f| f.watershed.as_deref())),
+            Col::FloodZone => text(flood.map(|fl| fl.zone.as_str())),
+            Col::FloodElevationFt => float(flood.and_then(|fl| fl.flood_elevation_ft), 2),
+            Col::RequiredBottomFt => float(flood.and_then(|fl| fl.required_bottom_ft), 2),
+            Col::SystemBottomFt => float(f.and_then(|f| f.system_bottom_ft), 2),
+            Col::FloodplainVerdict => match (f, flood) {
+                (None, _) => Cell::Null,
+                (Some(_), None) => Cell::Text(Cow::Borrowed("n/a")),
+                (Some(_), Some(fl)) => Cell::Text(Cow::Borrowed(fl.verdict.as_str())),
+            },
+            Col::Sewered => bool_fact(|f| f.sewered.is_some()),
+            Col::InCounty => bool_fact(|f| f.in_county),
+            Col::Basis => text(f.map(|f| f.basis.as_str())),
+            Col::Citation => Cell::Text(Cow::Borrowed(&e.citation)),
+            Col::Reason => Cell::Text(Cow::Borrowed(&e.reason)),
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! The run summary a planner reads on the terminal: parcels per tier and per town, statuses, and every
+//! unscheduled parcel grouped by reason.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::pipeline::{Run, UNSCHEDULED};
+use crate::rules::Exclusion;
+
+/// Counts over a schedule run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Parcels in the run.
+    pub parcels: usize,
+    /// Parcels per tier (including "unscheduled").
+    pub per_tier: BTreeMap<String, usize>,
+    /// Parcels per town and tier.
+    pub per_town: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Parcels per status, when a history was given.
+    pub per_status: BTreeMap<String, usize>,
+    /// Unscheduled parcels per reason group.
+    pub unscheduled: BTreeMap<String, usize>,
+    /// Problems reported.
+    pub problems: usize,
+}
+
+impl Summary {
+    /// Counts `run`.
+    pub fn of(run: &Run) -> Self {
+        let mut s = Summary { parcels: run.rows.len(), problems: run.problems.len(), ..Default::default() };
+        for row in &run.rows {
+            let e = &row.entry;
+            *s.per_tier.entry(e.tier.clone()).or_default() += 1;
+            let facts = row.facts.as_ref();
+            let town = facts
+                .and_then(|f| f.town.clone())
+                .or_else(|| row.parcel.town.clone())
+                .unwrap_or_else(|| "(no town)".into());
+            *s.per_town.entry(town.clone()).or_default().entry(e.tier.clone()).or_default() += 1;
+            if let Some(status) = e.status {
+                *s.per_status.entry(status.as_str().into()).or_default() += 1;
+            }
+            if e.tier == UNSCHEDULED {
+                let group = match (e.exclusion, facts) {
+                    (Some(Exclusion::Sewered), _) => "on public sewer".to_string(),
+                    (Some(Exclusion::OutsideCounty), _) => "outside the county".to_string(),
+                    (Some(Exclusion::NoRule), Some(f)) => match (&f.town, &f.unknown_town) {
+                        (_, Some(unknown)) => format!("unknown town '{unknown}'"),
+                        (Some(t), None) => format!("no rule applies in {t}"),
+                        (None, None) => "no town".to_string(),
+                    },
+                    _ => row.parcel.defect.clone().unwrap_or_else(|| "not classified".into()),
+                };
+                *s.unscheduled.entry(group).or_default() += 1;
+            }
+        }
+        s
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} parcels", self.parcels)?;
+        writeln!(f, "by tier:")?;
+        for (tier, n) in &self.per_tier {
+            writeln!(f, "  {tier:<12} {n:>9}")?;
+        }
+        if !self.per_status.is_empty() {
+            writeln!(f, "by status:")?;
+            for (status, n) in &self.per_status {
+                writeln!(f, "  {status:<16} {n:>9}")?;
+            }
+        }
+        writeln!(f, "by town:")?;
+        for (town, tiers) in &self.per_town {
+            let parts: Vec<String> = tiers.iter().map(|(t, n)| format!("{t} {n}")).collect();
+            writeln!(f, "  {town:<12} {}", parts.join(", "))?;
+        }
+        if !self.unscheduled.is_empty() {
+            writeln!(f, "unscheduled, by reason:")?;
+            for (reason, n) in &self.unscheduled {
+                writeln!(f, "  {n:>9}  {reason}")?;
+            }
+        }
+        if self.problems > 0 {
+            writeln!(f, "{} problem(s) reported", self.problems)?;
+        }
+        Ok(())
+    }
+}

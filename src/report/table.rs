@@ -1,0 +1,75 @@
+//! A table of parcel rows as the writers see it: named, typed columns, cells computed on demand, and an
+//! optional geometry per row. Reports (the schedule now; notices, buffer reports later) implement [`Table`];
+//! the CSV, GeoJSON and Parquet writers take any table, so every command writes every format the same way.
+
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
+use geo::MultiPolygon;
+
+/// The type of a column, which the Parquet writer needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// UTF-8 text.
+    Text,
+    /// Whole numbers.
+    Int,
+    /// Decimal numbers.
+    Float,
+    /// Calendar dates.
+    Date,
+    /// True or false.
+    Bool,
+}
+
+/// One cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    /// No value.
+    Null,
+    /// Text.
+    Text(Cow<'a, str>),
+    /// A whole number.
+    Int(i64),
+    /// A decimal number and how many decimals to print.
+    Float(f64, usize),
+    /// A date.
+    Date(NaiveDate),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Cell<'_> {
+    /// The cell as CSV/GeoJSON text: numbers with their decimals, dates ISO, null empty.
+    pub fn render(&self) -> Cow<'_, str> {
+        match self {
+            Cell::Null => Cow::Borrowed(""),
+            Cell::Text(s) => Cow::Borrowed(s),
+            Cell::Int(i) => Cow::Owned(i.to_string()),
+            Cell::Float(f, decimals) => Cow::Owned(format!("{f:.decimals$}")),
+            Cell::Date(d) => Cow::Owned(d.format("%Y-%m-%d").to_string()),
+            Cell::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        }
+    }
+}
+
+/// Text cell from an optional string.
+pub fn text<'a>(s: Option<&'a str>) -> Cell<'a> {
+    s.map_or(Cell::Null, |s| Cell::Text(Cow::Borrowed(s)))
+}
+
+/// A table the writers can write.
+pub trait Table: Sync {
+    /// Column names and kinds, in order.
+    fn columns(&self) -> &[(&'static str, Kind)];
+    /// Number of rows.
+    fn len(&self) -> usize;
+    /// Whether the table has no rows.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The cell at `row`, `column`.
+    fn cell(&self, row: usize, column: usize) -> Cell<'_>;
+    /// The row's geometry in the working CRS, if it has one.
+    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>>;
+}

@@ -1,0 +1,277 @@
+//! The rule-set model: a jurisdiction's tiers, town cohorts, distances, elevations and citations, loaded from
+//! TOML (see `data/rules/`). The code knows predicates (borders the mean-high-water mark, within a distance,
+//! in the watershed, in one of these towns), never town names; the rule set supplies those.
+
+mod eval;
+
+pub use eval::{decide, Decision, Exclusion};
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// The Cayuga County Article V rule set, embedded as the default.
+pub const CAYUGA_ART_V: &str = include_str!("../../data/rules/cayuga-county-art-v.toml");
+
+/// A jurisdiction's rules, validated.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSet {
+    /// Who makes the rules and which law they come from.
+    pub jurisdiction: Jurisdiction,
+    /// Water bodies whose mean-high-water mark the rules measure from.
+    #[serde(default, rename = "water_body")]
+    pub water_bodies: Vec<WaterBody>,
+    /// The floodplain requirement.
+    pub floodplain: Option<FloodplainRule>,
+    /// Who is not covered at all.
+    #[serde(default)]
+    pub coverage: Coverage,
+    /// Periodic-inspection rules, tried in order; the first that matches decides.
+    #[serde(default, rename = "rule")]
+    pub rules: Vec<Rule>,
+}
+
+/// The jurisdiction a rule set belongs to.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Jurisdiction {
+    /// E.g. "Cayuga County Health District".
+    pub name: String,
+    /// The law, e.g. "Sanitary Code of the Cayuga County Health District, Article V".
+    pub law: String,
+    /// Short name used in citations, e.g. "Art. V".
+    pub short: String,
+    /// Every municipality a parcel may be in; any other town name is reported as unknown.
+    #[serde(default)]
+    pub municipalities: Vec<String>,
+    /// Prefixes that do not change which municipality is meant ("Town of ", "City of ").
+    #[serde(default)]
+    pub strip_prefixes: Vec<String>,
+}
+
+/// A water body with a mean-high-water mark.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaterBody {
+    /// Its name, matched against the shoreline and watershed layers' name attribute.
+    pub name: String,
+    /// Mean-high-water elevation, USGS feet.
+    pub mhw_ft: f64,
+    /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
+    pub flood_elevation_ft: Option<f64>,
+    /// Where the numbers come from.
+    pub citation: String,
+}
+
+/// The floodplain requirement: absorption-field bottom at least `freeboard_ft` above the flood elevation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FloodplainRule {
+    /// Required height of the absorption-field bottom above the designated flood elevation, feet.
+    pub freeboard_ft: f64,
+    /// Citation.
+    pub citation: String,
+}
+
+/// Parcels the law does not cover.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coverage {
+    /// Assessor sewer-type codes meaning public sewer.
+    #[serde(default)]
+    pub public_sewer_codes: Vec<String>,
+    /// Citation for the public-sewer exclusion.
+    #[serde(default)]
+    pub sewered_citation: String,
+    /// Citation for systems outside the jurisdiction.
+    #[serde(default)]
+    pub outside_county_citation: String,
+    /// Citation given with a parcel that no rule covers (a gap in the law, surfaced, never hidden).
+    #[serde(default)]
+    pub no_rule_citation: String,
+}
+
+/// One periodic-inspection rule. Every condition present must hold; absent conditions are not checked.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Stable identifier, written to the schedule.
+    pub id: String,
+    /// The tier name written to the schedule ("lakefront", "county", ...).
+    pub tier: String,
+    /// What the rule covers, in the law's words.
+    pub description: String,
+    /// The parcel borders (or does not border) the mean-high-water mark.
+    pub borders_mhw: Option<bool>,
+    /// The parcel lies within this distance of the mean-high-water mark.
+    pub parcel_within_mhw_ft: Option<f64>,
+    /// The system, where its location is known, lies within this distance of the mean-high-water mark; a
+    /// parcel whose system location is unknown passes (and the output says so).
+    pub system_within_mhw_ft: Option<f64>,
+    /// The system (or, without one, the parcel) is in a watershed of the rule set's water bodies.
+    pub in_watershed: Option<bool>,
+    /// The parcel's town is one of these.
+    pub towns: Option<Vec<String>>,
+    /// First due date of the fixed grid.
+    #[serde(deserialize_with = "iso_date")]
+    pub first_due: NaiveDate,
+    /// Years between due dates.
+    pub cycle_years: u32,
+    /// Where the rule comes from.
+    pub citation: String,
+}
+
+/// Reads an ISO `YYYY-MM-DD` date (quoted or a bare TOML date).
+fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<NaiveDate, D::Error> {
+    let value = toml::Value::deserialize(d)?;
+    let text = match &value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Datetime(dt) => dt.to_string(),
+        other => return Err(serde::de::Error::custom(format!("expected a date YYYY-MM-DD, found {other}"))),
+    };
+    NaiveDate::parse_from_str(&text, "%Y-%m-%d")
+        .map_err(|e| serde::de::Error::custom(format!("'{text}' is not a date YYYY-MM-DD: {e}")))
+}
+
+impl RuleSet {
+    /// Parses and validates a rule set; `origin` names it in messages.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
+        let set: RuleSet = toml::from_str(text)
+            .map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
+        set.validate(origin)?;
+        Ok(set)
+    }
+
+    /// Reads a rule set from a TOML file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Self::from_toml(&text, path)
+    }
+
+    /// The embedded Cayuga County Article V rule set.
+    pub fn cayuga_art_v() -> Self {
+        Self::from_toml(CAYUGA_ART_V, Path::new("data/rules/cayuga-county-art-v.toml"))
+            .unwrap_or_else(|e| unreachable!("the embedded rule set is checked by its tests: {e}"))
+    }
+
+    fn validate(&self, origin: &Path) -> Result<()> {
+        let mut seen = std::collections::HashSet::new();
+        for rule in &self.rules {
+            let bad = |what: &str| Error::format(origin, format!("rule '{}': {what}", rule.id));
+            if !seen.insert(rule.id.as_str()) {
+                return Err(bad("the id is used twice; give each rule its own id"));
+            }
+            if rule.cycle_years == 0 {
+                return Err(bad("cycle_years must be at least 1"));
+            }
+            for d in [rule.parcel_within_mhw_ft, rule.system_within_mhw_ft].into_iter().flatten() {
+                if !(d.is_finite() && d >= 0.0) {
+                    return Err(bad("distances must be non-negative feet"));
+                }
+            }
+            for town in rule.towns.iter().flatten() {
+                if self.municipality(town).is_none() {
+                    return Err(bad(&format!(
+                        "town '{town}' is not among [jurisdiction] municipalities; add it there or fix the spelling"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The canonical municipality name for `name` ("Town of OWASCO" → "Owasco"), or `None` when it is not a
+    /// municipality of this jurisdiction. Without a municipality list every non-empty name is accepted.
+    pub fn municipality(&self, name: &str) -> Option<String> {
+        let mut name = name.trim();
+        for prefix in &self.jurisdiction.strip_prefixes {
+            if name.len() > prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix) {
+                name = name[prefix.len()..].trim();
+            }
+        }
+        if name.is_empty() {
+            return None;
+        }
+        if self.jurisdiction.municipalities.is_empty() {
+            return Some(name.to_string());
+        }
+        self.jurisdiction.municipalities.iter().find(|m| m.eq_ignore_ascii_case(name)).cloned()
+    }
+
+    /// The water body called `name` (case-insensitive), if the rule set knows it.
+    pub fn water_body(&self, name: &str) -> Option<&WaterBody> {
+        self.water_bodies.iter().find(|w| w.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The largest distance any rule measures from the mean-high-water mark: distances up to it are exact in
+    /// the schedule.
+    pub fn max_distance_ft(&self) -> f64 {
+        self.rules
+            .iter()
+            .flat_map(|r| [r.parcel_within_mhw_ft, r.system_within_mhw_ft])
+            .flatten()
+            .fold(0.0, f64::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_rule_set_matches_the_law() {
+        let set = RuleSet::cayuga_art_v();
+        let tiers: Vec<(&str, u32, String)> = set
+            .rules
+            .iter()
+            .map(|r| (r.tier.as_str(), r.cycle_years, r.first_due.to_string()))
+            .collect();
+        // §IV.A.1 and the §IV.A.2 table, in order.
+        assert_eq!(tiers[0], ("lakefront", 2, "1994-11-01".into()));
+        assert_eq!(tiers[1], ("near-shore", 3, "1995-11-01".into()));
+        assert_eq!(tiers[2], ("watershed", 5, "1996-11-01".into()));
+        let cohorts: Vec<i32> =
+            set.rules[3..].iter().map(|r| chrono::Datelike::year(&r.first_due)).collect();
+        assert_eq!(cohorts, vec![2003, 2004, 2005, 2006, 2007, 2008, 2009]);
+        assert!(set.rules[3..].iter().all(|r| r.cycle_years == 7 && r.tier == "county"));
+        // Every town but Moravia (and the City of Auburn) has a 7-year cohort.
+        let mut cohort_towns: Vec<&str> =
+            set.rules[3..].iter().flat_map(|r| r.towns.iter().flatten()).map(String::as_str).collect();
+        cohort_towns.sort_unstable();
+        let mut others: Vec<&str> = set
+            .jurisdiction
+            .municipalities
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !["Auburn", "Moravia"].contains(m))
+            .collect();
+        others.sort_unstable();
+        assert_eq!(cohort_towns, others);
+        assert_eq!(set.water_body("owasco lake").and_then(|w| w.flood_elevation_ft), Some(717.13));
+        assert_eq!(set.water_body("Little Sodus Bay").map(|w| w.mhw_ft), Some(248.20));
+        assert_eq!(set.max_distance_ft(), 500.0);
+    }
+
+    #[test]
+    fn municipality_names_are_canonicalised() {
+        let set = RuleSet::cayuga_art_v();
+        assert_eq!(set.municipality("Town of OWASCO").as_deref(), Some("Owasco"));
+        assert_eq!(set.municipality("City of Auburn").as_deref(), Some("Auburn"));
+        assert_eq!(set.municipality(" sennett ").as_deref(), Some("Sennett"));
+        assert_eq!(set.municipality("Skaneateles"), None);
+        assert_eq!(set.municipality(""), None);
+    }
+
+    #[test]
+    fn bad_rule_sets_are_refused_with_the_reason() {
+        let base = CAYUGA_ART_V.replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
+        let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
+        assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        let err = RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
+    }
+}
