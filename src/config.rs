@@ -139,7 +139,8 @@ impl Config {
     pub fn new(file: ConfigFile, as_of: NaiveDate) -> Result<Self> {
         if file.layers.parcels.is_none() {
             return Err(Error::Config(
-                "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file".into(),
+                "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file"
+                    .into(),
             ));
         }
         let crs = match &file.crs {
@@ -158,6 +159,14 @@ impl Config {
                 "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
             )));
         }
-        Ok(Config { layers: file.layers, fields: file.fields, rules, crs, assume_crs, border_tolerance_ft, as_of })
+        Ok(Config {
+            layers: file.layers,
+            fields: file.fields,
+            rules,
+            crs,
+            assume_crs,
+            border_tolerance_ft,
+            as_of,
+        })
     }
 }

@@ -5,9 +5,11 @@
 //! a query touches the few edges near the parcel instead of the whole outline. Trees are built once with
 //! [`RTree::bulk_load`] and then only read, from both cores.
 
-use geo::{Contains, Distance, Euclidean, Intersects, Line, MultiPolygon, Polygon};
+use geo::{Line, MultiPolygon, Polygon};
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{PointDistance, RTree, RTreeObject, AABB};
+
+use crate::planar::{in_polygon, point_segment_distance_2, segment_area_distance};
 
 /// Edges longer than this are split before indexing, so that no tree entry has a huge bounding box.
 pub const MAX_PIECE_FT: f64 = 200.0;
@@ -40,15 +42,7 @@ impl RTreeObject for Segment {
 
 impl PointDistance for Segment {
     fn distance_2(&self, p: &[f64; 2]) -> f64 {
-        let (dx, dy) = (self.b[0] - self.a[0], self.b[1] - self.a[1]);
-        let len_2 = dx * dx + dy * dy;
-        let t = if len_2 == 0.0 {
-            0.0
-        } else {
-            (((p[0] - self.a[0]) * dx + (p[1] - self.a[1]) * dy) / len_2).clamp(0.0, 1.0)
-        };
-        let (cx, cy) = (self.a[0] + t * dx - p[0], self.a[1] + t * dy - p[1]);
-        cx * cx + cy * cy
+        point_segment_distance_2(*p, self.a, self.b)
     }
 }
 
@@ -118,9 +112,7 @@ impl LineIndex {
         let envelope = grown_envelope(shape, radius_ft)?;
         let mut best: Option<Nearest> = None;
         for piece in self.tree.locate_in_envelope_intersecting(&envelope) {
-            let line = piece.line();
-            let distance_ft =
-                shape.0.iter().map(|p| Euclidean.distance(&line, p)).fold(f64::INFINITY, f64::min);
+            let distance_ft = segment_area_distance(piece.a, piece.b, shape);
             if distance_ft <= radius_ft && best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
                 best = Some(Nearest { distance_ft, owner: piece.owner });
             }
@@ -160,6 +152,8 @@ fn better(distance_ft: f64, owner: u32, than: Nearest) -> bool {
 #[derive(Debug)]
 pub struct AreaIndex {
     polygons: Vec<Polygon<f64>>,
+    /// Envelope of each polygon, computed once.
+    bounds: Vec<AABB<[f64; 2]>>,
     /// Owner (feature index) of each polygon: a multipolygon feature contributes several polygons.
     owners: Vec<u32>,
     envelopes: RTree<GeomWithData<Rectangle<[f64; 2]>, u32>>,
@@ -181,18 +175,21 @@ impl AreaIndex {
             }
         }
         let mut envelopes = Vec::with_capacity(polygons.len());
+        let mut bounds = Vec::with_capacity(polygons.len());
         let mut edges = Vec::new();
         for (i, polygon) in polygons.iter().enumerate() {
-            let i = i as u32;
-            if let Some(env) = grown_envelope(&MultiPolygon(vec![polygon.clone()]), 0.0) {
-                envelopes.push(GeomWithData::new(Rectangle::from_aabb(env), i));
-            }
+            // Every polygon here has at least four exterior coordinates, so it has an envelope.
+            let env =
+                AABB::from_points(polygon.exterior().0.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>().iter());
+            envelopes.push(GeomWithData::new(Rectangle::from_aabb(env), i as u32));
+            bounds.push(env);
             for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
-                push_pieces(ring.0.iter().copied(), i, &mut edges);
+                push_pieces(ring.0.iter().copied(), i as u32, &mut edges);
             }
         }
         AreaIndex {
             polygons,
+            bounds,
             owners,
             envelopes: RTree::bulk_load(envelopes),
             edges: RTree::bulk_load(edges),
@@ -244,7 +241,7 @@ impl AreaIndex {
                 .edges
                 .locate_in_envelope_intersecting(envelope)
                 .filter(|edge| edge.owner as usize == i)
-                .any(|edge| shape.intersects(&edge.line()))
+                .any(|edge| segment_area_distance(edge.a, edge.b, shape) == 0.0)
     }
 
     /// Point-in-polygon by counting the polygon's edges crossed by a ray from `p` to the nearest side of its
@@ -252,10 +249,11 @@ impl AreaIndex {
     fn polygon_contains(&self, i: usize, p: [f64; 2]) -> bool {
         let polygon = &self.polygons[i];
         if polygon.exterior().0.len() <= 64 && polygon.interiors().is_empty() {
-            return polygon.contains(&geo::Point::from(p));
+            return in_polygon(p, polygon);
         }
-        let Some(env) = grown_envelope(&MultiPolygon(vec![polygon.clone()]), 1.0) else { return false };
-        let (lo, hi) = (env.lower(), env.upper());
+        // One foot beyond the envelope, so the ray always ends outside the polygon.
+        let (lo, hi) = (self.bounds[i].lower(), self.bounds[i].upper());
+        let (lo, hi) = ([lo[0] - 1.0, lo[1] - 1.0], [hi[0] + 1.0, hi[1] + 1.0]);
         // Distances to the four sides; the ray runs along the axis of the nearest one.
         let sides = [hi[0] - p[0], p[0] - lo[0], hi[1] - p[1], p[1] - lo[1]];
         let side = (0..4).min_by(|&a, &b| sides[a].total_cmp(&sides[b])).unwrap_or(0);

@@ -33,6 +33,7 @@ pub mod io;
 pub mod layer;
 pub mod parcels;
 pub mod pipeline;
+pub mod planar;
 pub mod report;
 pub mod rules;
 pub mod schedule;

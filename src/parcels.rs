@@ -4,7 +4,9 @@
 //! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use geo::{Geometry, MultiPolygon, Point};
@@ -65,7 +67,8 @@ impl ParcelSchema {
             .clone()
             .or_else(|| find(fields, &["MUNI_NAME", "CITYTOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI"]));
         let sewer = overrides.parcel_sewer.clone().or_else(|| find(fields, &["SEWER_TYPE", "SEWER"]));
-        let owner = find(fields, &["PRIMARY_OWNER", "OWNER", "OWNER_NAME"]);
+        // Shapefile field names stop at 10 characters: the state's PRIMARY_OWNER arrives as PRIMARY_OW.
+        let owner = find(fields, &["PRIMARY_OWNER", "PRIMARY_OW", "OWNER", "OWNER_NAME"]);
         let location = match find(fields, &["PARCEL_ADDR", "LOCATION", "ADDRESS"]) {
             Some(f) => vec![f],
             None => ["LOC_ST_NBR", "LOC_STREET"].iter().filter_map(|c| find(fields, &[c])).collect(),
@@ -107,42 +110,63 @@ fn text(layer: &Layer, feature: &Feature, field: &str) -> Option<String> {
     layer.field_index(field).and_then(|i| feature.values.get(i)).and_then(Value::as_text)
 }
 
+/// Takes the text of value `i` out of a record, without copying text values.
+fn take_text(values: &mut [Value], i: Option<usize>) -> Option<String> {
+    match std::mem::replace(values.get_mut(i?)?, Value::Null) {
+        Value::Text(s) => Some(s.into_string()),
+        other => other.as_text(),
+    }
+}
+
 /// Turns a projected parcels layer into records: ids joined, duplicates and bad geometry marked, problems
 /// reported. Every feature yields exactly one record.
 pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>, Vec<Problem>) {
+    let index = |f: &String| layer.field_index(f);
+    let id_fields: Vec<Option<usize>> = schema.id.iter().map(index).collect();
+    let town = schema.town.as_ref().and_then(index);
+    let sewer = schema.sewer.as_ref().and_then(index);
+    let owner = schema.owner.as_ref().and_then(index);
+    let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
+    let path = layer.path;
     let mut problems = Vec::new();
-    let mut first_seen: HashMap<String, usize> = HashMap::with_capacity(layer.features.len());
+    let mut first_seen: FxHashMap<String, usize> = FxHashMap::default();
+    first_seen.reserve(layer.features.len());
     let mut records = Vec::with_capacity(layer.features.len());
-    for feature in &layer.features {
-        let at = format!("record {}", feature.record);
-        let parts: Vec<String> = schema.id.iter().filter_map(|f| text(&layer, feature, f)).collect();
+    for feature in layer.features {
+        let (record, mut values) = (feature.record, feature.values);
+        let at = || format!("record {record}");
+        let parts: Vec<String> = id_fields.iter().filter_map(|&i| take_text(&mut values, i)).collect();
         let mut defect = None;
         let id = if parts.len() == schema.id.len() {
             parts.join("-")
         } else {
             let why = format!("no parcel id ({} empty)", schema.id.join(" or "));
-            problems.push(Problem::new(&layer.path, &at, format!("{why}; fill it in the parcels layer")));
+            problems.push(Problem::new(&path, at(), format!("{why}; fill it in the parcels layer")));
             defect = Some(why);
-            format!("<no id: record {}>", feature.record)
+            format!("<no id: record {record}>")
         };
         if defect.is_none() {
-            if let Some(first) = first_seen.insert(id.clone(), feature.record) {
-                first_seen.insert(id.clone(), first);
-                let why = format!("duplicate parcel id {id} (also record {first})");
-                problems.push(Problem::new(
-                    &layer.path,
-                    &at,
-                    format!("{why}; give each parcel its own id or merge the records"),
-                ));
-                defect = Some(why);
+            match first_seen.entry(id.clone()) {
+                Entry::Vacant(slot) => {
+                    slot.insert(record);
+                }
+                Entry::Occupied(first) => {
+                    let why = format!("duplicate parcel id {id} (also record {})", first.get());
+                    problems.push(Problem::new(
+                        &path,
+                        at(),
+                        format!("{why}; give each parcel its own id or merge the records"),
+                    ));
+                    defect = Some(why);
+                }
             }
         }
-        let shape = match &feature.geometry {
-            Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p.clone()])),
-            Ok(Geometry::MultiPolygon(mp)) => Some(mp.clone()),
+        let shape = match feature.geometry {
+            Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p])),
+            Ok(Geometry::MultiPolygon(mp)) => Some(mp),
             Ok(other) => {
-                let why = format!("parcel geometry is a {}, not a polygon", geometry_kind(other));
-                problems.push(Problem::new(&layer.path, &at, format!("{why}; fix the parcel's shape")));
+                let why = format!("parcel geometry is a {}, not a polygon", geometry_kind(&other));
+                problems.push(Problem::new(&path, at(), format!("{why}; fix the parcel's shape")));
                 defect.get_or_insert(why);
                 None
             }
@@ -152,15 +176,14 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
                 None
             }
         };
+        let address: Vec<String> = location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
         records.push(ParcelRecord {
             id,
-            record: feature.record,
-            town: schema.town.as_ref().and_then(|f| text(&layer, feature, f)),
-            sewer: schema.sewer.as_ref().and_then(|f| text(&layer, feature, f)),
-            owner: schema.owner.as_ref().and_then(|f| text(&layer, feature, f)),
-            location: Some(schema.location.iter().filter_map(|f| text(&layer, feature, f)).collect::<Vec<_>>())
-                .filter(|v| !v.is_empty())
-                .map(|v| v.join(" ")),
+            record,
+            town: take_text(&mut values, town),
+            sewer: take_text(&mut values, sewer),
+            owner: take_text(&mut values, owner),
+            location: (!address.is_empty()).then(|| address.join(" ")),
             shape,
             defect,
         });
@@ -184,7 +207,11 @@ pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
 }
 
 /// Field names of the systems layer.
-pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<(String, Option<String>)> {
+pub fn system_fields(
+    fields: &[String],
+    overrides: &FieldNames,
+    path: &Path,
+) -> Result<(String, Option<String>)> {
     let parcel = overrides
         .system_parcel
         .clone()
@@ -205,36 +232,46 @@ pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> 
     Ok((parcel, bottom))
 }
 
-/// Systems by parcel id. A system for an unknown parcel, a second system for a parcel, or a system that is
-/// not a point is reported and left out of classification (the parcel is still scheduled, from its polygon).
+/// Systems by parcel: entry `i` is the system of the parcel at position `i` of `known`'s values. A system
+/// for an unknown parcel, a second system for a parcel, or a system that is not a point is reported and left
+/// out of classification (the parcel is still scheduled, from its polygon).
 pub fn systems_by_parcel(
     layer: Layer,
     parcel_field: &str,
     bottom_field: Option<&str>,
-    known: &HashMap<&str, usize>,
-) -> (HashMap<String, System>, Vec<Problem>) {
-    let mut out: HashMap<String, System> = HashMap::new();
+    known: &FxHashMap<&str, usize>,
+    parcels: usize,
+) -> (Vec<Option<System>>, Vec<Problem>) {
+    let mut out: Vec<Option<System>> = vec![None; parcels];
     let mut problems = Vec::new();
     for feature in &layer.features {
         let at = format!("record {}", feature.record);
         let Some(id) = text(&layer, feature, parcel_field) else {
-            problems.push(Problem::new(&layer.path, &at, format!("system has no {parcel_field}; fill it in")));
+            problems.push(Problem::new(
+                &layer.path,
+                &at,
+                format!("system has no {parcel_field}; fill it in"),
+            ));
             continue;
         };
-        if !known.contains_key(id.as_str()) {
+        let Some(&at_parcel) = known.get(id.as_str()) else {
             problems.push(Problem::new(
                 &layer.path,
                 &at,
                 format!("system names parcel {id}, which is not in the parcels layer; fix the id"),
             ));
             continue;
-        }
+        };
         let location: Point<f64> = match &feature.geometry {
             Ok(Geometry::Point(p)) => *p,
             Ok(Geometry::MultiPoint(mp)) if mp.0.len() == 1 => mp.0[0],
             Ok(other) => {
                 let kind = geometry_kind(other);
-                problems.push(Problem::new(&layer.path, &at, format!("system is a {kind}, not a point; fix it")));
+                problems.push(Problem::new(
+                    &layer.path,
+                    &at,
+                    format!("system is a {kind}, not a point; fix it"),
+                ));
                 continue;
             }
             Err(_) => continue, // reported by the reader
@@ -247,21 +284,26 @@ pub fn systems_by_parcel(
                     problems.push(Problem::new(
                         &layer.path,
                         &at,
-                        format!("bottom elevation {:?} is not a number of feet; fix it", v.as_text().unwrap_or_default()),
+                        format!(
+                            "bottom elevation {:?} is not a number of feet; fix it",
+                            v.as_text().unwrap_or_default()
+                        ),
                     ));
                     None
                 }
             },
         };
-        if out.contains_key(&id) {
+        if out[at_parcel].is_some() {
             problems.push(Problem::new(
                 &layer.path,
                 &at,
-                format!("a second system for parcel {id}; only the first is used, remove or merge the others"),
+                format!(
+                    "a second system for parcel {id}; only the first is used, remove or merge the others"
+                ),
             ));
             continue;
         }
-        out.insert(id, System { location, bottom_ft });
+        out[at_parcel] = Some(System { location, bottom_ft });
     }
     (out, problems)
 }

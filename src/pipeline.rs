@@ -4,12 +4,12 @@
 //! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::NaiveDate;
 use geo::{Geometry, MultiPolygon};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::classify::{classify, AreaLayer, Areas, Facts, FloodZone, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
@@ -19,7 +19,7 @@ use crate::io::history::{read_history, LastInspection};
 use crate::io::{field_names, read_layer, ReadOptions};
 use crate::layer::Layer;
 use crate::parcels::{parcel_records, system_fields, systems_by_parcel, ParcelRecord, ParcelSchema};
-use crate::rules::{decide, Decision, Exclusion};
+use crate::rules::{decide, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, Grid, Status};
 
 /// The tier written for parcels no periodic rule covers.
@@ -27,22 +27,22 @@ pub const UNSCHEDULED: &str = "unscheduled";
 
 /// One parcel's line in the schedule.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub struct Row<'r> {
     /// The parcel as read (id, record, attributes, projected shape).
     pub parcel: ParcelRecord,
     /// The spatial facts, when the parcel could be classified.
     pub facts: Option<Facts>,
     /// The schedule entry.
-    pub entry: Entry,
+    pub entry: Entry<'r>,
 }
 
-/// The schedule columns of a row.
+/// The schedule columns of a row; names and citations are borrowed from the rule set.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct Entry<'r> {
     /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
-    pub tier: String,
+    pub tier: &'r str,
     /// The rule that matched.
-    pub rule: Option<String>,
+    pub rule: Option<&'r str>,
     /// Why unscheduled, when it is.
     pub exclusion: Option<Exclusion>,
     /// Years between inspections.
@@ -58,22 +58,57 @@ pub struct Entry {
     /// Latest inspection on record.
     pub last_inspection: Option<LastInspection>,
     /// The law's citation.
-    pub citation: String,
-    /// Why, in a sentence.
-    pub reason: String,
+    pub citation: &'r str,
 }
 
 /// The result of a schedule run.
 #[derive(Debug)]
-pub struct Run {
+pub struct Run<'r> {
+    /// The rule set the rows were decided by.
+    pub rules: &'r RuleSet,
     /// One row per input parcel, sorted by parcel id.
-    pub rows: Vec<Row>,
+    pub rows: Vec<Row<'r>>,
     /// Bad records found on the way (the run carried on).
     pub problems: Vec<Problem>,
     /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
     pub notes: Vec<String>,
     /// Whether a history file was given (so statuses are meaningful).
     pub has_history: bool,
+    /// Wall time of each stage, in order, for `-v`.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// Records the wall time of consecutive stages.
+struct Stopwatch {
+    last: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Stopwatch {
+    fn new() -> Self {
+        Stopwatch { last: std::time::Instant::now(), laps: Vec::new() }
+    }
+
+    fn lap(&mut self, stage: &'static str) {
+        let now = std::time::Instant::now();
+        self.laps.push((stage, now - self.last));
+        self.last = now;
+    }
+}
+
+impl Run<'_> {
+    /// Why the row's parcel has its schedule, in a sentence.
+    ///
+    /// The sentence is rebuilt from the facts when asked for (by the writers), not stored: for a million
+    /// parcels that saves a few hundred megabytes for the price of deciding each parcel twice.
+    pub fn reason(&self, row: &Row<'_>) -> String {
+        match &row.facts {
+            Some(facts) => match decide(self.rules, facts) {
+                Decision::Scheduled { reason, .. } | Decision::Unscheduled { reason, .. } => reason,
+            },
+            None => format!("not classified: {}", row.parcel.defect.as_deref().unwrap_or("unusable record")),
+        }
+    }
 }
 
 /// Reads a layer and reprojects it into the working CRS.
@@ -91,7 +126,10 @@ fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Laye
 fn name_field(layer: &Layer, explicit: Option<&String>, candidates: &[&str]) -> Result<Option<usize>> {
     if let Some(name) = explicit {
         return layer.field_index(name).map(Some).ok_or_else(|| {
-            Error::format(&layer.path, format!("no field '{name}'; fields found: {}", layer.fields.join(", ")))
+            Error::format(
+                &layer.path,
+                format!("no field '{name}'; fields found: {}", layer.fields.join(", ")),
+            )
         });
     }
     Ok(candidates.iter().find_map(|c| layer.field_index(c)))
@@ -134,7 +172,10 @@ fn named_areas(
     field: Option<usize>,
     problems: &mut Vec<Problem>,
 ) -> Vec<(MultiPolygon<f64>, Option<String>)> {
-    area_features(layer, problems).into_iter().map(|(i, shape)| (shape, value_text(layer, i, field))).collect()
+    area_features(layer, problems)
+        .into_iter()
+        .map(|(i, shape)| (shape, value_text(layer, i, field)))
+        .collect()
 }
 
 const NAME_FIELDS: [&str; 6] = ["NAME", "WATERBODY", "GNIS_NAME", "LAKE_NAME", "TOWN", "NAMELSAD"];
@@ -171,7 +212,10 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
         }
     }
 
-    let mut areas = Areas::default();
+    let mut areas = Areas {
+        municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
+        ..Areas::default()
+    };
     if let Some(path) = &layers.watershed {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
@@ -188,16 +232,17 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     if let Some(path) = &layers.towns {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
-        let field = name_field(&layer, fields.town_name.as_ref(), &["NAME", "TOWN", "MUNI_NAME", "NAMELSAD"])?
-            .ok_or_else(|| {
-                Error::format(
-                    path,
-                    format!(
-                        "no town name field; fields found: {}; set [fields] town_name",
-                        layer.fields.join(", ")
-                    ),
-                )
-            })?;
+        let field =
+            name_field(&layer, fields.town_name.as_ref(), &["NAME", "TOWN", "MUNI_NAME", "NAMELSAD"])?
+                .ok_or_else(|| {
+                    Error::format(
+                        path,
+                        format!(
+                            "no town name field; fields found: {}; set [fields] town_name",
+                            layer.fields.join(", ")
+                        ),
+                    )
+                })?;
         areas.towns = Some(AreaLayer::new(named_areas(&layer, Some(field), problems)));
     }
     for (slot, path) in [(&mut areas.sewered, &layers.sewered), (&mut areas.county, &layers.county)] {
@@ -216,7 +261,10 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
         let zone = name_field(&layer, None, &["FLD_ZONE", "ZONE", "FLOOD_ZONE"])?.ok_or_else(|| {
             Error::format(
                 path,
-                format!("no FLD_ZONE field (FEMA NFHL S_FLD_HAZ_AR); fields found: {}", layer.fields.join(", ")),
+                format!(
+                    "no FLD_ZONE field (FEMA NFHL S_FLD_HAZ_AR); fields found: {}",
+                    layer.fields.join(", ")
+                ),
             )
         })?;
         let subtype = layer.field_index("ZONE_SUBTY");
@@ -249,7 +297,8 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
 
 /// Reads the parcels layer and turns it into records.
 fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
-    let path = config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
+    let path =
+        config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
     let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
     let (records, more) = parcel_records(layer, &schema);
@@ -258,7 +307,8 @@ fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
 }
 
 /// Runs the schedule pipeline.
-pub fn run_schedule(config: &Config) -> Result<Run> {
+pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
+    let mut clock = Stopwatch::new();
     let mut problems = Vec::new();
     let mut notes = Vec::new();
     // The parcels (the big layer) are read on one core while the reference layers are read and indexed on
@@ -269,71 +319,100 @@ pub fn run_schedule(config: &Config) -> Result<Run> {
         let parcels = parcels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (parcels, world)
     });
-    let (records, parcel_problems) = parcels?;
+    clock.lap("read parcels and reference layers");
+    let (mut records, parcel_problems) = parcels?;
+    // Sorted here, while records are small, so the rows come out in order.
+    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
     let world = world?;
     problems.extend(parcel_problems);
 
-    let known: HashMap<&str, usize> =
-        records.iter().enumerate().filter(|(_, r)| r.defect.is_none()).map(|(i, r)| (r.id.as_str(), i)).collect();
+    let known: FxHashMap<&str, usize> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.defect.is_none())
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
 
     let systems = match &config.layers.systems {
         Some(path) => {
             let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
             let (layer, p) = load(path, config, None)?;
             problems.extend(p);
-            let (systems, p) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), &known);
+            let (systems, p) =
+                systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), &known, records.len());
             problems.extend(p);
             systems
         }
-        None => HashMap::new(),
+        None => vec![None; records.len()],
     };
     let history = match &config.layers.history {
         Some(path) => {
-            let (h, p) = read_history(path, &known, config.as_of)?;
+            let (h, p) = read_history(path, &known, records.len(), config.as_of)?;
             problems.extend(p);
             Some(h)
         }
         None => None,
     };
     drop(known);
+    clock.lap("read systems and history");
 
     let rules = &config.rules;
-    let mut rows: Vec<Row> = records
+    let rows: Vec<Row> = records
         .into_par_iter()
-        .map(|parcel| {
-            let (facts, decision) = match (&parcel.defect, &parcel.shape) {
+        .enumerate()
+        .map(|(at, mut parcel)| {
+            let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
                 (None, Some(shape)) => {
                     let input = Parcel {
-                        shape: shape.clone(),
-                        town_attribute: parcel.town.clone(),
-                        sewer_code: parcel.sewer.clone(),
-                        system: systems.get(&parcel.id).copied(),
+                        shape,
+                        town_attribute: parcel.town.take(),
+                        sewer_code: parcel.sewer.take(),
+                        system: systems[at],
                     };
                     let facts = classify(&world, rules, &input);
+                    // The parcel keeps its shape and attributes for the outputs.
+                    (parcel.shape, parcel.town, parcel.sewer) =
+                        (Some(input.shape), input.town_attribute, input.sewer_code);
                     let decision = decide(rules, &facts);
                     (Some(facts), Some(decision))
                 }
-                _ => (None, None),
+                (_, shape) => {
+                    parcel.shape = shape;
+                    (None, None)
+                }
             };
-            let last = history.as_ref().and_then(|h| h.get(&parcel.id)).cloned();
-            let entry = entry(config, &parcel, decision, last, history.is_some());
+            let last = history.as_ref().and_then(|h| h[at].clone());
+            let entry = entry(config, decision, last, history.is_some());
             Row { parcel, facts, entry }
         })
         .collect();
-    rows.par_sort_unstable_by(|a, b| a.parcel.id.cmp(&b.parcel.id).then(a.parcel.record.cmp(&b.parcel.record)));
+    clock.lap("classify and schedule");
+    // An unknown town is bad input in the parcels layer: report it there, by record.
+    let parcels_path = config.layers.parcels.as_deref().unwrap_or(Path::new(""));
+    for row in rows.iter().filter(|r| r.entry.exclusion == Some(Exclusion::UnknownTown)) {
+        if let Some(found) = row.facts.as_ref().and_then(|f| f.unknown_town.as_deref()) {
+            problems.push(Problem::new(
+                parcels_path,
+                format!("record {}", row.parcel.record),
+                format!(
+                    "parcel {}: unknown town '{found}'; use one of the rule set's municipalities or fix the towns layer",
+                    row.parcel.id
+                ),
+            ));
+        }
+    }
     problems.sort();
-    Ok(Run { rows, problems, notes, has_history: history.is_some() })
+    Ok(Run { rules, rows, problems, notes, has_history: history.is_some(), timings: clock.laps })
 }
 
-fn entry(
+fn entry<'r>(
     config: &Config,
-    parcel: &ParcelRecord,
-    decision: Option<Decision<'_>>,
+    decision: Option<Decision<'r>>,
     last: Option<LastInspection>,
     has_history: bool,
-) -> Entry {
-    let unscheduled = |exclusion: Option<Exclusion>, reason: String, citation: String, last| Entry {
-        tier: UNSCHEDULED.to_string(),
+) -> Entry<'r> {
+    let unscheduled = |exclusion: Option<Exclusion>, citation: &'r str, last| Entry {
+        tier: UNSCHEDULED,
         rule: None,
         exclusion,
         cycle_years: None,
@@ -343,23 +422,19 @@ fn entry(
         status: None,
         last_inspection: last,
         citation,
-        reason,
     };
     match decision {
-        None => {
-            let why = parcel.defect.clone().unwrap_or_else(|| "unusable record".into());
-            unscheduled(None, format!("not classified: {why}"), String::new(), last)
+        None => unscheduled(None, "", last),
+        Some(Decision::Unscheduled { exclusion, citation, .. }) => {
+            unscheduled(Some(exclusion), citation, last)
         }
-        Some(Decision::Unscheduled { exclusion, reason, citation }) => {
-            unscheduled(Some(exclusion), reason, citation, last)
-        }
-        Some(Decision::Scheduled { rule, reason }) => {
+        Some(Decision::Scheduled { rule, .. }) => {
             let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let around = grid.around(config.as_of);
             let status = has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date)));
             Entry {
-                tier: rule.tier.clone(),
-                rule: Some(rule.id.clone()),
+                tier: &rule.tier,
+                rule: Some(&rule.id),
                 exclusion: None,
                 cycle_years: Some(rule.cycle_years),
                 first_due: Some(rule.first_due),
@@ -367,10 +442,8 @@ fn entry(
                 next_due: Some(around.next),
                 status,
                 last_inspection: last,
-                citation: rule.citation.clone(),
-                reason,
+                citation: &rule.citation,
             }
         }
     }
 }
-

@@ -70,12 +70,19 @@ fn rtree_queries_equal_brute_force() {
             // Distance to the shore: brute force over every shoreline segment with geo.
             let brute = shore_lines
                 .iter()
-                .map(|(l, owner)| (shape.0.iter().map(|p| Euclidean.distance(l, p)).fold(f64::INFINITY, f64::min), *owner))
+                .map(|(l, owner)| {
+                    (shape.0.iter().map(|p| Euclidean.distance(l, p)).fold(f64::INFINITY, f64::min), *owner)
+                })
                 .fold((f64::INFINITY, u32::MAX), |best, x| if x.0 < best.0 { x } else { best });
             match lines.nearest_to_area(&shape, radius) {
                 Some(hit) => {
                     near += 1;
-                    assert!((hit.distance_ft - brute.0).abs() < 1e-6, "seed {seed}: {} vs {}", hit.distance_ft, brute.0);
+                    assert!(
+                        (hit.distance_ft - brute.0).abs() < 1e-6,
+                        "seed {seed}: {} vs {}",
+                        hit.distance_ft,
+                        brute.0
+                    );
                 }
                 None => assert!(brute.0 > radius, "seed {seed}: missed a shore at {}", brute.0),
             }

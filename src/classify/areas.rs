@@ -6,6 +6,7 @@
 
 use geo::MultiPolygon;
 
+use crate::classify::Name;
 use crate::index::AreaIndex;
 use crate::rules::RuleSet;
 
@@ -13,7 +14,7 @@ use crate::rules::RuleSet;
 #[derive(Debug)]
 pub struct AreaLayer {
     index: AreaIndex,
-    names: Vec<Option<String>>,
+    names: Vec<Option<Name>>,
 }
 
 impl AreaLayer {
@@ -24,7 +25,7 @@ impl AreaLayer {
             .into_iter()
             .enumerate()
             .map(|(i, (shape, name))| {
-                names.push(name);
+                names.push(name.map(Name::from));
                 (shape, i as u32)
             })
             .collect();
@@ -42,8 +43,8 @@ impl AreaLayer {
     }
 
     /// The name of feature `i`.
-    pub fn name(&self, i: usize) -> Option<&str> {
-        self.names.get(i).and_then(|n| n.as_deref())
+    pub fn name(&self, i: usize) -> Option<&Name> {
+        self.names.get(i).and_then(Option::as_ref)
     }
 }
 
@@ -58,6 +59,8 @@ pub struct Areas {
     pub sewered: Option<AreaLayer>,
     /// The county boundary.
     pub county: Option<AreaLayer>,
+    /// The rule set's municipalities, in its order, shared by every parcel's facts.
+    pub municipalities: Vec<Name>,
 }
 
 /// A watershed feature without a name is reported under this one.
@@ -65,15 +68,15 @@ pub const UNNAMED_WATERSHED: &str = "watershed";
 
 impl Areas {
     /// The watershed containing a system at `p`.
-    pub fn watershed_at(&self, p: [f64; 2]) -> Option<String> {
+    pub fn watershed_at(&self, p: [f64; 2]) -> Option<Name> {
         let layer = self.watersheds.as_ref()?;
-        layer.at(p).map(|i| layer.name(i).unwrap_or(UNNAMED_WATERSHED).to_string())
+        layer.at(p).map(|i| layer.name(i).cloned().unwrap_or_else(|| Name::from(UNNAMED_WATERSHED)))
     }
 
     /// The watershed any part of the parcel lies in.
-    pub fn watershed_touching(&self, shape: &MultiPolygon<f64>) -> Option<String> {
+    pub fn watershed_touching(&self, shape: &MultiPolygon<f64>) -> Option<Name> {
         let layer = self.watersheds.as_ref()?;
-        layer.touching(shape).map(|i| layer.name(i).unwrap_or(UNNAMED_WATERSHED).to_string())
+        layer.touching(shape).map(|i| layer.name(i).cloned().unwrap_or_else(|| Name::from(UNNAMED_WATERSHED)))
     }
 
     /// The parcel's town: from the towns layer at the parcel's interior point where that layer is given and
@@ -83,15 +86,16 @@ impl Areas {
         rules: &RuleSet,
         inside: Option<[f64; 2]>,
         attribute: Option<&str>,
-    ) -> (Option<String>, Option<String>) {
+    ) -> (Option<Name>, Option<String>) {
         let from_layer = match (&self.towns, inside) {
-            (Some(layer), Some(p)) => layer.at(p).and_then(|i| layer.name(i)),
+            (Some(layer), Some(p)) => layer.at(p).and_then(|i| layer.name(i)).map(|n| &**n),
             _ => None,
         };
         match from_layer.or(attribute).map(str::trim).filter(|s| !s.is_empty()) {
             None => (None, None),
-            Some(found) => match rules.municipality(found) {
-                Some(town) => (Some(town), None),
+            Some(found) => match rules.municipality_index(found) {
+                Some(i) if i < self.municipalities.len() => (Some(self.municipalities[i].clone()), None),
+                Some(_) => (rules.municipality(found).map(Name::from), None),
                 None => (None, Some(found.to_string())),
             },
         }

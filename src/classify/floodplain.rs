@@ -22,7 +22,12 @@ pub struct FloodZone {
 
 impl FloodZone {
     /// Builds a zone from NFHL-style attribute text. `sfha_tf` is the `SFHA_TF` value when the layer has one.
-    pub fn from_nfhl(zone: &str, subtype: Option<&str>, sfha_tf: Option<&str>, static_bfe: Option<f64>) -> Self {
+    pub fn from_nfhl(
+        zone: &str,
+        subtype: Option<&str>,
+        sfha_tf: Option<&str>,
+        static_bfe: Option<f64>,
+    ) -> Self {
         let mut label = zone.trim().to_ascii_uppercase();
         if let Some(sub) = subtype.map(str::trim).filter(|s| s.to_ascii_uppercase().contains("FLOODWAY")) {
             if !label.contains("FLOODWAY") {
@@ -112,7 +117,8 @@ impl Floodplain {
         })?;
         let rule = rules.floodplain.as_ref();
         let designated = watershed.and_then(|w| rules.water_body(w)).and_then(|w| {
-            w.flood_elevation_ft.map(|fe| (fe, format!("{} designated flood elevation, {}", w.name, w.citation)))
+            w.flood_elevation_ft
+                .map(|fe| (fe, format!("{} designated flood elevation, {}", w.name, w.citation)))
         });
         let (flood_elevation_ft, elevation_source) = match (designated, zone.static_bfe_ft) {
             (Some((fe, source)), _) => (Some(fe), source),
@@ -151,7 +157,8 @@ mod tests {
     fn nfhl_attributes_are_normalised() {
         let z = FloodZone::from_nfhl("AE", Some("FLOODWAY"), Some("T"), Some(250.5));
         assert_eq!((z.zone.as_str(), z.sfha, z.static_bfe_ft), ("AE FLOODWAY", true, Some(250.5)));
-        let z = FloodZone::from_nfhl("X", Some("0.2 PCT ANNUAL CHANCE FLOOD HAZARD"), Some("F"), Some(-9999.0));
+        let z =
+            FloodZone::from_nfhl("X", Some("0.2 PCT ANNUAL CHANCE FLOOD HAZARD"), Some("F"), Some(-9999.0));
         assert_eq!((z.zone.as_str(), z.sfha, z.static_bfe_ft), ("X", false, None));
         let z = FloodZone::from_nfhl("A", None, None, None);
         assert!(z.sfha);

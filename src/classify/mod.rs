@@ -10,13 +10,17 @@ pub mod areas;
 pub mod floodplain;
 pub mod shore;
 
-use geo::{InteriorPoint, MultiPolygon, Point};
+use geo::{MultiPolygon, Point};
 
 use crate::rules::RuleSet;
 
 pub use areas::{AreaLayer, Areas};
 pub use floodplain::{FloodFacts, FloodVerdict, FloodZone, Floodplain};
 pub use shore::{Shore, ShoreFacts};
+
+/// A shared name (town, water body, watershed): one allocation per layer feature, cloned into each parcel's
+/// facts by reference count.
+pub type Name = std::sync::Arc<str>;
 
 /// A parcel ready for classification: projected geometry and the attributes the rules read.
 #[derive(Debug, Clone)]
@@ -76,7 +80,7 @@ pub struct World {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Facts {
     /// The canonical town name, when known.
-    pub town: Option<String>,
+    pub town: Option<Name>,
     /// The town as found (attribute or towns layer) when it is not a municipality of the rule set.
     pub unknown_town: Option<String>,
     /// The nearest mean-high-water line within the search radius, and the parcel edge's distance to it.
@@ -89,7 +93,7 @@ pub struct Facts {
     /// The system's absorption-field bottom elevation, feet, when surveyed.
     pub system_bottom_ft: Option<f64>,
     /// The watershed (by water body name) the system, or else the parcel, is in.
-    pub watershed: Option<String>,
+    pub watershed: Option<Name>,
     /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area.
     pub flood: Option<FloodFacts>,
     /// Why the parcel is on public sewer, if it is.
@@ -105,7 +109,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     let basis = if parcel.system.is_some() { Basis::System } else { Basis::Parcel };
     // The parcel's interior point stands for the parcel where one location is needed (town, county, sewer
     // district); it always lies inside the parcel, unlike the centroid of an L-shaped lot.
-    let inside = parcel.shape.interior_point().map(|p| [p.x(), p.y()]);
+    let inside = crate::planar::interior_point(&parcel.shape);
     let system_at = parcel.system.map(|s| [s.location.x(), s.location.y()]);
     let locate = system_at.or(inside);
 

@@ -7,6 +7,7 @@
 
 use geo::{Geometry, MultiPolygon};
 
+use crate::classify::Name;
 use crate::index::{push_pieces, AreaIndex, LineIndex};
 
 /// The indexed shorelines of the rule set's water bodies.
@@ -15,7 +16,7 @@ pub struct Shore {
     lines: LineIndex,
     lakes: AreaIndex,
     /// Water body name of each shoreline feature (the owner index of its pieces).
-    names: Vec<String>,
+    names: Vec<Name>,
     radius_ft: f64,
 }
 
@@ -23,7 +24,7 @@ pub struct Shore {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShoreFacts {
     /// Its water body.
-    pub water_body: String,
+    pub water_body: Name,
     /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
     /// water).
     pub parcel_distance_ft: f64,
@@ -44,7 +45,7 @@ impl Shore {
                 Geometry::MultiPolygon(mp) => lakes.push((mp, owner)),
                 _ => {}
             }
-            names.push(name);
+            names.push(Name::from(name));
         }
         Shore { lines: LineIndex::new(pieces), lakes: AreaIndex::new(lakes), names, radius_ft }
     }
@@ -63,7 +64,10 @@ impl Shore {
     /// overlaps a lake.
     pub fn nearest_to_parcel(&self, shape: &MultiPolygon<f64>) -> Option<ShoreFacts> {
         if let Some(&lake) = self.lakes.intersecting(shape).first() {
-            return Some(ShoreFacts { water_body: self.names[lake as usize].clone(), parcel_distance_ft: 0.0 });
+            return Some(ShoreFacts {
+                water_body: self.names[lake as usize].clone(),
+                parcel_distance_ft: 0.0,
+            });
         }
         self.lines.nearest_to_area(shape, self.radius_ft).map(|hit| ShoreFacts {
             water_body: self.names[hit.owner as usize].clone(),

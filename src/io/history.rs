@@ -3,11 +3,11 @@
 //! Every column is read as text and checked row by row, so that a bad date or an unknown parcel names its
 //! line and the rest of the file still counts.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::NaiveDate;
 use polars::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Problem, Result};
 
@@ -16,23 +16,23 @@ use crate::error::{Error, Problem, Result};
 pub struct LastInspection {
     /// Its date.
     pub date: NaiveDate,
-    /// Its result as written (e.g. "pass", "fail"); empty when not given.
-    pub result: String,
+    /// Its result as written (e.g. "pass", "fail"); empty when not given. Shared: a file holds few results.
+    pub result: std::sync::Arc<str>,
 }
 
 /// The columns the history file must have.
 pub const COLUMNS: [&str; 3] = ["parcel_id", "inspection_date", "result"];
 
-/// Reads the history at `path`: the latest inspection on or before `as_of` per known parcel. Rows naming an
-/// unknown parcel, an unparsable date or a date after `as_of` are reported and not counted.
+/// Reads the history at `path`: the latest inspection on or before `as_of` of each parcel, at the parcel's
+/// position (`known` maps parcel ids to positions in `0..parcels`). Rows naming an unknown parcel, an
+/// unparsable date or a date after `as_of` are reported and not counted.
 pub fn read_history(
     path: &Path,
-    known: &HashMap<&str, usize>,
+    known: &FxHashMap<&str, usize>,
+    parcels: usize,
     as_of: NaiveDate,
-) -> Result<(HashMap<String, LastInspection>, Vec<Problem>)> {
-    if !path.exists() {
-        return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
-    }
+) -> Result<(Vec<Option<LastInspection>>, Vec<Problem>)> {
+    super::require_file(path)?;
     let frame = CsvReadOptions::default()
         .with_has_header(true)
         .with_infer_schema_length(Some(0))
@@ -52,26 +52,27 @@ pub fn read_history(
             )
         })
     };
-    let (ids, dates, results) = (column(COLUMNS[0])?, column(COLUMNS[1])?, column(COLUMNS[2])?);
-    let mut latest: HashMap<String, LastInspection> = HashMap::new();
+    let (ids, dates, outcomes) = (column(COLUMNS[0])?, column(COLUMNS[1])?, column(COLUMNS[2])?);
+    let mut latest: Vec<Option<LastInspection>> = vec![None; parcels];
+    let mut results: FxHashMap<&str, std::sync::Arc<str>> = FxHashMap::default();
     let mut problems = Vec::new();
-    for (row, ((id, date), result)) in ids.iter().zip(dates.iter()).zip(results.iter()).enumerate() {
+    for (row, ((id, date), result)) in ids.iter().zip(dates.iter()).zip(outcomes.iter()).enumerate() {
         // Line numbers as an editor shows them: the header is line 1.
         let line = format!("line {}", row + 2);
         let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) else {
             problems.push(Problem::new(path, &line, "no parcel_id; fill it in or delete the row"));
             continue;
         };
-        if !known.contains_key(id) {
+        let Some(&at) = known.get(id) else {
             problems.push(Problem::new(
                 path,
                 &line,
                 format!("parcel {id} is not in the parcels layer; fix the id"),
             ));
             continue;
-        }
+        };
         let text = date.unwrap_or("").trim();
-        let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") else {
+        let Some(date) = crate::schedule::parse_iso_date(text) else {
             problems.push(Problem::new(
                 path,
                 &line,
@@ -87,10 +88,11 @@ pub fn read_history(
             ));
             continue;
         }
-        let result = result.unwrap_or("").trim().to_string();
-        let entry = latest.entry(id.to_string()).or_insert(LastInspection { date, result: result.clone() });
-        if date > entry.date {
-            *entry = LastInspection { date, result };
+        let result = result.unwrap_or("").trim();
+        let result = results.entry(result).or_insert_with(|| result.into()).clone();
+        match &mut latest[at] {
+            Some(last) if last.date >= date => {}
+            slot => *slot = Some(LastInspection { date, result }),
         }
     }
     Ok((latest, problems))

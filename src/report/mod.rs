@@ -69,6 +69,11 @@ pub fn write_table(
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`).
-pub fn write_schedule(run: &Run, dir: &Path, formats: &[Format], working_crs: &Crs) -> Result<Vec<PathBuf>> {
+pub fn write_schedule(
+    run: &Run<'_>,
+    dir: &Path,
+    formats: &[Format],
+    working_crs: &Crs,
+) -> Result<Vec<PathBuf>> {
     write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)
 }

@@ -53,13 +53,13 @@ columns! {
 }
 
 /// A schedule run viewed as a [`Table`].
-pub struct ScheduleTable<'a> {
-    run: &'a Run,
+pub struct ScheduleTable<'a, 'r> {
+    run: &'a Run<'r>,
 }
 
-impl<'a> ScheduleTable<'a> {
+impl<'a, 'r> ScheduleTable<'a, 'r> {
     /// The table of `run`.
-    pub fn new(run: &'a Run) -> Self {
+    pub fn new(run: &'a Run<'r>) -> Self {
         ScheduleTable { run }
     }
 }
@@ -68,7 +68,7 @@ fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
     v.map_or(Cell::Null, |v| Cell::Float(v, decimals))
 }
 
-impl Table for ScheduleTable<'_> {
+impl Table for ScheduleTable<'_, '_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         COLUMNS
     }
@@ -90,19 +90,21 @@ impl Table for ScheduleTable<'_> {
         match ORDER[column] {
             Col::ParcelId => Cell::Text(Cow::Borrowed(&p.id)),
             Col::Record => Cell::Int(p.record as i64),
-            Col::Town => text(f.and_then(|f| f.town.as_deref().or(f.unknown_town.as_deref())).or(p.town.as_deref())),
+            Col::Town => {
+                text(f.and_then(|f| f.town.as_deref().or(f.unknown_town.as_deref())).or(p.town.as_deref()))
+            }
             Col::Owner => text(p.owner.as_deref()),
             Col::Location => text(p.location.as_deref()),
-            Col::Tier => Cell::Text(Cow::Borrowed(&e.tier)),
-            Col::Rule => text(e.rule.as_deref()),
+            Col::Tier => Cell::Text(Cow::Borrowed(e.tier)),
+            Col::Rule => text(e.rule),
             Col::CycleYears => e.cycle_years.map_or(Cell::Null, |c| Cell::Int(c.into())),
             Col::FirstDue => date(e.first_due),
             Col::PreviousDue => date(e.previous_due),
             Col::NextDue => date(e.next_due),
             Col::Status => text(e.status.map(|s| s.as_str())),
             Col::LastInspection => date(e.last_inspection.as_ref().map(|l| l.date)),
-            Col::LastResult => text(e.last_inspection.as_ref().map(|l| l.result.as_str())),
-            Col::WaterBody => text(f.and_then(|f| f.shore.as_ref()).map(|s| s.water_body.as_str())),
+            Col::LastResult => text(e.last_inspection.as_ref().map(|l| &*l.result)),
+            Col::WaterBody => text(f.and_then(|f| f.shore.as_ref()).map(|s| &*s.water_body)),
             Col::MhwDistanceFt => float(f.and_then(|f| f.shore.as_ref()).map(|s| s.parcel_distance_ft), 1),
             Col::BordersMhw => bool_fact(|f| f.borders_mhw),
             Col::SystemMhwDistanceFt => float(f.and_then(|f| f.system_mhw_ft.flatten()), 1),
@@ -120,8 +122,8 @@ impl Table for ScheduleTable<'_> {
             Col::Sewered => bool_fact(|f| f.sewered.is_some()),
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),
-            Col::Citation => Cell::Text(Cow::Borrowed(&e.citation)),
-            Col::Reason => Cell::Text(Cow::Borrowed(&e.reason)),
+            Col::Citation => Cell::Text(Cow::Borrowed(e.citation)),
+            Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
         }
     }
 }

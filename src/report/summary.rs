@@ -30,13 +30,13 @@ impl Summary {
         let mut s = Summary { parcels: run.rows.len(), problems: run.problems.len(), ..Default::default() };
         for row in &run.rows {
             let e = &row.entry;
-            *s.per_tier.entry(e.tier.clone()).or_default() += 1;
+            *s.per_tier.entry(e.tier.to_string()).or_default() += 1;
             let facts = row.facts.as_ref();
             let town = facts
-                .and_then(|f| f.town.clone())
+                .and_then(|f| f.town.as_deref().map(str::to_string))
                 .or_else(|| row.parcel.town.clone())
                 .unwrap_or_else(|| "(no town)".into());
-            *s.per_town.entry(town.clone()).or_default().entry(e.tier.clone()).or_default() += 1;
+            *s.per_town.entry(town.clone()).or_default().entry(e.tier.to_string()).or_default() += 1;
             if let Some(status) = e.status {
                 *s.per_status.entry(status.as_str().into()).or_default() += 1;
             }
@@ -44,10 +44,12 @@ impl Summary {
                 let group = match (e.exclusion, facts) {
                     (Some(Exclusion::Sewered), _) => "on public sewer".to_string(),
                     (Some(Exclusion::OutsideCounty), _) => "outside the county".to_string(),
-                    (Some(Exclusion::NoRule), Some(f)) => match (&f.town, &f.unknown_town) {
-                        (_, Some(unknown)) => format!("unknown town '{unknown}'"),
-                        (Some(t), None) => format!("no rule applies in {t}"),
-                        (None, None) => "no town".to_string(),
+                    (Some(Exclusion::UnknownTown), Some(f)) => {
+                        format!("unknown town '{}'", f.unknown_town.as_deref().unwrap_or_default())
+                    }
+                    (Some(Exclusion::NoRule), Some(f)) => match &f.town {
+                        Some(t) => format!("no rule applies in {t}"),
+                        None => "no town".to_string(),
                     },
                     _ => row.parcel.defect.clone().unwrap_or_else(|| "not classified".into()),
                 };

@@ -40,6 +40,28 @@ pub enum Cell<'a> {
 }
 
 impl Cell<'_> {
+    /// Appends the cell's text to `out` without allocating (see [`Cell::render`]).
+    pub fn push_to(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = match self {
+            Cell::Null => Ok(()),
+            Cell::Text(s) => {
+                out.push_str(s);
+                Ok(())
+            }
+            Cell::Int(i) => write!(out, "{i}"),
+            Cell::Float(f, decimals) => write!(out, "{f:.decimals$}"),
+            Cell::Date(d) => {
+                crate::schedule::push_iso_date(out, *d);
+                Ok(())
+            }
+            Cell::Bool(b) => {
+                out.push_str(if *b { "true" } else { "false" });
+                Ok(())
+            }
+        };
+    }
+
     /// The cell as CSV/GeoJSON text: numbers with their decimals, dates ISO, null empty.
     pub fn render(&self) -> Cow<'_, str> {
         match self {
@@ -47,7 +69,11 @@ impl Cell<'_> {
             Cell::Text(s) => Cow::Borrowed(s),
             Cell::Int(i) => Cow::Owned(i.to_string()),
             Cell::Float(f, decimals) => Cow::Owned(format!("{f:.decimals$}")),
-            Cell::Date(d) => Cow::Owned(d.format("%Y-%m-%d").to_string()),
+            Cell::Date(d) => {
+                let mut s = String::with_capacity(10);
+                crate::schedule::push_iso_date(&mut s, *d);
+                Cow::Owned(s)
+            }
             Cell::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
         }
     }

@@ -1,10 +1,10 @@
 //! Applying a rule set to one parcel's facts: the exclusions first, then the rules in order, the first match
 //! deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
 
-use crate::classify::Facts;
-use crate::rules::{Rule, RuleSet};
 #[cfg(test)]
 use crate::classify::Basis;
+use crate::classify::Facts;
+use crate::rules::{Rule, RuleSet};
 
 /// Why a parcel is outside the law altogether.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +13,9 @@ pub enum Exclusion {
     Sewered,
     /// Outside the county (§I.C.2).
     OutsideCounty,
+    /// The parcel's town is not a municipality of the jurisdiction: bad input, held back for review rather
+    /// than scheduled under a guess.
+    UnknownTown,
     /// No rule applies (a gap in the law, or an unknown town).
     NoRule,
 }
@@ -34,7 +37,7 @@ pub enum Decision<'r> {
         /// Why, in a sentence.
         reason: String,
         /// The citation that says so.
-        citation: String,
+        citation: &'r str,
     },
 }
 
@@ -42,12 +45,24 @@ pub enum Decision<'r> {
 pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
     let cov = &rules.coverage;
     if let Some(why) = &facts.sewered {
-        return unscheduled(Exclusion::Sewered, format!("on public sewer ({why}); not covered"), &cov.sewered_citation);
+        return unscheduled(
+            Exclusion::Sewered,
+            format!("on public sewer ({why}); not covered"),
+            &cov.sewered_citation,
+        );
     }
     if !facts.in_county {
         let what = facts.basis.as_str();
         let reason = format!("{what} outside the county boundary; not covered");
         return unscheduled(Exclusion::OutsideCounty, reason, &cov.outside_county_citation);
+    }
+    if let Some(found) = &facts.unknown_town {
+        let reason = format!(
+            "unknown town '{found}': not a municipality of {}; fix the parcel's town (or the towns layer), or add \
+             the municipality to the rule set",
+            rules.jurisdiction.name
+        );
+        return unscheduled(Exclusion::UnknownTown, reason, "");
     }
     let mut passed_over = Vec::new();
     for rule in &rules.rules {
@@ -73,13 +88,9 @@ pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
             Check::NoMatch => {}
         }
     }
-    let mut reason = match (&facts.town, &facts.unknown_town) {
-        (None, Some(found)) => format!(
-            "no rule applies: town '{found}' is not a municipality of {} (check the spelling or the towns layer)",
-            rules.jurisdiction.name
-        ),
-        (None, None) => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
-        (Some(town), None | Some(_)) => format!(
+    let mut reason = match &facts.town {
+        None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
+        Some(town) => format!(
             "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
             match &facts.watershed {
                 Some(w) => format!("in the {w} watershed"),
@@ -94,8 +105,8 @@ pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
     unscheduled(Exclusion::NoRule, reason, &cov.no_rule_citation)
 }
 
-fn unscheduled<'r>(exclusion: Exclusion, reason: String, citation: &str) -> Decision<'r> {
-    Decision::Unscheduled { exclusion, reason, citation: citation.to_string() }
+fn unscheduled(exclusion: Exclusion, reason: String, citation: &str) -> Decision<'_> {
+    Decision::Unscheduled { exclusion, reason, citation }
 }
 
 enum Check {
@@ -157,7 +168,7 @@ fn describe(rule: &Rule, facts: &Facts) -> String {
 }
 
 fn water_body(facts: &Facts) -> &str {
-    facts.shore.as_ref().map_or("lake", |s| s.water_body.as_str())
+    facts.shore.as_ref().map_or("lake", |s| &*s.water_body)
 }
 
 fn shore_clause(facts: &Facts) -> String {
@@ -244,7 +255,8 @@ mod tests {
         assert_eq!(tier(&f), "watershed");
         let rules = RuleSet::cayuga_art_v();
         let Decision::Scheduled { reason, .. } = decide(&rules, &f) else { panic!("scheduled expected") };
-        assert!(reason.starts_with("parcel borders the Owasco Lake mean-high-water line but its system is 720 ft"));
+        assert!(reason
+            .starts_with("parcel borders the Owasco Lake mean-high-water line but its system is 720 ft"));
         assert!(reason.ends_with("Art. V §IV.A.1 ¶3, every 5 years from 1996-11-01"), "{reason}");
         // Outside the six towns it goes to the town's cohort, and never to near-shore (the parcel borders).
         f.town = Some("Venice".into());
@@ -273,6 +285,8 @@ mod tests {
         unknown.town = None;
         unknown.unknown_town = Some("Skaneateles".into());
         let Decision::Unscheduled { reason, .. } = decide(&rules, &unknown) else { panic!() };
-        assert!(reason.contains("town 'Skaneateles' is not a municipality"), "{reason}");
+        assert!(reason.starts_with("unknown town 'Skaneateles': not a municipality"), "{reason}");
+        // Even beside the lake: a parcel in an unknown town is held back, not scheduled under a guess.
+        assert_eq!(tier(&near(unknown, 0.0, 10.0)), "UnknownTown");
     }
 }

@@ -140,8 +140,8 @@ fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Naive
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet = toml::from_str(text)
-            .map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
+        let set: RuleSet =
+            toml::from_str(text).map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
         set.validate(origin)?;
         Ok(set)
     }
@@ -202,6 +202,13 @@ impl RuleSet {
         self.jurisdiction.municipalities.iter().find(|m| m.eq_ignore_ascii_case(name)).cloned()
     }
 
+    /// The position of `name`'s municipality in [`Jurisdiction::municipalities`] (see [`Self::municipality`]);
+    /// `Some(usize::MAX)` when the rule set lists no municipalities and so accepts any name.
+    pub fn municipality_index(&self, name: &str) -> Option<usize> {
+        let canonical = self.municipality(name)?;
+        Some(self.jurisdiction.municipalities.iter().position(|m| *m == canonical).unwrap_or(usize::MAX))
+    }
+
     /// The water body called `name` (case-insensitive), if the rule set knows it.
     pub fn water_body(&self, name: &str) -> Option<&WaterBody> {
         self.water_bodies.iter().find(|w| w.name.eq_ignore_ascii_case(name.trim()))
@@ -225,17 +232,13 @@ mod tests {
     #[test]
     fn embedded_rule_set_matches_the_law() {
         let set = RuleSet::cayuga_art_v();
-        let tiers: Vec<(&str, u32, String)> = set
-            .rules
-            .iter()
-            .map(|r| (r.tier.as_str(), r.cycle_years, r.first_due.to_string()))
-            .collect();
+        let tiers: Vec<(&str, u32, String)> =
+            set.rules.iter().map(|r| (r.tier.as_str(), r.cycle_years, r.first_due.to_string())).collect();
         // §IV.A.1 and the §IV.A.2 table, in order.
         assert_eq!(tiers[0], ("lakefront", 2, "1994-11-01".into()));
         assert_eq!(tiers[1], ("near-shore", 3, "1995-11-01".into()));
         assert_eq!(tiers[2], ("watershed", 5, "1996-11-01".into()));
-        let cohorts: Vec<i32> =
-            set.rules[3..].iter().map(|r| chrono::Datelike::year(&r.first_due)).collect();
+        let cohorts: Vec<i32> = set.rules[3..].iter().map(|r| chrono::Datelike::year(&r.first_due)).collect();
         assert_eq!(cohorts, vec![2003, 2004, 2005, 2006, 2007, 2008, 2009]);
         assert!(set.rules[3..].iter().all(|r| r.cycle_years == 7 && r.tier == "county"));
         // Every town but Moravia (and the City of Auburn) has a 7-year cohort.
@@ -268,10 +271,12 @@ mod tests {
 
     #[test]
     fn bad_rule_sets_are_refused_with_the_reason() {
-        let base = CAYUGA_ART_V.replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
+        let base = CAYUGA_ART_V
+            .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
-        let err = RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
+        let err =
+            RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
         assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
     }
 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::io::write::write_atomic;
-use crate::report::table::Table;
+use crate::report::table::{Cell, Table};
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {
@@ -16,6 +16,14 @@ fn push_field(out: &mut String, field: &str) {
         out.push('"');
     } else {
         out.push_str(field);
+    }
+}
+
+/// Appends a cell; only text can need quoting, so other cells are written straight into the line.
+fn push_cell(out: &mut String, cell: &Cell<'_>) {
+    match cell {
+        Cell::Text(s) => push_field(out, s),
+        other => other.push_to(out),
     }
 }
 
@@ -46,7 +54,7 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
                             if col > 0 {
                                 out.push(',');
                             }
-                            push_field(&mut out, &table.cell(row, col).render());
+                            push_cell(&mut out, &table.cell(row, col));
                         }
                         out.push('\n');
                     }

@@ -1,0 +1,76 @@
+//! Generator of a SYNTHETIC Owasco-like county: the project's sample data and bench inputs.
+//!
+//! ```text
+//! cargo run --example synth_county -- sample data/sample
+//! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench
+//! ```
+//!
+//! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
+//! law; see `data/sample/README.md` and `tests/golden/sample/expected.csv`). `bench` writes a large
+//! grid county for timing. Both are deterministic: the same arguments give the same bytes.
+//!
+//! The generator stands alone on purpose: it does not use the `lakeshore` library, so a bug in the
+//! library cannot leak into the data the library is tested against. Geometry is designed in
+//! EPSG:2261 (NY State Plane Central, US survey feet) and converted to WGS84 with `proj4rs` for the
+//! layers that are published in longitude/latitude.
+
+// A crate root resolves `mod x;` next to itself, so the submodules in `synth_county/` need a path.
+#[path = "synth_county/bench.rs"]
+mod bench;
+#[path = "synth_county/feet.rs"]
+mod feet;
+#[path = "synth_county/parcels.rs"]
+mod parcels;
+#[path = "synth_county/sample.rs"]
+mod sample;
+#[path = "synth_county/write.rs"]
+mod write;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Writes a synthetic county for lakeshore.
+#[derive(Parser)]
+#[command(about)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Writes the hand-designed sample county (every case of the law) into DIR.
+    Sample {
+        /// Output folder, created if missing (the project keeps it in data/sample).
+        dir: PathBuf,
+    },
+    /// Writes a grid county of N parcels for benchmarking into DIR.
+    Bench {
+        /// Number of parcels to write.
+        #[arg(long)]
+        parcels: usize,
+        /// Output folder, created if missing.
+        #[arg(long)]
+        out: PathBuf,
+        /// Seed of the attribute generator (geometry does not depend on it).
+        #[arg(long, default_value_t = 2027)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Sample { dir } => sample::write_sample(&dir),
+        Command::Bench { parcels, out, seed } => bench::write_bench(parcels, &out, seed),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("synth_county: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The sample county's parcels, one per case of the law, with the design behind each.
+//!
+//! Coordinates are EPSG:2261 feet. Shores: Owasco Lake x = 834,000 (west) and x = 840,000 (east);
+//! Little Sodus Bay x = 800,000 (west) and x = 803,000 (east). `distance` is the designed shortest
+//! distance from the parcel to the lake polygon's boundary (the MHW line).
+
+use anyhow::Result;
+
+use crate::feet::{rect, Pt, Ring};
+use crate::sample::town_named;
+
+/// One parcel of the sample and the case it stands for.
+pub struct Parcel {
+    /// Town name; gives `MUNI_NAME` and `SWIS`.
+    pub town: &'static str,
+    /// `PRINT_KEY`.
+    pub key: &'static str,
+    /// Rings in the order they are written to the shapefile record.
+    pub rings: Vec<Ring>,
+    /// RPS `SEWER_TYPE` code.
+    pub sewer: &'static str,
+    /// RPS `PROP_CLASS`.
+    pub class: &'static str,
+    pub owner: &'static str,
+    /// `LOC_ST_NBR`, `LOC_STREET`.
+    pub location: (&'static str, &'static str),
+    /// Mailing city, state and ZIP when not the town's post office.
+    pub mail: Option<(&'static str, &'static str, &'static str)>,
+    /// Absorption-field point and its bottom elevation (ft), if the county mapped it.
+    pub system: Option<(Pt, Option<f64>)>,
+    /// Inspections: (date, result).
+    pub history: &'static [(&'static str, &'static str)],
+    /// The case this parcel stands for (README).
+    pub case: &'static str,
+    /// Designed distance to the MHW line (README).
+    pub distance: &'static str,
+}
+
+impl Parcel {
+    /// The joined parcel id, `SWIS-PRINT_KEY`.
+    pub fn id(&self) -> Result<String> {
+        Ok(format!("{}-{}", town_named(self.town)?.swis, self.key))
+    }
+
+    fn sewer(mut self, code: &'static str) -> Self {
+        self.sewer = code;
+        self
+    }
+
+    fn class(mut self, code: &'static str) -> Self {
+        self.class = code;
+        self
+    }
+
+    fn at(mut self, number: &'static str, street: &'static str) -> Self {
+        self.location = (number, street);
+        self
+    }
+
+    fn mail(mut self, city: &'static str, state: &'static str, zip: &'static str) -> Self {
+        self.mail = Some((city, state, zip));
+        self
+    }
+
+    fn system(mut self, x: f64, y: f64, bottom_ft: Option<f64>) -> Self {
+        self.system = Some(((x, y), bottom_ft));
+        self
+    }
+
+    fn history(mut self, rows: &'static [(&'static str, &'static str)]) -> Self {
+        self.history = rows;
+        self
+    }
+}
+
+/// A parcel of one rectangular ring.
+fn lot(
+    town: &'static str,
+    key: &'static str,
+    b: [f64; 4],
+    case: &'static str,
+    distance: &'static str,
+) -> Parcel {
+    parcel(town, key, vec![Ring::Outer(rect(b[0], b[1], b[2], b[3]))], case, distance)
+}
+
+fn parcel(
+    town: &'static str,
+    key: &'static str,
+    rings: Vec<Ring>,
+    case: &'static str,
+    distance: &'static str,
+) -> Parcel {
+    Parcel {
+        town,
+        key,
+        rings,
+        sewer: "2",
+        class: "210",
+        owner: "",
+        location: ("", ""),
+        mail: None,
+        system: None,
+        history: &[],
+        case,
+        distance,
+    }
+}
+
+fn outer(x0: f64, y0: f64, x1: f64, y1: f64) -> Ring {
+    Ring::Outer(rect(x0, y0, x1, y1))
+}
+
+fn hole(x0: f64, y0: f64, x1: f64, y1: f64) -> Ring {
+    Ring::Inner(rect(x0, y0, x1, y1))
+}
+
+/// Made-up owners, handed out in turn (one non-ASCII name exercises the UTF-8 .cpg).
+const OWNERS: &[&str] = &[
+    "ALDERWICK JUNE",
+    "BRACKENRIDGE TOMAS",
+    "CORVALLE PRIYA",
+    "DUNLOW MARTIN & ELSA",
+    "EGREMONT SAMPLE TRUST",
+    "FENWICKE OLIVE",
+    "GANNETT-ROWE DARIUS",
+    "PEÑA-GRÜNWALD ZOË",
+    "HERONDALE LAKE LLC",
+    "IBSWORTH CAROL",
+    "JUNCOMBE RAY",
+    "KESTRELL ANDREA",
+];
+
+/// Every parcel of the sample, in no particular order (the outputs are sorted by id).
+// The table is split in two files to keep each a few hundred lines long.
+#[path = "parcels_elsewhere.rs"]
+mod elsewhere;
+#[path = "parcels_owasco_shores.rs"]
+mod owasco_shores;
+
+/// Every parcel of the sample, in no particular order (the outputs are sorted by id).
+pub fn parcels() -> Vec<Parcel> {
+    let mut all = owasco_shores::parcels();
+    all.extend(elsewhere::parcels());
+    for (i, p) in all.iter_mut().enumerate() {
+        p.owner = OWNERS[i % OWNERS.len()];
+    }
+    all
+}

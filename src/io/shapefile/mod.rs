@@ -1,0 +1,497 @@
+//! The shapefile reader: opens the `.shp` (geometry, through the `shapefile` crate) with its `.shx`, `.dbf`,
+//! `.prj` (the CRS) and `.cpg` (the text encoding), converts each shape, and pairs shapes with attribute rows
+//! by record number.
+//!
+//! Geometry and attributes are read on two threads and zipped by record number. Two things are done in
+//! submodules rather than by the crates underneath, on purpose:
+//!
+//! - [`rings`]: **polygon rings are assembled by containment.** The `shapefile` crate's conversion to
+//!   geo-types gives each hole to the outer ring before it (its issue #55); there each hole goes to the
+//!   smallest outer ring that contains it.
+//! - [`dbf`]: **`.dbf` records are decoded from their raw bytes.** dbase's record iterator skips rows marked
+//!   deleted, which would pair every later shape with the wrong attributes, and builds a map per record; there
+//!   only the kept fields are decoded, at fixed offsets.
+
+mod dbf;
+mod rings;
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use ::shapefile::record::traits::HasXY;
+use ::shapefile::{Shape, ShapeReader};
+use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
+
+use self::dbf::DbfTable;
+use self::rings::assemble_rings;
+use super::{check_geometry, record_label, select_fields, ReadOptions, Unusable};
+use crate::crs::Crs;
+use crate::error::{Error, Problem, Result};
+use crate::layer::{Feature, Layer};
+
+/// Problems with the record number each is about (0 for the whole file), to be merged in record order.
+type Numbered = Vec<(usize, Problem)>;
+
+/// The [`Problem::record`] of a problem with a whole file rather than one record.
+const WHOLE_FILE: &str = "whole file";
+/// Bigger than the default 8 KiB: both files are read straight through.
+const BUFFER: usize = 1 << 20;
+const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the GIS) or delete the record";
+
+/// The attribute field names of the shapefile at `path`, read from its `.dbf` header.
+pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
+    let dbf = required_sibling(path, "dbf", "attribute table")?;
+    let (table, _) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
+    Ok(table.fields.into_iter().map(|f| f.name).collect())
+}
+
+/// Reads the shapefile at `path` (the `.shp`) with its `.shx`, `.dbf`, `.prj` and `.cpg`.
+pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+    // A missing .shp is reported as such, not as its missing siblings.
+    std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    let shx = required_sibling(path, "shx", "shape index")?;
+    let dbf = required_sibling(path, "dbf", "attribute table")?;
+    let mut problems = Numbered::new();
+    let (crs, crs_problem) = layer_crs(path, options)?;
+    problems.extend(crs_problem.map(|p| (0, p)));
+
+    let shapes = open_shapes(path, &shx)?;
+    let count = shapes.shape_count().map_err(|e| Error::format(&shx, e.to_string()))?;
+    let (table, encoding_problem) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
+    problems.extend(encoding_problem.map(|p| (0, p)));
+    if table.num_records != count {
+        return Err(Error::format(
+            path,
+            format!(
+                "{} has {} records but {} has {}: the files are out of step; re-export the layer",
+                dbf.display(),
+                table.num_records,
+                shx.display(),
+                count
+            ),
+        ));
+    }
+    let names: Vec<String> = table.fields.iter().map(|f| f.name.clone()).collect();
+    let kept = select_fields(&dbf, &names, options.keep.as_deref())?;
+    let fields = kept.iter().map(|&i| names[i].clone()).collect();
+
+    let ((mut features, shape_problems), attributes) = std::thread::scope(|scope| {
+        let attributes = scope.spawn(move || table.read_records(&kept));
+        let geometry = read_shapes(path, shapes, count);
+        let attributes = attributes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (geometry, attributes)
+    });
+    let (rows, row_problems) = attributes?;
+    for (feature, values) in features.iter_mut().zip(rows) {
+        feature.values = values;
+    }
+    problems.extend(shape_problems);
+    problems.extend(row_problems);
+    problems.sort_by_key(|(record, _)| *record);
+    let problems = problems.into_iter().map(|(_, p)| p).collect();
+    Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
+}
+
+/// The sibling of `shp` with extension `ext` (given in lower case), as `parcels.dbf` or `parcels.DBF`.
+fn sibling(shp: &Path, ext: &str) -> Option<PathBuf> {
+    [ext.to_string(), ext.to_ascii_uppercase()].iter().map(|e| shp.with_extension(e)).find(|p| p.is_file())
+}
+
+fn required_sibling(shp: &Path, ext: &str, what: &str) -> Result<PathBuf> {
+    sibling(shp, ext).ok_or_else(|| {
+        Error::format(
+            shp.with_extension(ext),
+            format!(
+                "not found: the shapefile {} needs its {what} (.{ext}) beside it; copy all the files of the \
+                 export together",
+                shp.display()
+            ),
+        )
+    })
+}
+
+/// The text of the `.prj` beside `shp`, if there is one.
+fn read_prj(shp: &Path) -> Result<Option<(PathBuf, String)>> {
+    let Some(prj) = sibling(shp, "prj") else { return Ok(None) };
+    let bytes = std::fs::read(&prj).map_err(|e| Error::io(&prj, e))?;
+    let text = String::from_utf8_lossy(&bytes).trim_start_matches('\u{feff}').trim().to_string();
+    Ok(Some((prj, text)))
+}
+
+/// The layer's CRS: the `.prj`, else [`ReadOptions::assume_crs`]; an unusable `.prj` gives way to the assumed
+/// CRS with a problem saying so.
+fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)> {
+    let Some((prj, wkt)) = read_prj(shp)? else {
+        return match &options.assume_crs {
+            Some(crs) => Ok((crs.clone(), None)),
+            None => Err(Error::crs(
+                shp,
+                "no .prj, so the CRS is unknown: add a .prj next to it or pass --assume-crs EPSG:nnnn",
+            )),
+        };
+    };
+    match (Crs::parse(&wkt), &options.assume_crs) {
+        (Ok(crs), _) => Ok((crs, None)),
+        (Err(e), Some(crs)) => {
+            let message =
+                format!("CRS not understood ({e}); using the assumed {crs}: check that it is right");
+            Ok((crs.clone(), Some(Problem::new(&prj, WHOLE_FILE, message))))
+        }
+        (Err(e), None) => Err(Error::crs(
+            &prj,
+            format!("CRS not understood ({e}): fix the .prj or pass --assume-crs EPSG:nnnn"),
+        )),
+    }
+}
+
+fn open_shapes(shp: &Path, shx: &Path) -> Result<ShapeReader<BufReader<File>>> {
+    let shp_file = File::open(shp).map_err(|e| Error::io(shp, e))?;
+    let shx_file = File::open(shx).map_err(|e| Error::io(shx, e))?;
+    ShapeReader::with_shx(BufReader::with_capacity(BUFFER, shp_file), BufReader::new(shx_file))
+        .map_err(|e| Error::format(shp, format!("not a readable shapefile ({e}): re-export the layer")))
+}
+
+/// Reads `count` shapes (the `.shx` count): a record whose shape cannot be read or used keeps its place with a
+/// geometry error.
+fn read_shapes(
+    path: &Path,
+    mut reader: ShapeReader<BufReader<File>>,
+    count: usize,
+) -> (Vec<Feature>, Numbered) {
+    let mut features = Vec::with_capacity(count);
+    let mut problems = Vec::new();
+    let mut shapes = reader.iter_shapes();
+    for record in 1..=count {
+        let geometry = match shapes.next() {
+            Some(Ok(shape)) => shape_to_geometry(shape).map(|(geometry, orphans)| {
+                for ring in orphans {
+                    let message = format!(
+                        "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
+                         polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
+                    );
+                    problems.push((record, Problem::new(path, record_label(record), message)));
+                }
+                geometry
+            }),
+            Some(Err(e)) => Err(Unusable::new(format!("unreadable shape ({e})"), FIX_UNREADABLE)),
+            None => Err(Unusable::new("shape missing from the .shp (the .shx lists it)", FIX_UNREADABLE)),
+        };
+        let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g)).map_err(|unusable| {
+            problems.push((record, unusable.problem(path, record)));
+            unusable.reason
+        });
+        features.push(Feature { record, geometry, values: Vec::new() });
+    }
+    (features, problems)
+}
+
+/// Converts one shape, dropping Z and M; polygons also give the 1-based numbers of their orphan holes.
+fn shape_to_geometry(shape: Shape) -> Result<(Geometry<f64>, Vec<usize>), Unusable> {
+    let plain = |g: Geometry<f64>| Ok((g, Vec::new()));
+    match shape {
+        Shape::NullShape => Err(Unusable::new(
+            "null shape (the record has no geometry)",
+            "draw its shape or delete the record",
+        )),
+        Shape::Point(p) => plain(Point(coord(&p)).into()),
+        Shape::PointM(p) => plain(Point(coord(&p)).into()),
+        Shape::PointZ(p) => plain(Point(coord(&p)).into()),
+        Shape::Multipoint(m) => plain(multipoint(m.into_inner())),
+        Shape::MultipointM(m) => plain(multipoint(m.into_inner())),
+        Shape::MultipointZ(m) => plain(multipoint(m.into_inner())),
+        Shape::Polyline(l) => plain(lines(l.into_inner())),
+        Shape::PolylineM(l) => plain(lines(l.into_inner())),
+        Shape::PolylineZ(l) => plain(lines(l.into_inner())),
+        Shape::Polygon(p) => Ok(assemble_rings(p.into_inner())),
+        Shape::PolygonM(p) => Ok(assemble_rings(p.into_inner())),
+        Shape::PolygonZ(p) => Ok(assemble_rings(p.into_inner())),
+        Shape::Multipatch(_) => {
+            Err(Unusable::new("multipatch shape (a 3-D surface)", "export the layer as 2-D polygons"))
+        }
+    }
+}
+
+fn coord<P: HasXY>(p: &P) -> Coord<f64> {
+    Coord { x: p.x(), y: p.y() }
+}
+
+/// The points as a line. Consuming the points lets `collect` reuse their allocation when the point type has
+/// the layout of a `Coord` (plain 2-D points), which saves an allocation and a copy per ring.
+fn line<P: HasXY>(points: Vec<P>) -> LineString<f64> {
+    LineString(points.into_iter().map(|p| coord(&p)).collect())
+}
+
+fn multipoint<P: HasXY>(points: Vec<P>) -> Geometry<f64> {
+    MultiPoint(points.into_iter().map(|p| Point(coord(&p))).collect()).into()
+}
+
+fn lines<P: HasXY>(mut parts: Vec<Vec<P>>) -> Geometry<f64> {
+    match parts.len() {
+        1 => line(parts.swap_remove(0)).into(),
+        _ => MultiLineString(parts.into_iter().map(line).collect()).into(),
+    }
+}
+
+/// Fixtures shared by the unit tests of this module and its submodules: shapefiles written to a temporary
+/// directory.
+#[cfg(test)]
+mod test_support {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use ::shapefile::dbase::{self, FieldName, FieldValue, Record, TableWriterBuilder};
+    use ::shapefile::{PolygonRing, Writer};
+
+    use crate::crs::{Crs, CrsDef};
+    use crate::io::ReadOptions;
+
+    /// A fresh directory under the system temp dir, removed on drop.
+    pub(super) struct TempDir(PathBuf);
+
+    impl TempDir {
+        pub(super) fn new(name: &str) -> Self {
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("lakeshore-shp-{name}-{}-{n}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+
+        pub(super) fn path(&self, file: &str) -> PathBuf {
+            self.0.join(file)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    pub(super) fn assumed() -> ReadOptions {
+        ReadOptions { assume_crs: Some(Crs { def: CrsDef::Epsg(2261) }), keep: None }
+    }
+
+    pub(super) fn name(n: &str) -> FieldName {
+        FieldName::try_from(n).unwrap()
+    }
+
+    /// Writes `shapes` to `shp` with one numeric field ID = 1, 2, ...
+    pub(super) fn write_with_ids<S: ::shapefile::record::EsriShape>(shp: &Path, shapes: &[S]) {
+        let table = TableWriterBuilder::new().add_numeric_field(name("ID"), 10, 0);
+        let mut writer = Writer::from_path(shp, table).unwrap();
+        for (i, shape) in shapes.iter().enumerate() {
+            let record =
+                Record::from(HashMap::from([("ID".to_string(), FieldValue::Numeric(Some(i as f64 + 1.0)))]));
+            writer.write_shape_and_record(shape, &record).unwrap();
+        }
+    }
+
+    pub(super) fn square(x: f64, y: f64, size: f64) -> Vec<::shapefile::Point> {
+        let p = ::shapefile::Point::new;
+        vec![p(x, y), p(x, y + size), p(x + size, y + size), p(x + size, y), p(x, y)]
+    }
+
+    pub(super) fn polygon(rings: Vec<PolygonRing<::shapefile::Point>>) -> ::shapefile::Polygon {
+        ::shapefile::Polygon::with_rings(rings)
+    }
+
+    pub(super) fn patch(path: &Path, offset: usize, bytes: &[u8]) {
+        let mut data = std::fs::read(path).unwrap();
+        data[offset..offset + bytes.len()].copy_from_slice(bytes);
+        std::fs::write(path, data).unwrap();
+    }
+
+    pub(super) fn write_attributes(shp: &Path) {
+        let table = TableWriterBuilder::new()
+            .add_character_field(name("NAME"), 20)
+            .add_numeric_field(name("ACRES"), 10, 2)
+            .add_logical_field(name("SEPTIC"))
+            .add_date_field(name("BUILT"))
+            .add_float_field(name("DEPTH"), 10, 3)
+            .add_character_field(name("NOTE"), 5);
+        let mut writer = Writer::from_path(shp, table).unwrap();
+        let full = Record::from(HashMap::from([
+            ("NAME".to_string(), FieldValue::Character(Some("  Lake House ".to_string()))),
+            ("ACRES".to_string(), FieldValue::Numeric(Some(1.25))),
+            ("SEPTIC".to_string(), FieldValue::Logical(Some(true))),
+            ("BUILT".to_string(), FieldValue::Date(Some(dbase::Date::new(5, 6, 1987).unwrap()))),
+            ("DEPTH".to_string(), FieldValue::Float(Some(2.5))),
+            ("NOTE".to_string(), FieldValue::Character(Some(String::new()))),
+        ]));
+        let empty = Record::from(HashMap::from([
+            ("NAME".to_string(), FieldValue::Character(None)),
+            ("ACRES".to_string(), FieldValue::Numeric(None)),
+            ("SEPTIC".to_string(), FieldValue::Logical(None)),
+            ("BUILT".to_string(), FieldValue::Date(None)),
+            ("DEPTH".to_string(), FieldValue::Float(None)),
+            ("NOTE".to_string(), FieldValue::Character(None)),
+        ]));
+        writer.write_shape_and_record(&::shapefile::Point::new(0., 0.), &full).unwrap();
+        writer.write_shape_and_record(&::shapefile::Point::new(1., 1.), &empty).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use ::shapefile::dbase::{FieldValue, Record, TableWriterBuilder};
+    use ::shapefile::{PointZ, PolygonRing, Polyline, PolylineM};
+
+    use super::test_support::{
+        assumed, name, patch, polygon, square, write_attributes, write_with_ids, TempDir,
+    };
+    use super::*;
+    use crate::crs::CrsDef;
+    use crate::layer::Value;
+
+    #[test]
+    fn points_lines_and_z_m_variants_drop_z_and_m() {
+        let dir = TempDir::new("points");
+        let points = dir.path("systems.shp");
+        write_with_ids(&points, &[PointZ::new(1., 2., 3., 4.), PointZ::new(-5., 6.5, 0., 0.)]);
+        let (layer, problems) = read(&points, &assumed()).unwrap();
+        assert!(problems.is_empty());
+        assert_eq!(layer.features[0].geometry, Ok(Point::new(1., 2.).into()));
+        assert_eq!(layer.features[1].geometry, Ok(Point::new(-5., 6.5).into()));
+
+        let lines = dir.path("shore.shp");
+        let p = ::shapefile::Point::new;
+        let single = Polyline::new(vec![p(0., 0.), p(1., 1.)]);
+        let double =
+            Polyline::with_parts(vec![vec![p(0., 0.), p(1., 0.)], vec![p(2., 2.), p(3., 3.), p(4., 2.)]]);
+        write_with_ids(&lines, &[single, double]);
+        let (layer, _) = read(&lines, &assumed()).unwrap();
+        assert_eq!(layer.features[0].geometry, Ok(LineString::from(vec![(0., 0.), (1., 1.)]).into()));
+        let expected = MultiLineString(vec![
+            LineString::from(vec![(0., 0.), (1., 0.)]),
+            LineString::from(vec![(2., 2.), (3., 3.), (4., 2.)]),
+        ]);
+        assert_eq!(layer.features[1].geometry, Ok(expected.into()));
+
+        let measured = dir.path("measured.shp");
+        let pm = ::shapefile::PointM::new;
+        write_with_ids(&measured, &[PolylineM::new(vec![pm(7., 8., 100.), pm(9., 10., 200.)])]);
+        let (layer, _) = read(&measured, &assumed()).unwrap();
+        assert_eq!(layer.features[0].geometry, Ok(LineString::from(vec![(7., 8.), (9., 10.)]).into()));
+    }
+
+    #[test]
+    fn null_shape_keeps_its_record_with_a_geometry_error() {
+        let dir = TempDir::new("null");
+        let shp = dir.path("systems.shp");
+        write_with_ids(&shp, &[::shapefile::Point::new(1., 2.), ::shapefile::Point::new(3., 4.)]);
+        // Record 2's shape type: 100-byte header, record 1 (8 + 20 bytes), record 2's 8-byte header.
+        patch(&shp, 136, &0i32.to_le_bytes());
+        let (layer, problems) = read(&shp, &assumed()).unwrap();
+        assert_eq!(layer.features.len(), 2);
+        assert_eq!(layer.features[0].geometry, Ok(Point::new(1., 2.).into()));
+        let error = layer.features[1].geometry.as_ref().unwrap_err();
+        assert!(error.starts_with("null shape"), "{error}");
+        assert_eq!(layer.features[1].values, vec![Value::Number(2.0)]);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].record, "record 2");
+    }
+
+    #[test]
+    fn degenerate_ring_is_a_problem_not_a_panic() {
+        let dir = TempDir::new("degenerate");
+        let shp = dir.path("parcels.shp");
+        let p = ::shapefile::Point::new;
+        let sliver = polygon(vec![PolygonRing::Outer(vec![p(0., 0.), p(1., 1.), p(0., 0.)])]);
+        write_with_ids(&shp, &[sliver, polygon(vec![PolygonRing::Outer(square(0., 0., 1.))])]);
+        let (layer, problems) = read(&shp, &assumed()).unwrap();
+        assert!(layer.features[0].geometry.as_ref().unwrap_err().starts_with("polygon ring with 3 points"));
+        assert!(layer.features[1].geometry.is_ok());
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].record, "record 1");
+        assert!(problems[0].message.contains("redraw the polygon"), "{}", problems[0].message);
+    }
+
+    #[test]
+    fn keep_selects_fields_without_regard_to_case() {
+        let dir = TempDir::new("keep");
+        let shp = dir.path("systems.shp");
+        write_attributes(&shp);
+        let options = ReadOptions { keep: Some(vec!["built".into(), "Name".into()]), ..assumed() };
+        let (layer, _) = read(&shp, &options).unwrap();
+        assert_eq!(layer.fields, vec!["NAME", "BUILT"]);
+        assert_eq!(
+            layer.features[0].values,
+            vec![Value::Text("Lake House".into()), Value::Text("1987-06-05".into())]
+        );
+        assert_eq!(layer.features[1].values, vec![Value::Null, Value::Null]);
+
+        let options = ReadOptions { keep: Some(vec!["PIN".into()]), ..assumed() };
+        let err = read(&shp, &options).unwrap_err();
+        assert!(matches!(err, Error::Format { .. }));
+        assert!(err.to_string().contains("fields found: NAME, ACRES, SEPTIC, BUILT, DEPTH, NOTE"), "{err}");
+    }
+
+    #[test]
+    fn missing_prj_is_a_crs_error_unless_a_crs_is_assumed() {
+        let dir = TempDir::new("prj");
+        let shp = dir.path("parcels.shp");
+        write_with_ids(&shp, &[::shapefile::Point::new(1., 2.)]);
+        let err = read(&shp, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(&err, Error::Crs { path, .. } if path == &shp), "{err:?}");
+        assert!(err.to_string().contains("add a .prj next to it or pass --assume-crs EPSG:nnnn"), "{err}");
+        let (layer, _) = read(&shp, &assumed()).unwrap();
+        assert_eq!(layer.crs, Crs { def: CrsDef::Epsg(2261) });
+    }
+
+    #[test]
+    fn prj_text_is_read_without_bom_or_trailing_newline() {
+        let dir = TempDir::new("prjtext");
+        let shp = dir.path("parcels.shp");
+        assert!(read_prj(&shp).unwrap().is_none());
+        std::fs::write(dir.path("parcels.prj"), "\u{feff}PROJCS[\"NAD83 / New York Central (ftUS)\"]\r\n")
+            .unwrap();
+        let (path, text) = read_prj(&shp).unwrap().unwrap();
+        assert_eq!(path, dir.path("parcels.prj"));
+        assert_eq!(text, "PROJCS[\"NAD83 / New York Central (ftUS)\"]");
+    }
+
+    #[test]
+    fn record_counts_out_of_step_is_a_format_error_naming_both_files() {
+        let dir = TempDir::new("count");
+        let shp = dir.path("parcels.shp");
+        write_with_ids(&shp, &[::shapefile::Point::new(1., 2.), ::shapefile::Point::new(3., 4.)]);
+        let dbf = dir.path("parcels.dbf");
+        let mut table = TableWriterBuilder::new()
+            .add_numeric_field(name("ID"), 10, 0)
+            .build_with_file_dest(&dbf)
+            .unwrap();
+        table
+            .write_record(&Record::from(HashMap::from([("ID".to_string(), FieldValue::Numeric(Some(1.0)))])))
+            .unwrap();
+        drop(table);
+        let err = read(&shp, &assumed()).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::Format { .. }));
+        assert!(text.contains("parcels.dbf has 1 records but"), "{text}");
+        assert!(text.contains("parcels.shx has 2"), "{text}");
+    }
+
+    #[test]
+    fn missing_sibling_files_are_named() {
+        let dir = TempDir::new("missing");
+        let shp = dir.path("parcels.shp");
+        write_with_ids(&shp, &[::shapefile::Point::new(1., 2.)]);
+        std::fs::rename(dir.path("parcels.dbf"), dir.path("parcels.DBF")).unwrap();
+        assert_eq!(read(&shp, &assumed()).unwrap().0.features.len(), 1, "upper-case extension found");
+        std::fs::remove_file(dir.path("parcels.DBF")).unwrap();
+        let err = read(&shp, &assumed()).unwrap_err();
+        assert!(matches!(&err, Error::Format { path, .. } if path == &dir.path("parcels.dbf")), "{err:?}");
+        assert!(err.to_string().contains("attribute table (.dbf)"), "{err}");
+        std::fs::remove_file(dir.path("parcels.shx")).unwrap();
+        let err = read(&shp, &assumed()).unwrap_err();
+        assert!(matches!(&err, Error::Format { path, .. } if path == &dir.path("parcels.shx")), "{err:?}");
+        let err = read(&dir.path("nothing.shp"), &assumed()).unwrap_err();
+        assert!(matches!(&err, Error::Io { path, .. } if path == &dir.path("nothing.shp")), "{err:?}");
+    }
+}
