@@ -109,9 +109,21 @@ impl LineIndex {
     /// The nearest line to the polygon `shape` when it is within `radius_ft`, with the exact distance
     /// (0 when a line touches or crosses the polygon).
     pub fn nearest_to_area(&self, shape: &MultiPolygon<f64>, radius_ft: f64) -> Option<Nearest> {
+        let bounds = grown_envelope(shape, 0.0)?;
         let envelope = grown_envelope(shape, radius_ft)?;
+        // Candidates nearest first by the gap between their box and the parcel's, a lower bound of the true
+        // distance: once that bound passes the best exact distance found, no later piece can beat it.
+        let mut candidates: Vec<(f64, &Segment)> = self
+            .tree
+            .locate_in_envelope_intersecting(&envelope)
+            .map(|piece| (box_gap_2(&bounds, &piece.envelope()), piece))
+            .collect();
+        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.owner.cmp(&b.1.owner)));
         let mut best: Option<Nearest> = None;
-        for piece in self.tree.locate_in_envelope_intersecting(&envelope) {
+        for (gap_2, piece) in candidates {
+            if best.is_some_and(|b| gap_2 > b.distance_ft * b.distance_ft) {
+                break;
+            }
             let distance_ft = segment_area_distance(piece.a, piece.b, shape);
             if distance_ft <= radius_ft && best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
                 best = Some(Nearest { distance_ft, owner: piece.owner });
@@ -140,6 +152,13 @@ impl LineIndex {
         }
         best
     }
+}
+
+/// Squared distance between two boxes (0 when they overlap).
+fn box_gap_2(a: &AABB<[f64; 2]>, b: &AABB<[f64; 2]>) -> f64 {
+    let gap =
+        |axis: usize| (b.lower()[axis] - a.upper()[axis]).max(a.lower()[axis] - b.upper()[axis]).max(0.0);
+    gap(0).powi(2) + gap(1).powi(2)
 }
 
 /// Ties between equally near lines go to the lower owner index, so results do not depend on tree order.

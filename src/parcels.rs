@@ -4,8 +4,7 @@
 //! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
-use std::collections::hash_map::Entry;
-
+use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
@@ -118,8 +117,9 @@ fn take_text(values: &mut [Value], i: Option<usize>) -> Option<String> {
     }
 }
 
-/// Turns a projected parcels layer into records: ids joined, duplicates and bad geometry marked, problems
-/// reported. Every feature yields exactly one record.
+/// Turns a projected parcels layer into records: ids joined, bad geometry marked, problems reported. Every
+/// feature yields exactly one record. Records come back sorted by id, then record number, with every
+/// repeat of an id after its first record marked as a duplicate.
 pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>, Vec<Problem>) {
     let index = |f: &String| layer.field_index(f);
     let id_fields: Vec<Option<usize>> = schema.id.iter().map(index).collect();
@@ -129,8 +129,6 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
     let path = layer.path;
     let mut problems = Vec::new();
-    let mut first_seen: FxHashMap<String, usize> = FxHashMap::default();
-    first_seen.reserve(layer.features.len());
     let mut records = Vec::with_capacity(layer.features.len());
     for feature in layer.features {
         let (record, mut values) = (feature.record, feature.values);
@@ -145,22 +143,6 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             defect = Some(why);
             format!("<no id: record {record}>")
         };
-        if defect.is_none() {
-            match first_seen.entry(id.clone()) {
-                Entry::Vacant(slot) => {
-                    slot.insert(record);
-                }
-                Entry::Occupied(first) => {
-                    let why = format!("duplicate parcel id {id} (also record {})", first.get());
-                    problems.push(Problem::new(
-                        &path,
-                        at(),
-                        format!("{why}; give each parcel its own id or merge the records"),
-                    ));
-                    defect = Some(why);
-                }
-            }
-        }
         let shape = match feature.geometry {
             Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p])),
             Ok(Geometry::MultiPolygon(mp)) => Some(mp),
@@ -187,6 +169,22 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             shape,
             defect,
         });
+    }
+    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
+    // Sorted, repeats of an id stand together, the first record first.
+    let mut first = 0;
+    for i in 1..records.len() {
+        if records[i].id != records[first].id {
+            first = i;
+            continue;
+        }
+        let why = format!("duplicate parcel id {} (also record {})", records[i].id, records[first].record);
+        problems.push(Problem::new(
+            &path,
+            format!("record {}", records[i].record),
+            format!("{why}; give each parcel its own id or merge the records"),
+        ));
+        records[i].defect.get_or_insert(why);
     }
     (records, problems)
 }

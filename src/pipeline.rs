@@ -19,7 +19,7 @@ use crate::io::history::{read_history, LastInspection};
 use crate::io::{field_names, read_layer, ReadOptions};
 use crate::layer::Layer;
 use crate::parcels::{parcel_records, system_fields, systems_by_parcel, ParcelRecord, ParcelSchema};
-use crate::rules::{decide, Decision, Exclusion, RuleSet};
+use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, Grid, Status};
 
 /// The tier written for parcels no periodic rule covers.
@@ -99,13 +99,11 @@ impl Stopwatch {
 impl Run<'_> {
     /// Why the row's parcel has its schedule, in a sentence.
     ///
-    /// The sentence is rebuilt from the facts when asked for (by the writers), not stored: for a million
-    /// parcels that saves a few hundred megabytes for the price of deciding each parcel twice.
+    /// The sentence is built from the facts when asked for (by the writers), not stored: for a million
+    /// parcels that saves a few hundred megabytes, and runs that write no reason never format one.
     pub fn reason(&self, row: &Row<'_>) -> String {
         match &row.facts {
-            Some(facts) => match decide(self.rules, facts) {
-                Decision::Scheduled { reason, .. } | Decision::Unscheduled { reason, .. } => reason,
-            },
+            Some(facts) => explain(self.rules, facts),
             None => format!("not classified: {}", row.parcel.defect.as_deref().unwrap_or("unusable record")),
         }
     }
@@ -320,9 +318,8 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
         (parcels, world)
     });
     clock.lap("read parcels and reference layers");
-    let (mut records, parcel_problems) = parcels?;
-    // Sorted here, while records are small, so the rows come out in order.
-    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
+    // Sorted by id already (parcel_records), so the rows come out in order.
+    let (records, parcel_problems) = parcels?;
     let world = world?;
     problems.extend(parcel_problems);
 
@@ -370,9 +367,8 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
                         system: systems[at],
                     };
                     let facts = classify(&world, rules, &input);
-                    // The parcel keeps its shape and attributes for the outputs.
-                    (parcel.shape, parcel.town, parcel.sewer) =
-                        (Some(input.shape), input.town_attribute, input.sewer_code);
+                    // The parcel keeps its shape and town for the outputs; the sewer code has served.
+                    (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
                     let decision = decide(rules, &facts);
                     (Some(facts), Some(decision))
                 }
@@ -428,7 +424,7 @@ fn entry<'r>(
         Some(Decision::Unscheduled { exclusion, citation, .. }) => {
             unscheduled(Some(exclusion), citation, last)
         }
-        Some(Decision::Scheduled { rule, .. }) => {
+        Some(Decision::Scheduled { rule }) => {
             let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let around = grid.around(config.as_of);
             let status = has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date)));

@@ -15,6 +15,8 @@
 //! x ≈ 837 000, y ≈ 1 037 000. The expected tiers of the clean fixture are worked out by hand below, from the
 //! geometry and the Cayuga County rules (`data/rules/cayuga-county-art-v.toml`).
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -338,35 +340,7 @@ fn arg(path: &Path) -> &str {
 // ---------------------------------------------------------------------------------------------------------
 // Reading the outputs
 
-/// Splits CSV text into records (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks).
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let (mut record, mut field) = (Vec::new(), String::new());
-    let (mut in_quotes, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (in_quotes, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => in_quotes = false,
-            (true, c) => field.push(c),
-            (false, '"') => in_quotes = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
-}
+use common::parse_csv;
 
 /// The rows of a CSV file as maps column -> value.
 fn read_csv(path: &Path) -> Result<Vec<BTreeMap<String, String>>, String> {

@@ -6,6 +6,8 @@
 //! switch to rewrite them from the program's output: when this test fails, either the program
 //! or the hand derivation is wrong, and the `note` column says which case to re-derive.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,36 +25,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Splits CSV text into records (RFC 4180: quoted fields may hold commas, doubled quotes and
-/// line breaks). A trailing `\r` ends a record like `\n` does.
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let (mut record, mut field) = (Vec::new(), String::new());
-    let (mut in_quotes, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (in_quotes, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => in_quotes = false,
-            (true, c) => field.push(c),
-            (false, '"') => in_quotes = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
-}
+use common::parse_csv;
 
 /// A CSV table: rows keyed by `parcel_id`, each a map column -> value, plus ids seen twice.
 struct Table {

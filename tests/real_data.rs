@@ -10,6 +10,8 @@
 //! the person who assembled the data) or geometry computed by hand here, never from running this code.
 //! A test whose data folder is absent prints "skipping: ... not found" and passes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, MultiPolygon, Point, Polygon};
@@ -88,35 +90,7 @@ fn project_lon_lat(to: &Reprojector, lon: f64, lat: f64) -> [f64; 2] {
     }
 }
 
-/// Splits CSV text into records (RFC 4180: quoted fields may hold commas and doubled quotes).
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let (mut record, mut field) = (Vec::new(), String::new());
-    let (mut in_quotes, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (in_quotes, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => in_quotes = false,
-            (true, c) => field.push(c),
-            (false, '"') => in_quotes = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
-}
+use common::parse_csv;
 
 /// A CSV file's header (trimmed, BOM removed) and its non-blank records.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {

@@ -94,8 +94,9 @@ pub struct Facts {
     pub system_bottom_ft: Option<f64>,
     /// The watershed (by water body name) the system, or else the parcel, is in.
     pub watershed: Option<Name>,
-    /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area.
-    pub flood: Option<FloodFacts>,
+    /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
+    /// (boxed: few parcels have one, and every parcel carries the field).
+    pub flood: Option<Box<FloodFacts>>,
     /// Why the parcel is on public sewer, if it is.
     pub sewered: Option<String>,
     /// Whether the system (or parcel) lies inside the county boundary (true without a boundary layer).
@@ -124,7 +125,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     let (town, unknown_town) = world.areas.town(rules, inside, parcel.town_attribute.as_deref());
     let sewered = world.areas.sewered(rules, inside, parcel.sewer_code.as_deref());
     let in_county = locate.is_none_or(|p| world.areas.in_county(p));
-    let flood = world.floodplain.check(rules, parcel, watershed.as_deref());
+    let flood = world.floodplain.check(rules, parcel, watershed.as_deref()).map(Box::new);
 
     Facts {
         town,

@@ -27,93 +27,102 @@ pub enum Decision<'r> {
     Scheduled {
         /// The rule that matched.
         rule: &'r Rule,
-        /// Why, in a sentence ending with the citation and cycle.
-        reason: String,
     },
     /// No periodic inspection: excluded, or no rule covers the parcel.
     Unscheduled {
         /// Which kind of gap.
         exclusion: Exclusion,
-        /// Why, in a sentence.
-        reason: String,
         /// The citation that says so.
         citation: &'r str,
     },
 }
 
-/// Decides a parcel's schedule rule from its facts.
+/// Decides a parcel's schedule rule from its facts: the exclusions first, then the rules in order.
 pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
+    walk(rules, facts, |_, _| {})
+}
+
+/// Why [`decide`] decided as it did, in a sentence ending with the citation (and the cycle, when scheduled).
+pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
+    let mut clauses = Vec::new();
+    let decision = walk(rules, facts, |rule, system_ft| {
+        let distance = system_ft.map_or_else(|| "beyond the search radius".to_string(), feet);
+        clauses.push(format!(
+            "parcel borders the {} mean-high-water line but its system is {distance} from it, so {} does not apply",
+            water_body(facts),
+            rule.citation
+        ))
+    });
+    clauses.push(match decision {
+        Decision::Scheduled { rule } => format!(
+            "{}; {}, every {} years from {}",
+            describe(rule, facts),
+            rule.citation,
+            rule.cycle_years,
+            rule.first_due
+        ),
+        Decision::Unscheduled { exclusion: Exclusion::Sewered, .. } => {
+            format!("on public sewer ({}); not covered", facts.sewered.as_deref().unwrap_or_default())
+        }
+        Decision::Unscheduled { exclusion: Exclusion::OutsideCounty, .. } => {
+            format!("{} outside the county boundary; not covered", facts.basis.as_str())
+        }
+        Decision::Unscheduled { exclusion: Exclusion::UnknownTown, .. } => format!(
+            "unknown town '{}': not a municipality of {}; fix the parcel's town (or the towns layer), or add the \
+             municipality to the rule set",
+            facts.unknown_town.as_deref().unwrap_or_default(),
+            rules.jurisdiction.name
+        ),
+        Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => match &facts.town {
+            None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
+            Some(town) => format!(
+                "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
+                match &facts.watershed {
+                    Some(w) => format!("in the {w} watershed"),
+                    None => "outside the watersheds".into(),
+                },
+                shore_clause(facts)
+            ),
+        },
+    });
+    clauses.join("; ")
+}
+
+/// The one walk through exclusions and rules that both [`decide`] and [`explain`] take; `passed_over` hears
+/// of each rule that failed only on its system's distance (the §IV.A.1 ¶1 exception), with that distance
+/// (`None`: beyond the search radius).
+fn walk<'r>(
+    rules: &'r RuleSet,
+    facts: &Facts,
+    mut passed_over: impl FnMut(&'r Rule, Option<f64>),
+) -> Decision<'r> {
     let cov = &rules.coverage;
-    if let Some(why) = &facts.sewered {
-        return unscheduled(
-            Exclusion::Sewered,
-            format!("on public sewer ({why}); not covered"),
-            &cov.sewered_citation,
-        );
+    let unscheduled = |exclusion, citation: &'r str| Decision::Unscheduled { exclusion, citation };
+    if facts.sewered.is_some() {
+        return unscheduled(Exclusion::Sewered, &cov.sewered_citation);
     }
     if !facts.in_county {
-        let what = facts.basis.as_str();
-        let reason = format!("{what} outside the county boundary; not covered");
-        return unscheduled(Exclusion::OutsideCounty, reason, &cov.outside_county_citation);
+        return unscheduled(Exclusion::OutsideCounty, &cov.outside_county_citation);
     }
-    if let Some(found) = &facts.unknown_town {
-        let reason = format!(
-            "unknown town '{found}': not a municipality of {}; fix the parcel's town (or the towns layer), or add \
-             the municipality to the rule set",
-            rules.jurisdiction.name
-        );
-        return unscheduled(Exclusion::UnknownTown, reason, "");
+    if facts.unknown_town.is_some() {
+        return unscheduled(Exclusion::UnknownTown, "");
     }
-    let mut passed_over = Vec::new();
     for rule in &rules.rules {
         match check(rule, facts) {
-            Check::Match => {
-                let mut clauses = passed_over;
-                clauses.push(describe(rule, facts));
-                let reason = format!(
-                    "{}; {}, every {} years from {}",
-                    clauses.join("; "),
-                    rule.citation,
-                    rule.cycle_years,
-                    rule.first_due
-                );
-                return Decision::Scheduled { rule, reason };
-            }
-            Check::SystemTooFar(distance) => passed_over.push(format!(
-                "parcel borders the {} mean-high-water line but its system is {} from it, so {} does not apply",
-                water_body(facts),
-                distance,
-                rule.citation
-            )),
+            Check::Match => return Decision::Scheduled { rule },
+            Check::SystemTooFar(distance) => passed_over(rule, distance),
             Check::NoMatch => {}
         }
     }
-    let mut reason = match &facts.town {
-        None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
-        Some(town) => format!(
-            "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
-            match &facts.watershed {
-                Some(w) => format!("in the {w} watershed"),
-                None => "outside the watersheds".into(),
-            },
-            shore_clause(facts)
-        ),
-    };
-    if !passed_over.is_empty() {
-        reason = format!("{}; {reason}", passed_over.join("; "));
-    }
-    unscheduled(Exclusion::NoRule, reason, &cov.no_rule_citation)
-}
-
-fn unscheduled(exclusion: Exclusion, reason: String, citation: &str) -> Decision<'_> {
-    Decision::Unscheduled { exclusion, reason, citation }
+    unscheduled(Exclusion::NoRule, &cov.no_rule_citation)
 }
 
 enum Check {
     Match,
     NoMatch,
-    /// Everything matched except the system's distance, which is given (the §IV.A.1 ¶1 exception).
-    SystemTooFar(String),
+    /// Everything matched except the system's distance (the §IV.A.1 ¶1 exception); `None` when beyond the
+    /// search radius.
+    SystemTooFar(Option<f64>),
 }
 
 fn check(rule: &Rule, facts: &Facts) -> Check {
@@ -131,8 +140,8 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
         // No system condition, or the system's location is unknown: the parcel stands for it.
         (None, _) | (Some(_), None) => Check::Match,
         (Some(max), Some(Some(d))) if d <= max => Check::Match,
-        (Some(_), Some(Some(d))) => Check::SystemTooFar(feet(d)),
-        (Some(_), Some(None)) => Check::SystemTooFar("more than the search radius".into()),
+        (Some(_), Some(Some(d))) => Check::SystemTooFar(Some(d)),
+        (Some(_), Some(None)) => Check::SystemTooFar(None),
     }
 }
 
@@ -254,7 +263,7 @@ mod tests {
         f.system_mhw_ft = Some(Some(720.0));
         assert_eq!(tier(&f), "watershed");
         let rules = RuleSet::cayuga_art_v();
-        let Decision::Scheduled { reason, .. } = decide(&rules, &f) else { panic!("scheduled expected") };
+        let reason = explain(&rules, &f);
         assert!(reason
             .starts_with("parcel borders the Owasco Lake mean-high-water line but its system is 720 ft"));
         assert!(reason.ends_with("Art. V §IV.A.1 ¶3, every 5 years from 1996-11-01"), "{reason}");
@@ -268,23 +277,22 @@ mod tests {
     #[test]
     fn reasons_read_as_sentences() {
         let rules = RuleSet::cayuga_art_v();
-        let Decision::Scheduled { reason, .. } = decide(&rules, &near(facts("Owasco"), 0.0, 10.0)) else {
-            panic!("scheduled expected")
-        };
+        let reason = explain(&rules, &near(facts("Owasco"), 0.0, 10.0));
         assert_eq!(
             reason,
             "parcel edge 0 ft from the Owasco Lake mean-high-water line, system location unknown, so the \
              parcel is taken as lakefront; Art. V §IV.A.1 ¶1, every 2 years from 1994-11-01"
         );
-        let Decision::Unscheduled { reason, citation, .. } = decide(&rules, &facts("Moravia")) else {
+        let Decision::Unscheduled { citation, .. } = decide(&rules, &facts("Moravia")) else {
             panic!("unscheduled expected")
         };
+        let reason = explain(&rules, &facts("Moravia"));
         assert!(reason.starts_with("no rule applies: parcel in Moravia, outside the watersheds"), "{reason}");
         assert_eq!(citation, "Art. V §IV.A");
         let mut unknown = facts("x");
         unknown.town = None;
         unknown.unknown_town = Some("Skaneateles".into());
-        let Decision::Unscheduled { reason, .. } = decide(&rules, &unknown) else { panic!() };
+        let reason = explain(&rules, &unknown);
         assert!(reason.starts_with("unknown town 'Skaneateles': not a municipality"), "{reason}");
         // Even beside the lake: a parcel in an unknown town is held back, not scheduled under a guess.
         assert_eq!(tier(&near(unknown, 0.0, 10.0)), "UnknownTown");

@@ -4,7 +4,7 @@
 
 mod eval;
 
-pub use eval::{decide, Decision, Exclusion};
+pub use eval::{decide, explain, Decision, Exclusion};
 
 use std::path::Path;
 

@@ -2,6 +2,8 @@
 //!
 //! A file is written to a temporary name in the target folder and renamed over the target only when
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
+//! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
+//! seconds on a schedule of a million rows.
 
 mod csv;
 mod geojson;
@@ -25,7 +27,7 @@ pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::R
     let result = (|| {
         let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
         fill(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        out.into_inner().map_err(|e| e.into_error())?;
         std::fs::rename(&tmp, path)
     })();
     result.map_err(|e| {
