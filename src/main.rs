@@ -17,3 +17,8 @@ fn main() -> ExitCode {
         }
     }
 }
+
+// Parcels are millions of small allocations (ids, names, rings); mimalloc hands them out and takes them
+// back several times faster than the system allocator, on both cores at once.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

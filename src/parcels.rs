@@ -243,11 +243,11 @@ pub fn systems_by_parcel(
     let mut out: Vec<Option<System>> = vec![None; parcels];
     let mut problems = Vec::new();
     for feature in &layer.features {
-        let at = format!("record {}", feature.record);
+        let at = || format!("record {}", feature.record);
         let Some(id) = text(&layer, feature, parcel_field) else {
             problems.push(Problem::new(
                 &layer.path,
-                &at,
+                at(),
                 format!("system has no {parcel_field}; fill it in"),
             ));
             continue;
@@ -255,7 +255,7 @@ pub fn systems_by_parcel(
         let Some(&at_parcel) = known.get(id.as_str()) else {
             problems.push(Problem::new(
                 &layer.path,
-                &at,
+                at(),
                 format!("system names parcel {id}, which is not in the parcels layer; fix the id"),
             ));
             continue;
@@ -267,7 +267,7 @@ pub fn systems_by_parcel(
                 let kind = geometry_kind(other);
                 problems.push(Problem::new(
                     &layer.path,
-                    &at,
+                    at(),
                     format!("system is a {kind}, not a point; fix it"),
                 ));
                 continue;
@@ -281,7 +281,7 @@ pub fn systems_by_parcel(
                 None => {
                     problems.push(Problem::new(
                         &layer.path,
-                        &at,
+                        at(),
                         format!(
                             "bottom elevation {:?} is not a number of feet; fix it",
                             v.as_text().unwrap_or_default()
@@ -294,7 +294,7 @@ pub fn systems_by_parcel(
         if out[at_parcel].is_some() {
             problems.push(Problem::new(
                 &layer.path,
-                &at,
+                at(),
                 format!(
                     "a second system for parcel {id}; only the first is used, remove or merge the others"
                 ),

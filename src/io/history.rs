@@ -58,15 +58,15 @@ pub fn read_history(
     let mut problems = Vec::new();
     for (row, ((id, date), result)) in ids.iter().zip(dates.iter()).zip(outcomes.iter()).enumerate() {
         // Line numbers as an editor shows them: the header is line 1.
-        let line = format!("line {}", row + 2);
+        let line = || format!("line {}", row + 2);
         let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) else {
-            problems.push(Problem::new(path, &line, "no parcel_id; fill it in or delete the row"));
+            problems.push(Problem::new(path, line(), "no parcel_id; fill it in or delete the row"));
             continue;
         };
         let Some(&at) = known.get(id) else {
             problems.push(Problem::new(
                 path,
-                &line,
+                line(),
                 format!("parcel {id} is not in the parcels layer; fix the id"),
             ));
             continue;
@@ -75,7 +75,7 @@ pub fn read_history(
         let Some(date) = crate::schedule::parse_iso_date(text) else {
             problems.push(Problem::new(
                 path,
-                &line,
+                line(),
                 format!("inspection_date '{text}' is not a date; write it as YYYY-MM-DD"),
             ));
             continue;
@@ -83,7 +83,7 @@ pub fn read_history(
         if date > as_of {
             problems.push(Problem::new(
                 path,
-                &line,
+                line(),
                 format!("inspection_date {date} is after the as-of date {as_of}; check the date or --as-of"),
             ));
             continue;
