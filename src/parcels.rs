@@ -5,7 +5,6 @@
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
 use rayon::slice::ParallelSliceMut;
-use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use geo::{Geometry, MultiPolygon, Point};
@@ -189,6 +188,29 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     (records, problems)
 }
 
+/// Finds parcels by id in records sorted by [`parcel_records`], by binary search: a repeated id resolves to
+/// its first record, the one that is scheduled.
+#[derive(Debug, Clone, Copy)]
+pub struct ParcelIndex<'a>(pub &'a [ParcelRecord]);
+
+impl ParcelIndex<'_> {
+    /// The position of the parcel with this id.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        let i = self.0.partition_point(|r| r.id.as_str() < id);
+        (self.0.get(i)?.id == id).then_some(i)
+    }
+
+    /// Number of parcels.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no parcels.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A short name for a geometry's type, for messages.
 pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
     match g {
@@ -230,17 +252,16 @@ pub fn system_fields(
     Ok((parcel, bottom))
 }
 
-/// Systems by parcel: entry `i` is the system of the parcel at position `i` of `known`'s values. A system
+/// Systems by parcel: entry `i` is the system of the parcel at position `i` of `parcels`. A system
 /// for an unknown parcel, a second system for a parcel, or a system that is not a point is reported and left
 /// out of classification (the parcel is still scheduled, from its polygon).
 pub fn systems_by_parcel(
     layer: Layer,
     parcel_field: &str,
     bottom_field: Option<&str>,
-    known: &FxHashMap<&str, usize>,
-    parcels: usize,
+    parcels: ParcelIndex<'_>,
 ) -> (Vec<Option<System>>, Vec<Problem>) {
-    let mut out: Vec<Option<System>> = vec![None; parcels];
+    let mut out: Vec<Option<System>> = vec![None; parcels.len()];
     let mut problems = Vec::new();
     for feature in &layer.features {
         let at = || format!("record {}", feature.record);
@@ -252,7 +273,7 @@ pub fn systems_by_parcel(
             ));
             continue;
         };
-        let Some(&at_parcel) = known.get(id.as_str()) else {
+        let Some(at_parcel) = parcels.position(&id) else {
             problems.push(Problem::new(
                 &layer.path,
                 at(),

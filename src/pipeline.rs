@@ -9,7 +9,6 @@ use std::path::Path;
 use chrono::NaiveDate;
 use geo::{Geometry, MultiPolygon};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::classify::{classify, AreaLayer, Areas, Facts, FloodZone, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
@@ -18,7 +17,9 @@ use crate::error::{Error, Problem, Result};
 use crate::io::history::{read_history, LastInspection};
 use crate::io::{field_names, read_layer, ReadOptions};
 use crate::layer::Layer;
-use crate::parcels::{parcel_records, system_fields, systems_by_parcel, ParcelRecord, ParcelSchema};
+use crate::parcels::{
+    parcel_records, system_fields, systems_by_parcel, ParcelIndex, ParcelRecord, ParcelSchema,
+};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, Grid, Status};
 
@@ -323,20 +324,14 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
     let world = world?;
     problems.extend(parcel_problems);
 
-    let known: FxHashMap<&str, usize> = records
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.defect.is_none())
-        .map(|(i, r)| (r.id.as_str(), i))
-        .collect();
+    let known = ParcelIndex(&records);
 
     let systems = match &config.layers.systems {
         Some(path) => {
             let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
             let (layer, p) = load(path, config, None)?;
             problems.extend(p);
-            let (systems, p) =
-                systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), &known, records.len());
+            let (systems, p) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), known);
             problems.extend(p);
             systems
         }
@@ -344,13 +339,12 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
     };
     let history = match &config.layers.history {
         Some(path) => {
-            let (h, p) = read_history(path, &known, records.len(), config.as_of)?;
+            let (h, p) = read_history(path, known, config.as_of)?;
             problems.extend(p);
             Some(h)
         }
         None => None,
     };
-    drop(known);
     clock.lap("read systems and history");
 
     let rules = &config.rules;

@@ -10,6 +10,7 @@ use polars::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Problem, Result};
+use crate::parcels::ParcelIndex;
 
 /// The latest inspection on record for a parcel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,12 +25,11 @@ pub struct LastInspection {
 pub const COLUMNS: [&str; 3] = ["parcel_id", "inspection_date", "result"];
 
 /// Reads the history at `path`: the latest inspection on or before `as_of` of each parcel, at the parcel's
-/// position (`known` maps parcel ids to positions in `0..parcels`). Rows naming an unknown parcel, an
+/// position in `parcels`. Rows naming an unknown parcel, an
 /// unparsable date or a date after `as_of` are reported and not counted.
 pub fn read_history(
     path: &Path,
-    known: &FxHashMap<&str, usize>,
-    parcels: usize,
+    parcels: ParcelIndex<'_>,
     as_of: NaiveDate,
 ) -> Result<(Vec<Option<LastInspection>>, Vec<Problem>)> {
     super::require_file(path)?;
@@ -53,7 +53,7 @@ pub fn read_history(
         })
     };
     let (ids, dates, outcomes) = (column(COLUMNS[0])?, column(COLUMNS[1])?, column(COLUMNS[2])?);
-    let mut latest: Vec<Option<LastInspection>> = vec![None; parcels];
+    let mut latest: Vec<Option<LastInspection>> = vec![None; parcels.len()];
     let mut results: FxHashMap<&str, std::sync::Arc<str>> = FxHashMap::default();
     let mut problems = Vec::new();
     for (row, ((id, date), result)) in ids.iter().zip(dates.iter()).zip(outcomes.iter()).enumerate() {
@@ -63,7 +63,7 @@ pub fn read_history(
             problems.push(Problem::new(path, line(), "no parcel_id; fill it in or delete the row"));
             continue;
         };
-        let Some(&at) = known.get(id) else {
+        let Some(at) = parcels.position(id) else {
             problems.push(Problem::new(
                 path,
                 line(),
