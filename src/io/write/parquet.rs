@@ -9,55 +9,37 @@ use crate::error::{Error, Result};
 use crate::io::write::write_atomic;
 use crate::report::table::{Cell, Kind, Table};
 
+/// The values of one column, `pick` turning each cell into the column's type (`None` for nulls).
+fn values<T>(table: &dyn Table, col: usize, pick: impl Fn(Cell<'_>) -> Option<T>) -> Vec<Option<T>> {
+    (0..table.len()).map(|r| pick(table.cell(r, col))).collect()
+}
+
 fn column(table: &dyn Table, col: usize, name: &str, kind: Kind) -> Column {
-    let rows = 0..table.len();
     let name = PlSmallStr::from_str(name);
     match kind {
-        Kind::Text => {
-            let v: Vec<Option<String>> = rows
-                .map(|r| match table.cell(r, col) {
-                    Cell::Null => None,
-                    c => Some(c.render().into_owned()),
-                })
-                .collect();
-            Column::new(name, v)
-        }
+        Kind::Text => Column::new(
+            name,
+            values(table, col, |c| match c {
+                Cell::Null => None,
+                c => Some(c.render().into_owned()),
+            }),
+        ),
         Kind::Int => {
-            let v: Vec<Option<i64>> = rows
-                .map(|r| match table.cell(r, col) {
-                    Cell::Int(i) => Some(i),
-                    _ => None,
-                })
-                .collect();
-            Column::new(name, v)
+            Column::new(name, values(table, col, |c| if let Cell::Int(i) = c { Some(i) } else { None }))
         }
         Kind::Float => {
-            let v: Vec<Option<f64>> = rows
-                .map(|r| match table.cell(r, col) {
-                    Cell::Float(f, _) => Some(f),
-                    _ => None,
-                })
-                .collect();
-            Column::new(name, v)
+            Column::new(name, values(table, col, |c| if let Cell::Float(f, _) = c { Some(f) } else { None }))
         }
         Kind::Bool => {
-            let v: Vec<Option<bool>> = rows
-                .map(|r| match table.cell(r, col) {
-                    Cell::Bool(b) => Some(b),
-                    _ => None,
-                })
-                .collect();
-            Column::new(name, v)
+            Column::new(name, values(table, col, |c| if let Cell::Bool(b) = c { Some(b) } else { None }))
         }
         Kind::Date => {
             let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-            let v: Vec<Option<i32>> = rows
-                .map(|r| match table.cell(r, col) {
-                    Cell::Date(d) => Some((d - epoch).num_days() as i32),
-                    _ => None,
-                })
-                .collect();
-            let days = Column::new(name, v);
+            let days: Vec<Option<i32>> = values(table, col, |c| match c {
+                Cell::Date(d) => Some((d - epoch).num_days() as i32),
+                _ => None,
+            });
+            let days = Column::new(name, days);
             days.cast(&DataType::Date).unwrap_or(days)
         }
     }
