@@ -10,7 +10,7 @@ use crate::report::table::{Cell, Table};
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {
-    if field.contains([',', '"', '\n', '\r']) {
+    if field.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
         out.push('"');
         out.push_str(&field.replace('"', "\"\""));
         out.push('"');
