@@ -184,7 +184,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     let rules = &config.rules;
     let fields = &config.fields;
     let layers = &config.layers;
-    let radius_ft = (2.0 * rules.max_distance_ft()).max(config.border_tolerance_ft);
+    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
 
     let mut shoreline = Vec::new();
     if let Some(path) = &layers.shoreline {

@@ -46,7 +46,8 @@ pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
 pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
     let mut clauses = Vec::new();
     let decision = walk(rules, facts, |rule, system_ft| {
-        let distance = system_ft.map_or_else(|| "beyond the search radius".to_string(), feet);
+        let distance =
+            system_ft.map_or_else(|| format!("more than {}", feet(rules.search_radius_ft())), feet);
         clauses.push(format!(
             "parcel borders the {} mean-high-water line but its system is {distance} from it, so {} does not apply",
             water_body(facts),
@@ -56,7 +57,7 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
     clauses.push(match decision {
         Decision::Scheduled { rule } => format!(
             "{}; {}, every {} years from {}",
-            describe(rule, facts),
+            describe(rules, rule, facts),
             rule.citation,
             rule.cycle_years,
             rule.first_due
@@ -81,7 +82,7 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
                     Some(w) => format!("in the {w} watershed"),
                     None => "outside the watersheds".into(),
                 },
-                shore_clause(facts)
+                shore_clause(rules, facts)
             ),
         },
     });
@@ -146,10 +147,10 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
 }
 
 /// The facts a matching rule looked at, as a clause.
-fn describe(rule: &Rule, facts: &Facts) -> String {
+fn describe(rules: &RuleSet, rule: &Rule, facts: &Facts) -> String {
     let mut parts = Vec::new();
     if rule.borders_mhw.is_some() || rule.parcel_within_mhw_ft.is_some() {
-        let mut s = shore_clause(facts);
+        let mut s = shore_clause(rules, facts);
         if rule.borders_mhw == Some(false) {
             s.push_str(", not bordering it");
         }
@@ -180,14 +181,16 @@ fn water_body(facts: &Facts) -> &str {
     facts.shore.as_ref().map_or("lake", |s| &*s.water_body)
 }
 
-fn shore_clause(facts: &Facts) -> String {
+fn shore_clause(rules: &RuleSet, facts: &Facts) -> String {
     match &facts.shore {
         Some(s) => format!(
             "parcel edge {} from the {} mean-high-water line",
             feet(s.parcel_distance_ft),
             s.water_body
         ),
-        None => "parcel beyond the search radius of every mean-high-water line".to_string(),
+        None => {
+            format!("parcel more than {} from every mean-high-water line", feet(rules.search_radius_ft()))
+        }
     }
 }
 
@@ -288,6 +291,8 @@ mod tests {
         };
         let reason = explain(&rules, &facts("Moravia"));
         assert!(reason.starts_with("no rule applies: parcel in Moravia, outside the watersheds"), "{reason}");
+        // Twice Article V's 500 ft: the farthest distance the schedule measures exactly.
+        assert!(reason.contains("parcel more than 1000 ft from every mean-high-water line"), "{reason}");
         assert_eq!(citation, "Art. V §IV.A");
         let mut unknown = facts("x");
         unknown.town = None;

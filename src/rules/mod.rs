@@ -223,6 +223,12 @@ impl RuleSet {
             .flatten()
             .fold(0.0, f64::max)
     }
+
+    /// How far from the mean-high-water line distances are measured exactly: twice the largest rule
+    /// distance (1,000 ft for Article V). Farther parcels are reported as "more than" this.
+    pub fn search_radius_ft(&self) -> f64 {
+        2.0 * self.max_distance_ft()
+    }
 }
 
 #[cfg(test)]
@@ -257,6 +263,7 @@ mod tests {
         assert_eq!(set.water_body("owasco lake").and_then(|w| w.flood_elevation_ft), Some(717.13));
         assert_eq!(set.water_body("Little Sodus Bay").map(|w| w.mhw_ft), Some(248.20));
         assert_eq!(set.max_distance_ft(), 500.0);
+        assert_eq!(set.search_radius_ft(), 1000.0);
     }
 
     #[test]
