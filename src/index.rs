@@ -5,7 +5,7 @@
 //! a query touches the few edges near the parcel instead of the whole outline. Trees are built once with
 //! [`RTree::bulk_load`] and then only read, from both cores.
 
-use geo::{Line, MultiPolygon, Polygon};
+use geo::{MultiPolygon, Polygon};
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{PointDistance, RTree, RTreeObject, AABB};
 
@@ -23,13 +23,6 @@ pub struct Segment {
     pub b: [f64; 2],
     /// Index of the feature (lake, polygon) the piece belongs to.
     pub owner: u32,
-}
-
-impl Segment {
-    /// The piece as a `geo` line.
-    pub fn line(&self) -> Line<f64> {
-        Line::new(self.a, self.b)
-    }
 }
 
 impl RTreeObject for Segment {

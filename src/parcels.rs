@@ -12,7 +12,7 @@ use geo::{Geometry, MultiPolygon, Point};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::layer::{Feature, Layer, Value};
+use crate::layer::{Layer, Value};
 
 /// Which attribute fields of the parcels layer mean what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,10 +102,6 @@ pub struct ParcelRecord {
     pub shape: Option<MultiPolygon<f64>>,
     /// Why the parcel cannot be classified (no id, duplicate id, unusable geometry).
     pub defect: Option<String>,
-}
-
-fn text(layer: &Layer, feature: &Feature, field: &str) -> Option<String> {
-    layer.field_index(field).and_then(|i| feature.values.get(i)).and_then(Value::as_text)
 }
 
 /// Takes the text of value `i` out of a record, without copying text values.
@@ -263,9 +259,12 @@ pub fn systems_by_parcel(
 ) -> (Vec<Option<System>>, Vec<Problem>) {
     let mut out: Vec<Option<System>> = vec![None; parcels.len()];
     let mut problems = Vec::new();
+    // Field positions are looked up once, not per system.
+    let id_at = layer.field_index(parcel_field);
+    let bottom_at = bottom_field.and_then(|f| layer.field_index(f));
     for feature in &layer.features {
         let at = || format!("record {}", feature.record);
-        let Some(id) = text(&layer, feature, parcel_field) else {
+        let Some(id) = id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
             problems.push(Problem::new(
                 &layer.path,
                 at(),
@@ -295,7 +294,7 @@ pub fn systems_by_parcel(
             }
             Err(_) => continue, // reported by the reader
         };
-        let bottom_ft = match bottom_field.and_then(|f| layer.field_index(f)).map(|i| &feature.values[i]) {
+        let bottom_ft = match bottom_at.and_then(|i| feature.values.get(i)) {
             None | Some(Value::Null) => None,
             Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
                 Some(x) => Some(x),
