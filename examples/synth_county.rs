@@ -21,6 +21,8 @@ mod bench;
 mod feet;
 #[path = "synth_county/parcels.rs"]
 mod parcels;
+#[path = "synth_county/records.rs"]
+mod records;
 #[path = "synth_county/sample.rs"]
 mod sample;
 #[path = "synth_county/write.rs"]

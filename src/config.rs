@@ -33,8 +33,18 @@ pub struct LayerPaths {
     pub sewered: Option<PathBuf>,
     /// The county boundary (polygon).
     pub county: Option<PathBuf>,
-    /// Inspection history (CSV: parcel_id, inspection_date, result).
+    /// Inspections (CSV: parcel_id, inspection_date and optional result, inspector, report_received,
+    /// findings and installation columns). Also accepted as `inspections`.
+    #[serde(alias = "inspections")]
     pub history: Option<PathBuf>,
+    /// Watercourses and wetlands (lines and polygons), for the 100-ft separation of existing standards.
+    pub watercourses: Option<PathBuf>,
+    /// Events (CSV: parcel_id, date, event and optional columns).
+    pub events: Option<PathBuf>,
+    /// Septic-tank pump-outs (CSV: parcel_id, date, hauler_licence).
+    pub pump_outs: Option<PathBuf>,
+    /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml).
+    pub samples: Option<PathBuf>,
 }
 
 /// Attribute names that override auto-detection. Any left out are detected from the layer's fields.
@@ -97,6 +107,10 @@ impl ConfigFile {
             &mut l.sewered,
             &mut l.county,
             &mut l.history,
+            &mut l.watercourses,
+            &mut l.events,
+            &mut l.pump_outs,
+            &mut l.samples,
             &mut file.rules,
         ]
         .into_iter()

@@ -24,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod calendar;
 pub mod classify;
 pub mod config;
 pub mod crs;
@@ -31,6 +32,7 @@ pub mod error;
 pub mod index;
 pub mod io;
 pub mod layer;
+pub mod obligations;
 pub mod parcels;
 pub mod pipeline;
 pub mod planar;

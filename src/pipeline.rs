@@ -14,9 +14,11 @@ use crate::classify::{classify, AreaLayer, Areas, Facts, FloodZone, Floodplain, 
 use crate::config::Config;
 use crate::crs::Reprojector;
 use crate::error::{Error, Problem, Result};
-use crate::io::history::{read_history, LastInspection};
+use crate::io::events::{read_events, read_pump_outs, read_samples, Event, Sample};
+use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::{field_names, read_layer, ReadOptions};
 use crate::layer::Layer;
+use crate::obligations::{events_of, permit_for, Permit};
 use crate::parcels::{
     parcel_records, system_fields, systems_by_parcel, ParcelIndex, ParcelRecord, ParcelSchema,
 };
@@ -60,6 +62,8 @@ pub struct Entry<'r> {
     pub last_inspection: Option<LastInspection>,
     /// The law's citation.
     pub citation: &'r str,
+    /// Class and permit after the latest inspection with findings, when the rule set has permits.
+    pub permit: Option<Box<Permit>>,
 }
 
 /// The result of a schedule run.
@@ -75,6 +79,14 @@ pub struct Run<'r> {
     pub notes: Vec<String>,
     /// Whether a history file was given (so statuses are meaningful).
     pub has_history: bool,
+    /// The inspections file, when given.
+    pub history_path: Option<std::sync::Arc<Path>>,
+    /// What the inspections file says beyond each parcel's latest inspection (which is in its entry).
+    pub inspections: Inspections,
+    /// Events and pump-outs, sorted by parcel position and date.
+    pub events: Vec<Event>,
+    /// Drainage-pipe samples, in file order.
+    pub samples: Vec<Sample>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -98,6 +110,18 @@ impl Stopwatch {
 }
 
 impl Run<'_> {
+    /// Whether the system of the parcel at `at` is grandfathered (its installation predates the rule set's
+    /// cut-off for its size), when the rule set and the inspections file say.
+    pub fn grandfathered(&self, at: usize) -> Option<bool> {
+        let rules = self.rules.grandfather.as_ref()?;
+        let installed = self.inspections.installed.get(at).copied().flatten()?;
+        let cutoff = match installed.size {
+            crate::io::inspections::SystemSize::Individual => rules.individual_before,
+            crate::io::inspections::SystemSize::Intermediate => rules.intermediate_before,
+        };
+        Some(installed.date < cutoff)
+    }
+
     /// Why the row's parcel has its schedule, in a sentence.
     ///
     /// The sentence is built from the facts when asked for (by the writers), not stored: for a million
@@ -109,6 +133,9 @@ impl Run<'_> {
         }
     }
 }
+
+/// A reader of dated parcel events (the events file, the pump-outs file).
+type ReadEvents = fn(&Path, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<(Vec<Event>, Vec<Problem>)>;
 
 /// Reads a layer and reprojects it into the working CRS.
 fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Layer, Vec<Problem>)> {
@@ -286,10 +313,30 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
         floodplain = Floodplain::new(attributed);
     }
 
+    let watercourses = match &layers.watercourses {
+        Some(path) => {
+            let (layer, p) = load(path, config, None)?;
+            problems.extend(p);
+            let field = name_field(&layer, None, &NAME_FIELDS)?;
+            let features = (0..layer.features.len())
+                .filter_map(|i| {
+                    let geometry = layer.features[i].geometry.as_ref().ok()?.clone();
+                    Some((geometry, value_text(&layer, i, field).unwrap_or_default()))
+                })
+                .collect();
+            // Distances are exact as far out as the shoreline's (and at least twice the separation the law
+            // asks for), so the column means the same for a stream as for the lake.
+            let radius_ft = rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
+            Some(Shore::new(features, radius_ft))
+        }
+        None => None,
+    };
+
     Ok(World {
         shore: Shore::new(shoreline, radius_ft),
         areas,
         floodplain,
+        watercourses,
         border_tolerance_ft: config.border_tolerance_ft,
     })
 }
@@ -337,15 +384,37 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
         }
         None => vec![None; records.len()],
     };
-    let history = match &config.layers.history {
+    let (history, mut inspections) = match &config.layers.history {
         Some(path) => {
-            let (h, p) = read_history(path, known, config.as_of)?;
+            let (mut found, p) = read_inspections(path, known, config.as_of)?;
             problems.extend(p);
-            Some(h)
+            (Some(std::mem::take(&mut found.latest)), found)
         }
-        None => None,
+        None => (None, Inspections::default()),
     };
-    clock.lap("read systems and history");
+    let position = |id: &str| known.position(id);
+    let mut events = Vec::new();
+    for (path, read) in [
+        (&config.layers.events, read_events as ReadEvents),
+        (&config.layers.pump_outs, read_pump_outs as ReadEvents),
+    ] {
+        if let Some(path) = path {
+            let (found, p) = read(path, &position, config.as_of)?;
+            events.extend(found);
+            problems.extend(p);
+        }
+    }
+    events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    let samples = match &config.layers.samples {
+        Some(path) => {
+            let (found, p) = read_samples(path, &position, config.as_of)?;
+            problems.extend(p);
+            found
+        }
+        None => Vec::new(),
+    };
+    let reports = std::mem::take(&mut inspections.reports);
+    clock.lap("read systems and records");
 
     let rules = &config.rules;
     let rows: Vec<Row> = records
@@ -372,7 +441,17 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
                 }
             };
             let last = history.as_ref().and_then(|h| h[at].clone());
-            let entry = entry(config, decision, last, history.is_some());
+            let grid = match &decision {
+                Some(Decision::Scheduled { rule }) => {
+                    Some(Grid { first_due: rule.first_due, cycle_years: rule.cycle_years })
+                }
+                _ => None,
+            };
+            let mut entry = entry(config, decision, last, history.is_some());
+            if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
+                entry.permit =
+                    permit_for(rules, report, facts.as_ref(), grid, events_of(&events, at)).map(Box::new);
+            }
             Row { parcel, facts, entry }
         })
         .collect();
@@ -392,7 +471,19 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
         }
     }
     problems.sort();
-    Ok(Run { rules, rows, problems, notes, has_history: history.is_some(), timings: clock.laps })
+    inspections.reports = reports;
+    Ok(Run {
+        rules,
+        rows,
+        problems,
+        notes,
+        has_history: history.is_some(),
+        history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
+        inspections,
+        events,
+        samples,
+        timings: clock.laps,
+    })
 }
 
 fn entry<'r>(
@@ -412,6 +503,7 @@ fn entry<'r>(
         status: None,
         last_inspection: last,
         citation,
+        permit: None,
     };
     match decision {
         None => unscheduled(None, "", last),
@@ -433,6 +525,7 @@ fn entry<'r>(
                 status,
                 last_inspection: last,
                 citation: &rule.citation,
+                permit: None,
             }
         }
     }

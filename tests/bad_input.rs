@@ -774,6 +774,104 @@ fn bad_dates_in_history() {
     assert_eq!(rows[&3]["last_inspection"], "2025-06-10", "{:#?}", rows[&3]);
 }
 
+/// Record files missing a required column stop the run naming the columns found; an inspections file with
+/// some findings columns but not all stops it naming the missing ones.
+#[test]
+fn record_files_without_their_columns_stop_the_run() {
+    let dir = county("record-columns");
+    let shp = write_parcels(&dir, "parcels", &clean_parcels(), ShpOptions::default());
+    let events = dir.path("events.csv");
+    fs::write(
+        &events,
+        "parcel_id,date,kind
+",
+    )
+    .unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--events", arg(&events)]);
+    assert_stopped(&outcome, "events.csv", &["'event'", "found: parcel_id, date, kind"]);
+
+    let inspections = dir.path("inspections.csv");
+    fs::write(
+        &inspections,
+        "parcel_id,inspection_date,failure,overflow_points
+",
+    )
+    .unwrap();
+    let outcome = run_in(&dir, "out-2", &["--parcels", arg(&shp), "--inspections", arg(&inspections)], &[]);
+    assert_stopped(&outcome, "inspections.csv", &["components_working", "tank_adequate", "meets_75a"]);
+}
+
+/// Bad cells of the event, pump-out and sample files are reported by line with what to do; every parcel is
+/// still scheduled.
+#[test]
+fn bad_cells_in_record_files() {
+    let dir = county("record-cells");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let (a, b) = (&ids[0], &ids[1]);
+    let events = dir.path("events.csv");
+    fs::write(
+        &events,
+        format!(
+            "parcel_id,date,event,arms_length,expansion_pct
+{a},2026-05-05,tornado,,
+{a},2026-02-30,complaint,,
+             {b},2026-05-05,transfer,maybe,
+{b},2026-05-06,expansion,,-20
+,2026-05-07,complaint,,
+"
+        ),
+    )
+    .unwrap();
+    let samples = dir.path("samples.csv");
+    fs::write(
+        &samples,
+        format!(
+            "parcel_id,pipe_id,date,fecal_coliform_per_100ml
+{a},P1,2026-06-01,TNTC
+{a},,2026-06-02,10
+{a},P1,2026-06-03,
+"
+        ),
+    )
+    .unwrap();
+    let pump_outs = dir.path("pump_outs.csv");
+    fs::write(
+        &pump_outs,
+        format!(
+            "parcel_id,date,hauler_licence
+{b},2026-04-01,
+"
+        ),
+    )
+    .unwrap();
+    let outcome = run(
+        &dir,
+        &[
+            "--parcels",
+            arg(&shp),
+            "--events",
+            arg(&events),
+            "--samples",
+            arg(&samples),
+            "--pump-outs",
+            arg(&pump_outs),
+        ],
+    );
+    outcome.assert_exit(2);
+    assert_reported(&outcome, "events.csv", "line 2", &["unknown event 'tornado'", "complaint"]);
+    assert_reported(&outcome, "events.csv", "line 3", &["2026-02-30", "YYYY-MM-DD"]);
+    assert_reported(&outcome, "events.csv", "line 4", &["arms_length 'maybe'", "yes or no"]);
+    assert_reported(&outcome, "events.csv", "line 5", &["expansion_pct '-20'"]);
+    assert_reported(&outcome, "events.csv", "line 6", &["no parcel_id"]);
+    assert_reported(&outcome, "samples.csv", "line 2", &["'TNTC' is not a number"]);
+    assert_reported(&outcome, "samples.csv", "line 3", &["no pipe_id"]);
+    assert_reported(&outcome, "samples.csv", "line 4", &["no fecal_coliform_per_100ml"]);
+    assert_reported(&outcome, "pump_outs.csv", "line 2", &["hauler_licence", "licensed"]);
+    assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Determinism
 

@@ -10,9 +10,8 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 const AS_OF: &str = "2027-01-15";
 /// The columns compared, besides `parcel_id`.
@@ -35,28 +34,12 @@ struct Table {
 }
 
 fn read_table(path: &Path) -> Result<Table, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut records = parse_csv(text.trim_start_matches('\u{feff}')).into_iter();
-    let header = records.next().ok_or_else(|| format!("{} is empty", path.display()))?;
-    let header: Vec<String> = header.iter().map(|h| h.trim().to_string()).collect();
+    let (header, rows) = common::read_rows(path)?;
     if !header.iter().any(|h| h == "parcel_id") {
         return Err(format!("{} has no parcel_id column; header: {header:?}", path.display()));
     }
     let mut table = Table { rows: BTreeMap::new(), order: Vec::new(), duplicates: Vec::new() };
-    for (n, record) in records.enumerate() {
-        if record.len() == 1 && record[0].trim().is_empty() {
-            continue;
-        }
-        if record.len() != header.len() {
-            return Err(format!(
-                "{} row {} has {} fields, the header {}",
-                path.display(),
-                n + 2,
-                record.len(),
-                header.len()
-            ));
-        }
-        let row: BTreeMap<String, String> = header.iter().cloned().zip(record).collect();
+    for row in rows {
         let id = row["parcel_id"].clone();
         table.order.push(id.clone());
         if table.rows.insert(id.clone(), row).is_some() {
@@ -69,13 +52,6 @@ fn read_table(path: &Path) -> Result<Table, String> {
 fn expected() -> Table {
     let path = root().join("tests/golden/sample/expected.csv");
     read_table(&path).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn fresh_dir() -> PathBuf {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("lakeshore-golden-sample-{}-{nanos}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    dir
 }
 
 /// The golden file itself is well formed: sorted by parcel id, one row per parcel, known values.
@@ -102,7 +78,7 @@ fn expected_file_is_well_formed() {
 #[test]
 fn sample_schedule_matches_hand_expectations() {
     let expected = expected();
-    let out = fresh_dir();
+    let out = common::fresh_dir("golden-sample");
     let config = root().join("data/sample/county.toml");
     let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .arg("schedule")

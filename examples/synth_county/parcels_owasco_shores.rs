@@ -134,12 +134,12 @@ pub fn parcels() -> Vec<Parcel> {
             "Niles",
             "150.09-1-2",
             [840_000.0, 1_028_000.0, 840_250.0, 1_028_150.0],
-            "lakefront; inspected on the 2026-11-01 deadline itself: current",
+            "lakefront; inspected on the 2026-11-01 deadline itself and again on 2027-01-05: current",
             "0 ft",
         )
         .class("260")
         .at("3310", "E Lake Rd")
-        .history(&[("2026-11-01", "pass")]),
+        .history(&[("2026-11-01", "pass"), ("2027-01-05", "pass")]),
         parcel(
             "Niles",
             "155.00-1-1",

@@ -266,8 +266,11 @@ pub fn write_sample(dir: &Path) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     write_geojson(&dir.join("systems.geojson"), "systems", &systems)?;
-    write_history(dir, &parcels)?;
+    crate::records::write_inspections(dir, &parcels)?;
+    crate::records::write_event_files(dir)?;
+    crate::records::write_watercourses(dir, &to_wgs)?;
     write_text(&dir.join("county.toml"), COUNTY_TOML)?;
+    write_text(&dir.join("gorham.toml"), GORHAM_TOML)?;
     write_text(&dir.join("README.md"), &readme(&parcels)?)?;
     println!("wrote the sample county ({} parcels) to {}", parcels.len(), dir.display());
     Ok(())
@@ -286,6 +289,31 @@ systems = "systems.geojson"
 sewered = "sewered.geojson"
 county = "county.geojson"
 history = "history.csv"
+watercourses = "watercourses.geojson"
+events = "events.csv"
+pump_outs = "pump_outs.csv"
+samples = "samples.csv"
+"#;
+
+/// The same layers and records under the Town of Gorham's Chapter 56 (event-driven obligations only).
+const GORHAM_TOML: &str = r#"# Sample county under the Town of Gorham's Chapter 56 rules (SYNTHETIC)
+crs = "EPSG:2261"
+border_tolerance_ft = 10.0
+rules = "../rules/gorham-ch56.toml"
+[layers]
+parcels = "parcels.shp"
+shoreline = "shoreline.geojson"
+watershed = "watershed.shp"
+floodplain = "floodplain.shp"
+towns = "towns.geojson"
+systems = "systems.geojson"
+sewered = "sewered.geojson"
+county = "county.geojson"
+history = "history.csv"
+watercourses = "watercourses.geojson"
+events = "events.csv"
+pump_outs = "pump_outs.csv"
+samples = "samples.csv"
 "#;
 
 /// Fails on design mistakes a hand check could miss: duplicate ids, a parcel outside its town,
@@ -409,16 +437,6 @@ fn sbl(print_key: &str) -> Result<String> {
     Ok(format!("{:03}{:03}{:04}{:04}{:06}", parse(sec)?, parse(sub)?, parse(block)?, parse(lot)?, 0))
 }
 
-fn write_history(dir: &Path, parcels: &[Parcel]) -> Result<()> {
-    let mut out = String::from("parcel_id,inspection_date,result\n");
-    for p in parcels {
-        for (date, result) in p.history {
-            out.push_str(&format!("{},{date},{result}\n", p.id()?));
-        }
-    }
-    write_text(&dir.join("history.csv"), &out)
-}
-
 fn readme(parcels: &[Parcel]) -> Result<String> {
     let mut out = String::from(README_HEAD);
     let mut sorted: Vec<&Parcel> = parcels.iter().collect();
@@ -473,8 +491,13 @@ below, is `tests/golden/sample/expected.csv`.
 | `county.geojson` | WGS84 | the county polygon (`NAME` = `Cayuga`) |
 | `sewered.geojson` | WGS84 | public sewer districts (Auburn; a lakeside district in Owasco) |
 | `systems.geojson` | WGS84 | absorption fields: `PARCEL_ID`, `BOTTOM_FT` (null when unknown) |
-| `history.csv` | | `parcel_id,inspection_date,result` |
-| `county.toml` | | the configuration tying the layers together |
+| `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size` |
+| `watercourses.geojson` | WGS84 | a brook (line) 60 ft east of lot 129.00-2-1 and a wetland (polygon) 135 ft east of lot 128.05-1-6 |
+| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, and three bad rows |
+| `pump_outs.csv` | | pump-outs by licensed haulers (and one without a licence) |
+| `samples.csv` | | drainage-pipe fecal-coliform samples: passing, passing on retests, retest window open, violations, a pipe on a parcel that does not border the lake, a count that is not a number |
+| `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
+| `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
 
 ## Design (EPSG:2261 feet)
 

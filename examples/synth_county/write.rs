@@ -173,6 +173,15 @@ pub fn polygon_feature(to_wgs: &ToWgs84, ring: &[Pt], properties: Value) -> Resu
     Ok(feature(json!({"type": "Polygon", "coordinates": [coords]}), properties))
 }
 
+/// A GeoJSON line feature (WGS84) through points given in feet.
+pub fn line_feature(to_wgs: &ToWgs84, points: &[Pt], properties: Value) -> Result<Value> {
+    let coords = points
+        .iter()
+        .map(|p| to_wgs.lonlat(*p).map(|(lon, lat)| json!([lon, lat])))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(feature(json!({"type": "LineString", "coordinates": coords}), properties))
+}
+
 /// A GeoJSON point feature (WGS84) at a point given in feet.
 pub fn point_feature(to_wgs: &ToWgs84, p: Pt, properties: Value) -> Result<Value> {
     let (lon, lat) = to_wgs.lonlat(p)?;

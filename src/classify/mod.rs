@@ -72,6 +72,9 @@ pub struct World {
     pub areas: Areas,
     /// FEMA flood zones.
     pub floodplain: Floodplain,
+    /// Watercourses and wetlands (lines and polygons), when a layer was given. Distances up to its radius
+    /// are exact.
+    pub watercourses: Option<Shore>,
     /// How close a parcel edge must come to the mean-high-water line to border it, feet.
     pub border_tolerance_ft: f64,
 }
@@ -99,6 +102,10 @@ pub struct Facts {
     pub flood: Option<Box<FloodFacts>>,
     /// Why the parcel is on public sewer, if it is.
     pub sewered: Option<String>,
+    /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
+    /// the lakes' mean-high-water line included: `None` without a watercourse layer, `Some(None)` when farther
+    /// than the search radius.
+    pub watercourse_ft: Option<Option<f64>>,
     /// Whether the system (or parcel) lies inside the county boundary (true without a boundary layer).
     pub in_county: bool,
     /// What location facts were measured from.
@@ -126,6 +133,20 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     let sewered = world.areas.sewered(rules, inside, parcel.sewer_code.as_deref());
     let in_county = locate.is_none_or(|p| world.areas.in_county(p));
     let flood = world.floodplain.check(rules, parcel, watershed.as_deref()).map(Box::new);
+    // A lake is a watercourse too (Art. V §II.35): the nearer of the watercourse layer and the MHW line.
+    let watercourse_ft = world.watercourses.as_ref().map(|w| {
+        let (stream, lake) = match system_at {
+            Some(p) => (w.distance_from_point(p), system_mhw_ft.flatten()),
+            None => (
+                w.nearest_to_parcel(&parcel.shape).map(|hit| hit.parcel_distance_ft),
+                shore.as_ref().map(|s| s.parcel_distance_ft),
+            ),
+        };
+        match (stream, lake) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    });
 
     Facts {
         town,
@@ -137,6 +158,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
         watershed,
         flood,
         sewered,
+        watercourse_ft,
         in_county,
         basis,
     }

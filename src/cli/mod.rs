@@ -8,7 +8,8 @@ use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
 
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::pipeline::run_schedule;
+use lakeshore::pipeline::{run_schedule, Run};
+use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
 use lakeshore::report::{write_schedule, write_table, Format};
@@ -26,12 +27,17 @@ enum Command {
     /// Compute every parcel's inspection tier, cycle and due dates.
     ///
     /// Example: lakeshore schedule --config data/sample/county.toml --as-of 2027-01-15 --out out/
-    Schedule(ScheduleArgs),
+    Schedule(RunArgs),
+    /// List every open obligation of every parcel: what, who, due date, citation, source record.
+    ///
+    /// Example: lakeshore obligations --config data/sample/county.toml --as-of 2027-03-01 --out out/
+    Obligations(RunArgs),
 }
 
-/// Flags of `lakeshore schedule`. Each layer flag overrides the config file's `[layers]` entry.
+/// Flags of `lakeshore schedule` and `lakeshore obligations`. Each layer flag overrides the config file's
+/// `[layers]` entry.
 #[derive(Debug, clap::Args)]
-struct ScheduleArgs {
+struct RunArgs {
     /// County config file (TOML): layers, CRS, rules, field names.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -68,9 +74,21 @@ struct ScheduleArgs {
     /// County boundary.
     #[arg(long, value_name = "FILE")]
     county: Option<PathBuf>,
-    /// Inspection history CSV (parcel_id, inspection_date, result).
-    #[arg(long, value_name = "FILE")]
+    /// Inspections CSV (parcel_id, inspection_date, optional result, inspector, report_received, findings).
+    #[arg(long, visible_alias = "inspections", value_name = "FILE")]
     history: Option<PathBuf>,
+    /// Watercourses and wetlands (lines and polygons).
+    #[arg(long, value_name = "FILE")]
+    watercourses: Option<PathBuf>,
+    /// Events CSV (parcel_id, date, event, optional columns).
+    #[arg(long, value_name = "FILE")]
+    events: Option<PathBuf>,
+    /// Pump-outs CSV (parcel_id, date, hauler_licence).
+    #[arg(long, value_name = "FILE")]
+    pump_outs: Option<PathBuf>,
+    /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
+    #[arg(long, value_name = "FILE")]
+    samples: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
@@ -92,6 +110,7 @@ struct ScheduleArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Schedule(a) => schedule(a),
+        Command::Obligations(a) => obligations(a),
     }
 }
 
@@ -101,7 +120,7 @@ fn parse_date(text: &str) -> anyhow::Result<NaiveDate> {
 }
 
 /// Flags over the config file.
-fn merge(a: &ScheduleArgs) -> anyhow::Result<ConfigFile> {
+fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     let mut file = match &a.config {
         Some(path) => ConfigFile::load(path)?,
         None => ConfigFile::default(),
@@ -117,6 +136,10 @@ fn merge(a: &ScheduleArgs) -> anyhow::Result<ConfigFile> {
         (&mut l.sewered, &a.sewered),
         (&mut l.county, &a.county),
         (&mut l.history, &a.history),
+        (&mut l.watercourses, &a.watercourses),
+        (&mut l.events, &a.events),
+        (&mut l.pump_outs, &a.pump_outs),
+        (&mut l.samples, &a.samples),
         (&mut file.rules, &a.rules),
     ] {
         if flag.is_some() {
@@ -134,7 +157,8 @@ fn merge(a: &ScheduleArgs) -> anyhow::Result<ConfigFile> {
     Ok(file)
 }
 
-fn schedule(a: ScheduleArgs) -> anyhow::Result<ExitCode> {
+/// The configuration and output formats the flags ask for.
+fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<Format>)> {
     let as_of = match &a.as_of {
         Some(text) => parse_date(text)?,
         None => chrono::Local::now().date_naive(),
@@ -142,24 +166,25 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<ExitCode> {
     let mut formats = a.format.iter().map(|f| Format::parse(f)).collect::<Result<Vec<_>, _>>()?;
     formats.sort_unstable();
     formats.dedup();
-    let config = Config::new(merge(&a)?, as_of)?;
-    let run = run_schedule(&config)?;
-    let writing = std::time::Instant::now();
-    let mut written = write_schedule(&run, &a.out, &formats, &config.crs)?;
-    written.extend(write_table(
-        &ProblemTable(&run.problems),
-        &a.out,
-        "problems",
-        &[Format::Csv],
-        &config.crs,
-    )?);
+    Ok((Config::new(merge(a)?, as_of)?, formats))
+}
+
+/// Writes `problems.csv`, prints the stage times (with `-v`), notes, files written and problems, and
+/// returns the exit code: 2 when bad records were reported.
+fn finish(
+    a: &RunArgs,
+    config: &Config,
+    run: &Run<'_>,
+    problems: &[lakeshore::error::Problem],
+    mut written: Vec<PathBuf>,
+    writing: std::time::Instant,
+) -> anyhow::Result<ExitCode> {
+    written.extend(write_table(&ProblemTable(problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
     if a.verbose {
         for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
         }
     }
-
-    print!("{}", Summary::of(&run));
     for note in &run.notes {
         println!("note: {note}");
     }
@@ -167,15 +192,42 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<ExitCode> {
         println!("wrote {}", path.display());
     }
     const SHOWN: usize = 50;
-    for problem in run.problems.iter().take(SHOWN) {
+    for problem in problems.iter().take(SHOWN) {
         eprintln!("lakeshore: {problem}");
     }
-    if run.problems.len() > SHOWN {
-        eprintln!("lakeshore: ... and {} more, all listed in problems.csv", run.problems.len() - SHOWN);
+    if problems.len() > SHOWN {
+        eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);
     }
-    let code = if run.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
+    let (config, formats) = prepare(&a)?;
+    let run = run_schedule(&config)?;
+    let writing = std::time::Instant::now();
+    let written = write_schedule(&run, &a.out, &formats, &config.crs)?;
+    print!("{}", Summary::of(&run));
+    let code = finish(&a, &config, &run, &run.problems, written, writing)?;
     // A million rows hold millions of small allocations; freeing them one by one takes most of a second
     // and the process is about to end, which returns all of it at once.
+    std::mem::forget(run);
+    Ok(code)
+}
+
+fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
+    let (config, formats) = prepare(&a)?;
+    let mut run = run_schedule(&config)?;
+    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
+    run.notes.extend(notes);
+    let mut problems = run.problems.clone();
+    problems.extend(more);
+    problems.sort();
+    let writing = std::time::Instant::now();
+    let table = ObligationTable::new(&run, &found);
+    let written = write_table(&table, &a.out, "obligations", &formats, &config.crs)?;
+    print!("{}", ObligationSummary::of(&found, config.as_of));
+    let code = finish(&a, &config, &run, &problems, written, writing)?;
+    std::mem::forget(found);
     std::mem::forget(run);
     Ok(code)
 }

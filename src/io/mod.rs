@@ -13,7 +13,9 @@
 mod geojson;
 mod shapefile;
 
-pub mod history;
+pub mod events;
+pub mod inspections;
+pub mod records;
 pub mod write;
 
 use std::path::Path;

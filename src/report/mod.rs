@@ -1,6 +1,7 @@
 //! Reports: what a run turns into for people — the schedule table and the terminal summary — and writing
 //! them in the formats asked for.
 
+pub mod obligations;
 pub mod problems;
 pub mod schedule;
 pub mod summary;

@@ -47,6 +47,9 @@ impl Summary {
                     (Some(Exclusion::UnknownTown), Some(f)) => {
                         format!("unknown town '{}'", f.unknown_town.as_deref().unwrap_or_default())
                     }
+                    (Some(Exclusion::NoRule), Some(_)) if run.rules.rules.is_empty() => {
+                        "no periodic cycle (inspections follow events)".to_string()
+                    }
                     (Some(Exclusion::NoRule), Some(f)) => match &f.town {
                         Some(t) => format!("no rule applies in {t}"),
                         None => "no town".to_string(),

@@ -74,6 +74,10 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
             facts.unknown_town.as_deref().unwrap_or_default(),
             rules.jurisdiction.name
         ),
+        Decision::Unscheduled { exclusion: Exclusion::NoRule, citation } if rules.rules.is_empty() => format!(
+            "no periodic inspection: {} sets no inspection cycle; inspections follow events ({citation})",
+            rules.jurisdiction.law
+        ),
         Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => match &facts.town {
             None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
             Some(town) => format!(
@@ -216,6 +220,7 @@ mod tests {
             watershed: None,
             flood: None,
             sewered: None,
+            watercourse_ft: None,
             in_county: true,
             basis: Basis::Parcel,
         }

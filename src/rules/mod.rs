@@ -3,8 +3,13 @@
 //! in the watershed, in one of these towns), never town names; the rule set supplies those.
 
 mod eval;
+mod obligations;
+pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
+pub use obligations::{
+    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherRules, PermitRules, ReportRules,
+};
 
 use std::path::Path;
 
@@ -15,6 +20,9 @@ use crate::error::{Error, Result};
 
 /// The Cayuga County Article V rule set, embedded as the default.
 pub const CAYUGA_ART_V: &str = include_str!("../../data/rules/cayuga-county-art-v.toml");
+
+/// The Town of Gorham Chapter 56 rule set (event clocks only), embedded for tests and `--rules` users.
+pub const GORHAM_CH56: &str = include_str!("../../data/rules/gorham-ch56.toml");
 
 /// A jurisdiction's rules, validated.
 #[derive(Debug, Clone, Deserialize)]
@@ -33,6 +41,19 @@ pub struct RuleSet {
     /// Periodic-inspection rules, tried in order; the first that matches decides.
     #[serde(default, rename = "rule")]
     pub rules: Vec<Rule>,
+    /// How calendar-day periods end (weekends and holidays).
+    pub calendar: Option<CalendarRules>,
+    /// Classes and permits after an inspection.
+    pub permits: Option<PermitRules>,
+    /// Fecal-coliform limits for drainage pipes.
+    pub drainage_pipes: Option<DrainagePipeRules>,
+    /// The inspector's report deadline.
+    pub inspection_report: Option<ReportRules>,
+    /// Grandfathered system designs.
+    pub grandfather: Option<GrandfatherRules>,
+    /// Event-driven obligations with their legal clocks.
+    #[serde(default, rename = "clock")]
+    pub clocks: Vec<Clock>,
 }
 
 /// The jurisdiction a rule set belongs to.
@@ -126,7 +147,7 @@ pub struct Rule {
 }
 
 /// Reads an ISO `YYYY-MM-DD` date (quoted or a bare TOML date).
-fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<NaiveDate, D::Error> {
+pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<NaiveDate, D::Error> {
     let value = toml::Value::deserialize(d)?;
     let text = match &value {
         toml::Value::String(s) => s.clone(),
@@ -158,8 +179,20 @@ impl RuleSet {
             .unwrap_or_else(|e| unreachable!("the embedded rule set is checked by its tests: {e}"))
     }
 
+    /// The embedded Town of Gorham Chapter 56 rule set.
+    pub fn gorham_ch56() -> Self {
+        Self::from_toml(GORHAM_CH56, Path::new("data/rules/gorham-ch56.toml"))
+            .unwrap_or_else(|e| unreachable!("the embedded rule set is checked by its tests: {e}"))
+    }
+
     fn validate(&self, origin: &Path) -> Result<()> {
         let mut seen = std::collections::HashSet::new();
+        for clock in &self.clocks {
+            if !seen.insert(clock.id.as_str()) {
+                return Err(Error::format(origin, format!("clock '{}': the id is used twice", clock.id)));
+            }
+            clock.validate().map_err(|e| Error::format(origin, format!("clock '{}': {e}", clock.id)))?;
+        }
         for rule in &self.rules {
             let bad = |what: &str| Error::format(origin, format!("rule '{}': {what}", rule.id));
             if !seen.insert(rule.id.as_str()) {
@@ -264,6 +297,49 @@ mod tests {
         assert_eq!(set.water_body("Little Sodus Bay").map(|w| w.mhw_ft), Some(248.20));
         assert_eq!(set.max_distance_ft(), 500.0);
         assert_eq!(set.search_radius_ft(), 1000.0);
+    }
+
+    /// The Chapter 56 clocks carry the law's numbers (RULES.md, Gorham table).
+    #[test]
+    fn gorham_rule_set_matches_the_law() {
+        let set = RuleSet::gorham_ch56();
+        assert!(set.rules.is_empty() && set.permits.is_none() && set.drainage_pipes.is_none());
+        let clock =
+            |id: &str| set.clocks.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("no clock {id}"));
+        assert_eq!(clock("complaint-notice").within_business_days, Some(7)); // §701.2
+        assert_eq!(clock("denial-notice").within_business_days, Some(7)); // §402.3 "working days"
+        assert_eq!(clock("deficiency-permit").within_days, Some(30)); // §601.2
+        assert_eq!(clock("appeal-window").within_days, Some(30)); // §801.1
+        assert!(clock("appeal-window").lapses);
+        assert_eq!(clock("appeal-hearing-notice").within_days, Some(30)); // §801.2
+        assert_eq!(clock("appeal-hearing").within_days, Some(15)); // §801.2
+        assert_eq!(clock("appeal-decision").within_days, Some(30)); // §801.3
+        assert_eq!(clock("violation").weekly_fine_usd, Some(250.0)); // §904
+        assert_eq!(clock("expansion-inspection").when.as_ref().and_then(|w| w.above), Some(50.0)); // §501.1(c)
+        assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
+        let g = set.grandfather.as_ref().expect("§304.2");
+        assert_eq!(
+            (g.individual_before.to_string(), g.intermediate_before.to_string()),
+            ("1990-12-01".into(), "1988-01-01".into())
+        );
+        assert!(set.calendar.as_ref().is_some_and(|c| c.roll_forward));
+    }
+
+    #[test]
+    fn bad_clocks_are_refused_with_the_reason() {
+        let with = |clock: &str| {
+            let text = format!("{CAYUGA_ART_V}\n[[clock]]\nid = \"x\"\n{clock}\ncitation = \"c\"\nwhat = \"w\"\nwho = \"owner\"\n");
+            RuleSet::from_toml(&text, Path::new("r.toml")).map(|_| ()).unwrap_err().to_string()
+        };
+        assert!(with("on = [\"tornado\"]").contains("unknown event 'tornado'"));
+        assert!(with("on = [\"complaint\"]\nwithin_days = 3\ndue_on_event = true").contains("at most one"));
+        assert!(with("on = [\"expansion\"]\nwhen = { column = \"size\", above = 1.0 }").contains("'size'"));
+        assert!(
+            with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
+        );
+        assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
+        assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
+            .contains("not a valid rule set"));
     }
 
     #[test]

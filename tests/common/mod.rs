@@ -30,3 +30,47 @@ pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
     }
     records
 }
+
+/// One CSV row as `column -> value`.
+#[allow(dead_code)]
+pub type Row = std::collections::BTreeMap<String, String>;
+
+/// A CSV file as a header and rows of `column -> value`; `Err` names the file and the malformed row.
+#[allow(dead_code)] // not every test file reads whole tables
+pub fn read_rows(path: &std::path::Path) -> Result<(Vec<String>, Vec<Row>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut records = parse_csv(text.trim_start_matches('\u{feff}')).into_iter();
+    let header: Vec<String> = records
+        .next()
+        .ok_or_else(|| format!("{} is empty", path.display()))?
+        .iter()
+        .map(|h| h.trim().to_string())
+        .collect();
+    let mut rows = Vec::new();
+    for (n, record) in records.enumerate() {
+        if record.len() == 1 && record[0].trim().is_empty() {
+            continue;
+        }
+        if record.len() != header.len() {
+            return Err(format!(
+                "{} row {} has {} fields, the header {}",
+                path.display(),
+                n + 2,
+                record.len(),
+                header.len()
+            ));
+        }
+        rows.push(header.iter().cloned().zip(record).collect());
+    }
+    Ok((header, rows))
+}
+
+/// A new empty folder under the system's temp folder, named after `label`.
+#[allow(dead_code)]
+pub fn fresh_dir(label: &str) -> std::path::PathBuf {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("lakeshore-{label}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}

@@ -1,0 +1,213 @@
+//! The sample county's record files beyond the inspection dates: inspection findings, events, pump-outs,
+//! drainage-pipe samples and a watercourse layer. Each row is a case of Article V or Chapter 56, worked out
+//! by hand in `tests/golden/sample/obligations-*.csv`.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde_json::json;
+
+use crate::feet::{Pt, ToWgs84};
+use crate::parcels::Parcel;
+use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
+
+/// The inspections file header: dates and results from the parcels table, the rest from here.
+const HEADER: &str = "parcel_id,inspection_date,result,inspector,report_received,failure,overflow_points,\
+components_working,tank_adequate,separation_ft,valid_permit,meets_75a,installed,system_size";
+
+/// Findings of particular inspections, `failure,overflow_points,components_working,tank_adequate,
+/// separation_ft,valid_permit,meets_75a`: (parcel id, inspection date, findings, what it exercises).
+const FINDINGS: &[(&str, &str, &str, &str)] = &[
+    ("054689-128.05-1-1", "2025-06-12", "no,no,yes,yes,4.0,no,yes", "design standards"),
+    ("054689-128.05-1-2", "2026-08-20", "no,no,yes,no,,yes,no", "existing standards by a valid permit"),
+    (
+        "054689-128.05-1-3",
+        "2023-05-01",
+        "no,no,yes,yes,3.0,no,no",
+        "substandard: the lake (a watercourse) 15 ft away",
+    ),
+    (
+        "054689-128.05-1-6",
+        "2022-04-15",
+        "no,no,yes,yes,3.0,no,no",
+        "existing standards measured (wetland 135 ft)",
+    ),
+    (
+        "054689-129.00-2-1",
+        "2026-03-10",
+        "no,no,yes,yes,2.5,no,no",
+        "substandard: creek 60 ft from the parcel",
+    ),
+    ("054889-160.12-1-2", "2025-10-01", "no,no,yes,yes,1.5,no,no", "substandard lakefront, renewed"),
+    ("055689-10.07-1-3", "2026-06-06", "no,no,yes,no,3.0,no,no", "substandard lakefront, condition breached"),
+    (
+        "054889-165.00-1-1",
+        "2024-07-07",
+        "yes,no,yes,yes,2.0,no,no",
+        "failed; deficiency notice given (Ch. 56)",
+    ),
+    ("054489-156.00-1-1", "2022-05-01", "yes,yes,no,no,0.5,no,no", "failed, but a later inspection decides"),
+    ("054489-156.00-1-1", "2022-06-15", "no,no,yes,yes,,yes,no", "existing standards by a valid permit"),
+    (
+        "055689-10.07-1-2",
+        "2022-08-08",
+        "no,no,yes,yes,2.5,yes,no",
+        "existing standards, floodplain bottom below",
+    ),
+    (
+        "054289-191.00-1-6",
+        "2026-02-02",
+        "no,no,yes,yes,3.0,no,yes",
+        "design standards, floodplain bottom unknown",
+    ),
+    ("052889-133.14-1-1", "2023-03-03", "yes,no,yes,yes,2.0,no,no", "failed; repair order (Art. V)"),
+    ("054889-170.00-1-1", "2022-02-02", "yes,no,no,no,,no,yes", "contradiction: failed and design standards"),
+    (
+        "054489-150.09-1-2",
+        "2027-01-05",
+        "no,no,yes,yes,2.0,no,no",
+        "findings wait: report not yet received (§V.A)",
+    ),
+];
+
+/// Inspections whose report has not reached the Health Department (blank `report_received`) or whose
+/// receipt date is wrong; every other report arrived 12 days after its inspection.
+const RECEIVED: &[(&str, &str, &str)] = &[
+    ("054489-150.09-1-2", "2026-11-01", ""),
+    ("054489-150.09-1-2", "2027-01-05", ""),
+    ("052489-50.00-1-1", "2019-09-19", "2019-09-01"),
+];
+
+/// Installation (Ch. 56 §304.2), on each parcel's latest inspection row: (parcel id, date, size).
+const INSTALLED: &[(&str, &str, &str)] = &[
+    ("054689-128.05-1-1", "1985-06-01", "individual"),
+    ("054689-128.05-1-2", "1992-05-01", "individual"),
+    ("054489-156.00-1-1", "1987-07-01", "intermediate"),
+    ("055689-10.07-1-3", "1988-03-01", "intermediate"),
+    ("054889-160.12-1-2", "1990-11-30", "individual"),
+    ("054689-129.00-2-1", "1990-12-01", "individual"),
+];
+
+/// Who inspected, by parcel (others: the county's staff inspector).
+const INSPECTORS: &[(&str, &str)] = &[
+    ("054489-150.09-1-2", "R. Okafor"),
+    ("054689-128.05-1-1", "T. Lindqvist"),
+    ("054889-165.00-1-1", "T. Lindqvist"),
+];
+
+const EVENTS: &str = "\
+parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realty_subdivision,doh_facility,due_date,note
+054689-129.00-2-1,2026-09-30,transfer,yes,,,,,,,sale; pumped 2025-11-15 and inspected 2026-03-10
+054889-165.00-1-1,2026-12-01,transfer,,,,,,,,sale; last pump-out 2025-10-01 and inspection 2024-07-07 too old
+053289-40.00-1-2,2026-10-15,conveyance,no,,,,,,,deed to a family trust (non-arm's-length); pumped after
+055089-200.00-1-1,2026-08-01,refinance,,,,,,,,lender asked for an inspection
+052089-123.45-1-2,2026-11-25,complaint,,,,,,,,odor complaint the day before Thanksgiving
+053089-180.00-1-1,2027-01-08,observation,,,,,,,,staff saw seepage by the road
+052289-60.00-1-1,2026-12-01,complaint,,,,,,,,complaint answered in time
+052289-60.00-1-1,2026-12-04,owner-notice,,,,,,,,
+053489-175.00-1-1,2026-10-01,change-of-use,,,,,,,,house became a short-term rental
+053289-40.00-1-1,2026-06-15,expansion,,60,,,,,,addition of two bedrooms
+053289-40.00-1-3,2026-07-01,expansion,,40,,,,,,porch enclosure
+055689-20.00-1-1,2026-08-01,expansion,,,,,,,,expansion size not given
+054289-191.00-1-5,2026-12-10,permit-application,,,1500,yes,no,,,new system for a camp
+054289-191.00-1-5,2026-12-20,watershed-inspector-review,,,,,,,,
+054289-191.00-1-5,2026-12-28,application-denied,,,,,,,,
+054889-166.00-1-2,2026-10-05,application-denied,,,,,,,,
+054889-166.00-1-2,2026-10-09,denial-notice,,,,,,,,
+054889-166.00-1-2,2026-10-26,appeal-received,,,,,,,,
+054889-166.00-1-2,2026-11-20,hearing-notice,,,,,,,,
+054889-166.00-1-2,2026-12-07,hearing-adjourned,,,,,,,,
+054289-191.00-1-3,2026-12-01,violation-notice,,,,,,,,system used while failed
+054889-165.00-1-1,2024-07-10,deficiency-notice,,,,,,,,
+052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,
+054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,
+055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,flows over the permitted limit
+054689-128.05-1-3,2026-05-05,alien-landing,,,,,,,,not an event: reported
+059999-1.00-1-1,2026-05-05,complaint,,,,,,,,unknown parcel: reported
+052089-123.45-1-3,2027-02-01,complaint,,,,,,,,after the as-of date: reported
+";
+
+const PUMP_OUTS: &str = "\
+parcel_id,date,hauler_licence
+054689-129.00-2-1,2025-11-15,7-1234
+054889-165.00-1-1,2025-10-01,7-1234
+053289-40.00-1-2,2026-10-20,7-5678
+054689-128.05-1-1,2026-04-01,
+";
+
+const SAMPLES: &str = "\
+parcel_id,pipe_id,date,fecal_coliform_per_100ml
+054689-128.05-1-1,P1,2026-07-01,40
+054689-128.05-1-1,P2,2026-08-03,420
+054689-128.05-1-1,P2,2026-08-10,150
+054689-128.05-1-1,P2,2026-08-17,180
+054689-128.05-1-1,P2,2026-08-21,230
+054689-128.05-1-2,P1,2026-12-28,650
+054689-128.05-1-2,P1,2027-01-04,120
+055689-10.07-1-1,outfall,2026-05-04,310
+055689-10.07-1-5,P1,2026-06-01,900
+055689-10.07-1-5,P1,2026-06-05,300
+055689-10.07-1-5,P1,2026-06-10,200
+055689-10.07-1-5,P1,2026-06-15,100
+054489-150.09-1-1,P1,2026-07-07,500
+055689-10.07-1-3,P1,2026-08-08,TNTC
+";
+
+/// Writes the inspections file (dates and results from `parcels`, the rest from the tables above).
+pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
+    let mut out = format!("{HEADER}\n");
+    for p in parcels {
+        let id = p.id()?;
+        let latest = p.history.iter().map(|(d, _)| *d).max();
+        for (date, result) in p.history {
+            let lookup = |table: &[(&str, &str, &str)]| {
+                table.iter().find(|(i, d, _)| *i == id && d == date).map(|(_, _, v)| v.to_string())
+            };
+            let received = lookup(RECEIVED).unwrap_or_else(|| plus_days(date, 12));
+            let findings =
+                FINDINGS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,,,,", |(_, _, f, _)| f);
+            let inspector = INSPECTORS.iter().find(|(i, _)| *i == id).map_or("county staff", |(_, n)| n);
+            let installed = INSTALLED
+                .iter()
+                .find(|(i, _, _)| *i == id)
+                .filter(|_| latest == Some(*date))
+                .map_or(",".to_string(), |(_, d, s)| format!("{d},{s}"));
+            out.push_str(&format!("{id},{date},{result},{inspector},{received},{findings},{installed}\n"));
+        }
+    }
+    write_text(&dir.join("history.csv"), &out)
+}
+
+/// Writes `events.csv`, `pump_outs.csv` and `samples.csv`.
+pub fn write_event_files(dir: &Path) -> Result<()> {
+    write_text(&dir.join("events.csv"), EVENTS)?;
+    write_text(&dir.join("pump_outs.csv"), PUMP_OUTS)?;
+    write_text(&dir.join("samples.csv"), SAMPLES)
+}
+
+/// Writes `watercourses.geojson`: a brook 60 ft east of lot 129.00-2-1 and a wetland 135 ft east of lot
+/// 128.05-1-6.
+pub fn write_watercourses(dir: &Path, to_wgs: &ToWgs84) -> Result<()> {
+    let brook: Vec<Pt> = vec![(845_460.0, 1_049_000.0), (845_460.0, 1_051_000.0), (845_900.0, 1_052_500.0)];
+    let wetland: Vec<Pt> = vec![
+        (840_945.0, 1_045_000.0),
+        (841_200.0, 1_045_000.0),
+        (841_200.0, 1_045_200.0),
+        (840_945.0, 1_045_200.0),
+    ];
+    write_geojson(
+        &dir.join("watercourses.geojson"),
+        "watercourses",
+        &[
+            line_feature(to_wgs, &brook, json!({"NAME": "Dutch Hollow Brook", "KIND": "stream"}))?,
+            polygon_feature(to_wgs, &wetland, json!({"NAME": "East Lake Road wetland", "KIND": "wetland"}))?,
+        ],
+    )
+}
+
+/// `date` (YYYY-MM-DD) plus `days`.
+fn plus_days(date: &str, days: i64) -> String {
+    chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
+        .map(|d| (d + chrono::Duration::days(days)).to_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,304 @@
+//! The inspections file (CSV): one row per inspection. `parcel_id` and `inspection_date` are required; the
+//! other columns are optional groups:
+//!
+//! - `result`, `inspector`: as written on the report;
+//! - `report_received`: when the report reached the Health Department (blank: not yet), for the inspector's
+//!   deadline;
+//! - the findings `failure`, `overflow_points`, `components_working`, `tank_adequate`, `separation_ft`,
+//!   `valid_permit`, `meets_75a`, from which the system's class and permit follow (all or none of them);
+//! - `installed`, `system_size` (`individual` or `intermediate`), for grandfathered designs.
+//!
+//! Each row is checked on its own: a bad date or an unknown parcel names its line and the rest still counts.
+//! The file may hold millions of rows; only the latest inspection of each parcel is kept (plus reports still
+//! owed).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::NaiveDate;
+use rustc_hash::FxHashMap;
+
+use super::records::{Checker, Records};
+use crate::error::{Error, Problem, Result};
+use crate::parcels::ParcelIndex;
+
+/// The latest inspection on record for a parcel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastInspection {
+    /// Its date.
+    pub date: NaiveDate,
+    /// Its result as written (e.g. "pass", "fail"); empty when not given. Shared: a file holds few results.
+    pub result: Arc<str>,
+}
+
+/// The columns every inspections file must have.
+pub const REQUIRED: [&str; 2] = ["parcel_id", "inspection_date"];
+
+/// The findings columns (all or none).
+pub const FINDINGS: [&str; 7] = [
+    "failure",
+    "overflow_points",
+    "components_working",
+    "tank_adequate",
+    "separation_ft",
+    "valid_permit",
+    "meets_75a",
+];
+
+/// What an inspection found, as the law's classification needs it (Art. V §V.B).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Findings {
+    /// Evidence of failure: discharge onto the ground surface or into a watercourse.
+    pub failure: bool,
+    /// Known or identifiable overflow points.
+    pub overflow_points: bool,
+    /// All mechanical and electrical components in good working order.
+    pub components_working: bool,
+    /// Septic tank of a size and construction consistent with the requirements for existing systems.
+    pub tank_adequate: bool,
+    /// Vertical separation between the absorption-device bottom and seasonal high groundwater, bedrock or
+    /// impervious strata, feet; `None` when not measured.
+    pub separation_ft: Option<f64>,
+    /// Built and maintained under a valid DEC, DOH, town or village permit.
+    pub valid_permit: bool,
+    /// Conforms to the design standards of 10 NYCRR Appendix 75-A.
+    pub meets_75a: bool,
+}
+
+/// The latest inspection of a parcel that recorded findings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Inspection date.
+    pub date: NaiveDate,
+    /// The data row in the file (0-based; line = row + 2).
+    pub row: usize,
+    /// The findings.
+    pub findings: Findings,
+}
+
+/// A system's size class, for grandfathered designs (Gorham Ch. 56 §304.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemSize {
+    /// Individual household system.
+    Individual,
+    /// Intermediate-sized system.
+    Intermediate,
+}
+
+impl SystemSize {
+    /// "individual" or "intermediate".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SystemSize::Individual => "individual",
+            SystemSize::Intermediate => "intermediate",
+        }
+    }
+}
+
+/// When and what size a parcel's system was installed, from its latest inspection that says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Installed {
+    /// Installation date.
+    pub date: NaiveDate,
+    /// Size class.
+    pub size: SystemSize,
+}
+
+/// An inspection whose report has not reached the Health Department.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingReport {
+    /// The parcel's position.
+    pub parcel: usize,
+    /// Inspection date.
+    pub date: NaiveDate,
+    /// Who inspected, as written.
+    pub inspector: Arc<str>,
+    /// The data row (0-based).
+    pub row: usize,
+}
+
+/// What the inspections file says, per parcel position.
+#[derive(Debug, Default)]
+pub struct Inspections {
+    /// The latest inspection on or before the as-of date of each parcel.
+    pub latest: Vec<Option<LastInspection>>,
+    /// The latest inspection with findings of each parcel whose report has been received (§V.A); empty when
+    /// the file has no findings columns.
+    pub reports: Vec<Option<Box<Report>>>,
+    /// Each parcel's system installation; empty when the file has no `installed` column.
+    pub installed: Vec<Option<Installed>>,
+    /// Reports not yet received, in file order; empty when the file has no `report_received` column.
+    pub pending: Vec<PendingReport>,
+}
+
+/// Reads the inspections file at `path` for the parcels of `parcels`; rows naming an unknown parcel, a bad
+/// cell or a date after `as_of` are reported, and the row does not count.
+pub fn read_inspections(
+    path: &Path,
+    parcels: ParcelIndex<'_>,
+    as_of: NaiveDate,
+) -> Result<(Inspections, Vec<Problem>)> {
+    let records = Records::read(path, "inspections", &REQUIRED)?;
+    let has_findings = FINDINGS.iter().any(|c| records.has(c));
+    let missing: Vec<&str> = FINDINGS.iter().copied().filter(|c| !records.has(c)).collect();
+    if has_findings && !missing.is_empty() {
+        return Err(Error::format(
+            path,
+            format!(
+                "findings columns missing: {}; add them (all of {}) or remove the findings columns",
+                missing.join(", "),
+                FINDINGS.join(", ")
+            ),
+        ));
+    }
+    if records.has("installed") != records.has("system_size") {
+        return Err(Error::format(
+            path,
+            "only one of 'installed' and 'system_size'; add the other column or remove this one",
+        ));
+    }
+    let column = |name: &str| records.column(name).unwrap_or_else(|| unreachable!("checked: {name}"));
+    let (ids, dates) = (column(REQUIRED[0]), column(REQUIRED[1]));
+    let results = records.has("result").then(|| records.cells("result"));
+    let inspectors = records.has("inspector").then(|| records.cells("inspector"));
+    let received = records.has("report_received").then(|| records.cells("report_received"));
+    let findings: Option<Vec<Vec<&str>>> =
+        has_findings.then(|| FINDINGS.iter().map(|c| records.cells(c)).collect());
+    let install =
+        records.has("installed").then(|| (records.cells("installed"), records.cells("system_size")));
+
+    let mut out = Inspections {
+        latest: vec![None; parcels.len()],
+        reports: if has_findings { vec![None; parcels.len()] } else { Vec::new() },
+        installed: if install.is_some() { vec![None; parcels.len()] } else { Vec::new() },
+        pending: Vec::new(),
+    };
+    let mut shared: FxHashMap<&str, Arc<str>> = FxHashMap::default();
+    let mut check = Checker::new(path);
+    for (row, (id, date)) in ids.iter().zip(dates.iter()).enumerate() {
+        let Some(at) = check.parcel(row, id.unwrap_or("").trim(), |id| parcels.position(id)) else {
+            continue;
+        };
+        let Some(date) = check.date(row, REQUIRED[1], date.unwrap_or("").trim(), as_of) else { continue };
+        let result = share(&mut shared, results.as_ref().map_or("", |r| r[row]));
+        match &mut out.latest[at] {
+            Some(last) if last.date >= date => {}
+            slot => *slot = Some(LastInspection { date, result }),
+        }
+        // §V.A: a system is classified once its report has been filed and accepted; while a report is
+        // outstanding its findings wait.
+        let mut outstanding = false;
+        if let Some(received) = &received {
+            outstanding = received[row].is_empty();
+            match check.optional_date(row, "report_received", received[row], Some(as_of)) {
+                Some(Some(on)) if on < date => check.report(
+                    row,
+                    format!("report_received {on} is before the inspection_date {date}; fix one of them"),
+                ),
+                Some(None) => out.pending.push(PendingReport {
+                    parcel: at,
+                    date,
+                    inspector: share(&mut shared, inspectors.as_ref().map_or("", |i| i[row])),
+                    row,
+                }),
+                _ => {}
+            }
+        }
+        if let Some(cells) = &findings {
+            let found = read_findings(&mut check, row, cells).filter(|_| !outstanding);
+            if let Some(found) = found {
+                let newer = out.reports[at].as_ref().is_none_or(|r| r.date < date);
+                if newer {
+                    out.reports[at] = Some(Box::new(Report { date, row, findings: found }));
+                }
+            }
+        }
+        if let Some((dates, sizes)) = &install {
+            if let Some(found) = read_installed(&mut check, row, dates[row], sizes[row], as_of) {
+                out.installed[at] = Some(found);
+            }
+        }
+    }
+    Ok((out, check.problems))
+}
+
+/// One shared copy of each distinct text (a file holds few distinct results and inspectors).
+fn share<'a>(shared: &mut FxHashMap<&'a str, Arc<str>>, text: &'a str) -> Arc<str> {
+    shared.entry(text).or_insert_with(|| text.into()).clone()
+}
+
+/// The findings of one row, when it has them all and they agree with each other; a row with every finding
+/// blank is an inspection without findings (not a problem).
+fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Option<Findings> {
+    let cell = |i: usize| cells[i][row];
+    if (0..FINDINGS.len()).all(|i| cell(i).is_empty()) {
+        return None;
+    }
+    let mut flags = [false; 7];
+    let mut blank = Vec::new();
+    let mut bad = false;
+    for (i, name) in FINDINGS.iter().enumerate() {
+        if *name == "separation_ft" {
+            continue;
+        }
+        match check.yes_no(row, name, cell(i)) {
+            Some(Some(v)) => flags[i] = v,
+            Some(None) => blank.push(*name),
+            None => bad = true,
+        }
+    }
+    let separation_ft = check.number(row, "separation_ft", cell(4));
+    if !blank.is_empty() {
+        check.report(
+            row,
+            format!(
+                "findings incomplete: no {}; fill them in (or leave every finding blank)",
+                blank.join(", ")
+            ),
+        );
+        return None;
+    }
+    let found = Findings {
+        failure: flags[0],
+        overflow_points: flags[1],
+        components_working: flags[2],
+        tank_adequate: flags[3],
+        separation_ft: separation_ft?,
+        valid_permit: flags[5],
+        meets_75a: flags[6],
+    };
+    if bad {
+        return None;
+    }
+    if found.failure && found.meets_75a {
+        check.report(
+            row,
+            "the findings contradict each other: failure = yes and meets_75a = yes (a failed system does not \
+             meet design standards); correct one of them",
+        );
+        return None;
+    }
+    Some(found)
+}
+
+fn read_installed(
+    check: &mut Checker<'_>,
+    row: usize,
+    date: &str,
+    size: &str,
+    as_of: NaiveDate,
+) -> Option<Installed> {
+    let date = check.optional_date(row, "installed", date, Some(as_of))??;
+    let size = match size.to_ascii_lowercase().as_str() {
+        "individual" => SystemSize::Individual,
+        "intermediate" => SystemSize::Intermediate,
+        other => {
+            check.report(
+                row,
+                format!("system_size '{other}' is not individual or intermediate; write one of them"),
+            );
+            return None;
+        }
+    };
+    Some(Installed { date, size })
+}

@@ -1,0 +1,266 @@
+//! The rule set's event clocks, run over a parcel's events: each event that starts a clock opens an
+//! obligation due after the law's period; a later closing event discharges it.
+
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
+
+use super::Obligation;
+use crate::calendar::{add_business_days, add_days, add_days_rolled};
+use crate::error::Problem;
+use crate::io::events::{Event, EventValue};
+use crate::rules::vocabulary::INSPECTION;
+use crate::rules::{Clock, Condition, RuleSet};
+
+/// What the clocks look at for one parcel.
+pub struct ParcelEvents<'a> {
+    /// The parcel's position.
+    pub parcel: usize,
+    /// Its events (file events, pump-outs and derived events), sorted by date.
+    pub events: &'a [Event],
+    /// Its latest inspection on record.
+    pub latest_inspection: Option<NaiveDate>,
+}
+
+/// The open obligations the clocks of `rules` give for one parcel on `as_of`; a condition that cannot be
+/// checked (a blank cell) is reported in `problems` and the clock still starts.
+pub fn clock_obligations<'r>(
+    rules: &'r RuleSet,
+    input: &ParcelEvents<'_>,
+    as_of: NaiveDate,
+    problems: &mut Vec<Problem>,
+) -> Vec<Obligation<'r>> {
+    let mut out = Vec::new();
+    for event in input.events {
+        for clock in rules.clocks.iter().filter(|c| c.starts_on(event.kind)) {
+            if !condition_holds(clock, event, problems) {
+                continue;
+            }
+            let due = due_date(rules, clock, event.date);
+            if is_closed(clock, event, input) {
+                continue;
+            }
+            if clock.lapses && due.is_some_and(|d| d < as_of) {
+                continue;
+            }
+            let overdue = due.is_some_and(|d| d < as_of);
+            let detail = clock.weekly_fine_usd.map(|fine| {
+                let weeks = (as_of - event.date).num_days().max(0) / 7;
+                let count = 1 + weeks;
+                format!(
+                    "{count} violation{} as of {as_of} (one more each week it continues after notice); fines up to ${}",
+                    if count == 1 { "" } else { "s" },
+                    fine * count as f64
+                )
+            });
+            out.push(Obligation {
+                parcel: input.parcel,
+                id: &clock.id,
+                what: Cow::Borrowed(&clock.what),
+                who: Cow::Borrowed(&clock.who),
+                trigger: event.kind,
+                since: Some(event.date),
+                due,
+                overdue,
+                detail,
+                citation: Cow::Borrowed(&clock.citation),
+                source: Some(event.source.to_string()),
+            });
+        }
+    }
+    out
+}
+
+/// The due date of `clock` started on `start`: calendar days run to the next business day where the rule
+/// set says so (N.Y. Gen. Constr. Law §25-a); business days skip weekends and public holidays.
+fn due_date(rules: &RuleSet, clock: &Clock, start: NaiveDate) -> Option<NaiveDate> {
+    let roll = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+    if let Some(days) = clock.within_days {
+        return Some(if roll { add_days_rolled(start, days) } else { add_days(start, days) });
+    }
+    if let Some(days) = clock.within_business_days {
+        return Some(add_business_days(start, days));
+    }
+    clock.due_on_event.then_some(start)
+}
+
+/// Whether a closing event (or inspection) on record discharges the obligation `event` started.
+fn is_closed(clock: &Clock, event: &Event, input: &ParcelEvents<'_>) -> bool {
+    let from = match clock.closed_from_months_before {
+        Some(months) => event.date.checked_sub_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MIN),
+        None => event.date,
+    };
+    if clock.closes_on(INSPECTION) && input.latest_inspection.is_some_and(|d| d >= from) {
+        return true;
+    }
+    input.events.iter().any(|e| e.date >= from && clock.closes_on(e.kind) && !std::ptr::eq(e, event))
+}
+
+fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) -> bool {
+    let Some(Condition { column, is, above, blank }) = &clock.when else { return true };
+    match (event.value(column), is, above) {
+        (Some(EventValue::YesNo(v)), Some(want), _) => v == *want,
+        (Some(EventValue::Number(v)), _, Some(limit)) => v > *limit,
+        (None, ..) if blank.is_some() => blank.unwrap_or(true),
+        _ => {
+            problems.push(Problem::new(
+                &*event.source.path,
+                format!("line {}", event.source.row + 2),
+                format!(
+                    "{} event without {column}; fill it in ({} cannot tell whether it applies, so it is applied)",
+                    event.kind, clock.citation
+                ),
+            ));
+            true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::events::Source;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
+        let source = Source { path: std::path::Path::new("events.csv").into(), row: 0 };
+        Event { parcel: 0, kind, date, source, values }
+    }
+
+    /// (clock id, due, overdue) of the open obligations of `events` on `as_of` under Chapter 56.
+    fn open(
+        events: &[Event],
+        inspected: Option<NaiveDate>,
+        as_of: NaiveDate,
+    ) -> Vec<(String, Option<NaiveDate>, bool)> {
+        let rules = RuleSet::gorham_ch56();
+        let input = ParcelEvents { parcel: 0, events, latest_inspection: inspected };
+        let mut problems = Vec::new();
+        clock_obligations(&rules, &input, as_of, &mut problems)
+            .into_iter()
+            .map(|o| (o.id.to_string(), o.due, o.overdue))
+            .collect()
+    }
+
+    fn due_of(found: &[(String, Option<NaiveDate>, bool)], id: &str) -> Option<Option<NaiveDate>> {
+        found.iter().find(|(i, ..)| i == id).map(|(_, due, _)| *due)
+    }
+
+    /// §701.2: notice within 7 business days. Received Wednesday 2026-11-25: Thursday is Thanksgiving, Friday
+    /// counts (1), Mon-Fri Nov 30-Dec 4 (2-6), Monday Dec 7 (7).
+    #[test]
+    fn complaint_notice_counts_business_days() {
+        let found = open(&[event("complaint", d(2026, 11, 25), vec![])], None, d(2026, 12, 7));
+        assert_eq!(due_of(&found, "complaint-notice"), Some(Some(d(2026, 12, 7))));
+        assert!(found.iter().all(|(_, _, overdue)| !overdue), "due today is not late: {found:?}");
+        let late = open(&[event("complaint", d(2026, 11, 25), vec![])], None, d(2026, 12, 8));
+        assert!(late.iter().any(|(id, _, overdue)| id == "complaint-notice" && *overdue));
+        // The notice closes it; the inspection the notice requires stays open until one is on record.
+        let answered =
+            [event("complaint", d(2026, 11, 25), vec![]), event("owner-notice", d(2026, 12, 1), vec![])];
+        let found = open(&answered, None, d(2027, 1, 4));
+        assert_eq!(found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["complaint-inspection"]);
+        assert!(open(&answered, Some(d(2026, 12, 20)), d(2027, 1, 4)).is_empty());
+    }
+
+    /// §402.3: denial notice within 7 working days of the denial: denied Monday 2026-12-28; Dec 29, 30, 31
+    /// (1-3), New Year's Day off, Jan 4-7 (4-7). §801.1: the appeal window of 30 days ends Wednesday
+    /// 2027-01-27, and lapses after it.
+    #[test]
+    fn denial_notice_and_appeal_window() {
+        let denied = [event("application-denied", d(2026, 12, 28), vec![])];
+        let found = open(&denied, None, d(2027, 1, 15));
+        assert_eq!(due_of(&found, "denial-notice"), Some(Some(d(2027, 1, 7))));
+        assert_eq!(due_of(&found, "appeal-window"), Some(Some(d(2027, 1, 27))));
+        let later = open(&denied, None, d(2027, 1, 28));
+        assert_eq!(due_of(&later, "appeal-window"), None, "a lapsed right is not an obligation");
+    }
+
+    /// §801.2-3: hearing notice within 30 days of receiving the appeal, hearing within 15 days of the
+    /// notice, decision within 30 days of adjournment. A notice on Friday 2026-11-20 puts the hearing on
+    /// Saturday Dec 5, which runs to Monday Dec 7 (GCL §25-a).
+    #[test]
+    fn appeal_clocks() {
+        let found = open(&[event("appeal-received", d(2026, 10, 26), vec![])], None, d(2026, 11, 1));
+        assert_eq!(due_of(&found, "appeal-hearing-notice"), Some(Some(d(2026, 11, 25))));
+        let found = open(&[event("hearing-notice", d(2026, 11, 20), vec![])], None, d(2026, 11, 21));
+        assert_eq!(due_of(&found, "appeal-hearing"), Some(Some(d(2026, 12, 7))));
+        // Adjourned Monday 2026-12-07: + 30 days = Wednesday 2027-01-06.
+        let found = open(&[event("hearing-adjourned", d(2026, 12, 7), vec![])], None, d(2027, 1, 15));
+        assert_eq!(found, vec![("appeal-decision".to_string(), Some(d(2027, 1, 6)), true)]);
+    }
+
+    /// §601.2: 30 days to obtain a permit after the deficiency notice. Notice Wednesday 2024-07-10 → Friday
+    /// 2024-08-09. A notice of Friday 2026-10-02 ends Sunday Nov 1 → Monday Nov 2.
+    #[test]
+    fn deficiency_permit_thirty_days() {
+        let found = open(&[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
+        assert_eq!(due_of(&found, "deficiency-permit"), Some(Some(d(2024, 8, 9))));
+        let found = open(&[event("deficiency-notice", d(2026, 10, 2), vec![])], None, d(2026, 10, 3));
+        assert_eq!(due_of(&found, "deficiency-permit"), Some(Some(d(2026, 11, 2))));
+        let permitted = [
+            event("deficiency-notice", d(2024, 7, 10), vec![]),
+            event("permit-issued", d(2024, 8, 1), vec![]),
+        ];
+        assert_eq!(due_of(&open(&permitted, None, d(2024, 9, 1)), "deficiency-permit"), None);
+    }
+
+    /// §501.1(b), (d): an arm's-length conveyance needs an inspection before it; a non-arm's-length one is
+    /// exempt; a blank flag counts as arm's length. An inspection within the 12 months before closes it.
+    #[test]
+    fn conveyance_inspection() {
+        let sale = |flag: Option<bool>| {
+            event(
+                "transfer",
+                d(2026, 12, 1),
+                flag.map(|f| ("arms_length", EventValue::YesNo(f))).into_iter().collect(),
+            )
+        };
+        let due = Some(Some(d(2026, 12, 1)));
+        assert_eq!(due_of(&open(&[sale(Some(true))], None, d(2027, 1, 15)), "conveyance-inspection"), due);
+        assert_eq!(due_of(&open(&[sale(None)], None, d(2027, 1, 15)), "conveyance-inspection"), due);
+        assert_eq!(due_of(&open(&[sale(Some(false))], None, d(2027, 1, 15)), "conveyance-inspection"), None);
+        assert_eq!(
+            due_of(&open(&[sale(None)], Some(d(2025, 12, 1)), d(2027, 1, 15)), "conveyance-inspection"),
+            None
+        );
+        assert_eq!(
+            due_of(&open(&[sale(None)], Some(d(2025, 11, 30)), d(2027, 1, 15)), "conveyance-inspection"),
+            due
+        );
+    }
+
+    /// §501.1(c) "greater than fifty percent" and §307.1(d) "in excess of 1,000 gallons per day".
+    #[test]
+    fn thresholds_are_strict() {
+        let expansion =
+            |pct: f64| event("expansion", d(2026, 6, 1), vec![("expansion_pct", EventValue::Number(pct))]);
+        assert!(due_of(&open(&[expansion(50.0)], None, d(2026, 7, 1)), "expansion-inspection").is_none());
+        assert!(due_of(&open(&[expansion(50.5)], None, d(2026, 7, 1)), "expansion-inspection").is_some());
+        let application = |gpd: f64| {
+            event("permit-application", d(2026, 6, 1), vec![("flow_gpd", EventValue::Number(gpd))])
+        };
+        assert!(due_of(&open(&[application(1000.0)], None, d(2026, 7, 1)), "state-approval-flow").is_none());
+        assert!(due_of(&open(&[application(1000.5)], None, d(2026, 7, 1)), "state-approval-flow").is_some());
+    }
+
+    /// §904: up to $250 per violation, each week after notice another. Notice 2026-12-01; on 2027-01-15,
+    /// 45 days later, six full weeks have passed: seven violations, up to $1,750.
+    #[test]
+    fn violations_count_weeks_after_notice() {
+        let rules = RuleSet::gorham_ch56();
+        let events = [event("violation-notice", d(2026, 12, 1), vec![])];
+        let input = ParcelEvents { parcel: 0, events: &events, latest_inspection: None };
+        let found = clock_obligations(&rules, &input, d(2027, 1, 15), &mut Vec::new());
+        let violation = found.iter().find(|o| o.id == "violation").expect("open violation");
+        let detail = violation.detail.as_deref().unwrap_or_default();
+        assert!(detail.starts_with("7 violations") && detail.contains("$1750"), "{detail}");
+        let found = clock_obligations(&rules, &input, d(2026, 12, 7), &mut Vec::new());
+        let detail =
+            found.iter().find(|o| o.id == "violation").and_then(|o| o.detail.clone()).unwrap_or_default();
+        assert!(detail.starts_with("1 violation ") && detail.contains("$250"), "{detail}");
+    }
+}

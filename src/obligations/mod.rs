@@ -1,0 +1,416 @@
+//! What each parcel owes next and by when: the periodic inspection, the permit that follows an inspection,
+//! reports inspectors owe, drainage-pipe retests and violations, and the rule set's event clocks.
+//!
+//! Everything here is computed from a finished schedule [`Run`] (which read the record files) and the rule
+//! set; the rule set decides which obligations exist at all (Gorham's has no periodic cycle or permits but
+//! has its event clocks; Cayuga's has both).
+
+mod clocks;
+pub mod permit;
+pub mod pipes;
+
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
+
+pub use clocks::{clock_obligations, ParcelEvents};
+pub use permit::{decide_permit, Class, Context, Permit, PermitKind};
+pub use pipes::{pipe_state, PipeState};
+
+use crate::calendar::add_business_days;
+use crate::classify::Facts;
+use crate::error::Problem;
+use crate::io::events::{Event, EventValue, Sample, Source};
+use crate::io::inspections::Report;
+use crate::pipeline::{Row, Run};
+use crate::rules::vocabulary::{CONDITION_BREACH, FAILED_INSPECTION, INTERIM_RENEWAL, REPAIR_ORDER};
+use crate::rules::RuleSet;
+use crate::schedule::{Grid, Status};
+
+/// One open obligation of a parcel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Obligation<'r> {
+    /// The parcel's position in the run's rows.
+    pub parcel: usize,
+    /// What kind of obligation: a clock id of the rule set, or a built-in one (`periodic-inspection`,
+    /// `permit-renewal`, `interim-renewal`, `interim-not-renewable`, `repair-order`, `holding-tank-review`,
+    /// `floodplain-elevation`, `inspection-report`, `pipe-retest`, `pipe-violation`).
+    pub id: &'r str,
+    /// What is owed.
+    pub what: Cow<'r, str>,
+    /// Who owes it.
+    pub who: Cow<'r, str>,
+    /// What started it: an event kind, `schedule`, `inspection` or `sample`.
+    pub trigger: &'r str,
+    /// When it started.
+    pub since: Option<NaiveDate>,
+    /// When it is due; `None` where the law sets no time.
+    pub due: Option<NaiveDate>,
+    /// Whether the due date has passed (a due date equal to the as-of date is not yet late).
+    pub overdue: bool,
+    /// Further particulars (counts, fines, measurements).
+    pub detail: Option<String>,
+    /// The law's citation.
+    pub citation: Cow<'r, str>,
+    /// The record it comes from ("events.csv line 4").
+    pub source: Option<String>,
+}
+
+/// The events of the parcel at `parcel` in `events` (sorted by parcel).
+pub fn events_of(events: &[Event], parcel: usize) -> &[Event] {
+    let start = events.partition_point(|e| e.parcel < parcel);
+    let end = events.partition_point(|e| e.parcel <= parcel);
+    &events[start..end]
+}
+
+/// The class and permit following the parcel's latest inspection with findings, when the rule set has
+/// permits. `grid` is the parcel's periodic cycle, `events` its events.
+pub fn permit_for(
+    rules: &RuleSet,
+    report: &Report,
+    facts: Option<&Facts>,
+    grid: Option<Grid>,
+    events: &[Event],
+) -> Option<Permit> {
+    let permits = rules.permits.as_ref()?;
+    let after = |kind: &'static str| {
+        events.iter().filter(move |e| e.kind == kind && e.date >= report.date).map(|e| e.date)
+    };
+    let context = Context {
+        inspected: report.date,
+        watercourse_ft: facts.and_then(|f| f.watercourse_ft),
+        flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
+        // The inspection answers the first due date on or after it; the permit runs to the one after that.
+        next_periodic_due: grid.and_then(|g| Some(g.around(g.around(report.date).next.succ_opt()?).next)),
+        renewals: after(INTERIM_RENEWAL).collect(),
+        breached: after(CONDITION_BREACH).next().is_some(),
+    };
+    Some(decide_permit(permits, &report.findings, &context))
+}
+
+/// Every open obligation of every parcel of `run` on `as_of`, sorted by parcel, due date and kind; plus
+/// problems found on the way (events whose conditions cannot be checked) and notes (records that set no
+/// obligation under this rule set).
+pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
+    let rules = run.rules;
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+    let events = with_failed_inspections(run);
+    for (at, row) in run.rows.iter().enumerate() {
+        periodic(at, row, &mut out);
+        let report = run.inspections.reports.get(at).and_then(|r| r.as_deref());
+        if let (Some(permit), Some(report)) = (&row.entry.permit, report) {
+            let case = PermitCase {
+                at,
+                row,
+                permit,
+                report,
+                source: run
+                    .history_path
+                    .as_ref()
+                    .map(|p| Source { path: p.clone(), row: report.row }.to_string()),
+                events: events_of(&events, at),
+            };
+            permit_obligations(rules, &case, as_of, &mut out);
+        }
+        let input = ParcelEvents {
+            parcel: at,
+            events: events_of(&events, at),
+            latest_inspection: row.entry.last_inspection.as_ref().map(|l| l.date),
+        };
+        out.extend(clock_obligations(rules, &input, as_of, &mut problems));
+    }
+    if let Some(report_rules) = &rules.inspection_report {
+        for pending in &run.inspections.pending {
+            let due = add_business_days(pending.date, report_rules.business_days);
+            let who = if pending.inspector.is_empty() {
+                Cow::Borrowed("inspector")
+            } else {
+                Cow::Owned(format!("inspector {}", pending.inspector))
+            };
+            out.push(Obligation {
+                parcel: pending.parcel,
+                id: "inspection-report",
+                what: Cow::Owned(format!(
+                    "submit the completed inspection of {} to the Health Department ({} business days)",
+                    pending.date, report_rules.business_days
+                )),
+                who,
+                trigger: "inspection",
+                since: Some(pending.date),
+                due: Some(due),
+                overdue: due < as_of,
+                detail: None,
+                citation: Cow::Borrowed(&report_rules.citation),
+                source: run
+                    .history_path
+                    .as_ref()
+                    .map(|p| Source { path: p.clone(), row: pending.row }.to_string()),
+            });
+        }
+    }
+    pipe_obligations(run, as_of, &mut out, &mut notes);
+    let unused: Vec<&str> = {
+        let mut kinds: Vec<&str> = run
+            .events
+            .iter()
+            .map(|e| e.kind)
+            .filter(|k| !rules.clocks.iter().any(|c| c.starts_on(k) || c.closes_on(k)))
+            .filter(|k| {
+                rules.permits.is_none() || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER].contains(k)
+            })
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    };
+    if !unused.is_empty() {
+        notes.push(format!(
+            "events that set no obligation under {}: {}",
+            rules.jurisdiction.law,
+            unused.join(", ")
+        ));
+    }
+    out.sort_by(|a, b| {
+        (a.parcel, a.due.is_none(), a.due, a.id, a.since).cmp(&(
+            b.parcel,
+            b.due.is_none(),
+            b.due,
+            b.id,
+            b.since,
+        ))
+    });
+    (out, problems, notes)
+}
+
+/// The run's events plus a `failed-inspection` event for each parcel whose latest findings show failure,
+/// sorted by parcel and date.
+fn with_failed_inspections(run: &Run<'_>) -> Vec<Event> {
+    let mut events = run.events.clone();
+    for (at, report) in run.inspections.reports.iter().enumerate() {
+        if let (Some(report), Some(path)) = (report, &run.history_path) {
+            if report.findings.failure {
+                events.push(Event {
+                    parcel: at,
+                    kind: FAILED_INSPECTION,
+                    date: report.date,
+                    source: Source { path: path.clone(), row: report.row },
+                    values: Vec::new(),
+                });
+            }
+        }
+    }
+    events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    events
+}
+
+fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
+    let e = &row.entry;
+    let (Some(_), Some(cycle), Some(next)) = (e.rule, e.cycle_years, e.next_due) else { return };
+    let missed = matches!(e.status, Some(Status::Overdue | Status::NeverInspected));
+    let (due, overdue) = match (missed, e.previous_due) {
+        (true, Some(previous)) => (previous, true),
+        _ => (next, false),
+    };
+    out.push(Obligation {
+        parcel: at,
+        id: "periodic-inspection",
+        what: Cow::Owned(format!("periodic inspection and report ({} tier, every {cycle} years)", e.tier)),
+        who: Cow::Borrowed("owner"),
+        trigger: "schedule",
+        since: e.previous_due,
+        due: Some(due),
+        overdue,
+        detail: e.status.map(|s| format!("status {}", s.as_str())),
+        citation: Cow::Borrowed(e.citation),
+        source: None,
+    });
+}
+
+/// A parcel whose latest findings gave it a class and permit.
+struct PermitCase<'a, 'r> {
+    at: usize,
+    row: &'a Row<'r>,
+    permit: &'a Permit,
+    report: &'a Report,
+    source: Option<String>,
+    events: &'a [Event],
+}
+
+fn permit_obligations<'r>(
+    rules: &'r RuleSet,
+    case: &PermitCase<'_, 'r>,
+    as_of: NaiveDate,
+    out: &mut Vec<Obligation<'r>>,
+) {
+    let Some(p) = &rules.permits else { return };
+    let PermitCase { at, row, permit, events, .. } = *case;
+    let report = case.report.date;
+    let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
+    // Started by the inspection unless a later event (an order, a breach) started it.
+    let mut push = |id: &'r str, what: String, who: &'r str, due: Option<NaiveDate>, citation: &'r str, by: Option<&Event>| {
+        out.push(Obligation {
+            parcel: at,
+            id,
+            what: Cow::Owned(what),
+            who: Cow::Borrowed(who),
+            trigger: by.map_or("inspection", |e| e.kind),
+            since: Some(by.map_or(report, |e| e.date)),
+            due,
+            overdue: due.is_some_and(|d| d < as_of),
+            detail: shortfalls.clone(),
+            citation: Cow::Borrowed(citation),
+            source: by.map_or_else(|| case.source.clone(), |e| Some(e.source.to_string())),
+        })
+    };
+    if permit.floodplain_bar {
+        let required = row.facts.as_ref().and_then(|f| f.flood.as_ref()).and_then(|f| f.required_bottom_ft);
+        let height = required.map_or_else(
+            || "at least 2 ft above the flood elevation".into(),
+            |r| format!("at or above {r:.2} ft"),
+        );
+        let citation = rules.floodplain.as_ref().map_or("", |f| f.citation.as_str());
+        push(
+            "floodplain-elevation",
+            format!("show the absorption-field bottom {height}; no permit may issue until it is"),
+            "owner",
+            None,
+            citation,
+            None,
+        );
+    }
+    match (permit.class, permit.kind) {
+        (Class::Failed, _) => {
+            let order = events.iter().filter(|e| e.kind == REPAIR_ORDER && e.date >= report).max_by_key(|e| e.date);
+            match order {
+                Some(order) => {
+                    let due = match order.value("due_date") {
+                        Some(EventValue::Date(d)) => Some(d),
+                        _ => None,
+                    };
+                    push(
+                        "repair-order",
+                        format!(
+                            "repair, alter or modify the failed system as ordered on {}; if not done in time, a Board of Health administrative hearing",
+                            order.date
+                        ),
+                        "owner",
+                        due,
+                        &p.failed_citation,
+                        Some(order),
+                    );
+                }
+                None => push(
+                    "repair-order",
+                    "order the repair, alteration or modification of the failed system".into(),
+                    "health department",
+                    None,
+                    &p.failed_citation,
+                    None,
+                ),
+            }
+        }
+        (_, PermitKind::Discharge) => push(
+            "permit-renewal",
+            "permit to discharge ends: new inspection report and permit".into(),
+            "owner",
+            permit.expires,
+            &p.existing_citation,
+            None,
+        ),
+        (_, PermitKind::Interim) if permit.renewable => push(
+            "interim-renewal",
+            "apply to renew the interim permit to discharge".into(),
+            "owner",
+            permit.expires,
+            &p.renewal_citation,
+            None,
+        ),
+        (_, PermitKind::Interim) => push(
+            "interim-not-renewable",
+            "interim permit may not be renewed after a breached condition: meet existing standards or replace the system".into(),
+            "owner",
+            permit.expires,
+            &p.renewal_citation,
+            events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report),
+        ),
+        _ => {}
+    }
+    if permit.class == Class::Substandard && row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
+        push(
+            "holding-tank-review",
+            "substandard system on a lakefront parcel: the Health Department may require a holding tank above high water, with water-use and pump-out records".into(),
+            "health department",
+            None,
+            &p.holding_tank_citation,
+            None,
+        );
+    }
+}
+
+fn pipe_obligations<'r>(
+    run: &Run<'r>,
+    as_of: NaiveDate,
+    out: &mut Vec<Obligation<'r>>,
+    notes: &mut Vec<String>,
+) {
+    let Some(rules) = &run.rules.drainage_pipes else { return };
+    let mut samples: Vec<&Sample> = run.samples.iter().collect();
+    samples
+        .sort_by(|a, b| (a.parcel, &a.pipe, a.date, &a.source).cmp(&(b.parcel, &b.pipe, b.date, &b.source)));
+    for pipe in samples.chunk_by(|a, b| a.parcel == b.parcel && a.pipe == b.pipe) {
+        let first = pipe[0];
+        let row = &run.rows[first.parcel];
+        if !row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
+            notes.push(format!(
+                "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} sets no obligation",
+                first.source, row.parcel.id, rules.citation, first.pipe
+            ));
+            continue;
+        }
+        let dated: Vec<(NaiveDate, f64)> = pipe.iter().map(|s| (s.date, s.count)).collect();
+        let source = Some(format!("{} (pipe {})", first.source, first.pipe));
+        let limit = rules.limit_per_100ml;
+        let roll = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        let obligation = match pipe_state(rules, &dated, as_of, roll) {
+            Some(PipeState::RetestOpen { exceeded, until, taken }) => Obligation {
+                parcel: first.parcel,
+                id: "pipe-retest",
+                what: Cow::Owned(format!(
+                    "pipe {}: {} more of {} retest samples by {until}, averaging below {limit} fecal coliform per 100 mL, or remove or treat the discharge",
+                    first.pipe, rules.retest_samples - taken, rules.retest_samples
+                )),
+                who: Cow::Borrowed("owner"),
+                trigger: "sample",
+                since: Some(exceeded),
+                due: Some(until),
+                overdue: false,
+                detail: Some(format!("{taken} retest{} taken", if taken == 1 { "" } else { "s" })),
+                citation: Cow::Borrowed(&rules.citation),
+                source,
+            },
+            Some(PipeState::Violation { exceeded, established, average }) => Obligation {
+                parcel: first.parcel,
+                id: "pipe-violation",
+                what: Cow::Owned(format!(
+                    "pipe {}: remove the drainage pipe or treat its flow, unless laboratory samples prove the coliform does not come from the property",
+                    first.pipe
+                )),
+                who: Cow::Borrowed("owner"),
+                trigger: "sample",
+                since: Some(exceeded),
+                due: Some(established),
+                overdue: established < as_of,
+                detail: Some(match average {
+                    Some(avg) => format!("retest average {avg:.1} per 100 mL, not below {limit}"),
+                    None => format!("fewer than {} retests within {} days", rules.retest_samples, rules.retest_days),
+                }),
+                citation: Cow::Borrowed(&rules.citation),
+                source,
+            },
+            _ => continue,
+        };
+        out.push(obligation);
+    }
+}

@@ -1,0 +1,194 @@
+//! The obligation rules of a rule set: permits after an inspection (§V), drainage-pipe samples (§III.G), the
+//! inspector's report deadline (§VI.B.2), grandfathered designs, and the event clocks ("within 7 business days
+//! of a complaint"). Each is optional: a rule set owes only what its law says.
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use super::iso_date;
+use super::vocabulary::{event_column, event_kind, ColumnKind};
+
+/// Classification of an inspected system and the permit that follows (Cayuga Art. V §V).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermitRules {
+    /// Longest term of a permit to discharge, years (it never runs past the next periodic due date either).
+    pub max_term_years: u32,
+    /// Term of an interim permit, years; renewal is applied for each term.
+    pub interim_term_years: u32,
+    /// Vertical separation between absorption-device bottom and groundwater/bedrock for existing standards, ft.
+    pub min_separation_ft: f64,
+    /// Distance between absorption field and any watercourse or wetland for existing standards, ft.
+    pub min_watercourse_ft: f64,
+    /// Citation of the classes.
+    pub class_citation: String,
+    /// Citation of the permit conditions (complete report, no failure, no overflow points, parts working).
+    pub conditions_citation: String,
+    /// Citation of design standards (10 NYCRR Appendix 75-A).
+    pub design_citation: String,
+    /// Citation of existing standards.
+    pub existing_citation: String,
+    /// Citation of the substandard class and its interim permit.
+    pub substandard_citation: String,
+    /// Citation of interim-permit renewal and the bar on renewing it.
+    pub renewal_citation: String,
+    /// Citation of the repair order for failed systems.
+    pub failed_citation: String,
+    /// Citation of the possible holding-tank requirement for substandard lakefront systems.
+    pub holding_tank_citation: String,
+}
+
+/// Fecal-coliform limits for drainage pipes on lakefront parcels (Art. V §III.G).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrainagePipeRules {
+    /// A single sample above this many fecal coliform per 100 mL violates.
+    pub limit_per_100ml: f64,
+    /// Retest samples the owner may take after an exceedance.
+    pub retest_samples: u32,
+    /// Days after the exceedance within which the retests must be taken.
+    pub retest_days: u32,
+    /// Citation.
+    pub citation: String,
+}
+
+/// When a certified inspector's report is due (Art. V §VI.B.2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRules {
+    /// Business days after the inspection.
+    pub business_days: u32,
+    /// Citation.
+    pub citation: String,
+}
+
+/// How calendar-day periods end.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarRules {
+    /// A period of days ending on a Saturday, Sunday or public holiday runs to the next business day.
+    pub roll_forward: bool,
+    /// Citation (N.Y. Gen. Constr. Law §25-a).
+    pub citation: String,
+}
+
+/// Systems whose design the current standards do not reach (Gorham Ch. 56 §304.2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrandfatherRules {
+    /// Individual household systems legally installed before this date.
+    #[serde(deserialize_with = "iso_date")]
+    pub individual_before: NaiveDate,
+    /// Intermediate-sized systems legally installed before this date.
+    #[serde(deserialize_with = "iso_date")]
+    pub intermediate_before: NaiveDate,
+    /// Citation.
+    pub citation: String,
+}
+
+/// A condition on an event's column: `{ column = "arms_length", is = true }` or
+/// `{ column = "flow_gpd", above = 1000 }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// The events-file column tested.
+    pub column: String,
+    /// A yes/no column must hold this.
+    pub is: Option<bool>,
+    /// A number column must be strictly greater than this.
+    pub above: Option<f64>,
+    /// The outcome when the cell is blank; without it a blank cell is reported and the clock still starts.
+    pub blank: Option<bool>,
+}
+
+/// A legal clock: an event starts it, a later event (or record) closes it, and the law gives its length.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// Stable identifier, written to the obligations file.
+    pub id: String,
+    /// The events that start it.
+    pub on: Vec<String>,
+    /// Only events meeting this condition start it.
+    pub when: Option<Condition>,
+    /// What is owed, in the law's words.
+    pub what: String,
+    /// Who owes it: "owner", "authority", "inspector", "town board", ...
+    pub who: String,
+    /// Due this many calendar days after the event.
+    pub within_days: Option<u32>,
+    /// Due this many business days after the event.
+    pub within_business_days: Option<u32>,
+    /// Due on the event's own date (e.g. an inspection "prior to" a conveyance).
+    #[serde(default)]
+    pub due_on_event: bool,
+    /// Events that discharge the obligation (none: it stays open until the law's time runs out).
+    #[serde(default)]
+    pub closed_by: Vec<String>,
+    /// A closing event counts from this many months before the starting event ("pumped within the last
+    /// twelve months"); by default only on or after it.
+    pub closed_from_months_before: Option<u32>,
+    /// The obligation is a window that lapses at its due date rather than becoming overdue (a right to appeal).
+    #[serde(default)]
+    pub lapses: bool,
+    /// Each week the obligation stays open after the event is a separate violation fined up to this much.
+    pub weekly_fine_usd: Option<f64>,
+    /// Where the clock comes from.
+    pub citation: String,
+}
+
+impl Clock {
+    /// Checks names against the event vocabulary and that at most one length is given.
+    pub(super) fn validate(&self) -> std::result::Result<(), String> {
+        if self.on.is_empty() {
+            return Err("'on' names no event; list the events that start the clock".into());
+        }
+        for name in self.on.iter().chain(&self.closed_by) {
+            if event_kind(name).is_none() {
+                return Err(format!(
+                    "unknown event '{name}'; use one of: {}",
+                    super::vocabulary::EVENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        let lengths = [self.within_days.is_some(), self.within_business_days.is_some(), self.due_on_event];
+        if lengths.iter().filter(|&&b| b).count() > 1 {
+            return Err("give at most one of within_days, within_business_days, due_on_event".into());
+        }
+        if (self.lapses || self.weekly_fine_usd.is_some()) && !lengths.iter().any(|&b| b) {
+            return Err("a lapsing or fined clock needs a length".into());
+        }
+        if let Some(c) = &self.when {
+            let kind = event_column(&c.column).ok_or_else(|| {
+                format!(
+                    "'when' tests column '{}', which the events file does not have; use one of: {}",
+                    c.column,
+                    super::vocabulary::EVENT_COLUMNS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                )
+            })?;
+            match (kind, c.is, c.above) {
+                (ColumnKind::YesNo, Some(_), None) | (ColumnKind::Number, None, Some(_)) => {}
+                (ColumnKind::YesNo, ..) => {
+                    return Err(format!("'when' on {}: give `is = true|false`", c.column))
+                }
+                (ColumnKind::Number, ..) => {
+                    return Err(format!("'when' on {}: give `above = NUMBER`", c.column))
+                }
+                (ColumnKind::Date, ..) => {
+                    return Err(format!("'when' cannot test the date column {}", c.column))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `name` (an event kind's canonical name) starts this clock.
+    pub fn starts_on(&self, name: &str) -> bool {
+        self.on.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+    }
+
+    /// Whether `name` (an event kind's canonical name) closes this clock.
+    pub fn closes_on(&self, name: &str) -> bool {
+        self.closed_by.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+    }
+}

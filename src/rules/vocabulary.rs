@@ -1,0 +1,140 @@
+//! The events lakeshore understands: the `event` column of the events file, and the records other files
+//! stand for (an inspection, a failed inspection, a pump-out). Rule sets start and close their clocks on these
+//! names; a rule set that has no clock for an event simply owes nothing for it.
+
+/// One kind of event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventKind {
+    /// The name written in the events file and in rule sets.
+    pub name: &'static str,
+    /// Other spellings accepted in the events file.
+    pub aliases: &'static [&'static str],
+    /// What it records, for messages and the README.
+    pub meaning: &'static str,
+    /// Whether it comes from another file rather than the events file.
+    pub derived: bool,
+}
+
+const fn event(name: &'static str, meaning: &'static str) -> EventKind {
+    EventKind { name, aliases: &[], meaning, derived: false }
+}
+
+const fn derived(name: &'static str, meaning: &'static str) -> EventKind {
+    EventKind { name, aliases: &[], meaning, derived: true }
+}
+
+/// The event `inspection`: every row of the inspections file.
+pub const INSPECTION: &str = "inspection";
+/// The event `failed-inspection`: an inspection that found evidence of failure.
+pub const FAILED_INSPECTION: &str = "failed-inspection";
+/// The event `pump-out`: every row of the pump-outs file.
+pub const PUMP_OUT: &str = "pump-out";
+
+/// The event `repair-order`: a Health Department order to repair a failed system (column `due_date`).
+pub const REPAIR_ORDER: &str = "repair-order";
+/// The event `interim-renewal`: an interim permit renewed.
+pub const INTERIM_RENEWAL: &str = "interim-renewal";
+/// The event `condition-breach`: a permit condition not conformed with.
+pub const CONDITION_BREACH: &str = "condition-breach";
+
+/// Every event kind, in the order the README lists them.
+pub const EVENTS: &[EventKind] = &[
+    EventKind {
+        name: "transfer",
+        aliases: &["conveyance", "sale"],
+        meaning: "conveyance of the property (deed date); column arms_length",
+        derived: false,
+    },
+    event("refinance", "refinancing for which the lender requires a system inspection"),
+    event("change-of-use", "a change of use of the property or building"),
+    event("expansion", "a building-permit application for an expansion; column expansion_pct"),
+    event("complaint", "a complaint about the system received by the authority"),
+    event("observation", "a personal observation of a deficient system by the authority"),
+    event("owner-notice", "written notice to the owner and inhabitants that an inspection is required"),
+    event("deficiency-notice", "written notice to the owner of a failure or unacceptable condition"),
+    event("permit-application", "an application for a wastewater treatment permit; columns flow_gpd, alternative_system, realty_subdivision, doh_facility"),
+    event("state-approval", "NYSDOH or NYSDEC approval of the application"),
+    event("watershed-inspector-review", "review by the Canandaigua Lake Watershed Inspector"),
+    event("permit-issued", "a wastewater treatment permit issued"),
+    event("application-denied", "a permit application denied"),
+    event("denial-notice", "written notice of denial with the reasons sent to the applicant"),
+    event("appeal-received", "a written appeal received by the Clerk"),
+    event("hearing-notice", "notice of the public hearing on an appeal given"),
+    event("hearing-held", "the public hearing on an appeal opened"),
+    event("hearing-adjourned", "final adjournment of the public hearing on an appeal"),
+    event("appeal-decision", "the written decision on an appeal"),
+    event("violation-notice", "notice of a violation served on the person in violation"),
+    event("violation-corrected", "the violation ended"),
+    event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),
+    event(INTERIM_RENEWAL, "an interim permit to discharge renewed"),
+    event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
+    derived(INSPECTION, "a row of the inspections file"),
+    derived(FAILED_INSPECTION, "an inspection that found evidence of failure (failure = yes)"),
+    derived(PUMP_OUT, "a row of the pump-outs file"),
+];
+
+/// The event kind called `name` or one of its aliases (case-insensitive).
+pub fn event_kind(name: &str) -> Option<&'static EventKind> {
+    let name = name.trim();
+    EVENTS
+        .iter()
+        .find(|e| e.name.eq_ignore_ascii_case(name) || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+}
+
+/// The names of the events an events file may hold, comma-separated, for messages.
+pub fn file_event_names() -> String {
+    EVENTS.iter().filter(|e| !e.derived).map(|e| e.name).collect::<Vec<_>>().join(", ")
+}
+
+/// The optional columns of the events file that conditions may test, with their kind.
+pub const EVENT_COLUMNS: &[(&str, ColumnKind)] = &[
+    ("arms_length", ColumnKind::YesNo),
+    ("expansion_pct", ColumnKind::Number),
+    ("flow_gpd", ColumnKind::Number),
+    ("alternative_system", ColumnKind::YesNo),
+    ("realty_subdivision", ColumnKind::YesNo),
+    ("doh_facility", ColumnKind::YesNo),
+    ("due_date", ColumnKind::Date),
+];
+
+/// What an event column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    /// yes/no (also true/false, y/n, 1/0).
+    YesNo,
+    /// A number.
+    Number,
+    /// A date YYYY-MM-DD.
+    Date,
+}
+
+/// The kind of the event column `name`, if it is one.
+pub fn event_column(name: &str) -> Option<ColumnKind> {
+    EVENT_COLUMNS.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut all: Vec<String> = EVENTS
+            .iter()
+            .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn aliases_find_their_event() {
+        assert_eq!(event_kind(" Conveyance ").map(|e| e.name), Some("transfer"));
+        assert_eq!(event_kind("COMPLAINT").map(|e| e.name), Some("complaint"));
+        assert!(event_kind("alien-landing").is_none());
+        assert!(!file_event_names().contains(PUMP_OUT));
+    }
+}
