@@ -125,6 +125,21 @@ impl LineIndex {
         best
     }
 
+    /// The nearest line to the segment from `a` to `b` when it is within `radius_ft`, with the exact distance
+    /// (0 when they cross).
+    pub fn nearest_to_segment(&self, a: [f64; 2], b: [f64; 2], radius_ft: f64) -> Option<Nearest> {
+        let lo = [a[0].min(b[0]) - radius_ft, a[1].min(b[1]) - radius_ft];
+        let hi = [a[0].max(b[0]) + radius_ft, a[1].max(b[1]) + radius_ft];
+        let mut best: Option<Nearest> = None;
+        for piece in self.tree.locate_in_envelope_intersecting(&AABB::from_corners(lo, hi)) {
+            let distance_ft = crate::planar::segment_distance_2(a, b, piece.a, piece.b).sqrt();
+            if distance_ft <= radius_ft && best.is_none_or(|x| better(distance_ft, piece.owner, x)) {
+                best = Some(Nearest { distance_ft, owner: piece.owner });
+            }
+        }
+        best
+    }
+
     /// The nearest line to the point `p` when it is within `radius_ft`, with the exact distance.
     pub fn nearest_to_point(&self, p: [f64; 2], radius_ft: f64) -> Option<Nearest> {
         let radius_2 = radius_ft * radius_ft;

@@ -24,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod buffer;
 pub mod calendar;
 pub mod classify;
 pub mod config;

@@ -91,6 +91,37 @@ pub struct Run<'r> {
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
+/// How far a run has got, for a progress display: the current stage, and parcels done out of a total while
+/// classifying. The library only counts; the binary decides whether and how to show it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    stage: std::sync::Mutex<&'static str>,
+    done: std::sync::atomic::AtomicUsize,
+    total: std::sync::atomic::AtomicUsize,
+}
+
+impl Progress {
+    fn start(&self, stage: &'static str, total: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Ok(mut s) = self.stage.lock() {
+            *s = stage;
+        }
+        self.done.store(0, Relaxed);
+        self.total.store(total, Relaxed);
+    }
+
+    fn advance(&self) {
+        self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The current stage, parcels done and the stage's total (0 when it is not counted).
+    pub fn snapshot(&self) -> (&'static str, usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let stage = self.stage.lock().map(|s| *s).unwrap_or("");
+        (stage, self.done.load(Relaxed), self.total.load(Relaxed))
+    }
+}
+
 /// Records the wall time of consecutive stages.
 struct Stopwatch {
     last: std::time::Instant,
@@ -206,6 +237,44 @@ fn named_areas(
 
 const NAME_FIELDS: [&str; 6] = ["NAME", "WATERBODY", "GNIS_NAME", "LAKE_NAME", "TOWN", "NAMELSAD"];
 
+/// The shoreline features of the rule set's water bodies, in the working CRS, each with its water body's
+/// name; features of other water bodies are named in a note and left out.
+pub fn shoreline_features(
+    config: &Config,
+    problems: &mut Vec<Problem>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<(Geometry<f64>, String)>> {
+    let mut shoreline = Vec::new();
+    let Some(path) = &config.layers.shoreline else { return Ok(shoreline) };
+    let (layer, p) = load_layer(path, config)?;
+    problems.extend(p);
+    let field = name_field(&layer, config.fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
+    let mut ignored = std::collections::BTreeSet::new();
+    for (i, f) in layer.features.iter().enumerate() {
+        let Ok(geometry) = &f.geometry else { continue };
+        let name = value_text(&layer, i, field).unwrap_or_default();
+        match config.rules.water_body(&name) {
+            Some(body) => shoreline.push((geometry.clone(), body.name.clone())),
+            None => {
+                ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
+            }
+        }
+    }
+    if !ignored.is_empty() {
+        notes.push(format!(
+            "{}: shoreline of water bodies the rule set does not name, not used: {}",
+            path.display(),
+            ignored.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Ok(shoreline)
+}
+
+/// Reads a layer and reprojects it into the working CRS, keeping every attribute.
+pub fn load_layer(path: &Path, config: &Config) -> Result<(Layer, Vec<Problem>)> {
+    load(path, config, None)
+}
+
 /// Reads and indexes the reference layers.
 fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
     let rules = &config.rules;
@@ -213,30 +282,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     let layers = &config.layers;
     let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
 
-    let mut shoreline = Vec::new();
-    if let Some(path) = &layers.shoreline {
-        let (layer, p) = load(path, config, None)?;
-        problems.extend(p);
-        let field = name_field(&layer, fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
-        let mut ignored = std::collections::BTreeSet::new();
-        for (i, f) in layer.features.iter().enumerate() {
-            let Ok(geometry) = &f.geometry else { continue };
-            let name = value_text(&layer, i, field).unwrap_or_default();
-            match rules.water_body(&name) {
-                Some(body) => shoreline.push((geometry.clone(), body.name.clone())),
-                None => {
-                    ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
-                }
-            }
-        }
-        if !ignored.is_empty() {
-            notes.push(format!(
-                "{}: shoreline of water bodies the rule set does not name, not used: {}",
-                path.display(),
-                ignored.into_iter().collect::<Vec<_>>().join(", ")
-            ));
-        }
-    }
+    let shoreline = shoreline_features(config, problems, notes)?;
 
     let mut areas = Areas {
         municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
@@ -354,6 +400,12 @@ fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
 
 /// Runs the schedule pipeline.
 pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
+    run_schedule_with(config, &Progress::default())
+}
+
+/// Runs the schedule pipeline, reporting its stages and the parcels classified to `progress`.
+pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<Run<'c>> {
+    progress.start("reading layers", 0);
     let mut clock = Stopwatch::new();
     let mut problems = Vec::new();
     let mut notes = Vec::new();
@@ -417,6 +469,7 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
     clock.lap("read systems and records");
 
     let rules = &config.rules;
+    progress.start("classifying parcels", records.len());
     let rows: Vec<Row> = records
         .into_par_iter()
         .enumerate()
@@ -452,9 +505,11 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
                 entry.permit =
                     permit_for(rules, report, facts.as_ref(), grid, events_of(&events, at)).map(Box::new);
             }
+            progress.advance();
             Row { parcel, facts, entry }
         })
         .collect();
+    progress.start("writing", 0);
     clock.lap("classify and schedule");
     // An unknown town is bad input in the parcels layer: report it there, by record.
     let parcels_path = config.layers.parcels.as_deref().unwrap_or(Path::new(""));

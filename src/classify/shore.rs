@@ -75,6 +75,20 @@ impl Shore {
         })
     }
 
+    /// Distance from a line to the nearest indexed feature, if within the search radius (0 when it touches
+    /// or crosses one, or runs into a lake).
+    pub fn distance_from_line(&self, line: &geo::LineString<f64>) -> Option<f64> {
+        if line.0.iter().any(|c| !self.lakes.containing([c.x, c.y]).is_empty()) {
+            return Some(0.0);
+        }
+        line.lines()
+            .filter_map(|l| {
+                self.lines.nearest_to_segment([l.start.x, l.start.y], [l.end.x, l.end.y], self.radius_ft)
+            })
+            .map(|hit| hit.distance_ft)
+            .min_by(f64::total_cmp)
+    }
+
     /// Distance from a point (a system) to the nearest mean-high-water line, if within the search radius;
     /// 0 for a point in the water.
     pub fn distance_from_point(&self, p: [f64; 2]) -> Option<f64> {
@@ -98,6 +112,14 @@ fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::index
             mp.0.iter().for_each(|p| add_lines(&Geometry::Polygon(p.clone()), owner, pieces))
         }
         Geometry::GeometryCollection(gc) => gc.0.iter().for_each(|g| add_lines(g, owner, pieces)),
+        // A point is a piece of no length: wells, systems.
+        Geometry::Point(p) => {
+            pieces.push(crate::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })
+        }
+        Geometry::MultiPoint(mp) => mp
+            .0
+            .iter()
+            .for_each(|p| pieces.push(crate::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })),
         _ => {}
     }
 }

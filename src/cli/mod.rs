@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use clap::{Parser, Subcommand};
 
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::pipeline::{run_schedule, Run};
+use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
@@ -32,6 +32,48 @@ enum Command {
     ///
     /// Example: lakeshore obligations --config data/sample/county.toml --as-of 2027-03-01 --out out/
     Obligations(RunArgs),
+    /// Count the periodic inspections due per year, town and tier, and the overdue backlog.
+    ///
+    /// Example: lakeshore workload --config data/sample/county.toml --as-of 2027-01-15 --years 2027..2036
+    Workload(WorkloadArgs),
+    /// List the parcels and features within a distance of the shoreline, the systems or any layer, with
+    /// exact distances, and write the buffer polygon.
+    ///
+    /// Example: lakeshore buffer --config data/sample/county.toml --distance 500 --features data/sample/watercourses.geojson
+    Buffer(BufferArgs),
+    /// Print a shell completion script.
+    ///
+    /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Flags of `lakeshore buffer`.
+#[derive(Debug, clap::Args)]
+struct BufferArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The distance, feet.
+    #[arg(long, value_name = "FEET", default_value_t = 500.0)]
+    distance: f64,
+    /// Measure from `shoreline` (the mean-high-water line), `systems`, or a layer file.
+    #[arg(long, value_name = "shoreline|systems|FILE", default_value = "shoreline")]
+    from: String,
+    /// Feature layers to list too (wells, springs, buildings, watercourses); repeat for several.
+    #[arg(long = "features", value_name = "FILE")]
+    features: Vec<PathBuf>,
+}
+
+/// Flags of `lakeshore workload`.
+#[derive(Debug, clap::Args)]
+struct WorkloadArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Years to count, `FIRST..LAST` (inclusive) or one year; default: the as-of year and the nine after.
+    #[arg(long, value_name = "FIRST..LAST")]
+    years: Option<String>,
 }
 
 /// Flags of `lakeshore schedule` and `lakeshore obligations`. Each layer flag overrides the config file's
@@ -102,8 +144,11 @@ struct RunArgs {
     #[arg(long, value_name = "FEET")]
     border_tolerance_ft: Option<f64>,
     /// Print the time each stage took on stderr.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "quiet")]
     verbose: bool,
+    /// Print nothing but errors and a count of the problems found (they are all in problems.csv).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Runs the command; the exit code is 2 when bad records were reported.
@@ -111,6 +156,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Schedule(a) => schedule(a),
         Command::Obligations(a) => obligations(a),
+        Command::Workload(a) => workload(a),
+        Command::Buffer(a) => buffer(a),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            use std::io::Write;
+            // Into a buffer first: the generator panics on a closed pipe (`| head`), a plain write does not.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "lakeshore", &mut script);
+            let _ = std::io::stdout().write_all(&script);
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -185,6 +241,12 @@ fn finish(
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
         }
     }
+    if a.quiet {
+        if !problems.is_empty() {
+            eprintln!("lakeshore: {} problems, listed in problems.csv", problems.len());
+        }
+        return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) });
+    }
     for note in &run.notes {
         println!("note: {note}");
     }
@@ -203,10 +265,12 @@ fn finish(
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a)?;
-    let run = run_schedule(&config)?;
+    let run = run_with_progress(&a, &config)?;
     let writing = std::time::Instant::now();
     let written = write_schedule(&run, &a.out, &formats, &config.crs)?;
-    print!("{}", Summary::of(&run));
+    if !a.quiet {
+        print!("{}", Summary::of(&run));
+    }
     let code = finish(&a, &config, &run, &run.problems, written, writing)?;
     // A million rows hold millions of small allocations; freeing them one by one takes most of a second
     // and the process is about to end, which returns all of it at once.
@@ -216,7 +280,7 @@ fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a)?;
-    let mut run = run_schedule(&config)?;
+    let mut run = run_with_progress(&a, &config)?;
     let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
@@ -225,9 +289,104 @@ fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let table = ObligationTable::new(&run, &found);
     let written = write_table(&table, &a.out, "obligations", &formats, &config.crs)?;
-    print!("{}", ObligationSummary::of(&found, config.as_of));
+    if !a.quiet {
+        print!("{}", ObligationSummary::of(&found, config.as_of));
+    }
     let code = finish(&a, &config, &run, &problems, written, writing)?;
     std::mem::forget(found);
+    std::mem::forget(run);
+    Ok(code)
+}
+
+/// Parses `2027..2036`, `2027..=2036`, `2027-2036` or `2027`.
+fn parse_years(text: &str) -> anyhow::Result<(i32, i32)> {
+    let bad = || anyhow::anyhow!("--years '{text}' is not a span of years; write it as 2027..2036");
+    let text = text.trim();
+    let (a, b) = text
+        .split_once("..=")
+        .or_else(|| text.split_once(".."))
+        .or_else(|| text.split_once('-'))
+        .unwrap_or((text, text));
+    let (a, b): (i32, i32) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a > b || !(1900..=2200).contains(&a) || !(1900..=2200).contains(&b) {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
+    let (config, formats) = prepare(&a.run)?;
+    let (first, last) = match &a.years {
+        Some(text) => parse_years(text)?,
+        None => (config.as_of.year(), config.as_of.year() + 9),
+    };
+    let run = run_with_progress(&a.run, &config)?;
+    let writing = std::time::Instant::now();
+    let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
+    let csv_only: Vec<Format> = formats.into_iter().filter(|f| *f != Format::GeoJson).collect();
+    let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
+    if !a.run.quiet {
+        print!("{table}");
+    }
+    let code = finish(&a.run, &config, &run, &run.problems, written, writing)?;
+    std::mem::forget(run);
+    Ok(code)
+}
+
+/// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
+fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::error::Result<Run<'c>> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    if a.quiet || !std::io::stderr().is_terminal() {
+        return run_schedule(config);
+    }
+    let progress = Progress::default();
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            let style =
+                indicatif::ProgressStyle::with_template("{spinner} {msg:<22} {bar:30} {pos}/{len} parcels")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            while !finished.load(Ordering::Relaxed) {
+                let (stage, done, total) = progress.snapshot();
+                bar.set_message(stage);
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+                bar.tick();
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            bar.finish_and_clear();
+        });
+        let run = run_schedule_with(config, &progress);
+        finished.store(true, Ordering::Relaxed);
+        run
+    })
+}
+
+fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
+    let (config, formats) = prepare(&a.run)?;
+    let run = run_with_progress(&a.run, &config)?;
+    let from = lakeshore::buffer::BufferSource::parse(&a.from);
+    let (report, more) = lakeshore::buffer::buffer_report(&run, &config, &from, a.distance, &a.features)?;
+    let mut problems = run.problems.clone();
+    problems.extend(more);
+    problems.sort();
+    let writing = std::time::Instant::now();
+    let table = lakeshore::report::buffer::BufferTable::new(&run, &report);
+    let written = write_table(&table, &a.run.out, "buffer", &formats, &config.crs)?;
+    if !a.run.quiet {
+        let parcels = report.hits.iter().filter(|h| h.kind == "parcel").count();
+        println!(
+            "{} parcels and {} features within {} ft of {}",
+            parcels,
+            report.hits.len() - parcels,
+            report.distance_ft,
+            report.source
+        );
+    }
+    let code = finish(&a.run, &config, &run, &problems, written, writing)?;
     std::mem::forget(run);
     Ok(code)
 }

@@ -249,7 +249,12 @@ fn permit_obligations<'r>(
     let report = case.report.date;
     let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
     // Started by the inspection unless a later event (an order, a breach) started it.
-    let mut push = |id: &'r str, what: String, who: &'r str, due: Option<NaiveDate>, citation: &'r str, by: Option<&Event>| {
+    let mut push = |id: &'r str,
+                    what: String,
+                    who: &'r str,
+                    due: Option<NaiveDate>,
+                    citation: &'r str,
+                    by: Option<&Event>| {
         out.push(Obligation {
             parcel: at,
             id,

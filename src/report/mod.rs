@@ -1,11 +1,13 @@
 //! Reports: what a run turns into for people — the schedule table and the terminal summary — and writing
 //! them in the formats asked for.
 
+pub mod buffer;
 pub mod obligations;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
 pub mod table;
+pub mod workload;
 
 use std::path::{Path, PathBuf};
 
@@ -62,7 +64,7 @@ pub fn write_table(
         match format {
             Format::Csv => write_csv(&path, table)?,
             Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
-            Format::Parquet => write_parquet(&path, table)?,
+            Format::Parquet => write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
         }
         written.push(path);
     }

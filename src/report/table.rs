@@ -98,4 +98,9 @@ pub trait Table: Sync {
     fn cell(&self, row: usize, column: usize) -> Cell<'_>;
     /// The row's geometry in the working CRS, if it has one.
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>>;
+    /// The row's geometry when it is not a (multi)polygon — a well's point, a stream's line — in the working
+    /// CRS. Asked only when [`Table::geometry`] has none.
+    fn other_geometry(&self, _row: usize) -> Option<geo::Geometry<f64>> {
+        None
+    }
 }

@@ -43,6 +43,50 @@ fn push_multipolygon(out: &mut String, shape: &MultiPolygon<f64>) {
     out.push_str("]}");
 }
 
+/// `[x,y]` of one position.
+fn push_position(out: &mut String, c: geo::Coord<f64>) {
+    let _ = write!(out, "[{:.7},{:.7}]", c.x, c.y);
+}
+
+/// The `geometry` member for any geometry already in WGS 84 (`null` for kinds GeoJSON output does not use).
+fn push_geometry(out: &mut String, geometry: &Geometry<f64>) {
+    match geometry {
+        Geometry::MultiPolygon(mp) => push_multipolygon(out, mp),
+        Geometry::Polygon(p) => push_multipolygon(out, &MultiPolygon(vec![p.clone()])),
+        Geometry::Point(p) => {
+            out.push_str(r#"{"type":"Point","coordinates":"#);
+            push_position(out, p.0);
+            out.push('}');
+        }
+        Geometry::MultiPoint(mp) => {
+            out.push_str(r#"{"type":"MultiPoint","coordinates":["#);
+            for (i, p) in mp.0.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_position(out, p.0);
+            }
+            out.push_str("]}");
+        }
+        Geometry::LineString(l) => {
+            out.push_str(r#"{"type":"LineString","coordinates":"#);
+            push_ring(out, l);
+            out.push('}');
+        }
+        Geometry::MultiLineString(ml) => {
+            out.push_str(r#"{"type":"MultiLineString","coordinates":["#);
+            for (i, l) in ml.0.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_ring(out, l);
+            }
+            out.push_str("]}");
+        }
+        _ => out.push_str("null"),
+    }
+}
+
 fn push_value(out: &mut String, cell: &Cell<'_>) {
     match cell {
         Cell::Null => out.push_str("null"),
@@ -75,14 +119,12 @@ pub fn write_geojson(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> 
                             out.push_str(",\n");
                         }
                         out.push_str(r#"{"type":"Feature","geometry":"#);
-                        let wgs84 = table.geometry(row).and_then(|g| {
-                            match to_wgs84.transform(&Geometry::MultiPolygon(g.clone())) {
-                                Ok(Geometry::MultiPolygon(mp)) => Some(mp),
-                                _ => None,
-                            }
-                        });
-                        match wgs84 {
-                            Some(mp) => push_multipolygon(&mut out, &mp),
+                        let shape = match table.geometry(row) {
+                            Some(mp) => Some(Geometry::MultiPolygon(mp.clone())),
+                            None => table.other_geometry(row),
+                        };
+                        match shape.and_then(|g| to_wgs84.transform(&g).ok()) {
+                            Some(g) => push_geometry(&mut out, &g),
                             None => out.push_str("null"),
                         }
                         out.push_str(r#","properties":{"#);

@@ -1,0 +1,149 @@
+//! The inspection workload of a span of years: periodic inspections due per year × town × tier, and the
+//! overdue backlog, so a department can staff and level the work.
+//!
+//! A parcel's due dates come from its fixed grid. A due date already answered by an inspection on record (one
+//! after the due date before it, as the status counts it) needs no new inspection. An overdue parcel (or one
+//! never inspected) owes one catch-up inspection now, counted as **backlog** in the first year of the span;
+//! that inspection answers the parcel's next due date, which is therefore not counted again.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use chrono::Datelike;
+use geo::MultiPolygon;
+
+use crate::pipeline::Run;
+use crate::report::table::{Cell, Kind, Table};
+use crate::schedule::{Grid, Status};
+
+/// One line of the workload: a year, a town, a tier.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkRow {
+    /// The calendar year.
+    pub year: i32,
+    /// The town ("(no town)" when unknown).
+    pub town: String,
+    /// The tier.
+    pub tier: String,
+    /// Periodic inspections falling due that year and not yet answered.
+    pub due: u64,
+    /// Overdue catch-up inspections (first year of the span only).
+    pub backlog: u64,
+}
+
+/// The workload of a run over a span of years, sorted by year, town and tier.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Workload {
+    /// The first and last year counted.
+    pub years: (i32, i32),
+    /// The rows (a year, town and tier with nothing due has none).
+    pub rows: Vec<WorkRow>,
+}
+
+/// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense).
+pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) -> Workload {
+    let mut counts: BTreeMap<(i32, String, String), (u64, u64)> = BTreeMap::new();
+    for row in &run.rows {
+        let e = &row.entry;
+        let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
+        let grid = Grid { first_due, cycle_years: cycle };
+        let town = row
+            .facts
+            .as_ref()
+            .and_then(|f| f.town.as_deref())
+            .or(row.parcel.town.as_deref())
+            .unwrap_or("(no town)")
+            .to_string();
+        let behind =
+            matches!(e.status, Some(Status::Overdue | Status::NeverInspected)) && e.previous_due.is_some();
+        let answered = match (&e.last_inspection, e.previous_due) {
+            (Some(last), previous) => previous.is_none_or(|p| last.date > p),
+            (None, _) => false,
+        };
+        let key = |year: i32| (year, town.clone(), e.tier.to_string());
+        if behind {
+            counts.entry(key(first)).or_default().1 += 1;
+        }
+        let next = grid.around(as_of).next;
+        let mut k = 0;
+        while let Some(due) = grid.due(k) {
+            k += 1;
+            if due.year() > last {
+                break;
+            }
+            let skip = due < as_of || due.year() < first || (due == next && (answered || behind));
+            if !skip {
+                counts.entry(key(due.year())).or_default().0 += 1;
+            }
+        }
+    }
+    let rows = counts
+        .into_iter()
+        .map(|((year, town, tier), (due, backlog))| WorkRow { year, town, tier, due, backlog })
+        .collect();
+    Workload { years: (first, last), rows }
+}
+
+/// The workload columns, in order.
+pub const COLUMNS: &[(&str, Kind)] = &[
+    ("year", Kind::Int),
+    ("town", Kind::Text),
+    ("tier", Kind::Text),
+    ("due", Kind::Int),
+    ("backlog", Kind::Int),
+    ("total", Kind::Int),
+];
+
+impl Table for Workload {
+    fn columns(&self) -> &[(&'static str, Kind)] {
+        COLUMNS
+    }
+
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn geometry(&self, _row: usize) -> Option<&MultiPolygon<f64>> {
+        None
+    }
+
+    fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+        let r = &self.rows[row];
+        match column {
+            0 => Cell::Int(r.year.into()),
+            1 => Cell::Text(Cow::Borrowed(&r.town)),
+            2 => Cell::Text(Cow::Borrowed(&r.tier)),
+            3 => Cell::Int(r.due as i64),
+            4 => Cell::Int(r.backlog as i64),
+            _ => Cell::Int((r.due + r.backlog) as i64),
+        }
+    }
+}
+
+impl std::fmt::Display for Workload {
+    /// A year × tier table of totals, for the terminal.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut tiers: Vec<&str> = self.rows.iter().map(|r| r.tier.as_str()).collect();
+        tiers.sort_unstable();
+        tiers.dedup();
+        let mut by_year: BTreeMap<i32, BTreeMap<&str, u64>> = BTreeMap::new();
+        for r in &self.rows {
+            *by_year.entry(r.year).or_default().entry(&r.tier).or_default() += r.due + r.backlog;
+        }
+        write!(f, "{:<6}", "year")?;
+        for tier in &tiers {
+            write!(f, " {tier:>11}")?;
+        }
+        writeln!(f, " {:>8}", "total")?;
+        for year in self.years.0..=self.years.1 {
+            let per_tier = by_year.get(&year).cloned().unwrap_or_default();
+            write!(f, "{year:<6}")?;
+            for tier in &tiers {
+                write!(f, " {:>11}", per_tier.get(tier).copied().unwrap_or(0))?;
+            }
+            writeln!(f, " {:>8}", per_tier.values().sum::<u64>())?;
+        }
+        let backlog: u64 = self.rows.iter().map(|r| r.backlog).sum();
+        writeln!(f, "of which overdue backlog (counted in the first year): {backlog}")
+    }
+}

@@ -1,0 +1,68 @@
+//! `lakeshore workload` on the SYNTHETIC sample county, as of 2027-01-15, for 2027..2036: hand-checked rows of
+//! the lakefront tier (2-year cycle, due 2026-11-01, 2028-11-01, ...), worked out from
+//! `tests/golden/sample/expected.csv` (status) and `data/sample/history.csv` (last inspections).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn workload_rows() -> Vec<common::Row> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::fresh_dir("workload");
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["workload", "--config"])
+        .arg(root.join("data/sample/county.toml"))
+        .args(["--as-of", "2027-01-15", "--years", "2027..2036", "--format", "csv", "--out"])
+        .arg(&out)
+        .output()
+        .expect("cannot run the lakeshore binary");
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+    let rows = common::read_rows(&out.join("workload.csv")).unwrap_or_else(|e| panic!("{e}")).1;
+    let _ = std::fs::remove_dir_all(out);
+    rows
+}
+
+fn find<'a>(rows: &'a [common::Row], year: &str, town: &str, tier: &str) -> Option<&'a common::Row> {
+    rows.iter().find(|r| r["year"] == year && r["town"] == town && r["tier"] == tier)
+}
+
+#[test]
+fn lakefront_workload_matches_hand_count() {
+    let rows = workload_rows();
+    // Backlog in 2027: overdue or never inspected on 2027-01-15: Fleming 133.14-1-1; Owasco 128.05-1-4 (never)
+    // and 128.05-1-7; Sterling 10.06-1-1 (never) and 10.07-1-2. Their catch-up answers 2028-11-01.
+    for (town, backlog) in [("Fleming", "1"), ("Owasco", "2"), ("Sterling", "2")] {
+        let row =
+            find(&rows, "2027", town, "lakefront").unwrap_or_else(|| panic!("no 2027 {town} row: {rows:?}"));
+        assert_eq!((row["due"].as_str(), row["backlog"].as_str()), ("0", backlog), "{town}: {row:?}");
+    }
+    // 2028-11-01: the current parcels whose last inspection answered 2026-11-01, not 2028: Moravia
+    // 190.08-1-1, Owasco 128.05-1-1 and 128.05-1-2, Scipio 160.12-1-2, Sterling 10.07-1-1 and 10.07-1-3.
+    // Niles 150.09-1-2 was inspected 2027-01-05, after 2026-11-01: 2028 is answered, it is next due 2030.
+    for (town, due) in [("Moravia", "1"), ("Owasco", "2"), ("Scipio", "1"), ("Sterling", "2")] {
+        let row = find(&rows, "2028", town, "lakefront").unwrap_or_else(|| panic!("no 2028 {town} row"));
+        assert_eq!(
+            (row["due"].as_str(), row["backlog"].as_str(), row["total"].as_str()),
+            (due, "0", due),
+            "{town}"
+        );
+    }
+    assert!(find(&rows, "2028", "Niles", "lakefront").is_none());
+    assert!(find(&rows, "2028", "Fleming", "lakefront").is_none(), "Fleming's catch-up answers 2028");
+    // 2030-11-01: all twelve lakefront parcels (Fleming 1, Moravia 1, Niles 1, Owasco 4, Scipio 1, Sterling 4).
+    let in_2030: u32 = rows
+        .iter()
+        .filter(|r| r["year"] == "2030" && r["tier"] == "lakefront")
+        .map(|r| r["due"].parse::<u32>().unwrap_or(0))
+        .sum();
+    assert_eq!(in_2030, 12);
+    // No lakefront inspection falls due in an odd year, and there is no backlog after the first year.
+    assert!(rows.iter().all(|r| r["tier"] != "lakefront"
+        || r["year"] == "2027"
+        || r["year"].ends_with(['0', '2', '4', '6', '8'])));
+    assert!(rows.iter().all(|r| r["year"] == "2027" || r["backlog"] == "0"));
+    let mut sorted = rows.clone();
+    sorted.sort_by(|a, b| (&a["year"], &a["town"], &a["tier"]).cmp(&(&b["year"], &b["town"], &b["tier"])));
+    assert_eq!(rows, sorted, "sorted by year, town and tier");
+}
