@@ -27,6 +27,22 @@ pub struct ParcelSchema {
     pub owner: Option<String>,
     /// Fields joined with spaces into the location (street address).
     pub location: Vec<String>,
+    /// The owner's mailing-address fields, for notices.
+    pub mailing: MailingFields,
+}
+
+/// Which fields hold the owner's mailing address (the statewide schema's `MAIL_ADDR`, `MAIL_CITY`,
+/// `MAIL_STATE`, `MAIL_ZIP`); each may be absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MailingFields {
+    /// Street or post-office box line.
+    pub street: Option<String>,
+    /// City or post office.
+    pub city: Option<String>,
+    /// State.
+    pub state: Option<String>,
+    /// ZIP code.
+    pub zip: Option<String>,
 }
 
 /// The first of `candidates` present in `fields` (case-insensitive), with the file's spelling.
@@ -71,7 +87,13 @@ impl ParcelSchema {
             Some(f) => vec![f],
             None => ["LOC_ST_NBR", "LOC_STREET"].iter().filter_map(|c| find(fields, &[c])).collect(),
         };
-        Ok(ParcelSchema { id, town, sewer, owner, location })
+        let mailing = MailingFields {
+            street: find(fields, &["MAIL_ADDR", "MAILING_ADDR", "MAIL_ADDRESS", "MAIL_STREET"]),
+            city: find(fields, &["MAIL_CITY", "MAILING_CITY"]),
+            state: find(fields, &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"]),
+            zip: find(fields, &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5"]),
+        };
+        Ok(ParcelSchema { id, town, sewer, owner, location, mailing })
     }
 
     /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].
@@ -79,6 +101,8 @@ impl ParcelSchema {
         let mut keep = self.id.clone();
         keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).cloned());
         keep.extend(self.location.iter().cloned());
+        let m = &self.mailing;
+        keep.extend(m.street.iter().chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
         keep
     }
 }
@@ -98,10 +122,26 @@ pub struct ParcelRecord {
     pub owner: Option<String>,
     /// Location (street address).
     pub location: Option<String>,
+    /// The owner's mailing address, when the layer has one (boxed to keep a record small: only the
+    /// notices read it).
+    pub mailing: Option<Box<MailingAddress>>,
     /// The parcel polygon(s) in the working CRS, when usable.
     pub shape: Option<MultiPolygon<f64>>,
     /// Why the parcel cannot be classified (no id, duplicate id, unusable geometry).
     pub defect: Option<String>,
+}
+
+/// An owner's mailing address as the assessor keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MailingAddress {
+    /// Street or post-office box line.
+    pub street: Option<String>,
+    /// City or post office.
+    pub city: Option<String>,
+    /// State.
+    pub state: Option<String>,
+    /// ZIP code.
+    pub zip: Option<String>,
 }
 
 /// Takes the text of value `i` out of a record, without copying text values.
@@ -122,6 +162,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let sewer = schema.sewer.as_ref().and_then(index);
     let owner = schema.owner.as_ref().and_then(index);
     let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
+    let m = &schema.mailing;
+    let mailing = [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index));
     let path = layer.path;
     let mut problems = Vec::new();
     let mut records = Vec::with_capacity(layer.features.len());
@@ -154,6 +196,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             }
         };
         let address: Vec<String> = location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
+        let [street, city, state, zip] = mailing.map(|i| take_text(&mut values, i));
+        let mailing = MailingAddress { street, city, state, zip };
         records.push(ParcelRecord {
             id,
             record,
@@ -161,6 +205,7 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             sewer: take_text(&mut values, sewer),
             owner: take_text(&mut values, owner),
             location: (!address.is_empty()).then(|| address.join(" ")),
+            mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
             shape,
             defect,
         });

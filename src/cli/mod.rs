@@ -41,6 +41,10 @@ enum Command {
     ///
     /// Example: lakeshore buffer --config data/sample/county.toml --distance 500 --features data/sample/watercourses.geojson
     Buffer(BufferArgs),
+    /// Write the year's inspection notices: a mail-merge CSV, printable letters and Avery 5160 labels.
+    ///
+    /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
+    Notices(NoticesArgs),
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -64,6 +68,19 @@ struct BufferArgs {
     /// Feature layers to list too (wells, springs, buildings, watercourses); repeat for several.
     #[arg(long = "features", value_name = "FILE")]
     features: Vec<PathBuf>,
+}
+
+/// Flags of `lakeshore notices`.
+#[derive(Debug, clap::Args)]
+struct NoticesArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The year whose notices to write; default: the as-of year.
+    #[arg(long, value_name = "YEAR")]
+    year: Option<i32>,
+    /// Letter template (HTML with {{placeholders}}); default: the built-in data/templates/letter.html.
+    #[arg(long, value_name = "FILE")]
+    template: Option<PathBuf>,
 }
 
 /// Flags of `lakeshore workload`.
@@ -158,6 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Obligations(a) => obligations(a),
         Command::Workload(a) => workload(a),
         Command::Buffer(a) => buffer(a),
+        Command::Notices(a) => notices(a),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;
@@ -387,6 +405,36 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let code = finish(&a.run, &config, &run, &problems, written, writing)?;
+    std::mem::forget(run);
+    Ok(code)
+}
+
+fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::report::letters::{write_labels, write_letters, Template};
+    use lakeshore::report::table::Table;
+    // A bad template stops the run before any work.
+    let template = match &a.template {
+        Some(path) => Template::load(path)?,
+        None => Template::builtin()?,
+    };
+    let (config, formats) = prepare(&a.run)?;
+    let year = a.year.unwrap_or(config.as_of.year());
+    let mut run = run_with_progress(&a.run, &config)?;
+    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
+    run.notes.extend(notes);
+    let mut problems = run.problems.clone();
+    problems.extend(more);
+    problems.sort();
+    let writing = std::time::Instant::now();
+    let list = lakeshore::report::notices::notices(&run, &found, year);
+    let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
+    written.push(write_letters(&list, &template, &a.run.out, config.as_of)?);
+    written.push(write_labels(&list, &a.run.out)?);
+    if !a.run.quiet {
+        println!("{} notices for {year} in {} letters", list.len(), list.letter_count());
+    }
+    let code = finish(&a.run, &config, &run, &problems, written, writing)?;
+    std::mem::forget(found);
     std::mem::forget(run);
     Ok(code)
 }

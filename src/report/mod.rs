@@ -2,6 +2,8 @@
 //! them in the formats asked for.
 
 pub mod buffer;
+pub mod letters;
+pub mod notices;
 pub mod obligations;
 pub mod problems;
 pub mod schedule;

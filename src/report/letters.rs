@@ -1,0 +1,612 @@
+//! Printed mail for the year's notices: the letters (`letters.html`, one page per parcel, from a template
+//! the county edits) and the mailing labels (`labels.html`, Avery 5160 sheets). Both are HTML sized for US
+//! Letter paper, for a browser to print; `chromium --headless --print-to-pdf` makes a PDF of them.
+//!
+//! A template is plain HTML with `{{name}}` placeholders, whose values are inserted HTML-escaped, and two
+//! repeated blocks: `{{#letters}} ... {{/letters}}` once per letter and, inside it, `{{#items}} ...
+//! {{/items}}` once per noticed obligation. The template is checked when loaded — an unknown placeholder or a
+//! misplaced block is an error naming it and the template file — so a run never fails half-way through
+//! writing letters. Writing streams letter by letter: a county's letters are never all held in memory.
+
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+
+use crate::error::{Error, Result};
+use crate::io::write::write_atomic;
+use crate::obligations::Obligation;
+use crate::report::notices::{Letter, Notices};
+
+/// The built-in letter template (`data/templates/letter.html`), used when the county gives none.
+pub const BUILTIN_TEMPLATE: &str = include_str!("../../data/templates/letter.html");
+
+/// How errors name the built-in template.
+pub const BUILTIN_TEMPLATE_PATH: &str = "data/templates/letter.html (built in)";
+
+/// How letters and labels name an owner the parcel layer does not give.
+pub const NO_OWNER: &str = "Property owner";
+
+/// Placeholders usable anywhere in a template.
+pub const DOCUMENT_FIELDS: &[&str] = &["jurisdiction", "law", "date", "year", "letter_count"];
+
+/// Placeholders usable inside `{{#letters}}`.
+pub const LETTER_FIELDS: &[&str] = &[
+    "letter_number",
+    "owner",
+    "address_line1",
+    "address_line2",
+    "parcel_id",
+    "location",
+    "town",
+    "first_due",
+    "item_count",
+];
+
+/// Placeholders usable inside `{{#items}}`.
+pub const ITEM_FIELDS: &[&str] =
+    &["obligation", "what", "when", "due", "due_iso", "status", "citation", "why"];
+
+/// Appends `text` to `out` with the characters HTML gives meaning to (`& < > " '`) escaped, so a value is
+/// safe both in element text and in a quoted attribute.
+pub fn escape_html(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Replaces each `{{name}}` of `template` (spaces inside the braces allowed) by its value in `values`,
+/// HTML-escaped. A name without a value, an unclosed `{{` or a block tag (`{{#...}}`, `{{/...}}`) is an
+/// error naming it and `path`, the template's file.
+///
+/// ```
+/// # use std::path::Path;
+/// use lakeshore::report::letters::substitute;
+/// let html = substitute("<p>{{owner}}</p>", Path::new("letter.html"), &[("owner", "Smith & Sons")]);
+/// assert_eq!(html.unwrap(), "<p>Smith &amp; Sons</p>");
+/// ```
+pub fn substitute(template: &str, path: &Path, values: &[(&str, &str)]) -> Result<String> {
+    let names: Vec<&str> = values.iter().map(|(name, _)| *name).collect();
+    let pieces = compile(template, path, &names, 1)?;
+    let values: Vec<&str> = values.iter().map(|(_, value)| *value).collect();
+    let mut out = String::with_capacity(template.len());
+    expand(template, &pieces, &values, &mut out);
+    Ok(out)
+}
+
+/// A piece of a compiled template: text copied as is, or the value of field `i`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(Range<usize>),
+    Field(usize),
+}
+
+/// A `{{...}}` tag: where it stands in the text and the name inside, trimmed.
+struct Tag<'t> {
+    span: Range<usize>,
+    name: &'t str,
+}
+
+/// The 1-based line of byte `at` of `text`, for messages.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+/// The tags of `text`, whose first line is line `first_line` of the template, in order; an unclosed `{{`
+/// is an error.
+fn tags<'t>(text: &'t str, path: &Path, first_line: usize) -> Result<Vec<Tag<'t>>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("{{").map(|i| from + i) {
+        let Some(close) = text[open + 2..].find("}}").map(|i| open + 2 + i) else {
+            return Err(Error::format(
+                path,
+                format!(
+                    "line {}: `{{{{` is never closed by `}}}}`; close the placeholder",
+                    first_line + line_of(text, open) - 1
+                ),
+            ));
+        };
+        out.push(Tag { span: open..close + 2, name: text[open + 2..close].trim() });
+        from = close + 2;
+    }
+    Ok(out)
+}
+
+/// Compiles `text`, whose first line is line `first_line` of the template, against the field `names`
+/// allowed there.
+fn compile(text: &str, path: &Path, names: &[&str], first_line: usize) -> Result<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for tag in tags(text, path, first_line)? {
+        if tag.span.start > from {
+            pieces.push(Piece::Text(from..tag.span.start));
+        }
+        let line = first_line + line_of(text, tag.span.start) - 1;
+        if tag.name.starts_with('#') || tag.name.starts_with('/') {
+            return Err(Error::format(
+                path,
+                format!(
+                    "line {line}: block tag {{{{{}}}}} is not allowed here; {{{{#letters}}}} must enclose {{{{#items}}}}, each closed once",
+                    tag.name
+                ),
+            ));
+        }
+        match names.iter().position(|n| *n == tag.name) {
+            Some(i) => pieces.push(Piece::Field(i)),
+            None => {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "line {line}: unknown placeholder {{{{{}}}}}; use one of {}",
+                        tag.name,
+                        names.join(", ")
+                    ),
+                ))
+            }
+        }
+        from = tag.span.end;
+    }
+    if from < text.len() {
+        pieces.push(Piece::Text(from..text.len()));
+    }
+    Ok(pieces)
+}
+
+/// Appends the compiled `pieces` of `text` to `out`, field `i` taking `values[i]`, escaped.
+fn expand<S: AsRef<str>>(text: &str, pieces: &[Piece], values: &[S], out: &mut String) {
+    for piece in pieces {
+        match piece {
+            Piece::Text(range) => out.push_str(&text[range.clone()]),
+            Piece::Field(i) => escape_html(values[*i].as_ref(), out),
+        }
+    }
+}
+
+/// A compiled part of a template: its text and pieces.
+#[derive(Debug, Clone)]
+struct Part {
+    text: String,
+    pieces: Vec<Piece>,
+}
+
+impl Part {
+    /// Compiles `text`, which starts at byte `offset` of the template `whole` (for line numbers).
+    fn new(text: &str, path: &Path, names: &[&str], whole: &str, offset: usize) -> Result<Self> {
+        let pieces = compile(text, path, names, line_of(whole, offset))?;
+        Ok(Part { text: text.to_string(), pieces })
+    }
+
+    fn render<S: AsRef<str>>(&self, values: &[S], out: &mut String) {
+        expand(&self.text, &self.pieces, values, out);
+    }
+}
+
+/// A letter template, checked and compiled.
+#[derive(Debug, Clone)]
+pub struct Template {
+    path: PathBuf,
+    head: Part,
+    letter_head: Part,
+    item: Option<Part>,
+    letter_tail: Part,
+    tail: Part,
+}
+
+/// A text split at a block `{{#name}} ... {{/name}}`.
+struct Block<'t> {
+    before: &'t str,
+    inside: &'t str,
+    after: &'t str,
+    /// Byte offsets of `inside` and `after` in the text.
+    inside_at: usize,
+    after_at: usize,
+}
+
+/// Splits `text` at the block `{{#name}} ... {{/name}}`; `None` when there is none, an error when it is
+/// opened or closed twice or closed before it is opened.
+fn split_block<'t>(text: &'t str, name: &str, path: &Path) -> Result<Option<Block<'t>>> {
+    let (open_name, close_name) = (format!("#{name}"), format!("/{name}"));
+    let found = tags(text, path, 1)?;
+    let opens: Vec<&Tag> = found.iter().filter(|t| t.name == open_name).collect();
+    let closes: Vec<&Tag> = found.iter().filter(|t| t.name == close_name).collect();
+    let block = |n: &str| format!("{{{{#{n}}}}} ... {{{{/{n}}}}}");
+    match (opens.as_slice(), closes.as_slice()) {
+        ([], []) => Ok(None),
+        ([open], [close]) if open.span.end <= close.span.start => Ok(Some(Block {
+            before: &text[..open.span.start],
+            inside: &text[open.span.end..close.span.start],
+            after: &text[close.span.end..],
+            inside_at: open.span.end,
+            after_at: close.span.end,
+        })),
+        _ => Err(Error::format(
+            path,
+            format!(
+                "the template must have one {} block, opened before it is closed; fix its tags",
+                block(name)
+            ),
+        )),
+    }
+}
+
+impl Template {
+    /// Reads and checks the template at `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Template::parse(&text, path)
+    }
+
+    /// The built-in template ([`BUILTIN_TEMPLATE`]).
+    pub fn builtin() -> Result<Self> {
+        Template::parse(BUILTIN_TEMPLATE, Path::new(BUILTIN_TEMPLATE_PATH))
+    }
+
+    /// Checks and compiles template `text`; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+        let letters = split_block(text, "letters", path)?.ok_or_else(|| {
+            Error::format(
+                path,
+                "the template has no {{#letters}} ... {{/letters}} block; put the page of one letter between them",
+            )
+        })?;
+        // Field i of every part is entry i of these lists; `render` fills its values in the same order.
+        let document: Vec<&str> = DOCUMENT_FIELDS.to_vec();
+        let in_letter: Vec<&str> = document.iter().chain(LETTER_FIELDS).copied().collect();
+        let in_item: Vec<&str> = in_letter.iter().chain(ITEM_FIELDS).copied().collect();
+        let at = letters.inside_at;
+        let (letter_head, item, letter_tail) = match split_block(letters.inside, "items", path)? {
+            Some(items) => (
+                Part::new(items.before, path, &in_letter, text, at)?,
+                Some(Part::new(items.inside, path, &in_item, text, at + items.inside_at)?),
+                Part::new(items.after, path, &in_letter, text, at + items.after_at)?,
+            ),
+            None => (
+                Part::new(letters.inside, path, &in_letter, text, at)?,
+                None,
+                Part::new("", path, &in_letter, text, at)?,
+            ),
+        };
+        Ok(Template {
+            path: path.to_path_buf(),
+            head: Part::new(letters.before, path, &document, text, 0)?,
+            letter_head,
+            item,
+            letter_tail,
+            tail: Part::new(letters.after, path, &document, text, letters.after_at)?,
+        })
+    }
+
+    /// The template's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the letters of `notices`, dated `date`, to `out`.
+    pub fn render(
+        &self,
+        notices: &Notices<'_, '_>,
+        date: NaiveDate,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let rules = notices.run().rules;
+        let document: [String; DOCUMENT_FIELDS.len()] = [
+            rules.jurisdiction.name.clone(),
+            rules.jurisdiction.law.clone(),
+            long_date(date),
+            notices.year().to_string(),
+            notices.letter_count().to_string(),
+        ];
+        let mut values = document.to_vec();
+        let mut buffer = String::new();
+        self.head.render(&values, &mut buffer);
+        out.write_all(buffer.as_bytes())?;
+        let in_letter = DOCUMENT_FIELDS.len() + LETTER_FIELDS.len();
+        for letter in notices.letters() {
+            values.truncate(DOCUMENT_FIELDS.len());
+            values.extend(letter_values(&letter));
+            buffer.clear();
+            self.letter_head.render(&values, &mut buffer);
+            if let Some(item) = &self.item {
+                for o in letter.items {
+                    values.truncate(in_letter);
+                    values.extend(item_values(notices, o));
+                    item.render(&values, &mut buffer);
+                }
+            }
+            values.truncate(in_letter);
+            self.letter_tail.render(&values, &mut buffer);
+            out.write_all(buffer.as_bytes())?;
+        }
+        values.truncate(DOCUMENT_FIELDS.len());
+        buffer.clear();
+        self.tail.render(&values, &mut buffer);
+        out.write_all(buffer.as_bytes())
+    }
+}
+
+/// The values of [`LETTER_FIELDS`] for `letter`, in order.
+fn letter_values(letter: &Letter<'_, '_>) -> [String; LETTER_FIELDS.len()] {
+    let address = letter.address();
+    let parcel = &letter.row.parcel;
+    [
+        letter.number.to_string(),
+        address.owner.unwrap_or(NO_OWNER).to_string(),
+        address.street.unwrap_or_default().to_string(),
+        address.city_line(),
+        parcel.id.clone(),
+        parcel.location.clone().unwrap_or_default(),
+        letter.town().unwrap_or_default().to_string(),
+        letter.items.iter().filter_map(|o| o.due).min().map(long_date).unwrap_or_default(),
+        letter.items.len().to_string(),
+    ]
+}
+
+/// The values of [`ITEM_FIELDS`] for obligation `o`, in order.
+fn item_values(notices: &Notices<'_, '_>, o: &Obligation<'_>) -> [String; ITEM_FIELDS.len()] {
+    let due = o.due.map(long_date).unwrap_or_default();
+    let when = match (o.overdue, o.due) {
+        (true, Some(_)) => format!("Overdue: it was due {due}"),
+        _ => format!("Due by {due}"),
+    };
+    [
+        o.id.to_string(),
+        o.what.to_string(),
+        when,
+        due,
+        o.due.map(|d| d.to_string()).unwrap_or_default(),
+        (if o.overdue { "overdue" } else { "due" }).to_string(),
+        o.citation.to_string(),
+        notices.why(o),
+    ]
+}
+
+/// A date as a letter writes it: "November 1, 2027".
+pub fn long_date(date: NaiveDate) -> String {
+    date.format("%B %-d, %Y").to_string()
+}
+
+/// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.
+pub fn write_letters(
+    notices: &Notices<'_, '_>,
+    template: &Template,
+    dir: &Path,
+    date: NaiveDate,
+) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join("letters.html");
+    write_atomic(&path, |out| template.render(notices, date, out))?;
+    Ok(path)
+}
+
+/// A sheet of mailing labels: US Letter, labels in a grid, sizes in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelSheet {
+    /// Labels across.
+    pub columns: usize,
+    /// Labels down.
+    pub rows: usize,
+    /// Width of a label.
+    pub width_in: f64,
+    /// Height of a label.
+    pub height_in: f64,
+    /// From the top edge of the sheet to the first row.
+    pub top_margin_in: f64,
+    /// From the left edge of the sheet to the first column.
+    pub side_margin_in: f64,
+    /// Between columns.
+    pub column_gap_in: f64,
+    /// Between rows.
+    pub row_gap_in: f64,
+}
+
+/// Avery 5160 (and its equivalents 5260, 8160...): 30 address labels, 3 across and 10 down, each 2 5/8 in
+/// by 1 in, on US Letter.
+pub const AVERY_5160: LabelSheet = LabelSheet {
+    columns: 3,
+    rows: 10,
+    width_in: 2.625,
+    height_in: 1.0,
+    top_margin_in: 0.5,
+    side_margin_in: 0.1875,
+    column_gap_in: 0.125,
+    row_gap_in: 0.0,
+};
+
+/// Where a label goes: its sheet (0-based) and its top-left corner on the sheet, in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelPosition {
+    /// The sheet, from 0.
+    pub sheet: usize,
+    /// From the sheet's left edge.
+    pub left_in: f64,
+    /// From the sheet's top edge.
+    pub top_in: f64,
+}
+
+impl LabelSheet {
+    /// Labels per sheet.
+    pub fn per_sheet(&self) -> usize {
+        self.columns * self.rows
+    }
+
+    /// The position of label `i` (from 0), filling each sheet row by row.
+    pub fn position(&self, i: usize) -> LabelPosition {
+        let on_sheet = i % self.per_sheet();
+        let (row, column) = (on_sheet / self.columns, on_sheet % self.columns);
+        LabelPosition {
+            sheet: i / self.per_sheet(),
+            left_in: self.side_margin_in + column as f64 * (self.width_in + self.column_gap_in),
+            top_in: self.top_margin_in + row as f64 * (self.height_in + self.row_gap_in),
+        }
+    }
+}
+
+/// Writes the mailing labels of `notices` (one per letter, in letter order) on `sheet`s to `out`.
+pub fn render_labels(
+    notices: &Notices<'_, '_>,
+    sheet: &LabelSheet,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut buffer = String::new();
+    buffer.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    escape_html(&notices.run().rules.jurisdiction.name, &mut buffer);
+    buffer.push_str(&format!(": mailing labels for the {} notices</title>\n", notices.year()));
+    buffer.push_str(&format!(
+        "<style>
+  @page {{ size: Letter; margin: 0; }}
+  html, body {{ margin: 0; padding: 0; }}
+  body {{ font: 10pt/1.25 \"Liberation Sans\", Arial, Helvetica, sans-serif; color: #000; }}
+  .sheet {{ position: relative; width: 8.5in; height: 11in; overflow: hidden; page-break-after: always; break-after: page; }}
+  .sheet:last-of-type {{ page-break-after: auto; break-after: auto; }}
+  .label {{ position: absolute; width: {w}in; height: {h}in; box-sizing: border-box; padding: 0.14in 0.18in; overflow: hidden; }}
+  .label div {{ white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
+  @media screen {{
+    body {{ background: #ccc; }}
+    .sheet {{ background: #fff; margin: 0 auto 0.25in; }}
+    .label {{ outline: 1px dashed #bbb; }}
+  }}
+</style>
+</head>
+<body>
+",
+        w = sheet.width_in,
+        h = sheet.height_in,
+    ));
+    for (i, letter) in notices.letters().enumerate() {
+        let at = sheet.position(i);
+        if i % sheet.per_sheet() == 0 {
+            if i > 0 {
+                buffer.push_str("</div>\n");
+            }
+            buffer.push_str(&format!("<div class=\"sheet\" id=\"sheet-{}\">\n", at.sheet + 1));
+        }
+        let address = letter.address();
+        buffer.push_str(&format!(
+            "<div class=\"label\" style=\"left: {}in; top: {}in\">",
+            at.left_in, at.top_in
+        ));
+        for line in [
+            address.owner.unwrap_or(NO_OWNER).to_string(),
+            address.street.unwrap_or_default().to_string(),
+            address.city_line(),
+        ] {
+            buffer.push_str("<div>");
+            escape_html(&line, &mut buffer);
+            buffer.push_str("</div>");
+        }
+        buffer.push_str("</div>\n");
+        out.write_all(buffer.as_bytes())?;
+        buffer.clear();
+    }
+    if notices.letter_count() > 0 {
+        buffer.push_str("</div>\n");
+    }
+    buffer.push_str("</body>\n</html>\n");
+    out.write_all(buffer.as_bytes())
+}
+
+/// Writes `<dir>/labels.html`: the mailing labels of `notices` on Avery 5160 sheets; returns its path.
+pub fn write_labels(notices: &Notices<'_, '_>, dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join("labels.html");
+    write_atomic(&path, |out| render_labels(notices, &AVERY_5160, out))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_escaped() {
+        let html = substitute(
+            "<p title=\"{{owner}}\">{{ owner }} at {{where}}</p>",
+            Path::new("t.html"),
+            &[("owner", "O'Neil & <Sons> \"Ltd\""), ("where", "6101 E Lake Rd")],
+        )
+        .unwrap();
+        assert_eq!(
+            html,
+            "<p title=\"O&#39;Neil &amp; &lt;Sons&gt; &quot;Ltd&quot;\">O&#39;Neil &amp; &lt;Sons&gt; &quot;Ltd&quot; at 6101 E Lake Rd</p>"
+        );
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_an_error_naming_it_and_the_template() {
+        let err = substitute("Dear {{owner}},\n{{ownr}}", Path::new("my/letter.html"), &[("owner", "x")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("{{ownr}}"), "{err}");
+        assert!(err.contains("my/letter.html"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+        let err = substitute("{{owner", Path::new("t.html"), &[("owner", "x")]).unwrap_err().to_string();
+        assert!(err.contains("never closed"), "{err}");
+    }
+
+    #[test]
+    fn a_template_is_checked_when_loaded() {
+        let path = Path::new("county/letter.html");
+        let ok = "<h1>{{jurisdiction}}</h1>{{#letters}}<p>{{owner}}</p>{{#items}}<li>{{what}}</li>{{/items}}{{/letters}}";
+        assert!(Template::parse(ok, path).is_ok());
+        let cases = [
+            ("<h1>{{owner}}</h1>{{#letters}}{{/letters}}", "{{owner}}"), // a letter field outside the letters
+            ("{{#letters}}{{what}}{{/letters}}", "{{what}}"),            // an item field outside the items
+            (
+                "{{#letters}}\n\n{{#items}}{{colour}}{{/items}}{{/letters}}",
+                "line 3: unknown placeholder {{colour}}",
+            ),
+            ("<p>no letters</p>", "no {{#letters}}"),
+            ("{{#letters}}{{/letters}}{{#letters}}{{/letters}}", "one {{#letters}}"),
+            ("{{#items}}{{/items}}{{#letters}}{{/letters}}", "{{#items}}"),
+        ];
+        for (text, expected) in cases {
+            let err = Template::parse(text, path).unwrap_err().to_string();
+            assert!(err.contains(expected), "{text:?}: {err}");
+            assert!(err.contains("county/letter.html"), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_builtin_template_compiles() {
+        let template = Template::builtin().unwrap();
+        assert!(template.item.is_some());
+    }
+
+    #[test]
+    fn avery_5160_geometry() {
+        let s = AVERY_5160;
+        assert_eq!(s.per_sheet(), 30);
+        // The labels and gaps fill the 8.5 x 11 in sheet exactly, with equal margins on both sides.
+        let across = 2.0 * s.side_margin_in + 3.0 * s.width_in + 2.0 * s.column_gap_in;
+        assert_eq!(across, 8.5);
+        assert_eq!(2.0 * s.top_margin_in + 10.0 * s.height_in, 11.0);
+        let at = |i| {
+            let p = s.position(i);
+            (p.sheet, p.left_in, p.top_in)
+        };
+        assert_eq!(at(0), (0, 0.1875, 0.5));
+        assert_eq!(at(1), (0, 2.9375, 0.5));
+        assert_eq!(at(2), (0, 5.6875, 0.5));
+        assert_eq!(at(3), (0, 0.1875, 1.5));
+        assert_eq!(at(29), (0, 5.6875, 9.5));
+        assert_eq!(at(30), (1, 0.1875, 0.5));
+        assert_eq!(at(61), (2, 2.9375, 0.5));
+        // The last label ends where the bottom margin begins, the last column where the side margin does.
+        assert_eq!(at(29).2 + s.height_in, 11.0 - s.top_margin_in);
+        assert_eq!(at(29).1 + s.width_in, 8.5 - s.side_margin_in);
+    }
+
+    #[test]
+    fn dates_are_written_out() {
+        assert_eq!(long_date(NaiveDate::from_ymd_opt(2027, 11, 1).unwrap()), "November 1, 2027");
+    }
+}

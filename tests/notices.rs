@@ -1,0 +1,122 @@
+//! The annual notice list of the SYNTHETIC sample county (`data/sample/`), year 2027, as of 2027-01-15:
+//! which parcels are noticed, with which due dates, and the letters and labels written for them.
+//!
+//! The expected rows are taken from the hand-made `tests/golden/sample/expected.csv` (worked out from the
+//! law, not by running the program) and the sample's `parcels.dbf` mailing fields (as documented in
+//! `data/sample/README.md`), not from this program's output.
+
+mod common;
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+use lakeshore::config::{Config, ConfigFile};
+use lakeshore::obligations::collect;
+use lakeshore::pipeline::run_schedule;
+use lakeshore::report::letters::{write_labels, write_letters, Template};
+use lakeshore::report::notices::notices;
+use lakeshore::report::table::Table;
+use lakeshore::report::{write_table, Format};
+
+const AS_OF: &str = "2027-01-15";
+
+fn sample_config() -> Config {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    let file = ConfigFile::load(&path).expect("the sample config loads");
+    Config::new(file, AS_OF.parse::<NaiveDate>().unwrap()).expect("the sample config is valid")
+}
+
+/// Writes `notices.csv`, `letters.html` and `labels.html` of `year` into a fresh folder; returns the folder,
+/// the table's rows and the number of letters.
+fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
+    let config = sample_config();
+    let run = run_schedule(&config).expect("the sample runs");
+    let (obligations, _, _) = collect(&run, config.as_of);
+    let list = notices(&run, &obligations, year);
+    let dir = common::fresh_dir(&format!("notices-{year}"));
+    write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
+    write_letters(&list, &Template::builtin().unwrap(), &dir, config.as_of).unwrap();
+    write_labels(&list, &dir).unwrap();
+    assert_eq!(list.len(), list.items().len());
+    let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
+    (dir, rows, list.letter_count())
+}
+
+/// The rows of `parcel` as (obligation, due, overdue).
+fn of(rows: &[common::Row], parcel: &str) -> Vec<(String, String, String)> {
+    rows.iter()
+        .filter(|r| r["parcel_id"] == parcel)
+        .map(|r| (r["obligation"].clone(), r["due"].clone(), r["overdue"].clone()))
+        .collect()
+}
+
+fn periodic(due: &str, overdue: bool) -> (String, String, String) {
+    ("periodic-inspection".into(), due.into(), overdue.to_string())
+}
+
+#[test]
+fn parcels_due_in_2027_or_overdue_are_noticed_with_their_due_dates() {
+    let (_, rows, _) = write_notices(2027);
+    // expected.csv: Ira cohort 2006, due-this-year, next_due 2027-11-01.
+    assert_eq!(of(&rows, "053289-40.00-1-1"), [periodic("2027-11-01", false)]);
+    // expected.csv: Ira cohort 2006, overdue (last inspected 2012), previous_due 2020-11-01 missed.
+    assert_eq!(of(&rows, "053289-40.00-1-3"), [periodic("2020-11-01", true)]);
+    // expected.csv: Brutus cohort 2004, overdue, previous_due 2025-11-01 missed.
+    assert_eq!(of(&rows, "052289-60.00-1-1"), [periodic("2025-11-01", true)]);
+    // expected.csv: lakefront, never inspected, previous_due 2026-11-01 missed.
+    assert_eq!(of(&rows, "054689-128.05-1-4"), [periodic("2026-11-01", true)]);
+}
+
+#[test]
+fn parcels_current_until_after_2027_are_not_noticed() {
+    let (_, rows, _) = write_notices(2027);
+    // expected.csv: Aurelius cohort 2003, current, next_due 2031-11-01.
+    assert_eq!(of(&rows, "052089-123.45-1-2"), []);
+    // expected.csv: Owasco east shore, current, next_due 2028-11-01.
+    assert_eq!(of(&rows, "054689-128.05-1-1"), []);
+    // expected.csv: unscheduled (public sewer).
+    assert_eq!(of(&rows, "050100-106.41-1-3"), []);
+    // ... but the lakefront parcel is noticed for 2028, its next due year.
+    let (_, rows, _) = write_notices(2028);
+    assert!(of(&rows, "054689-128.05-1-1").contains(&periodic("2028-11-01", false)));
+}
+
+#[test]
+fn rows_carry_the_owners_mailing_address_and_a_reason() {
+    let (_, rows, letters) = write_notices(2027);
+    let row = rows.iter().find(|r| r["parcel_id"] == "054689-128.05-1-4").unwrap();
+    // parcels.dbf record 4: PRIMARY_OW, MAIL_ADDR, MAIL_CITY, MAIL_STATE, MAIL_ZIP, LOC_ST_NBR + LOC_STREET.
+    assert_eq!(row["owner"], "DUNLOW MARTIN & ELSA");
+    assert_eq!(row["address"], "PO Box 122");
+    assert_eq!((row["city"].as_str(), row["state"].as_str(), row["zip"].as_str()), ("Auburn", "NY", "13021"));
+    assert_eq!(row["address_source"], "mailing");
+    assert_eq!(row["location"], "6131 E Lake Rd");
+    assert_eq!(row["town"], "Owasco");
+    assert!(row["citation"].contains("§IV.A"), "{}", row["citation"]);
+    assert!(!row["why"].is_empty());
+    // One letter per parcel, numbered 1.. in parcel order.
+    let mut parcels: Vec<&str> = rows.iter().map(|r| r["parcel_id"].as_str()).collect();
+    parcels.dedup();
+    assert_eq!(parcels.len(), letters);
+    let numbers: Vec<usize> = rows.iter().map(|r| r["letter"].parse().unwrap()).collect();
+    assert_eq!(numbers.first(), Some(&1));
+    assert_eq!(numbers.last(), Some(&letters));
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+}
+
+#[test]
+fn letters_and_labels_hold_one_page_and_one_label_per_parcel() {
+    let (dir, rows, letters) = write_notices(2027);
+    let html = std::fs::read_to_string(dir.join("letters.html")).unwrap();
+    assert_eq!(html.matches("<div class=\"letter\">").count(), letters);
+    assert!(html.contains("DUNLOW MARTIN &amp; ELSA"), "owner names are escaped");
+    assert!(html.contains("Cayuga County Health District"), "letterhead from the rule set");
+    assert!(html.contains("Re: Tax parcel 054689-128.05-1-4"));
+    assert!(html.contains("November 1, 2027"));
+    assert!(!html.contains("{{"), "every placeholder is filled");
+    let labels = std::fs::read_to_string(dir.join("labels.html")).unwrap();
+    assert_eq!(labels.matches("<div class=\"label\"").count(), letters);
+    assert_eq!(labels.matches("<div class=\"sheet\"").count(), letters.div_ceil(30));
+    assert!(labels.contains("left: 0.1875in; top: 0.5in"));
+    assert!(rows.len() >= letters);
+}
