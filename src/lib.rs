@@ -33,6 +33,7 @@ pub mod error;
 pub mod index;
 pub mod io;
 pub mod layer;
+pub mod map;
 pub mod obligations;
 pub mod parcels;
 pub mod pipeline;

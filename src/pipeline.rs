@@ -275,19 +275,40 @@ pub fn load_layer(path: &Path, config: &Config) -> Result<(Layer, Vec<Problem>)>
     load(path, config, None)
 }
 
-/// Reads and indexes the reference layers.
-fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
+/// Named polygons of an area layer: each shape with its name attribute, when it has one.
+pub type NamedAreas = Vec<(MultiPolygon<f64>, Option<String>)>;
+
+/// The reference layers as read, in the working CRS, before they are indexed: what classification measures
+/// against, and what a map draws. A layer not configured is `None` (the shoreline: empty).
+#[derive(Debug, Default)]
+pub struct Reference {
+    /// Shoreline features of the rule set's water bodies, with the water body's name.
+    pub shoreline: Vec<(Geometry<f64>, String)>,
+    /// Watersheds, named by water body (canonical names where the rule set knows them).
+    pub watersheds: Option<NamedAreas>,
+    /// Towns with their names.
+    pub towns: Option<NamedAreas>,
+    /// Public sewer districts.
+    pub sewered: Option<NamedAreas>,
+    /// The county boundary.
+    pub county: Option<NamedAreas>,
+    /// FEMA flood-hazard polygons with their zone.
+    pub floodplain: Option<Vec<(MultiPolygon<f64>, FloodZone)>>,
+    /// Watercourses and wetlands with their names.
+    pub watercourses: Option<Vec<(Geometry<f64>, String)>>,
+}
+
+/// Reads the reference layers of `config` (everything but the parcels, systems and record files).
+pub fn read_reference(
+    config: &Config,
+    problems: &mut Vec<Problem>,
+    notes: &mut Vec<String>,
+) -> Result<Reference> {
     let rules = &config.rules;
     let fields = &config.fields;
     let layers = &config.layers;
-    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
-
-    let shoreline = shoreline_features(config, problems, notes)?;
-
-    let mut areas = Areas {
-        municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
-        ..Areas::default()
-    };
+    let mut reference =
+        Reference { shoreline: shoreline_features(config, problems, notes)?, ..Reference::default() };
     if let Some(path) = &layers.watershed {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
@@ -299,7 +320,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
                 (shape, canonical.or(name))
             })
             .collect();
-        areas.watersheds = Some(AreaLayer::new(named));
+        reference.watersheds = Some(named);
     }
     if let Some(path) = &layers.towns {
         let (layer, p) = load(path, config, None)?;
@@ -315,18 +336,16 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
                         ),
                     )
                 })?;
-        areas.towns = Some(AreaLayer::new(named_areas(&layer, Some(field), problems)));
+        reference.towns = Some(named_areas(&layer, Some(field), problems));
     }
-    for (slot, path) in [(&mut areas.sewered, &layers.sewered), (&mut areas.county, &layers.county)] {
+    for (slot, path) in [(&mut reference.sewered, &layers.sewered), (&mut reference.county, &layers.county)] {
         if let Some(path) = path {
             let (layer, p) = load(path, config, None)?;
             problems.extend(p);
             let field = name_field(&layer, None, &NAME_FIELDS)?;
-            *slot = Some(AreaLayer::new(named_areas(&layer, field, problems)));
+            *slot = Some(named_areas(&layer, field, problems));
         }
     }
-
-    let mut floodplain = Floodplain::default();
     if let Some(path) = &layers.floodplain {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
@@ -356,33 +375,44 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
                 (shape, zone)
             })
             .collect();
-        floodplain = Floodplain::new(attributed);
+        reference.floodplain = Some(attributed);
     }
+    if let Some(path) = &layers.watercourses {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let field = name_field(&layer, None, &NAME_FIELDS)?;
+        let features = (0..layer.features.len())
+            .filter_map(|i| {
+                let geometry = layer.features[i].geometry.as_ref().ok()?.clone();
+                Some((geometry, value_text(&layer, i, field).unwrap_or_default()))
+            })
+            .collect();
+        reference.watercourses = Some(features);
+    }
+    Ok(reference)
+}
 
-    let watercourses = match &layers.watercourses {
-        Some(path) => {
-            let (layer, p) = load(path, config, None)?;
-            problems.extend(p);
-            let field = name_field(&layer, None, &NAME_FIELDS)?;
-            let features = (0..layer.features.len())
-                .filter_map(|i| {
-                    let geometry = layer.features[i].geometry.as_ref().ok()?.clone();
-                    Some((geometry, value_text(&layer, i, field).unwrap_or_default()))
-                })
-                .collect();
-            // Distances are exact as far out as the shoreline's (and at least twice the separation the law
-            // asks for), so the column means the same for a stream as for the lake.
-            let radius_ft = rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-            Some(Shore::new(features, radius_ft))
-        }
-        None => None,
+/// Reads and indexes the reference layers.
+fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
+    let rules = &config.rules;
+    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
+    let reference = read_reference(config, problems, notes)?;
+    let areas = Areas {
+        municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
+        watersheds: reference.watersheds.map(AreaLayer::new),
+        towns: reference.towns.map(AreaLayer::new),
+        sewered: reference.sewered.map(AreaLayer::new),
+        county: reference.county.map(AreaLayer::new),
     };
-
+    // Watercourse distances are exact as far out as the shoreline's (and at least twice the separation the
+    // law asks for), so the column means the same for a stream as for the lake.
+    let watercourse_radius_ft =
+        rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
     Ok(World {
-        shore: Shore::new(shoreline, radius_ft),
+        shore: Shore::new(reference.shoreline, radius_ft),
         areas,
-        floodplain,
-        watercourses,
+        floodplain: reference.floodplain.map(Floodplain::new).unwrap_or_default(),
+        watercourses: reference.watercourses.map(|w| Shore::new(w, watercourse_radius_ft)),
         border_tolerance_ft: config.border_tolerance_ft,
     })
 }

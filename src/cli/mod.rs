@@ -45,6 +45,11 @@ enum Command {
     ///
     /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
     Notices(NoticesArgs),
+    /// Draw the schedule as a map (PNG or SVG): parcels by tier or status, shoreline, 500-ft buffer,
+    /// watershed, floodplain, towns, legend, scale bar and north arrow.
+    ///
+    /// Example: lakeshore map --config data/sample/county.toml --as-of 2027-01-15 --out out/map.png --by status
+    Map(MapArgs),
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -81,6 +86,26 @@ struct NoticesArgs {
     /// Letter template (HTML with {{placeholders}}); default: the built-in data/templates/letter.html.
     #[arg(long, value_name = "FILE")]
     template: Option<PathBuf>,
+}
+
+/// Flags of `lakeshore map`. `--out` is the image file, its extension (.png or .svg) picking the format, or a
+/// folder to write `map.png` in.
+#[derive(Debug, clap::Args)]
+struct MapArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Colour parcels by `tier` or by `status`.
+    #[arg(long, value_name = "tier|status", default_value = "tier")]
+    by: String,
+    /// Map one town only, framed on its boundary.
+    #[arg(long, value_name = "NAME")]
+    town: Option<String>,
+    /// Image width, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 1600)]
+    width: u32,
+    /// Image height, pixels.
+    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    height: u32,
 }
 
 /// Flags of `lakeshore workload`.
@@ -176,6 +201,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Workload(a) => workload(a),
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
+        Command::Map(a) => map(a),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;
@@ -435,6 +461,49 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     }
     let code = finish(&a.run, &config, &run, &problems, written, writing)?;
     std::mem::forget(found);
+    std::mem::forget(run);
+    Ok(code)
+}
+
+fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::map::{render_png, render_svg, schedule_scene, ColourBy};
+    use lakeshore::report::map::{map_input, MapOptions};
+    let colour_by = match a.by.trim().to_ascii_lowercase().as_str() {
+        "tier" | "tiers" => ColourBy::Tier,
+        "status" => ColourBy::Status,
+        other => anyhow::bail!("--by '{other}': choose tier or status"),
+    };
+    // `--out out/` (a folder) means `out/map.png`.
+    let out = match a.run.out.extension() {
+        Some(_) => a.run.out.clone(),
+        None => a.run.out.join("map.png"),
+    };
+    let svg = match out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("png") => false,
+        Some("svg") => true,
+        _ => anyhow::bail!("--out {}: name the image file map.png or map.svg", out.display()),
+    };
+    let (config, _) = prepare(&a.run)?;
+    let run = run_with_progress(&a.run, &config)?;
+    let mut problems = run.problems.clone();
+    let mut notes = Vec::new();
+    let reference = lakeshore::pipeline::read_reference(&config, &mut problems, &mut notes)?;
+    let options = MapOptions { colour_by, town: a.town.clone() };
+    let input = map_input(&run, reference, &options, config.as_of.to_string())?;
+    let scene = schedule_scene(&input);
+    let writing = std::time::Instant::now();
+    let bytes = if svg {
+        render_svg(&scene, a.width, a.height).into_bytes()
+    } else {
+        render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
+    };
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;
+    }
+    lakeshore::io::write::write_atomic(&out, |w| w.write_all(&bytes))?;
+    // Problems go beside the image.
+    let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
+    let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
     std::mem::forget(run);
     Ok(code)
 }

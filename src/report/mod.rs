@@ -3,6 +3,7 @@
 
 pub mod buffer;
 pub mod letters;
+pub mod map;
 pub mod notices;
 pub mod obligations;
 pub mod problems;

@@ -1,0 +1,91 @@
+//! `lakeshore map` on the SYNTHETIC sample county: the PNG has the size asked, is not blank, shows a legend
+//! with text and draws the overdue lots of the Town of Owasco in the overdue red; the SVG names the legend
+//! entries with the counts worked out from `tests/golden/sample/expected.csv`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn map(args: &[&str], file: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::fresh_dir("map").join(file);
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["map", "--config"])
+        .arg(root.join("data/sample/county.toml"))
+        .args(["--as-of", "2027-01-15", "--out"])
+        .arg(&out)
+        .args(args)
+        .output()
+        .expect("cannot run the lakeshore binary");
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"), "{output:?}");
+    assert!(out.exists(), "no map written: {}", String::from_utf8_lossy(&output.stderr));
+    out
+}
+
+/// The PNG's width, height and RGBA pixels.
+fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn town_map_png_shows_legend_and_overdue_lots() {
+    let path = map(&["--town", "Owasco", "--width", "800", "--height", "600"], "owasco.png");
+    let (w, h, pixels) = decode(&path);
+    assert_eq!((w, h), (800, 600));
+    let at = |x: u32, y: u32| {
+        let i = 4 * (y * w + x) as usize;
+        [pixels[i], pixels[i + 1], pixels[i + 2]]
+    };
+    let mut colours = std::collections::BTreeSet::new();
+    let (mut dark_in_legend, mut overdue_red) = (0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            let [r, g, b] = at(x, y);
+            colours.insert([r, g, b]);
+            // The legend column is the right ~30 % of the image (map frame on the left).
+            if x > 580 && y < 300 && r < 90 && g < 90 && b < 90 {
+                dark_in_legend += 1;
+            }
+            // Overdue fill #D7191C.
+            if (r as i32 - 0xD7).abs() < 12 && (g as i32 - 0x19).abs() < 12 && (b as i32 - 0x1C).abs() < 12 {
+                overdue_red += 1;
+            }
+        }
+    }
+    assert!(colours.len() > 20, "a blank-looking image: {} colours", colours.len());
+    assert!(dark_in_legend > 500, "no legend text: {dark_in_legend} dark pixels");
+    assert!(overdue_red > 20, "Owasco's three overdue lots are not drawn red: {overdue_red} pixels");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn county_map_svg_legend_counts_statuses() {
+    let path = map(&["--by", "status"], "county.svg");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{}", &svg[..60.min(svg.len())]);
+    // expected.csv: 11 overdue, 31 current, 8 never inspected, 1 due this year, 8 unscheduled (59 parcels);
+    // the two failed systems (052889-133.14-1-1 overdue, 054889-165.00-1-1 current; permits.csv) are drawn as
+    // failed instead.
+    let entries = [
+        "Failed inspection (2)",
+        "Overdue (10)",
+        "Current (30)",
+        "Never inspected (8)",
+        "Due this year (1)",
+        "Unscheduled (8)",
+        "59 parcels",
+    ];
+    for entry in entries {
+        assert!(svg.contains(entry), "the legend lacks {entry:?}");
+    }
+    for layer in ["Shoreline", "500 ft from shoreline", "Watershed boundary", "Floodplain", "Town boundary"] {
+        assert!(svg.contains(layer), "the legend lacks {layer:?}");
+    }
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
