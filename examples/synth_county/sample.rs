@@ -269,17 +269,15 @@ pub fn write_sample(dir: &Path) -> Result<()> {
     crate::records::write_inspections(dir, &parcels)?;
     crate::records::write_event_files(dir)?;
     crate::records::write_watercourses(dir, &to_wgs)?;
-    write_text(&dir.join("county.toml"), COUNTY_TOML)?;
-    write_text(&dir.join("gorham.toml"), GORHAM_TOML)?;
+    write_text(&dir.join("county.toml"), &format!("{COUNTY_TOML}{LAYERS_TOML}"))?;
+    write_text(&dir.join("gorham.toml"), &format!("{GORHAM_TOML}{LAYERS_TOML}"))?;
     write_text(&dir.join("README.md"), &readme(&parcels)?)?;
     println!("wrote the sample county ({} parcels) to {}", parcels.len(), dir.display());
     Ok(())
 }
 
-const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
-crs = "EPSG:2261"
-border_tolerance_ft = 10.0
-[layers]
+/// The layers of both sample configurations.
+const LAYERS_TOML: &str = r#"[layers]
 parcels = "parcels.shp"
 shoreline = "shoreline.geojson"
 watershed = "watershed.shp"
@@ -295,25 +293,16 @@ pump_outs = "pump_outs.csv"
 samples = "samples.csv"
 "#;
 
+const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
+crs = "EPSG:2261"
+border_tolerance_ft = 10.0
+"#;
+
 /// The same layers and records under the Town of Gorham's Chapter 56 (event-driven obligations only).
 const GORHAM_TOML: &str = r#"# Sample county under the Town of Gorham's Chapter 56 rules (SYNTHETIC)
 crs = "EPSG:2261"
 border_tolerance_ft = 10.0
 rules = "../rules/gorham-ch56.toml"
-[layers]
-parcels = "parcels.shp"
-shoreline = "shoreline.geojson"
-watershed = "watershed.shp"
-floodplain = "floodplain.shp"
-towns = "towns.geojson"
-systems = "systems.geojson"
-sewered = "sewered.geojson"
-county = "county.geojson"
-history = "history.csv"
-watercourses = "watercourses.geojson"
-events = "events.csv"
-pump_outs = "pump_outs.csv"
-samples = "samples.csv"
 "#;
 
 /// Fails on design mistakes a hand check could miss: duplicate ids, a parcel outside its town,

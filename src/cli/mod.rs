@@ -324,12 +324,7 @@ fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a)?;
-    let mut run = run_with_progress(&a, &config)?;
-    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
-    run.notes.extend(notes);
-    let mut problems = run.problems.clone();
-    problems.extend(more);
-    problems.sort();
+    let (run, found, problems) = run_obligations(&a, &config)?;
     let writing = std::time::Instant::now();
     let table = ObligationTable::new(&run, &found);
     let written = write_table(&table, &a.out, "obligations", &formats, &config.crs)?;
@@ -445,12 +440,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     };
     let (config, formats) = prepare(&a.run)?;
     let year = a.year.unwrap_or(config.as_of.year());
-    let mut run = run_with_progress(&a.run, &config)?;
-    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
-    run.notes.extend(notes);
-    let mut problems = run.problems.clone();
-    problems.extend(more);
-    problems.sort();
+    let (run, found, problems) = run_obligations(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let list = lakeshore::report::notices::notices(&run, &found, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
@@ -506,4 +496,18 @@ fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
     std::mem::forget(run);
     Ok(code)
+}
+
+/// Runs the schedule and collects the open obligations; the problems of both, sorted.
+fn run_obligations<'c>(
+    a: &RunArgs,
+    config: &'c Config,
+) -> anyhow::Result<(Run<'c>, Vec<lakeshore::obligations::Obligation<'c>>, Vec<lakeshore::error::Problem>)> {
+    let mut run = run_with_progress(a, config)?;
+    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
+    run.notes.extend(notes);
+    let mut problems = run.problems.clone();
+    problems.extend(more);
+    problems.sort();
+    Ok((run, found, problems))
 }

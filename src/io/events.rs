@@ -70,6 +70,35 @@ pub const PUMP_OUT_REQUIRED: [&str; 3] = ["parcel_id", "date", "hauler_licence"]
 /// The columns of the samples file.
 pub const SAMPLE_REQUIRED: [&str; 4] = ["parcel_id", "pipe_id", "date", "fecal_coliform_per_100ml"];
 
+/// One data row with its parcel and date checked (`None` when bad or blank, already reported).
+struct Dated {
+    row: usize,
+    parcel: Option<usize>,
+    date: Option<NaiveDate>,
+    source: Source,
+}
+
+/// Runs through the rows of `records`, checking each row's `parcel_id` and `date` (not after `as_of`), and
+/// keeps what `finish` makes of the rest of the row; `finish` reports its own bad cells.
+fn each_dated<T>(
+    records: &Records,
+    position: &dyn Fn(&str) -> Option<usize>,
+    as_of: NaiveDate,
+    mut finish: impl FnMut(&mut Checker<'_>, Dated) -> Option<T>,
+) -> (Vec<T>, Vec<Problem>) {
+    let (ids, dates) = (records.cells("parcel_id"), records.cells("date"));
+    let path: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
+    let mut check = Checker::new(records.path());
+    let mut kept = Vec::new();
+    for row in 0..records.len() {
+        let parcel = check.parcel(row, ids[row], position);
+        let date = check.date(row, "date", dates[row], as_of);
+        let source = Source { path: path.clone(), row };
+        kept.extend(finish(&mut check, Dated { row, parcel, date, source }));
+    }
+    (kept, check.problems)
+}
+
 /// Reads the events file: events on or before `as_of`, with their optional columns.
 pub fn read_events(
     path: &Path,
@@ -77,18 +106,15 @@ pub fn read_events(
     as_of: NaiveDate,
 ) -> Result<(Vec<Event>, Vec<Problem>)> {
     let records = Records::read(path, "events", &EVENT_REQUIRED)?;
-    let [ids, dates, kinds] = EVENT_REQUIRED.map(|c| records.cells(c));
+    let kinds = records.cells("event");
     let optional: Vec<(&'static str, ColumnKind, Vec<&str>)> = EVENT_COLUMNS
         .iter()
         .filter(|(name, _)| records.has(name))
         .map(|&(name, kind)| (name, kind, records.cells(name)))
         .collect();
-    let source_path: std::sync::Arc<Path> = PathBuf::from(path).into();
-    let mut check = Checker::new(path);
-    let mut events = Vec::new();
-    for row in 0..records.len() {
-        let parcel = check.parcel(row, ids[row], position);
-        let date = check.date(row, "date", dates[row], as_of);
+    debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
+    Ok(each_dated(&records, position, as_of, |check, d| {
+        let row = d.row;
         let kind = match event_kind(kinds[row]).filter(|k| !k.derived) {
             Some(k) => Some(k.name),
             None => {
@@ -112,13 +138,8 @@ pub fn read_events(
             };
             values.extend(value.map(|v| (*name, v)));
         }
-        if let (Some(parcel), Some(date), Some(kind)) = (parcel, date, kind) {
-            let source = Source { path: source_path.clone(), row };
-            events.push(Event { parcel, kind, date, source, values });
-        }
-    }
-    debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
-    Ok((events, check.problems))
+        Some(Event { parcel: d.parcel?, kind: kind?, date: d.date?, source: d.source, values })
+    }))
 }
 
 /// Reads the pump-outs file as `pump-out` events. A pump-out without a hauler licence is reported and not
@@ -129,32 +150,18 @@ pub fn read_pump_outs(
     as_of: NaiveDate,
 ) -> Result<(Vec<Event>, Vec<Problem>)> {
     let records = Records::read(path, "pump-outs", &PUMP_OUT_REQUIRED)?;
-    let [ids, dates, licences] = PUMP_OUT_REQUIRED.map(|c| records.cells(c));
-    let source_path: std::sync::Arc<Path> = PathBuf::from(path).into();
-    let mut check = Checker::new(path);
-    let mut events = Vec::new();
-    for row in 0..records.len() {
-        let parcel = check.parcel(row, ids[row], position);
-        let date = check.date(row, "date", dates[row], as_of);
-        if licences[row].is_empty() {
+    let licences = records.cells("hauler_licence");
+    Ok(each_dated(&records, position, as_of, |check, d| {
+        if licences[d.row].is_empty() {
             check.report(
-                row,
+                d.row,
                 "no hauler_licence; a pump-out counts only by a DEC-licensed hauler: fill in the licence number",
             );
-            continue;
+            return None;
         }
-        if let (Some(parcel), Some(date)) = (parcel, date) {
-            let source = Source { path: source_path.clone(), row };
-            events.push(Event {
-                parcel,
-                kind: crate::rules::vocabulary::PUMP_OUT,
-                date,
-                source,
-                values: Vec::new(),
-            });
-        }
-    }
-    Ok((events, check.problems))
+        let kind = crate::rules::vocabulary::PUMP_OUT;
+        Some(Event { parcel: d.parcel?, kind, date: d.date?, source: d.source, values: Vec::new() })
+    }))
 }
 
 /// One fecal-coliform sample of a drainage pipe.
@@ -179,27 +186,20 @@ pub fn read_samples(
     as_of: NaiveDate,
 ) -> Result<(Vec<Sample>, Vec<Problem>)> {
     let records = Records::read(path, "samples", &SAMPLE_REQUIRED)?;
-    let [ids, pipes, dates, counts] = SAMPLE_REQUIRED.map(|c| records.cells(c));
-    let source_path: std::sync::Arc<Path> = PathBuf::from(path).into();
-    let mut check = Checker::new(path);
-    let mut samples = Vec::new();
-    for row in 0..records.len() {
-        let parcel = check.parcel(row, ids[row], position);
-        let date = check.date(row, "date", dates[row], as_of);
-        if pipes[row].is_empty() {
-            check.report(row, "no pipe_id; fill in the pipe's name so its retests can be matched");
+    let (pipes, counts) = (records.cells("pipe_id"), records.cells(SAMPLE_REQUIRED[3]));
+    Ok(each_dated(&records, position, as_of, |check, d| {
+        let pipe = pipes[d.row];
+        if pipe.is_empty() {
+            check.report(d.row, "no pipe_id; fill in the pipe's name so its retests can be matched");
         }
-        let count = match check.number(row, SAMPLE_REQUIRED[3], counts[row]) {
+        let count = match check.number(d.row, SAMPLE_REQUIRED[3], counts[d.row]) {
             Some(None) => {
-                check.report(row, "no fecal_coliform_per_100ml; fill in the laboratory count");
+                check.report(d.row, "no fecal_coliform_per_100ml; fill in the laboratory count");
                 None
             }
             other => other.flatten(),
         };
-        if let (Some(parcel), Some(date), Some(count), false) = (parcel, date, count, pipes[row].is_empty()) {
-            let source = Source { path: source_path.clone(), row };
-            samples.push(Sample { parcel, pipe: pipes[row].to_string(), date, count, source });
-        }
-    }
-    Ok((samples, check.problems))
+        let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
+        Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
+    }))
 }
