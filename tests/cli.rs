@@ -1,0 +1,71 @@
+//! The everyday command line: every command's `--help` carries an example, completions list every command,
+//! `--quiet` prints nothing on stdout, and a bad `--years` or `--by` is refused with what to write instead.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const COMMANDS: [&str; 6] = ["schedule", "obligations", "notices", "buffer", "workload", "map"];
+
+fn lakeshore(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cannot run the lakeshore binary")
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for command in COMMANDS {
+        let out = lakeshore(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{command} --help failed");
+        assert!(
+            help.contains(&format!("Example: lakeshore {command} ")),
+            "{command} --help has no example:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn completions_name_every_command() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = lakeshore(&["completions", shell]);
+        assert!(out.status.success());
+        let script = String::from_utf8_lossy(&out.stdout);
+        for command in COMMANDS {
+            assert!(script.contains(command), "{shell} completions lack {command}");
+        }
+    }
+}
+
+#[test]
+fn quiet_prints_nothing_on_stdout() {
+    let dir = std::env::temp_dir().join(format!("lakeshore-cli-quiet-{}", std::process::id()));
+    let out = lakeshore(&[
+        "schedule",
+        "--config",
+        "data/sample/county.toml",
+        "--as-of",
+        "2027-01-15",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    // The sample's deliberately bad rows: exit 2 and one line saying how many and where they are listed.
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("problems, listed in problems.csv"));
+    assert!(Path::new(&dir).join("schedule.csv").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_flags_say_what_to_write() {
+    let out = lakeshore(&["workload", "--config", "data/sample/county.toml", "--years", "2030..2027"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("write it as 2027..2036"));
+    let out = lakeshore(&["map", "--config", "data/sample/county.toml", "--by", "colour"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("choose tier or status"));
+}
