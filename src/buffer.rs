@@ -15,7 +15,8 @@ use rayon::prelude::*;
 use crate::classify::Shore;
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
-use crate::pipeline::{load_layer, shoreline_features, Run};
+use crate::pipeline::Run;
+use crate::reference::{load_layer, shoreline_features};
 
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]

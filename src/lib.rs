@@ -38,6 +38,7 @@ pub mod obligations;
 pub mod parcels;
 pub mod pipeline;
 pub mod planar;
+pub mod reference;
 pub mod report;
 pub mod rules;
 pub mod schedule;

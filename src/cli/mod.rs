@@ -431,7 +431,8 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::letters::{write_labels, write_letters, Template};
+    use lakeshore::report::labels::write_labels;
+    use lakeshore::report::letters::{write_letters, Template};
     use lakeshore::report::table::Table;
     // A bad template stops the run before any work.
     let template = match &a.template {
@@ -477,7 +478,7 @@ fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let run = run_with_progress(&a.run, &config)?;
     let mut problems = run.problems.clone();
     let mut notes = Vec::new();
-    let reference = lakeshore::pipeline::read_reference(&config, &mut problems, &mut notes)?;
+    let reference = lakeshore::reference::read_reference(&config, &mut problems, &mut notes)?;
     let options = MapOptions { colour_by, town: a.town.clone() };
     let input = map_input(&run, reference, &options, config.as_of.to_string())?;
     let scene = schedule_scene(&input);

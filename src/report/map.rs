@@ -8,7 +8,8 @@ use geo::{BoundingRect, Buffer, GeometryCollection, MultiPolygon};
 use crate::error::{Error, Result};
 use crate::map::{ColourBy, MapInput, ParcelClass};
 use crate::obligations::Class;
-use crate::pipeline::{Reference, Row, Run};
+use crate::pipeline::{Row, Run};
+use crate::reference::Reference;
 use crate::schedule::Status;
 
 /// What to map.

@@ -2,6 +2,7 @@
 //! them in the formats asked for.
 
 pub mod buffer;
+pub mod labels;
 pub mod letters;
 pub mod map;
 pub mod notices;

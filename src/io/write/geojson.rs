@@ -43,6 +43,18 @@ fn push_multipolygon(out: &mut String, shape: &MultiPolygon<f64>) {
     out.push_str("]}");
 }
 
+/// `[a,b,...]`: each of `items` written by `push`, comma-separated.
+fn push_list<T>(out: &mut String, items: &[T], mut push: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push(out, item);
+    }
+    out.push(']');
+}
+
 /// `[x,y]` of one position.
 fn push_position(out: &mut String, c: geo::Coord<f64>) {
     let _ = write!(out, "[{:.7},{:.7}]", c.x, c.y);
@@ -59,14 +71,9 @@ fn push_geometry(out: &mut String, geometry: &Geometry<f64>) {
             out.push('}');
         }
         Geometry::MultiPoint(mp) => {
-            out.push_str(r#"{"type":"MultiPoint","coordinates":["#);
-            for (i, p) in mp.0.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_position(out, p.0);
-            }
-            out.push_str("]}");
+            out.push_str(r#"{"type":"MultiPoint","coordinates":"#);
+            push_list(out, &mp.0, |out, p| push_position(out, p.0));
+            out.push('}');
         }
         Geometry::LineString(l) => {
             out.push_str(r#"{"type":"LineString","coordinates":"#);
@@ -74,14 +81,9 @@ fn push_geometry(out: &mut String, geometry: &Geometry<f64>) {
             out.push('}');
         }
         Geometry::MultiLineString(ml) => {
-            out.push_str(r#"{"type":"MultiLineString","coordinates":["#);
-            for (i, l) in ml.0.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_ring(out, l);
-            }
-            out.push_str("]}");
+            out.push_str(r#"{"type":"MultiLineString","coordinates":"#);
+            push_list(out, &ml.0, push_ring);
+            out.push('}');
         }
         _ => out.push_str("null"),
     }
@@ -145,4 +147,38 @@ pub fn write_geojson(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> 
         }
         w.write_all(b"\n]}\n")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use geo::{line_string, point, MultiLineString, MultiPoint};
+
+    use super::*;
+
+    /// RFC 7946 §3.1: points, lines and their multi forms, positions to 7 decimals.
+    #[test]
+    fn point_and_line_geometries_are_written_as_rfc_7946() {
+        let write = |g: Geometry<f64>| {
+            let mut out = String::new();
+            push_geometry(&mut out, &g);
+            out
+        };
+        assert_eq!(
+            write(point!(x: -76.5, y: 42.9).into()),
+            r#"{"type":"Point","coordinates":[-76.5000000,42.9000000]}"#
+        );
+        let points = MultiPoint(vec![point!(x: 1.0, y: 2.0), point!(x: 3.0, y: 4.0)]);
+        assert_eq!(
+            write(points.into()),
+            r#"{"type":"MultiPoint","coordinates":[[1.0000000,2.0000000],[3.0000000,4.0000000]]}"#
+        );
+        let lines = MultiLineString(vec![
+            line_string![(x: 0.0, y: 0.0), (x: 1.0, y: 1.0)],
+            line_string![(x: 2.0, y: 2.0), (x: 3.0, y: 2.5)],
+        ]);
+        assert_eq!(
+            write(lines.into()),
+            r#"{"type":"MultiLineString","coordinates":[[[0.0000000,0.0000000],[1.0000000,1.0000000]],[[2.0000000,2.0000000],[3.0000000,2.5000000]]]}"#
+        );
+    }
 }
