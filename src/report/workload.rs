@@ -36,7 +36,7 @@ pub struct WorkRow {
 pub struct Workload {
     /// The first and last year counted.
     pub years: (i32, i32),
-    /// The rows (a year, town and tier with nothing due has none).
+    /// The rows: every year of the span for every town and tier that has scheduled parcels.
     pub rows: Vec<WorkRow>,
 }
 
@@ -61,6 +61,11 @@ pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) 
             (None, _) => false,
         };
         let key = |year: i32| (year, town.clone(), e.tier.to_string());
+        // Every year of the span gets a line for each town and tier with parcels, zeros included, so a
+        // missing line never has to be read as "nothing due".
+        for year in first..=last {
+            counts.entry(key(year)).or_default();
+        }
         if behind {
             counts.entry(key(first)).or_default().1 += 1;
         }
