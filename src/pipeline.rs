@@ -75,9 +75,7 @@ pub struct Run<'r> {
     pub problems: Vec<Problem>,
     /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
     pub notes: Vec<String>,
-    /// Whether a history file was given (so statuses are meaningful).
-    pub has_history: bool,
-    /// The inspections file, when given.
+    /// The inspections file, when given (so statuses are meaningful).
     pub history_path: Option<std::sync::Arc<Path>>,
     /// What the inspections file says beyond each parcel's latest inspection (which is in its entry).
     pub inspections: Inspections,
@@ -336,7 +334,6 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         rows,
         problems,
         notes,
-        has_history: history.is_some(),
         history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
         inspections,
         events,
