@@ -6,7 +6,7 @@
 //! `permits.csv`) were worked out by hand from the law texts, the README's obligation tables and the sample's
 //! designed records, each row with its derivation in `note`; they were not produced by running the program.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

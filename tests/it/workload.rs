@@ -2,7 +2,7 @@
 //! the lakefront tier (2-year cycle, due 2026-11-01, 2028-11-01, ...), worked out from
 //! `tests/golden/sample/expected.csv` (status) and `data/sample/history.csv` (last inspections).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -15,8 +15,6 @@
 //! x ≈ 837 000, y ≈ 1 037 000. The expected tiers of the clean fixture are worked out by hand below, from the
 //! geometry and the Cayuga County rules (`data/rules/cayuga-county-art-v.toml`).
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -340,7 +338,7 @@ fn arg(path: &Path) -> &str {
 // ---------------------------------------------------------------------------------------------------------
 // Reading the outputs
 
-use common::parse_csv;
+use crate::common::parse_csv;
 
 /// The rows of a CSV file as maps column -> value.
 fn read_csv(path: &Path) -> Result<Vec<BTreeMap<String, String>>, String> {

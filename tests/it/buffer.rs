@@ -3,7 +3,7 @@
 //! ids and distances are the designed ones of `data/sample/README.md` (distance column) and the watercourse
 //! layer's description (a brook 60 ft from lot 129.00-2-1, a wetland 135 ft from lot 128.05-1-6).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! law, not by running the program) and the sample's `parcels.dbf` mailing fields (as documented in
 //! `data/sample/README.md`), not from this program's output.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -10,8 +10,6 @@
 //! the person who assembled the data) or geometry computed by hand here, never from running this code.
 //! A test whose data folder is absent prints "skipping: ... not found" and passes.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, MultiPolygon, Point, Polygon};
@@ -90,7 +88,7 @@ fn project_lon_lat(to: &Reprojector, lon: f64, lat: f64) -> [f64; 2] {
     }
 }
 
-use common::parse_csv;
+use crate::common::parse_csv;
 
 /// A CSV file's header (trimmed, BOM removed) and its non-blank records.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {

@@ -6,7 +6,7 @@
 //! switch to rewrite them from the program's output: when this test fails, either the program
 //! or the hand derivation is wrong, and the `note` column says which case to re-derive.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -24,7 +24,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-use common::parse_csv;
+use crate::common::parse_csv;
 
 /// A CSV table: rows keyed by `parcel_id`, each a map column -> value, plus ids seen twice.
 struct Table {

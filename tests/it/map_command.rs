@@ -2,7 +2,7 @@
 //! with text and draws the overdue lots of the Town of Owasco in the overdue red; the SVG names the legend
 //! entries with the counts worked out from `tests/golden/sample/expected.csv`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

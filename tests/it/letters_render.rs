@@ -6,7 +6,7 @@
 //! variable naming the binary). Without it each test says it was skipped and passes: `cargo test` needs
 //! nothing but Rust.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,0 +1,18 @@
+//! The integration tests, one crate (one link) with a module per area.
+
+mod bad_input;
+mod buffer;
+mod cli;
+mod common;
+mod crs_backends;
+mod geoparquet;
+mod golden_obligations;
+mod golden_sample;
+mod index_vs_brute_force;
+mod letters_render;
+mod map_command;
+mod map_render;
+mod notices;
+mod outputs;
+mod real_data;
+mod workload;
