@@ -39,13 +39,20 @@ impl PointDistance for Segment {
     }
 }
 
-/// Appends the pieces of the polyline `coords` to `out`, splitting edges longer than [`MAX_PIECE_FT`].
+/// The most pieces one edge is split into. Splitting only keeps tree entries small; distances are exact on
+/// pieces of any length, so an absurdly long edge (a damaged coordinate) is split no further than this rather
+/// than into billions of pieces.
+const MAX_PIECES_PER_EDGE: f64 = 1024.0;
+
+/// Appends the pieces of the polyline `coords` to `out`, splitting edges longer than [`MAX_PIECE_FT`] (into at
+/// most [`MAX_PIECES_PER_EDGE`] pieces).
 pub fn push_pieces(coords: impl IntoIterator<Item = geo::Coord<f64>>, owner: u32, out: &mut Vec<Segment>) {
     let mut prev: Option<geo::Coord<f64>> = None;
     for c in coords {
         if let Some(p) = prev {
             let length = ((c.x - p.x).powi(2) + (c.y - p.y).powi(2)).sqrt();
-            let n = (length / MAX_PIECE_FT).ceil().max(1.0) as usize;
+            // NaN (from non-finite input) becomes 1 piece through `max`.
+            let n = (length / MAX_PIECE_FT).ceil().clamp(1.0, MAX_PIECES_PER_EDGE) as usize;
             for k in 0..n {
                 let (t0, t1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
                 let at = |t: f64| [p.x + (c.x - p.x) * t, p.y + (c.y - p.y) * t];

@@ -1,5 +1,6 @@
 //! The `lakeshore` command: parse the flags, run the library, map the outcome to an exit code
-//! (0 clean, 2 when bad records were reported, 1 when the run could not finish).
+//! (0 clean, 2 when bad records were reported, 1 when the run could not finish). A panic, which is a bug,
+//! prints what happened, the command line to reproduce it and a request to report it, and exits with 101.
 
 mod cli;
 
@@ -8,6 +9,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(report_panic));
+    // The fault-injection hook of the tests (see `lakeshore::io::write::FAULT_ENV`) can also ask for a panic.
+    if std::env::var(lakeshore::io::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
+        panic!("panic injected through {}", lakeshore::io::write::FAULT_ENV);
+    }
     let args = cli::Args::parse();
     match cli::run(args) {
         Ok(code) => code,
@@ -15,6 +21,31 @@ fn main() -> ExitCode {
             eprintln!("lakeshore: error: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// The panic hook: the message and where, the command line quoted for a shell, and a one-line request to
+/// report it; a backtrace only when `RUST_BACKTRACE` asks for one. The exit code stays 101.
+fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let command: Vec<String> = std::env::args_os().map(|a| shell_quote(&a.to_string_lossy())).collect();
+    eprintln!("lakeshore: internal error: {info}");
+    eprintln!("lakeshore: command: {}", command.join(" "));
+    if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+        eprintln!("{}", std::backtrace::Backtrace::force_capture());
+    }
+    eprintln!(
+        "lakeshore: this is a bug in lakeshore, not in your data: please report it with the command above and, \
+         if you can, the input files"
+    );
+}
+
+/// `arg` as a POSIX shell word: unchanged when plain, else in single quotes.
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@,+".contains(&b));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
     }
 }
 

@@ -6,7 +6,8 @@
 //! keep that inner loop free of allocation. The property test in `tests/index_vs_brute_force.rs` checks them
 //! against `geo`.
 
-use geo::{InteriorPoint, LineString, MultiPolygon, Polygon};
+use geo::kernels::{Kernel, Orientation, RobustKernel};
+use geo::{Coord, InteriorPoint, LineString, MultiPolygon, Polygon};
 
 /// A point as (x, y).
 pub type Xy = [f64; 2];
@@ -34,9 +35,12 @@ pub fn in_polygon(p: Xy, polygon: &Polygon<f64>) -> bool {
     in_ring(p, polygon.exterior()) && !polygon.interiors().iter().any(|h| in_ring(p, h))
 }
 
-/// Twice the signed area of the triangle (a, b, c): positive when counter-clockwise.
-fn orient(a: Xy, b: Xy, c: Xy) -> f64 {
-    (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+/// The side of line ab that `c` lies on, decided exactly: `geo`'s robust kernel (Shewchuk's adaptive
+/// predicates) gives the true sign even where the plain cross product of large projected coordinates rounds
+/// to the wrong one or to a false zero.
+fn orient(a: Xy, b: Xy, c: Xy) -> Orientation {
+    let coord = |p: Xy| Coord { x: p[0], y: p[1] };
+    RobustKernel::orient2d(coord(a), coord(b), coord(c))
 }
 
 fn within_box(a: Xy, b: Xy, p: Xy) -> bool {
@@ -45,17 +49,19 @@ fn within_box(a: Xy, b: Xy, p: Xy) -> bool {
 
 /// Whether segments ab and cd share a point (touching and collinear overlap included).
 pub fn segments_intersect(a: Xy, b: Xy, c: Xy, d: Xy) -> bool {
+    use Orientation::{Clockwise, Collinear, CounterClockwise};
     let (d1, d2) = (orient(c, d, a), orient(c, d, b));
     let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-    {
+    let opposite = |x: Orientation, y: Orientation| {
+        matches!((x, y), (Clockwise, CounterClockwise) | (CounterClockwise, Clockwise))
+    };
+    if opposite(d1, d2) && opposite(d3, d4) {
         return true;
     }
-    (d1 == 0.0 && within_box(c, d, a))
-        || (d2 == 0.0 && within_box(c, d, b))
-        || (d3 == 0.0 && within_box(a, b, c))
-        || (d4 == 0.0 && within_box(a, b, d))
+    (d1 == Collinear && within_box(c, d, a))
+        || (d2 == Collinear && within_box(c, d, b))
+        || (d3 == Collinear && within_box(a, b, c))
+        || (d4 == Collinear && within_box(a, b, d))
 }
 
 /// Squared distance from `p` to segment ab.
@@ -126,6 +132,12 @@ mod tests {
         assert!(segments_intersect([0.0, 0.0], [10.0, 0.0], [5.0, 0.0], [15.0, 0.0]));
         assert!(!segments_intersect([0.0, 0.0], [10.0, 0.0], [11.0, 0.0], [15.0, 0.0]));
         assert!(!segments_intersect([0.0, 0.0], [10.0, 0.0], [0.0, 1.0], [10.0, 1.0]));
+        // c and d lie strictly left of ab: in integers, the cross products are F*F - (F+1)(F-1) = 1 and
+        // F*F - (F+1)(F-3) = 2F + 3. In doubles F*F and F*F - 1 round to the same value (F*F > 2^53), so a
+        // plain cross product says c is on ab and the segments touch; they do not.
+        let f = 134_217_728.0; // 2^27
+        assert!(!segments_intersect([0.0, 0.0], [f, f + 1.0], [f - 1.0, f], [f - 3.0, f]));
+        assert_eq!(f * f - (f + 1.0) * (f - 1.0), 0.0, "the plain cross product rounds to zero");
         // Parallel segments 3 ft apart, offset so the nearest points are end points: 3-4-5 triangle.
         assert_eq!(segment_distance_2([0.0, 0.0], [10.0, 0.0], [14.0, 3.0], [20.0, 3.0]), 25.0);
     }

@@ -169,7 +169,24 @@ fn to_geometry(json: Option<Json>) -> Result<Geometry<f64>, Unusable> {
     };
     let unreadable = |e: &dyn fmt::Display| Unusable::new(format!("unreadable geometry ({e})"), FIX_GEOMETRY);
     let geometry: ::geojson::Geometry = serde_json::from_value(json).map_err(|e| unreadable(&e))?;
+    // geojson's conversion indexes x and y without checking that a position has them.
+    if !positions_have_xy(&geometry.value) {
+        return Err(Unusable::new("a position with fewer than 2 coordinates", FIX_GEOMETRY));
+    }
     Geometry::<f64>::try_from(&geometry.value).map_err(|e| unreadable(&e))
+}
+
+/// Whether every position of `value` has at least x and y.
+fn positions_have_xy(value: &::geojson::GeometryValue) -> bool {
+    use ::geojson::GeometryValue as G;
+    let all = |positions: &[::geojson::Position]| positions.iter().all(|p| p.len() >= 2);
+    match value {
+        G::Point { coordinates } => coordinates.len() >= 2,
+        G::MultiPoint { coordinates } | G::LineString { coordinates } => all(coordinates),
+        G::MultiLineString { coordinates } | G::Polygon { coordinates } => coordinates.iter().all(|l| all(l)),
+        G::MultiPolygon { coordinates } => coordinates.iter().flatten().all(|l| all(l)),
+        G::GeometryCollection { geometries } => geometries.iter().all(|g| positions_have_xy(&g.value)),
+    }
 }
 
 /// A property as a [`Value`]: strings trimmed (empty is null), arrays and objects as their JSON text.

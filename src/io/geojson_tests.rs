@@ -176,3 +176,19 @@ fn not_a_feature_collection_or_not_json_is_a_format_error() {
     assert!(err.contains("line 2"), "{err}");
     assert!(matches!(read_text("[1, 2]", &ReadOptions::default()), Err(Error::Format { .. })));
 }
+
+#[test]
+fn a_position_without_y_is_a_problem_not_a_panic() {
+    let text = r#"{"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {}, "geometry": {"type": "MultiLineString",
+            "coordinates": [[[-73.5, 42.5], [-73.4]]]}},
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon",
+            "coordinates": [[[-73.5, 42.5], [-73.4, 42.5], [-73.4], [-73.5, 42.5]]]}},
+        {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-73.5, 42.5]}}]}"#;
+    let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
+    for feature in &layer.features[..2] {
+        assert_eq!(feature.geometry.as_ref().unwrap_err(), "a position with fewer than 2 coordinates");
+    }
+    assert!(layer.features[2].geometry.is_ok());
+    assert_eq!(problems.len(), 2);
+}

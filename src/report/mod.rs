@@ -64,7 +64,7 @@ pub fn write_table(
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     for &format in formats {
-        let path = dir.join(format!("{stem}.{}", format.extension()));
+        let path = crate::io::write::output_path(dir, &format!("{stem}.{}", format.extension()))?;
         match format {
             Format::Csv => write_csv(&path, table)?,
             Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,

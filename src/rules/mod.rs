@@ -222,7 +222,9 @@ impl RuleSet {
     pub fn municipality(&self, name: &str) -> Option<String> {
         let mut name = name.trim();
         for prefix in &self.jurisdiction.strip_prefixes {
-            if name.len() > prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix) {
+            // `get` rather than slicing: the name is user text and may have a multi-byte character there.
+            let head = name.get(..prefix.len()).filter(|_| name.len() > prefix.len());
+            if head.is_some_and(|head| head.eq_ignore_ascii_case(prefix)) {
                 name = name[prefix.len()..].trim();
             }
         }

@@ -1,10 +1,12 @@
-//! The shapefile reader: opens the `.shp` (geometry, through the `shapefile` crate) with its `.shx`, `.dbf`,
-//! `.prj` (the CRS) and `.cpg` (the text encoding), converts each shape, and pairs shapes with attribute rows
-//! by record number.
+//! The shapefile reader: opens the `.shp` (geometry) with its `.shx`, `.dbf`, `.prj` (the CRS) and `.cpg`
+//! (the text encoding), converts each shape, and pairs shapes with attribute rows by record number.
 //!
-//! Geometry and attributes are read on two threads and zipped by record number. Two things are done in
+//! Geometry and attributes are read on two threads and zipped by record number. Three things are done in
 //! submodules rather than by the crates underneath, on purpose:
 //!
+//! - [`shp`]: **shapes are read with every count bounded by the file.** A damaged record length, part count or
+//!   point count gives that record an error; it never makes the reader loop, seek outside the file or allocate
+//!   more than the file holds. The `.shx` is cross-checked with the `.shp` record by record.
 //! - [`rings`]: **polygon rings are assembled by containment.** The `shapefile` crate's conversion to
 //!   geo-types gives each hole to the outer ring before it (its issue #55); there each hole goes to the
 //!   smallest outer ring that contains it.
@@ -14,17 +16,15 @@
 
 mod dbf;
 mod rings;
+mod shp;
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use ::shapefile::record::traits::HasXY;
-use ::shapefile::{Shape, ShapeReader};
 use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 
 use self::dbf::DbfTable;
 use self::rings::assemble_rings;
+use self::shp::{Entry, Shape, ShpFile};
 use super::{check_geometry, record_label, select_fields, ReadOptions, Unusable};
 use crate::crs::Crs;
 use crate::error::{Error, Problem, Result};
@@ -56,8 +56,10 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     let (crs, crs_problem) = layer_crs(path, options)?;
     problems.extend(crs_problem.map(|p| (0, p)));
 
-    let shapes = open_shapes(path, &shx)?;
-    let count = shapes.shape_count().map_err(|e| Error::format(&shx, e.to_string()))?;
+    let shx_bytes = std::fs::read(&shx).map_err(|e| Error::io(&shx, e))?;
+    let index = shp::parse_index(&shx_bytes).map_err(|message| Error::format(&shx, message))?;
+    let count = index.len();
+    let shapes = ShpFile::open(path)?;
     let (table, encoding_problem) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
     problems.extend(encoding_problem.map(|p| (0, p)));
     if table.num_records != count {
@@ -76,12 +78,13 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     let kept = select_fields(&dbf, &names, options.keep.as_deref())?;
     let fields = kept.iter().map(|&i| names[i].clone()).collect();
 
-    let ((mut features, shape_problems), attributes) = std::thread::scope(|scope| {
+    let (geometry, attributes) = std::thread::scope(|scope| {
         let attributes = scope.spawn(move || table.read_records(&kept));
-        let geometry = read_shapes(path, shapes, count);
+        let geometry = read_shapes(path, shapes, &index);
         let attributes = attributes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (geometry, attributes)
     });
+    let (mut features, shape_problems) = geometry?;
     let (rows, row_problems) = attributes?;
     for (feature, values) in features.iter_mut().zip(rows) {
         feature.values = values;
@@ -145,26 +148,16 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
     }
 }
 
-fn open_shapes(shp: &Path, shx: &Path) -> Result<ShapeReader<BufReader<File>>> {
-    let shp_file = File::open(shp).map_err(|e| Error::io(shp, e))?;
-    let shx_file = File::open(shx).map_err(|e| Error::io(shx, e))?;
-    ShapeReader::with_shx(BufReader::with_capacity(BUFFER, shp_file), BufReader::new(shx_file))
-        .map_err(|e| Error::format(shp, format!("not a readable shapefile ({e}): re-export the layer")))
-}
-
-/// Reads `count` shapes (the `.shx` count): a record whose shape cannot be read or used keeps its place with a
+/// Reads the shapes the `.shx` lists: a record whose shape cannot be read or used keeps its place with a
 /// geometry error.
-fn read_shapes(
-    path: &Path,
-    mut reader: ShapeReader<BufReader<File>>,
-    count: usize,
-) -> (Vec<Feature>, Numbered) {
-    let mut features = Vec::with_capacity(count);
+fn read_shapes(path: &Path, mut shapes: ShpFile, index: &[Entry]) -> Result<(Vec<Feature>, Numbered)> {
+    let mut features = Vec::with_capacity(index.len());
     let mut problems = Vec::new();
-    let mut shapes = reader.iter_shapes();
-    for record in 1..=count {
-        let geometry = match shapes.next() {
-            Some(Ok(shape)) => shape_to_geometry(shape).map(|(geometry, orphans)| {
+    for (i, &entry) in index.iter().enumerate() {
+        let record = i + 1;
+        let shape = shapes.read(entry).map_err(|e| Error::io(path, e))?;
+        let geometry = match shape {
+            Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {
                 for ring in orphans {
                     let message = format!(
                         "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
@@ -174,8 +167,7 @@ fn read_shapes(
                 }
                 geometry
             }),
-            Some(Err(e)) => Err(Unusable::new(format!("unreadable shape ({e})"), FIX_UNREADABLE)),
-            None => Err(Unusable::new("shape missing from the .shp (the .shx lists it)", FIX_UNREADABLE)),
+            Err(e) => Err(Unusable::new(format!("unreadable shape ({e})"), FIX_UNREADABLE)),
         };
         let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g)).map_err(|unusable| {
             problems.push((record, unusable.problem(path, record)));
@@ -183,56 +175,33 @@ fn read_shapes(
         });
         features.push(Feature { record, geometry, values: Vec::new() });
     }
-    (features, problems)
+    Ok((features, problems))
 }
 
-/// Converts one shape, dropping Z and M; polygons also give the 1-based numbers of their orphan holes.
+/// Converts one shape; polygons also give the 1-based numbers of their orphan holes.
 fn shape_to_geometry(shape: Shape) -> Result<(Geometry<f64>, Vec<usize>), Unusable> {
     let plain = |g: Geometry<f64>| Ok((g, Vec::new()));
     match shape {
-        Shape::NullShape => Err(Unusable::new(
+        Shape::Null => Err(Unusable::new(
             "null shape (the record has no geometry)",
             "draw its shape or delete the record",
         )),
-        Shape::Point(p) => plain(Point(coord(&p)).into()),
-        Shape::PointM(p) => plain(Point(coord(&p)).into()),
-        Shape::PointZ(p) => plain(Point(coord(&p)).into()),
-        Shape::Multipoint(m) => plain(multipoint(m.into_inner())),
-        Shape::MultipointM(m) => plain(multipoint(m.into_inner())),
-        Shape::MultipointZ(m) => plain(multipoint(m.into_inner())),
-        Shape::Polyline(l) => plain(lines(l.into_inner())),
-        Shape::PolylineM(l) => plain(lines(l.into_inner())),
-        Shape::PolylineZ(l) => plain(lines(l.into_inner())),
-        Shape::Polygon(p) => Ok(assemble_rings(p.into_inner())),
-        Shape::PolygonM(p) => Ok(assemble_rings(p.into_inner())),
-        Shape::PolygonZ(p) => Ok(assemble_rings(p.into_inner())),
-        Shape::Multipatch(_) => {
+        Shape::Point(p) => plain(Point(p).into()),
+        Shape::MultiPoint(points) => plain(MultiPoint(points.into_iter().map(Point).collect()).into()),
+        Shape::Polyline(parts) => plain(lines(parts)),
+        Shape::Polygon(rings) => Ok(assemble_rings(rings)),
+        Shape::Multipatch => {
             Err(Unusable::new("multipatch shape (a 3-D surface)", "export the layer as 2-D polygons"))
         }
     }
 }
 
-fn coord<P: HasXY>(p: &P) -> Coord<f64> {
-    Coord { x: p.x(), y: p.y() }
-}
-
-/// The points as a line. Consuming the points lets `collect` reuse their allocation when the point type has
-/// the layout of a `Coord` (plain 2-D points), which saves an allocation and a copy per ring.
-fn line<P: HasXY>(points: Vec<P>) -> LineString<f64> {
-    LineString(points.into_iter().map(|p| coord(&p)).collect())
-}
-
-fn multipoint<P: HasXY>(points: Vec<P>) -> Geometry<f64> {
-    MultiPoint(points.into_iter().map(|p| Point(coord(&p))).collect()).into()
-}
-
-fn lines<P: HasXY>(mut parts: Vec<Vec<P>>) -> Geometry<f64> {
+fn lines(mut parts: Vec<Vec<Coord<f64>>>) -> Geometry<f64> {
     match parts.len() {
-        1 => line(parts.swap_remove(0)).into(),
-        _ => MultiLineString(parts.into_iter().map(line).collect()).into(),
+        1 => LineString(parts.swap_remove(0)).into(),
+        _ => MultiLineString(parts.into_iter().map(LineString).collect()).into(),
     }
 }
-
 /// Fixtures shared by the unit tests of this module and its submodules: shapefiles written to a temporary
 /// directory.
 #[cfg(test)]

@@ -1,27 +1,25 @@
 //! Polygon ring assembly for shapefile polygon records: ring orientation (clockwise rings are outer rings,
-//! counter-clockwise ones holes, as the `shapefile` crate classifies them) and the assignment of each hole to
-//! an outer ring by containment.
+//! counter-clockwise ones holes, as the shapefile specification has it) and the assignment of each hole to an
+//! outer ring by containment.
 //!
 //! This is done here rather than by the `shapefile` crate on purpose: its conversion to geo-types gives each
 //! hole to the outer ring before it (its issue #55); here each hole goes to the smallest outer ring that
 //! contains it, and a hole inside no outer ring becomes a polygon of its own.
 
-use ::shapefile::record::traits::HasXY;
-use ::shapefile::PolygonRing;
+use geo::kernels::{Kernel, Orientation, RobustKernel};
 use geo::{Coord, Geometry, LineString, MultiPolygon, Polygon};
-
-use super::line;
 
 /// Builds polygons from a record's rings: each hole (counter-clockwise ring) goes to the smallest outer
 /// (clockwise) ring containing it; a hole inside no outer ring is reversed into a polygon of its own and its
 /// 1-based ring number returned. One polygon gives a `Polygon`, any other number a `MultiPolygon`.
-pub(super) fn assemble_rings<P: HasXY>(rings: Vec<PolygonRing<P>>) -> (Geometry<f64>, Vec<usize>) {
+pub(super) fn assemble_rings(rings: Vec<Vec<Coord<f64>>>) -> (Geometry<f64>, Vec<usize>) {
     let mut outers = Vec::with_capacity(rings.len());
     let mut holes = Vec::new();
     for (i, ring) in rings.into_iter().enumerate() {
-        match ring {
-            PolygonRing::Outer(points) => outers.push(line(points)),
-            PolygonRing::Inner(points) => holes.push((i + 1, line(points))),
+        if is_hole(&ring) {
+            holes.push((i + 1, LineString(ring)));
+        } else {
+            outers.push(LineString(ring));
         }
     }
     // Most records have no hole: then no interiors are allocated at all.
@@ -58,6 +56,11 @@ pub(super) fn assemble_rings<P: HasXY>(rings: Vec<PolygonRing<P>>) -> (Geometry<
         _ => MultiPolygon(polygons).into(),
     };
     (geometry, orphans)
+}
+
+/// Whether a ring runs counter-clockwise (a hole). A ring of no area counts as an outer ring.
+fn is_hole(ring: &[Coord<f64>]) -> bool {
+    ring.windows(2).map(|w| (w[1].x - w[0].x) * (w[1].y + w[0].y)).sum::<f64>() < 0.0
 }
 
 /// An axis-aligned bounding box, to skip containment tests that cannot succeed.
@@ -103,9 +106,8 @@ fn point_in_ring(p: Coord<f64>, ring: &[Coord<f64>]) -> Option<bool> {
     let mut inside = false;
     let next = ring.iter().skip(1).chain(ring.first());
     for (&a, &b) in ring.iter().zip(next) {
-        let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
         let within = p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y);
-        if cross == 0.0 && within {
+        if within && RobustKernel::orient2d(a, b, p) == Orientation::Collinear {
             return None;
         }
         if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) {
@@ -117,6 +119,7 @@ fn point_in_ring(p: Coord<f64>, ring: &[Coord<f64>]) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
+    use ::shapefile::PolygonRing;
     use geo::Area;
 
     use super::*;

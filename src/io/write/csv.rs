@@ -1,4 +1,10 @@
 //! CSV output (RFC 4180: comma-separated, fields with commas, quotes or line breaks quoted).
+//!
+//! Planners open these files in Excel, which runs a cell beginning with `=`, `+`, `-` or `@` (or a tab or
+//! carriage return before one) as a formula. A text cell beginning with one of those characters is written
+//! with a leading single quote, as OWASP advises against CSV injection, so Excel shows it as text. Only text
+//! cells (owner names, addresses, notes, ids) get the quote: numbers and dates are typed cells and are
+//! written as they are, so `-12.5` stays a number.
 
 use std::path::Path;
 
@@ -19,9 +25,15 @@ fn push_field(out: &mut String, field: &str) {
     }
 }
 
-/// Appends a cell; only text can need quoting, so other cells are written straight into the line.
+/// Whether spreadsheet programs would take text beginning this way for a formula.
+fn formula_like(text: &str) -> bool {
+    text.starts_with(['=', '+', '-', '@', '\t', '\r'])
+}
+
+/// Appends a cell; only text can need quoting or defusing, so other cells are written straight into the line.
 fn push_cell(out: &mut String, cell: &Cell<'_>) {
     match cell {
+        Cell::Text(s) if formula_like(s) => push_field(out, &format!("'{s}")),
         Cell::Text(s) => push_field(out, s),
         other => other.push_to(out),
     }
@@ -78,5 +90,26 @@ mod tests {
         s.push(',');
         push_field(&mut s, "Smith, John \"Jack\"");
         assert_eq!(s, "plain,\"Smith, John \"\"Jack\"\"\"");
+    }
+
+    #[test]
+    fn text_that_would_run_as_a_formula_gets_a_quote_but_numbers_do_not() {
+        let render = |cell: Cell<'_>| {
+            let mut s = String::new();
+            push_cell(&mut s, &cell);
+            s
+        };
+        let text = |s: &'static str| Cell::Text(s.into());
+        assert_eq!(render(text("=HYPERLINK(\"http://x\")")), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+        assert_eq!(render(text("+1-555-0100")), "'+1-555-0100");
+        assert_eq!(render(text("-2+3")), "'-2+3");
+        assert_eq!(render(text("@SUM(A1)")), "'@SUM(A1)");
+        assert_eq!(render(text("\t=1")), "'\t=1");
+        assert_eq!(render(text("\r=1")), "\"'\r=1\"");
+        assert_eq!(render(text("Smith = owner")), "Smith = owner");
+        assert_eq!(render(Cell::Float(-12.5, 1)), "-12.5");
+        assert_eq!(render(Cell::Int(-3)), "-3");
+        let date = chrono::NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
+        assert_eq!(render(Cell::Date(date)), "2027-01-15");
     }
 }

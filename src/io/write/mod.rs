@@ -15,17 +15,40 @@ pub use self::parquet::write_parquet;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 
+/// The environment variable of the fault-injection hook the crash-safety test uses:
+/// `abort-after-bytes=N` aborts the process (as a kill would end it) once N bytes of output have been
+/// written, counted over every file of the run. Unset, it costs one check per write call.
+pub const FAULT_ENV: &str = "LAKESHORE_FAULT";
+
+/// `dir/name` for an output file, refusing a name that could leave `dir`: output names may one day come from
+/// data (a town, a district), and a name with a path separator, `..` or a root would write elsewhere.
+pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
+    let mut components = Path::new(name).components();
+    match (components.next(), components.next()) {
+        (Some(Component::Normal(n)), None) if n == name && !name.contains(['/', '\\']) => Ok(dir.join(name)),
+        _ => Err(Error::format(
+            dir,
+            format!("refusing to write the output '{name}': output names must be plain file names inside --out"),
+        )),
+    }
+}
+
 /// Writes `path` atomically: `fill` writes into a temporary file beside it, which then replaces `path`.
+/// Temporary files of `path` left by an earlier run that was killed are removed first.
 pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let prefix = format!(".{name}.tmp-");
+    remove_stale_temps(dir, &prefix);
+    let tmp = dir.join(format!("{prefix}{}", std::process::id()));
     let result = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        let mut out = BufWriter::with_capacity(1 << 20, Faulty(File::create(&tmp)?));
         fill(&mut out)?;
         out.into_inner().map_err(|e| e.into_error())?;
         std::fs::rename(&tmp, path)
@@ -34,6 +57,55 @@ pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::R
         let _ = std::fs::remove_file(&tmp);
         Error::io(path, e)
     })
+}
+
+/// Removes the files in `dir` named `prefix` + the id of a process that is no longer running: temporary
+/// files of a run that was killed before it could rename or remove them. Where running processes cannot be
+/// listed (no `/proc`), every such file but this process's own is taken as stale.
+fn remove_stale_temps(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let proc = Path::new("/proc");
+    let me = std::process::id().to_string();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let running = pid == me || (proc.is_dir() && proc.join(pid).exists());
+        if !running && pid.bytes().all(|b| b.is_ascii_digit()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// A file that obeys [`FAULT_ENV`].
+struct Faulty(File);
+
+/// Bytes written to every output file so far, for [`FAULT_ENV`].
+static WRITTEN: AtomicU64 = AtomicU64::new(0);
+
+fn abort_after() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var(FAULT_ENV).ok()?.strip_prefix("abort-after-bytes=")?.trim().parse().ok()
+    })
+}
+
+impl Write for Faulty {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(limit) = abort_after() {
+            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
+            if before + buf.len() as u64 > limit {
+                // Write what fits, as a kill mid-write would leave it, and die.
+                let fits = limit.saturating_sub(before) as usize;
+                let _ = self.0.write_all(&buf[..fits.min(buf.len())]);
+                std::process::abort();
+            }
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 #[cfg(test)]
@@ -55,5 +127,31 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(leftovers, vec![std::ffi::OsString::from("schedule.csv")]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_files_of_dead_runs_are_removed() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // No process has id 0 in /proc nor a name that is not a number; the other target's file stays.
+        for name in [".schedule.csv.tmp-0", ".schedule.csv.tmp-x", ".problems.csv.tmp-0"] {
+            std::fs::write(dir.join(name), "partial").unwrap();
+        }
+        write_atomic(&dir.join("schedule.csv"), |w| w.write_all(b"new\n")).unwrap();
+        let mut left: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [".problems.csv.tmp-0", ".schedule.csv.tmp-x", "schedule.csv"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn output_names_stay_inside_the_output_folder() {
+        let out = Path::new("out");
+        assert_eq!(output_path(out, "schedule.csv").unwrap(), out.join("schedule.csv"));
+        for name in ["../schedule.csv", "/etc/passwd", "a/b.csv", "..", ".", "", "a\\b.csv", "C:x.csv/"] {
+            let err = output_path(out, name).unwrap_err().to_string();
+            assert!(err.contains("output names must be plain file names"), "{name}: {err}");
+        }
     }
 }

@@ -1,0 +1,156 @@
+//! Outputs that are safe to open and never half-written: CSV cells that Excel would run as formulas are
+//! defused, a run killed while writing leaves every output either the previous complete version or the new
+//! one, temporary files of a killed run are removed by the next, and a panic asks to be reported.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::common;
+
+/// The environment variable of the binary's fault-injection hook.
+const FAULT: &str = "LAKESHORE_FAULT";
+
+/// A copy of the sample county in a fresh folder.
+fn sample_copy(label: &str) -> PathBuf {
+    let dir = common::fresh_dir(label);
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+    for entry in std::fs::read_dir(&sample).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+fn schedule(dir: &Path, as_of: &str, out: &str, fault: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+    command.current_dir(dir).args(["schedule", "--config", "county.toml", "--as-of", as_of, "--out", out]);
+    command.args(["--format", "csv,geojson,parquet", "--quiet"]);
+    if let Some(fault) = fault {
+        command.env(FAULT, fault);
+    } else {
+        command.env_remove(FAULT);
+    }
+    command.output().expect("cannot run the lakeshore binary")
+}
+
+/// The files of `dir` by name.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap())
+                .map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Overwrites field `name` of record `record` (1-based) of the `.dbf` at `path` with `text`, padded with
+/// spaces; the field's place is read from the header here, independently of lakeshore.
+fn patch_dbf(path: &Path, record: usize, name: &str, text: &str) {
+    let mut dbf = std::fs::read(path).unwrap();
+    let header = u16::from_le_bytes([dbf[8], dbf[9]]) as usize;
+    let record_len = u16::from_le_bytes([dbf[10], dbf[11]]) as usize;
+    let mut offset = 1;
+    let mut at = 32;
+    while dbf[at] != 0x0d {
+        let field = String::from_utf8_lossy(&dbf[at..at + 11]).trim_end_matches('\0').to_string();
+        let len = dbf[at + 16] as usize;
+        if field == name {
+            let start = header + (record - 1) * record_len + offset;
+            let mut value = text.as_bytes().to_vec();
+            value.resize(len, b' ');
+            dbf[start..start + len].copy_from_slice(&value);
+            std::fs::write(path, dbf).unwrap();
+            return;
+        }
+        offset += len;
+        at += 32;
+    }
+    panic!("no field {name} in {}", path.display());
+}
+
+#[test]
+fn text_cells_that_excel_would_run_are_written_as_text() {
+    let dir = sample_copy("csv-injection");
+    let formulas = ["=HYPERLINK(\"http://x\")", "+SUM(1)", "-2+3", "@A1"];
+    for (i, formula) in formulas.iter().enumerate() {
+        patch_dbf(&dir.join("parcels.dbf"), i + 1, "PRIMARY_OW", formula);
+    }
+    let output = schedule(&dir, "2027-01-15", "out", None);
+    assert!(matches!(output.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&output.stderr));
+    let (_, rows) = common::read_rows(&dir.join("out/schedule.csv")).unwrap();
+    let owners: BTreeMap<&str, &str> =
+        rows.iter().map(|r| (r["record"].as_str(), r["owner"].as_str())).collect();
+    for (i, formula) in formulas.iter().enumerate() {
+        let record = (i + 1).to_string();
+        assert_eq!(owners[record.as_str()], format!("'{formula}"), "record {record}");
+    }
+    // Numbers stay numbers: a negative number is data, not a formula, and keeps no quote.
+    assert!(rows.iter().all(|r| !r["mhw_distance_ft"].starts_with('\'')));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run killed after `n` bytes of output, for many `n` from a seed: every output file is then the previous
+/// complete version or the new complete one, and the next run removes the temporary files.
+#[test]
+fn a_run_killed_while_writing_leaves_old_or_new_files_never_partial() {
+    let dir = sample_copy("kill-during-write");
+    // The new outputs, from a clean run elsewhere; the old ones are a different as-of date.
+    let reference = schedule(&dir, "2028-01-15", "new", None);
+    assert!(matches!(reference.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&reference.stderr));
+    let new = files(&dir.join("new"));
+    let total: usize = new.values().map(Vec::len).sum();
+    assert!(new.len() >= 4, "outputs: {:?}", new.keys());
+
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut limits: Vec<usize> = (0..12).map(|_| rng.random_range(0..total)).collect();
+    limits.extend([0, 1, total - 1]);
+    for limit in limits {
+        let out = dir.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let first = schedule(&dir, "2027-01-15", "out", None);
+        assert!(matches!(first.status.code(), Some(0 | 2)));
+        let old = files(&out);
+        assert_ne!(old, new, "the two runs must differ for the test to mean anything");
+
+        let killed = schedule(&dir, "2028-01-15", "out", Some(&format!("abort-after-bytes={limit}")));
+        assert_eq!(killed.status.code(), None, "killed after {limit} bytes: {killed:?}");
+        for (name, bytes) in files(&out) {
+            if name.contains(".tmp-") {
+                continue;
+            }
+            let whole = old.get(&name) == Some(&bytes) || new.get(&name) == Some(&bytes);
+            assert!(whole, "killed after {limit} of {total} bytes: {name} is neither the old nor the new file");
+        }
+        for name in old.keys() {
+            assert!(out.join(name).exists(), "killed after {limit} bytes: {name} disappeared");
+        }
+
+        let again = schedule(&dir, "2028-01-15", "out", None);
+        assert!(matches!(again.status.code(), Some(0 | 2)));
+        assert_eq!(files(&out), new, "after a clean run, the outputs are the new ones and no temporary is left");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_panic_prints_the_command_and_asks_for_a_report() {
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["schedule", "--config", "my county.toml"])
+        .env(FAULT, "panic")
+        .output()
+        .expect("cannot run the lakeshore binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(101), "{stderr}");
+    assert!(stderr.contains("lakeshore: internal error: panicked at"), "{stderr}");
+    assert!(stderr.contains("command: ") && stderr.contains(" schedule --config 'my county.toml'"), "{stderr}");
+    let report: Vec<&str> = stderr.lines().filter(|l| l.contains("please report")).collect();
+    assert_eq!(report.len(), 1, "{stderr}");
+}
