@@ -41,7 +41,8 @@ fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
 
 /// `arg` as a POSIX shell word: unchanged when plain, else in single quotes.
 fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@,+".contains(&b));
+    let plain =
+        !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@,+".contains(&b));
     if plain {
         arg.to_string()
     } else {

@@ -390,44 +390,22 @@ fn rows_by_record(outcome: &Outcome, specs: &[Spec]) -> BTreeMap<usize, BTreeMap
     by_record
 }
 
-/// Imperative verbs a message uses to say what to do about a problem.
-const FIXES: &[&str] = &[
-    "fix",
-    "fill",
-    "give",
-    "draw",
-    "repair",
-    "delete",
-    "check",
-    "pass",
-    "add",
-    "write",
-    "re-export",
-    "correct",
-    "choose",
-    "remove",
-    "merge",
-    "copy",
-    "set ",
-    "name it",
-    "use ",
-];
-
-fn says_what_to_do(message: &str) -> bool {
-    let lower = message.to_lowercase();
-    FIXES.iter().any(|verb| lower.contains(verb))
+/// Whether `message` ends by saying `fix`: the remedy this case calls for, after the message has said what is
+/// wrong (a `:` or `;` before the remedy).
+fn says_the_fix(message: &str, fix: &str) -> bool {
+    message.find(fix).is_some_and(|at| message[..at].contains([':', ';']))
 }
 
 /// A bad record is reported on stderr and in `problems.csv`: naming `file`, `record` ("record 3", "line 2"),
-/// containing every one of `about` (case-insensitive), and saying what to do.
-fn assert_reported(outcome: &Outcome, file: &str, record: &str, about: &[&str]) {
+/// containing every one of `about` (case-insensitive), and saying the remedy `fix`.
+fn assert_reported(outcome: &Outcome, file: &str, record: &str, about: &[&str], fix: &str) {
     let mentions = |text: &str| about.iter().all(|a| text.to_lowercase().contains(&a.to_lowercase()));
     let line =
         outcome.stderr.lines().find(|l| l.contains(file) && l.contains(&format!("{record}:")) && mentions(l));
     let line = line.unwrap_or_else(|| {
         panic!("stderr has no problem naming {file}, {record} and {about:?}:\n{}", outcome.describe())
     });
-    assert!(says_what_to_do(line), "the problem does not say what to do: {line}");
+    assert!(says_the_fix(line, fix), "the problem does not say {fix:?}: {line}");
 
     let problems = outcome.problems();
     let row = problems
@@ -435,12 +413,12 @@ fn assert_reported(outcome: &Outcome, file: &str, record: &str, about: &[&str]) 
         .find(|p| p["file"].ends_with(file) && p["record"] == record && mentions(&p["problem"]));
     let row = row
         .unwrap_or_else(|| panic!("problems.csv has no row for {file}, {record}, {about:?}: {problems:#?}"));
-    assert!(says_what_to_do(&row["problem"]), "problems.csv does not say what to do: {row:?}");
+    assert!(says_the_fix(&row["problem"], fix), "problems.csv does not say {fix:?}: {row:?}");
 }
 
 /// A run that stopped: exit code 1, an error on stderr naming `file` and containing each of `about`
-/// (case-insensitive), saying what to do, and no schedule written.
-fn assert_stopped(outcome: &Outcome, file: &str, about: &[&str]) {
+/// (case-insensitive), saying the remedy `fix`, and no schedule written.
+fn assert_stopped(outcome: &Outcome, file: &str, about: &[&str], fix: &str) {
     outcome.assert_exit(1);
     let error = outcome.error();
     assert!(error.contains(file), "the error does not name {file}:\n{}", outcome.describe());
@@ -450,7 +428,7 @@ fn assert_stopped(outcome: &Outcome, file: &str, about: &[&str]) {
             "the error does not mention {a:?}:\n{error}"
         );
     }
-    assert!(says_what_to_do(&error), "the error does not say what to do:\n{error}");
+    assert!(says_the_fix(&error, fix), "the error does not say {fix:?}:\n{error}");
     assert!(!outcome.out.join("schedule.csv").exists(), "a stopped run must not write a schedule");
 }
 
@@ -509,7 +487,7 @@ fn missing_parcels_file() {
     let dir = county("missing");
     let missing = dir.path("no_such_parcels.shp");
     let outcome = run(&dir, &["--parcels", arg(&missing)]);
-    assert_stopped(&outcome, "no_such_parcels.shp", &[]);
+    assert_stopped(&outcome, "no_such_parcels.shp", &[], "check the path given on the command line");
     let error = outcome.error();
     assert!(
         error.contains("not found") || error.contains("No such file"),
@@ -527,7 +505,12 @@ fn shapefile_without_prj() {
     let shp =
         write_parcels(&dir, "parcels", &clean_parcels(), ShpOptions { prj: None, ..Default::default() });
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
-    assert_stopped(&outcome, "parcels.shp", &[".prj", "--assume-crs"]);
+    assert_stopped(
+        &outcome,
+        "parcels.shp",
+        &[".prj"],
+        "add a .prj next to it or pass --assume-crs EPSG:nnnn",
+    );
 }
 
 /// The same shapefile without `.prj` runs clean with `--assume-crs EPSG:2261`, with the hand-derived tiers
@@ -555,7 +538,7 @@ fn garbage_wkt_in_prj() {
         ShpOptions { prj: Some(garbage), ..Default::default() },
     );
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
-    assert_stopped(&outcome, "parcels.prj", &["--assume-crs"]);
+    assert_stopped(&outcome, "parcels.prj", &[], "fix the .prj or pass --assume-crs EPSG:nnnn");
 }
 
 /// A `.dbf` with one record fewer than the `.shp` stops the run: the attributes cannot be matched to shapes.
@@ -567,7 +550,7 @@ fn dbf_record_count_differs_from_shp() {
         write_parcels(&dir, "parcels", &specs, ShpOptions { dbf_one_short: true, ..Default::default() });
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     let (short, full) = (specs.len() - 1, specs.len());
-    assert_stopped(&outcome, "parcels.dbf", &[&short.to_string(), &full.to_string()]);
+    assert_stopped(&outcome, "parcels.dbf", &[&short.to_string(), &full.to_string()], "re-export the layer");
 }
 
 /// A parcels layer with no id field (neither PARCEL_ID nor SWIS + PRINT_KEY) stops the run; the error lists
@@ -593,7 +576,12 @@ fn unknown_parcel_schema() {
     }
     fs::write(shp.with_extension("prj"), PRJ_2261).unwrap();
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
-    assert_stopped(&outcome, "parcels.shp", &["OWNER", "ACRES", "ROAD", "PARCEL_ID"]);
+    assert_stopped(
+        &outcome,
+        "parcels.shp",
+        &["OWNER", "ACRES", "ROAD", "PARCEL_ID"],
+        "name it in the config's [fields] section",
+    );
 }
 
 /// A GeoJSON parcels file that is not JSON stops the run; the error names the file and the line.
@@ -603,7 +591,7 @@ fn geojson_parcels_not_json() {
     let path = dir.path("parcels.geojson");
     fs::write(&path, "SWIS,PRINT_KEY,MUNI_NAME\n055689,122.05-1-1,Owasco\n").unwrap();
     let outcome = run(&dir, &["--parcels", arg(&path)]);
-    assert_stopped(&outcome, "parcels.geojson", &["line 1"]);
+    assert_stopped(&outcome, "parcels.geojson", &["line 1"], "correct the file or re-export it");
 }
 
 /// An unknown `--format` stops the run before anything is read or written and lists the formats there are.
@@ -617,7 +605,7 @@ fn unknown_format() {
     for word in ["kml", "csv", "geojson", "parquet"] {
         assert!(error.contains(word), "the error should mention {word}:\n{}", outcome.describe());
     }
-    assert!(says_what_to_do(&error), "{error}");
+    assert!(says_the_fix(&error, "choose csv, geojson or parquet"), "{error}");
     assert!(!outcome.out.join("schedule.csv").exists(), "nothing may be written with a bad --format");
 }
 
@@ -634,7 +622,7 @@ fn bad_as_of() {
         for word in ["--as-of", bad, "YYYY-MM-DD"] {
             assert!(error.contains(word), "the error should mention {word}:\n{}", outcome.describe());
         }
-        assert!(says_what_to_do(&error), "{error}");
+        assert!(says_the_fix(&error, "write it as YYYY-MM-DD"), "{error}");
         assert!(!outcome.out.join("schedule.csv").exists(), "nothing may be written with a bad --as-of");
     }
 }
@@ -651,7 +639,13 @@ fn null_shape_record() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     outcome.assert_exit(2);
-    assert_reported(&outcome, "parcels.shp", "record 3", &["null shape"]);
+    assert_reported(
+        &outcome,
+        "parcels.shp",
+        "record 3",
+        &["null shape"],
+        "draw its shape or delete the record",
+    );
     let rows = rows_by_record(&outcome, &specs);
     assert_unscheduled(&rows[&3], &["null shape"]);
     assert_others_scheduled(&rows, &[3]);
@@ -667,7 +661,13 @@ fn polygon_ring_with_fewer_than_four_points() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     outcome.assert_exit(2);
-    assert_reported(&outcome, "parcels.shp", "record 2", &["ring"]);
+    assert_reported(
+        &outcome,
+        "parcels.shp",
+        "record 2",
+        &["ring"],
+        "redraw the polygon or remove its degenerate ring",
+    );
     let rows = rows_by_record(&outcome, &specs);
     assert_unscheduled(&rows[&2], &["ring"]);
     assert_others_scheduled(&rows, &[2]);
@@ -683,7 +683,7 @@ fn nan_coordinates() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     outcome.assert_exit(2);
-    assert_reported(&outcome, "parcels.shp", "record 4", &["NaN"]);
+    assert_reported(&outcome, "parcels.shp", "record 4", &["NaN"], "repair or redraw the geometry");
     let rows = rows_by_record(&outcome, &specs);
     assert_unscheduled(&rows[&4], &["NaN"]);
     assert_others_scheduled(&rows, &[4]);
@@ -699,7 +699,13 @@ fn duplicate_parcel_id() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     outcome.assert_exit(2);
-    assert_reported(&outcome, "parcels.shp", "record 4", &["duplicate", "record 1"]);
+    assert_reported(
+        &outcome,
+        "parcels.shp",
+        "record 4",
+        &["duplicate", "record 1"],
+        "give each parcel its own id or merge the records",
+    );
     let rows = rows_by_record(&outcome, &specs);
     assert_unscheduled(&rows[&4], &["duplicate"]);
     assert_others_scheduled(&rows, &[1, 4]);
@@ -714,7 +720,7 @@ fn parcel_id_missing() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let outcome = run(&dir, &["--parcels", arg(&shp)]);
     outcome.assert_exit(2);
-    assert_reported(&outcome, "parcels.shp", "record 5", &["PRINT_KEY"]);
+    assert_reported(&outcome, "parcels.shp", "record 5", &["PRINT_KEY"], "fill it in the parcels layer");
     let rows = rows_by_record(&outcome, &specs);
     assert_unscheduled(&rows[&5], &["no parcel id"]);
     assert_others_scheduled(&rows, &[5]);
@@ -736,7 +742,8 @@ fn unknown_town() {
     outcome.assert_exit(2);
     let rows = rows_by_record(&outcome, &specs);
     for record in [1, 5] {
-        assert_reported(&outcome, "parcels.shp", &format!("record {record}"), &["Skaneateles"]);
+        let fix = "use one of the rule set's municipalities or fix the towns layer";
+        assert_reported(&outcome, "parcels.shp", &format!("record {record}"), &["Skaneateles"], fix);
         assert_unscheduled(&rows[&record], &["Skaneateles"]);
     }
     assert_others_scheduled(&rows, &[1, 5]);
@@ -761,10 +768,16 @@ fn bad_dates_in_history() {
     let outcome = run(&dir, &["--parcels", arg(&shp), "--history", arg(&history)]);
     outcome.assert_exit(2);
     // The header is line 1.
-    assert_reported(&outcome, "history.csv", "line 2", &["2026-13-45"]);
-    assert_reported(&outcome, "history.csv", "line 3", &["2027-03-01", AS_OF]);
+    assert_reported(&outcome, "history.csv", "line 2", &["2026-13-45"], "write it as YYYY-MM-DD");
+    assert_reported(&outcome, "history.csv", "line 3", &["2027-03-01", AS_OF], "check the date or --as-of");
     // A row for a parcel that is not in the layer (a retired print key) is reported, never a schedule row.
-    assert_reported(&outcome, "history.csv", "line 5", &["054689-999.99-9-9", "not in the parcels layer"]);
+    assert_reported(
+        &outcome,
+        "history.csv",
+        "line 5",
+        &["054689-999.99-9-9", "not in the parcels layer"],
+        "fix the id",
+    );
     let rows = rows_by_record(&outcome, &specs);
     assert_others_scheduled(&rows, &[]);
     assert_eq!(rows[&1]["last_inspection"], "", "an unparsable date must not count: {:#?}", rows[&1]);
@@ -786,7 +799,12 @@ fn record_files_without_their_columns_stop_the_run() {
     )
     .unwrap();
     let outcome = run(&dir, &["--parcels", arg(&shp), "--events", arg(&events)]);
-    assert_stopped(&outcome, "events.csv", &["'event'", "found: parcel_id, date, kind"]);
+    assert_stopped(
+        &outcome,
+        "events.csv",
+        &["'event'", "found: parcel_id, date, kind"],
+        "add or rename the column",
+    );
 
     let inspections = dir.path("inspections.csv");
     fs::write(
@@ -796,7 +814,12 @@ fn record_files_without_their_columns_stop_the_run() {
     )
     .unwrap();
     let outcome = run_in(&dir, "out-2", &["--parcels", arg(&shp), "--inspections", arg(&inspections)], &[]);
-    assert_stopped(&outcome, "inspections.csv", &["components_working", "tank_adequate", "meets_75a"]);
+    assert_stopped(
+        &outcome,
+        "inspections.csv",
+        &["components_working", "tank_adequate", "meets_75a"],
+        "add them",
+    );
 }
 
 /// Bad cells of the event, pump-out and sample files are reported by line with what to do; every parcel is
@@ -858,15 +881,27 @@ fn bad_cells_in_record_files() {
         ],
     );
     outcome.assert_exit(2);
-    assert_reported(&outcome, "events.csv", "line 2", &["unknown event 'tornado'", "complaint"]);
-    assert_reported(&outcome, "events.csv", "line 3", &["2026-02-30", "YYYY-MM-DD"]);
-    assert_reported(&outcome, "events.csv", "line 4", &["arms_length 'maybe'", "yes or no"]);
-    assert_reported(&outcome, "events.csv", "line 5", &["expansion_pct '-20'"]);
-    assert_reported(&outcome, "events.csv", "line 6", &["no parcel_id"]);
-    assert_reported(&outcome, "samples.csv", "line 2", &["'TNTC' is not a number"]);
-    assert_reported(&outcome, "samples.csv", "line 3", &["no pipe_id"]);
-    assert_reported(&outcome, "samples.csv", "line 4", &["no fecal_coliform_per_100ml"]);
-    assert_reported(&outcome, "pump_outs.csv", "line 2", &["hauler_licence", "licensed"]);
+    assert_reported(&outcome, "events.csv", "line 2", &["unknown event 'tornado'"], "write one of: transfer");
+    assert_reported(&outcome, "events.csv", "line 3", &["2026-02-30"], "write it as YYYY-MM-DD");
+    assert_reported(&outcome, "events.csv", "line 4", &["arms_length 'maybe'"], "write yes or no");
+    assert_reported(&outcome, "events.csv", "line 5", &["expansion_pct '-20'"], "write digits");
+    assert_reported(&outcome, "events.csv", "line 6", &["no parcel_id"], "fill it in or delete the row");
+    assert_reported(&outcome, "samples.csv", "line 2", &["'TNTC' is not a number"], "write digits");
+    assert_reported(&outcome, "samples.csv", "line 3", &["no pipe_id"], "fill in the pipe's name");
+    assert_reported(
+        &outcome,
+        "samples.csv",
+        "line 4",
+        &["no fecal_coliform_per_100ml"],
+        "fill in the laboratory count",
+    );
+    assert_reported(
+        &outcome,
+        "pump_outs.csv",
+        "line 2",
+        &["hauler_licence", "licensed"],
+        "fill in the licence number",
+    );
     assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
 }
 

@@ -74,3 +74,18 @@ pub fn fresh_dir(label: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
 }
+
+/// Whether the tests run in CI: the environment variable `CI` is set (to anything but empty, `0` or `false`).
+#[allow(dead_code)]
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// For a test that needs something outside the project (the `../shared` data, Chromium) and did not find it:
+/// outside CI it prints that `test` is skipped and why, and returns; in CI, where those are installed, it
+/// fails the test.
+#[allow(dead_code)]
+pub fn skip_unless_ci(test: &str, missing: &str) {
+    assert!(!in_ci(), "{test}: {missing}, and CI is set: CI must provide it");
+    eprintln!("{test}: skipped: {missing} (CI is not set; in CI this fails)");
+}

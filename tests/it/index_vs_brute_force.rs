@@ -1,8 +1,8 @@
-//! Property test: the R-tree classification equals a brute-force scan with `geo` over every vertex, on seeded
+//! Property tests: the R-tree queries equal a brute-force scan with `geo` over every segment, on seeded
 //! random layouts (a star-shaped lake of a few thousand vertices with an island, a watershed with a hole, and
-//! parcels scattered around the shore).
+//! parcels, points and segments scattered around the shore).
 
-use geo::{Contains, Distance, Euclidean, Intersects, LineString, MultiPolygon, Point, Polygon};
+use geo::{Contains, Distance, Euclidean, Intersects, Line, LineString, MultiPolygon, Point, Polygon};
 use lakeshore::index::{push_pieces, AreaIndex, LineIndex};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,6 +83,7 @@ fn rtree_queries_equal_brute_force() {
                         hit.distance_ft,
                         brute.0
                     );
+                    assert_eq!(hit.owner, brute.1, "seed {seed}: nearest line's owner at {}", brute.0);
                 }
                 None => assert!(brute.0 > radius, "seed {seed}: missed a shore at {}", brute.0),
             }
@@ -105,5 +106,72 @@ fn rtree_queries_equal_brute_force() {
             assert_eq!(areas.containing([c.x, c.y]), expected, "seed {seed}");
         }
         assert!(near > 10, "seed {seed}: the layout must put parcels near the shore ({near})");
+    }
+}
+
+/// The lake and island of `seed`, as index pieces and as `geo` lines with their owners.
+fn shore_layout(rng: &mut ChaCha8Rng) -> (LineIndex, Vec<(Line<f64>, u32)>) {
+    let (cx, cy) = (837_000.0, 1_037_000.0);
+    let shore = star(rng, cx, cy, 1500, 8_000.0, 9_000.0);
+    let island = star(rng, cx, cy, 200, 1_000.0, 1_500.0);
+    let mut pieces = Vec::new();
+    push_pieces(shore.0.iter().copied(), 0, &mut pieces);
+    push_pieces(island.0.iter().copied(), 1, &mut pieces);
+    let lines = shore.lines().map(|l| (l, 0)).chain(island.lines().map(|l| (l, 1))).collect();
+    (LineIndex::new(pieces), lines)
+}
+
+/// The nearest of `lines` by `distance`, ties to the lower owner: (distance, owner).
+fn brute_nearest(lines: &[(Line<f64>, u32)], distance: impl Fn(&Line<f64>) -> f64) -> (f64, u32) {
+    lines.iter().map(|(l, owner)| (distance(l), *owner)).fold((f64::INFINITY, u32::MAX), |best, x| {
+        if x.0 < best.0 || (x.0 == best.0 && x.1 < best.1) {
+            x
+        } else {
+            best
+        }
+    })
+}
+
+/// Compares one query with brute force: the same distance (to 1e-6 ft) and owner within the radius, nothing
+/// beyond it.
+fn assert_same(what: &str, hit: Option<lakeshore::index::Nearest>, brute: (f64, u32), radius: f64) {
+    match hit {
+        Some(hit) => {
+            assert!((hit.distance_ft - brute.0).abs() < 1e-6, "{what}: {} vs {}", hit.distance_ft, brute.0);
+            assert_eq!(hit.owner, brute.1, "{what}: owner at {}", brute.0);
+        }
+        None => assert!(brute.0 > radius, "{what}: missed a shore at {}", brute.0),
+    }
+}
+
+#[test]
+fn nearest_to_point_and_segment_equal_brute_force() {
+    for seed in 10..13u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (index, lines) = shore_layout(&mut rng);
+        let (cx, cy) = (837_000.0, 1_037_000.0);
+        let radius = 1000.0;
+        let (mut near_points, mut near_segments) = (0, 0);
+        for i in 0..300 {
+            let a = rng.random_range(0.0..std::f64::consts::TAU);
+            let r = rng.random_range(0.0..10_500.0);
+            let p = [cx + r * a.cos(), cy + r * a.sin()];
+            let brute = brute_nearest(&lines, |l| Euclidean.distance(l, &Point::new(p[0], p[1])));
+            let hit = index.nearest_to_point(p, radius);
+            near_points += usize::from(hit.is_some());
+            assert_same(&format!("seed {seed} point {i} {p:?}"), hit, brute, radius);
+
+            let (len, turn) = (rng.random_range(1.0..600.0), rng.random_range(0.0..std::f64::consts::TAU));
+            let q = [p[0] + len * turn.cos(), p[1] + len * turn.sin()];
+            let segment = Line::from([(p[0], p[1]), (q[0], q[1])]);
+            let brute = brute_nearest(&lines, |l| Euclidean.distance(l, &segment));
+            let hit = index.nearest_to_segment(p, q, radius);
+            near_segments += usize::from(hit.is_some());
+            assert_same(&format!("seed {seed} segment {i} {p:?}-{q:?}"), hit, brute, radius);
+        }
+        assert!(
+            near_points > 20 && near_segments > 20,
+            "seed {seed}: {near_points} {near_segments} near the shore"
+        );
     }
 }

@@ -89,7 +89,9 @@ fn dbf_records(bytes: &[u8]) -> Vec<usize> {
 
 /// Start of each line.
 fn lines(bytes: &[u8]) -> Vec<usize> {
-    std::iter::once(0).chain(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1)).collect()
+    std::iter::once(0)
+        .chain(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1))
+        .collect()
 }
 
 /// One damaged county: which file, what was done to it, and its bytes.
@@ -166,7 +168,17 @@ enum End {
 fn run(dir: &Path) -> End {
     let child = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .current_dir(dir)
-        .args(["schedule", "--config", "county.toml", "--as-of", "2027-01-15", "--out", "out", "--format", "csv"])
+        .args([
+            "schedule",
+            "--config",
+            "county.toml",
+            "--as-of",
+            "2027-01-15",
+            "--out",
+            "out",
+            "--format",
+            "csv",
+        ])
         .arg("--quiet")
         .env("RUST_BACKTRACE", "0")
         .stdout(Stdio::null())
@@ -217,7 +229,11 @@ fn names_the_file(case: &Case, stderr: &str) -> bool {
     }
     let text = String::from_utf8_lossy(&case.bytes);
     case.file == "county.toml"
-        && text.split('"').skip(1).step_by(2).any(|path| !path.is_empty() && stderr.contains(&format!("{path}:")))
+        && text
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .any(|path| !path.is_empty() && stderr.contains(&format!("{path}:")))
 }
 
 /// Checks one finished or stopped run; `Err` says what went wrong.
@@ -236,13 +252,18 @@ fn check(case: &Case, dir: &Path) -> Result<(), String> {
             let (_, rows) = common::read_rows(&dir.join("out/schedule.csv"))?;
             let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
             for row in &rows {
-                let record = row["record"].parse::<usize>().map_err(|e| format!("record {:?}: {e}", row["record"]))?;
+                let record =
+                    row["record"].parse::<usize>().map_err(|e| format!("record {:?}: {e}", row["record"]))?;
                 *seen.entry(record).or_default() += 1;
             }
             let wrong: Vec<String> = (1..=count)
                 .filter(|r| seen.get(r) != Some(&1))
                 .map(|r| format!("record {r} listed {} times", seen.get(&r).unwrap_or(&0)))
-                .chain(seen.keys().filter(|&&r| r == 0 || r > count).map(|r| format!("record {r} is not in the .dbf")))
+                .chain(
+                    seen.keys()
+                        .filter(|&&r| r == 0 || r > count)
+                        .map(|r| format!("record {r} is not in the .dbf")),
+                )
                 .collect();
             if wrong.is_empty() {
                 Ok(())
@@ -304,6 +325,12 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
             .collect();
         workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
     });
-    assert!(failures.is_empty(), "{} of {} damaged counties failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} damaged counties failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -8,7 +8,8 @@
 //!
 //! Expected values come from the data's own labels, the checks recorded in the READMEs (done with shapely by
 //! the person who assembled the data) or geometry computed by hand here, never from running this code.
-//! A test whose data folder is absent prints "skipping: ... not found" and passes.
+//! A test whose data folder is absent prints that it is skipped and passes, except in CI (the environment
+//! variable `CI` set), where the data folder is present: there its absence fails the test.
 
 use std::path::{Path, PathBuf};
 
@@ -22,13 +23,14 @@ use lakeshore::rules::RuleSet;
 
 const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/real");
 
-/// The path of `relative` under the real-data folder, or `None` (with a message) when it is absent.
+/// The path of `relative` under the real-data folder, or `None` (with a message) when it is absent outside
+/// CI; in CI its absence fails the test.
 fn data(relative: &str) -> Option<PathBuf> {
     let path = Path::new(REAL).join(relative);
     if path.exists() {
         Some(path)
     } else {
-        println!("skipping: {} not found", path.display());
+        crate::common::skip_unless_ci(relative, &format!("{} not found", path.display()));
         None
     }
 }

@@ -77,12 +77,13 @@ fn patch_dbf(path: &Path, record: usize, name: &str, text: &str) {
 }
 
 #[test]
-fn text_cells_that_excel_would_run_are_written_as_text() {
+fn text_cells_are_quoted_and_those_excel_would_run_are_written_as_text() {
     let dir = sample_copy("csv-injection");
     let formulas = ["=HYPERLINK(\"http://x\")", "+SUM(1)", "-2+3", "@A1"];
     for (i, formula) in formulas.iter().enumerate() {
         patch_dbf(&dir.join("parcels.dbf"), i + 1, "PRIMARY_OW", formula);
     }
+    patch_dbf(&dir.join("parcels.dbf"), 5, "PRIMARY_OW", "Smith, \"Jack\"");
     let output = schedule(&dir, "2027-01-15", "out", None);
     assert!(matches!(output.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&output.stderr));
     let (_, rows) = common::read_rows(&dir.join("out/schedule.csv")).unwrap();
@@ -92,6 +93,10 @@ fn text_cells_that_excel_would_run_are_written_as_text() {
         let record = (i + 1).to_string();
         assert_eq!(owners[record.as_str()], format!("'{formula}"), "record {record}");
     }
+    // RFC 4180 quoting of a comma and quotes, read back by an independent parser.
+    assert_eq!(owners["5"], "Smith, \"Jack\"");
+    let raw = std::fs::read_to_string(dir.join("out/schedule.csv")).unwrap();
+    assert!(raw.contains(",\"Smith, \"\"Jack\"\"\","), "{raw}");
     // Numbers stay numbers: a negative number is data, not a formula, and keeps no quote.
     assert!(rows.iter().all(|r| !r["mhw_distance_ft"].starts_with('\'')));
     let _ = std::fs::remove_dir_all(&dir);
@@ -127,7 +132,10 @@ fn a_run_killed_while_writing_leaves_old_or_new_files_never_partial() {
                 continue;
             }
             let whole = old.get(&name) == Some(&bytes) || new.get(&name) == Some(&bytes);
-            assert!(whole, "killed after {limit} of {total} bytes: {name} is neither the old nor the new file");
+            assert!(
+                whole,
+                "killed after {limit} of {total} bytes: {name} is neither the old nor the new file"
+            );
         }
         for name in old.keys() {
             assert!(out.join(name).exists(), "killed after {limit} bytes: {name} disappeared");
@@ -135,7 +143,11 @@ fn a_run_killed_while_writing_leaves_old_or_new_files_never_partial() {
 
         let again = schedule(&dir, "2028-01-15", "out", None);
         assert!(matches!(again.status.code(), Some(0 | 2)));
-        assert_eq!(files(&out), new, "after a clean run, the outputs are the new ones and no temporary is left");
+        assert_eq!(
+            files(&out),
+            new,
+            "after a clean run, the outputs are the new ones and no temporary is left"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -150,7 +162,10 @@ fn a_panic_prints_the_command_and_asks_for_a_report() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(101), "{stderr}");
     assert!(stderr.contains("lakeshore: internal error: panicked at"), "{stderr}");
-    assert!(stderr.contains("command: ") && stderr.contains(" schedule --config 'my county.toml'"), "{stderr}");
+    assert!(
+        stderr.contains("command: ") && stderr.contains(" schedule --config 'my county.toml'"),
+        "{stderr}"
+    );
     let report: Vec<&str> = stderr.lines().filter(|l| l.contains("please report")).collect();
     assert_eq!(report.len(), 1, "{stderr}");
 }

@@ -223,7 +223,10 @@ impl Cursor<'_> {
         let left = self.bytes.len() - self.at;
         match usize::try_from(n) {
             Ok(n) if n <= left / size => Ok(n),
-            _ => Err(format!("it claims {n} {what} but its {left} remaining bytes hold at most {}", left / size)),
+            _ => Err(format!(
+                "it claims {n} {what} but its {left} remaining bytes hold at most {}",
+                left / size
+            )),
         }
     }
 

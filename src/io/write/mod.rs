@@ -34,7 +34,9 @@ pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
         (Some(Component::Normal(n)), None) if n == name && !name.contains(['/', '\\']) => Ok(dir.join(name)),
         _ => Err(Error::format(
             dir,
-            format!("refusing to write the output '{name}': output names must be plain file names inside --out"),
+            format!(
+                "refusing to write the output '{name}': output names must be plain file names inside --out"
+            ),
         )),
     }
 }
