@@ -337,6 +337,21 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_far_vertex_splits_its_edge_into_a_bounded_number_of_pieces() {
+        // 1e200 ft (a damaged coordinate) would otherwise be 5e197 pieces; infinity and NaN give one.
+        for far in [1e200, f64::MAX, f64::INFINITY, f64::NAN] {
+            let mut out = Vec::new();
+            push_pieces(LineString::from(vec![(0.0, 0.0), (far, 0.0), (0.0, 10.0)]).0, 0, &mut out);
+            assert!(out.len() <= 2 * MAX_PIECES_PER_EDGE as usize, "{far}: {}", out.len());
+        }
+        // The distance to a long edge is still exact.
+        let mut pieces = Vec::new();
+        push_pieces(LineString::from(vec![(0.0, 0.0), (1e12, 0.0)]).0, 0, &mut pieces);
+        let hit = LineIndex::new(pieces).nearest_to_point([5e11, 30.0], 100.0).unwrap();
+        assert_eq!(hit.distance_ft, 30.0);
+    }
+
+    #[test]
     fn distance_from_parcel_to_shore_is_exact_not_envelope() {
         // A diagonal shore x + y = 1000 and a 10 ft square whose nearest corner is (490, 490):
         // the true distance is (1000 - 980) / sqrt(2) = 14.142 ft, although the envelopes overlap.

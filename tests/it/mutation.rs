@@ -334,3 +334,35 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// The damage that used to hang: a watershed vertex thrown far away (as a few bytes duplicated inside a
+/// record do, shifting its doubles) made the index split one edge into billions of pieces. The first
+/// point's x of the watershed's first record becomes 1e200 ft; the run must end, and conserve the parcels.
+#[test]
+fn a_watershed_vertex_thrown_far_away_does_not_hang() {
+    let dir = common::fresh_dir("far-vertex");
+    copy_county(&dir);
+    let path = dir.join("watershed.shp");
+    let mut shp = std::fs::read(&path).unwrap();
+    // Record 1: 8-byte header, then type, 32-byte box, part and point counts, the part starts, the points.
+    let parts = i32::from_le_bytes(shp[144..148].try_into().unwrap()) as usize;
+    let first_x = 100 + 8 + 4 + 32 + 8 + 4 * parts;
+    shp[first_x..first_x + 8].copy_from_slice(&1e200f64.to_le_bytes());
+    std::fs::write(&path, shp).unwrap();
+    let case = Case { file: "watershed.shp", what: "first x = 1e200".into(), bytes: Vec::new() };
+    check(&case, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Town names are user text (a `.dbf` or GeoJSON property): a multi-byte character where a rule set's prefix
+/// ("Town of ", "T/") would end must not be sliced through.
+#[test]
+fn town_names_with_multibyte_characters_at_a_prefix_end_are_no_panic() {
+    let rules = lakeshore::rules::RuleSet::cayuga_art_v();
+    // "Town of" is 7 bytes and 'é' takes bytes 7 and 8: byte 8 of the name is inside it. 'ö' after "T"
+    // covers byte 2, where "T/" ends.
+    for name in ["Town ofé Owasco", "Tö", "Tö/Owasco", "CÅ", "City oféAuburn"] {
+        assert_eq!(rules.municipality(name), None, "{name}");
+    }
+    assert_eq!(rules.municipality("T/Owasco").as_deref(), Some("Owasco"));
+}
