@@ -335,21 +335,23 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
-/// The damage that used to hang: a watershed vertex thrown far away (as a few bytes duplicated inside a
-/// record do, shifting its doubles) made the index split one edge into billions of pieces. The first
-/// point's x of the watershed's first record becomes 1e200 ft; the run must end, and conserve the parcels.
+/// The damage that used to hang: a vertex thrown far away (as a few bytes duplicated inside a record do,
+/// shifting its doubles) made the index split one edge into billions of pieces. The first x of the first
+/// record of the floodplain (a projected layer, so the far vertex survives reprojection; the sample's
+/// watershed is in longitude/latitude, where it would be refused) becomes 1e200 ft; the run must end and
+/// conserve the parcels.
 #[test]
-fn a_watershed_vertex_thrown_far_away_does_not_hang() {
+fn a_boundary_vertex_thrown_far_away_does_not_hang() {
     let dir = common::fresh_dir("far-vertex");
     copy_county(&dir);
-    let path = dir.join("watershed.shp");
+    let path = dir.join("floodplain.shp");
     let mut shp = std::fs::read(&path).unwrap();
     // Record 1: 8-byte header, then type, 32-byte box, part and point counts, the part starts, the points.
     let parts = i32::from_le_bytes(shp[144..148].try_into().unwrap()) as usize;
     let first_x = 100 + 8 + 4 + 32 + 8 + 4 * parts;
     shp[first_x..first_x + 8].copy_from_slice(&1e200f64.to_le_bytes());
     std::fs::write(&path, shp).unwrap();
-    let case = Case { file: "watershed.shp", what: "first x = 1e200".into(), bytes: Vec::new() };
+    let case = Case { file: "floodplain.shp", what: "first x = 1e200".into(), bytes: Vec::new() };
     check(&case, &dir).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&dir);
 }
