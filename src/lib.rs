@@ -29,6 +29,7 @@ pub mod calendar;
 pub mod classify;
 pub mod config;
 pub mod crs;
+pub mod diagnose;
 pub mod error;
 pub mod index;
 pub mod io;

@@ -161,8 +161,8 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet =
-            toml::from_str(text).map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
+        let set: RuleSet = toml::from_str(text)
+            .map_err(|e| Error::Config(crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V)))?;
         set.validate(origin)?;
         Ok(set)
     }
@@ -338,8 +338,9 @@ mod tests {
             with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
         );
         assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
-        assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
-            .contains("not a valid rule set"));
+        // A key written twice: the file, line and key are named.
+        let twice = with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"");
+        assert!(twice.starts_with("r.toml:") && twice.contains("duplicate key"), "{twice}");
     }
 
     #[test]
@@ -360,6 +361,16 @@ mod tests {
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
         let err =
             RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
-        assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
+        assert!(
+            err.starts_with("y.toml:2:8: [jurisdiction] name: found integer `1`, expected a string"),
+            "{err}"
+        );
+        assert!(err.contains("for example: name = \"Cayuga County Health District\""), "{err}");
+        // An unknown key in a rule: the nearest allowed key is suggested.
+        let misspelt = CAYUGA_ART_V.replacen("cycle_years = ", "cycle_year = ", 1);
+        let err = RuleSet::from_toml(&misspelt, Path::new("z.toml")).unwrap_err().to_string();
+        let line = CAYUGA_ART_V[..CAYUGA_ART_V.find("cycle_years = ").unwrap()].lines().count() + 1;
+        assert!(err.starts_with(&format!("z.toml:{line}:1: [[rule]] cycle_year: unknown key")), "{err}");
+        assert!(err.contains("did you mean `cycle_years`?"), "{err}");
     }
 }
