@@ -43,3 +43,4 @@ pub mod reference;
 pub mod report;
 pub mod rules;
 pub mod schedule;
+pub mod validity;

@@ -17,7 +17,7 @@ use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::obligations::{events_of, permit_for, Permit};
 use crate::parcels::{
-    parcel_records, system_fields, systems_by_parcel, ParcelIndex, ParcelRecord, ParcelSchema,
+    parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
 };
 use crate::reference::{load, read_reference};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
@@ -85,6 +85,8 @@ pub struct Run<'r> {
     pub samples: Vec<Sample>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
+    /// Which field of the parcels layer was taken for what, for `-v`.
+    pub parcel_fields: Vec<FieldChoice>,
 }
 
 /// How far a run has got, for a progress display: the current stage, and parcels done out of a total while
@@ -190,14 +192,14 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
 }
 
 /// Reads the parcels layer and turns it into records.
-fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
+fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>, Vec<FieldChoice>)> {
     let path =
         config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
     let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
     let (records, more) = parcel_records(layer, &schema);
     problems.extend(more);
-    Ok((records, problems))
+    Ok((records, problems, schema.choices(&config.fields)))
 }
 
 /// Runs the schedule pipeline.
@@ -221,7 +223,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     });
     clock.lap("read parcels and reference layers");
     // Sorted by id already (parcel_records), so the rows come out in order.
-    let (records, parcel_problems) = parcels?;
+    let (records, parcel_problems, parcel_fields) = parcels?;
     let world = world?;
     problems.extend(parcel_problems);
 
@@ -339,6 +341,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         events,
         samples,
         timings: clock.laps,
+        parcel_fields,
     })
 }
 

@@ -281,6 +281,7 @@ fn finish(
 ) -> anyhow::Result<ExitCode> {
     written.extend(write_table(&ProblemTable(problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
     if a.verbose {
+        print_field_choices(run);
         for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
         }
@@ -305,6 +306,19 @@ fn finish(
         eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);
     }
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+/// Says on stderr which field of the parcels layer was taken for what (`-v`).
+fn print_field_choices(run: &Run<'_>) {
+    for choice in &run.parcel_fields {
+        let how = if choice.configured { "set in [fields]" } else { "detected" };
+        match choice.fields.is_empty() {
+            true => eprintln!("lakeshore: parcels: {:<15} no field found", choice.role),
+            false => {
+                eprintln!("lakeshore: parcels: {:<15} {} ({how})", choice.role, choice.fields.join(" + "))
+            }
+        }
+    }
 }
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
