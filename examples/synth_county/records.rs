@@ -9,6 +9,7 @@ use serde_json::json;
 
 use crate::feet::{Pt, ToWgs84};
 use crate::parcels::Parcel;
+use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
 use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 
 /// The inspections file header: dates and results from the parcels table, the rest from here.
@@ -61,7 +62,6 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
         "design standards, floodplain bottom unknown",
     ),
     ("052889-133.14-1-1", "2023-03-03", "yes,no,yes,yes,2.0,no,no", "failed; repair order (Art. V)"),
-    ("054889-170.00-1-1", "2022-02-02", "yes,no,no,no,,no,yes", "contradiction: failed and design standards"),
     (
         "054489-150.09-1-2",
         "2027-01-05",
@@ -72,11 +72,8 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
 
 /// Inspections whose report has not reached the Health Department (blank `report_received`) or whose
 /// receipt date is wrong; every other report arrived 12 days after its inspection.
-const RECEIVED: &[(&str, &str, &str)] = &[
-    ("054489-150.09-1-2", "2026-11-01", ""),
-    ("054489-150.09-1-2", "2027-01-05", ""),
-    ("052489-50.00-1-1", "2019-09-19", "2019-09-01"),
-];
+const RECEIVED: &[(&str, &str, &str)] =
+    &[("054489-150.09-1-2", "2026-11-01", ""), ("054489-150.09-1-2", "2027-01-05", "")];
 
 /// Installation (Ch. 56 §304.2), on each parcel's latest inspection row: (parcel id, date, size).
 const INSTALLED: &[(&str, &str, &str)] = &[
@@ -108,7 +105,6 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 053489-175.00-1-1,2026-10-01,change-of-use,,,,,,,,house became a short-term rental
 053289-40.00-1-1,2026-06-15,expansion,,60,,,,,,addition of two bedrooms
 053289-40.00-1-3,2026-07-01,expansion,,40,,,,,,porch enclosure
-055689-20.00-1-1,2026-08-01,expansion,,,,,,,,expansion size not given
 054289-191.00-1-5,2026-12-10,permit-application,,,1500,yes,no,,,new system for a camp
 054289-191.00-1-5,2026-12-20,watershed-inspector-review,,,,,,,,
 054289-191.00-1-5,2026-12-28,application-denied,,,,,,,,
@@ -122,9 +118,6 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,
 054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,
 055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,flows over the permitted limit
-054689-128.05-1-3,2026-05-05,alien-landing,,,,,,,,not an event: reported
-059999-1.00-1-1,2026-05-05,complaint,,,,,,,,unknown parcel: reported
-052089-123.45-1-3,2027-02-01,complaint,,,,,,,,after the as-of date: reported
 ";
 
 const PUMP_OUTS: &str = "\
@@ -132,7 +125,6 @@ parcel_id,date,hauler_licence
 054689-129.00-2-1,2025-11-15,7-1234
 054889-165.00-1-1,2025-10-01,7-1234
 053289-40.00-1-2,2026-10-20,7-5678
-054689-128.05-1-1,2026-04-01,
 ";
 
 const SAMPLES: &str = "\
@@ -150,11 +142,15 @@ parcel_id,pipe_id,date,fecal_coliform_per_100ml
 055689-10.07-1-5,P1,2026-06-10,200
 055689-10.07-1-5,P1,2026-06-15,100
 054489-150.09-1-1,P1,2026-07-07,500
-055689-10.07-1-3,P1,2026-08-08,TNTC
 ";
 
-/// Writes the inspections file (dates and results from `parcels`, the rest from the tables above).
-pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
+/// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with
+/// `bad` the problem sample's findings and receipt dates over them).
+pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()> {
+    let (findings, received) = match bad {
+        true => ([BAD_FINDINGS, FINDINGS].concat(), [BAD_RECEIVED, RECEIVED].concat()),
+        false => (FINDINGS.to_vec(), RECEIVED.to_vec()),
+    };
     let mut out = format!("{HEADER}\n");
     for p in parcels {
         let id = p.id()?;
@@ -163,9 +159,9 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
             let lookup = |table: &[(&str, &str, &str)]| {
                 table.iter().find(|(i, d, _)| *i == id && d == date).map(|(_, _, v)| v.to_string())
             };
-            let received = lookup(RECEIVED).unwrap_or_else(|| plus_days(date, 12));
+            let received = lookup(&received).unwrap_or_else(|| plus_days(date, 12));
             let findings =
-                FINDINGS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,,,,", |(_, _, f, _)| f);
+                findings.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,,,,", |(_, _, f, _)| f);
             let inspector = INSPECTORS.iter().find(|(i, _)| *i == id).map_or("county staff", |(_, n)| n);
             let installed = INSTALLED
                 .iter()
@@ -178,11 +174,13 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
     write_text(&dir.join("history.csv"), &out)
 }
 
-/// Writes `events.csv`, `pump_outs.csv` and `samples.csv`.
-pub fn write_event_files(dir: &Path) -> Result<()> {
-    write_text(&dir.join("events.csv"), EVENTS)?;
-    write_text(&dir.join("pump_outs.csv"), PUMP_OUTS)?;
-    write_text(&dir.join("samples.csv"), SAMPLES)
+/// Writes `events.csv`, `pump_outs.csv` and `samples.csv`; with `bad`, the problem sample's bad rows follow
+/// the good ones.
+pub fn write_event_files(dir: &Path, bad: bool) -> Result<()> {
+    let with = |good: &str, rows: &str| if bad { format!("{good}{rows}") } else { good.to_string() };
+    write_text(&dir.join("events.csv"), &with(EVENTS, BAD_EVENTS))?;
+    write_text(&dir.join("pump_outs.csv"), &with(PUMP_OUTS, BAD_PUMP_OUTS))?;
+    write_text(&dir.join("samples.csv"), &with(SAMPLES, BAD_SAMPLES))
 }
 
 /// Writes `watercourses.geojson`: a brook 60 ft east of lot 129.00-2-1 and a wetland 135 ft east of lot
