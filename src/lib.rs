@@ -32,6 +32,7 @@ pub mod crs;
 pub mod diagnose;
 pub mod error;
 pub mod index;
+pub mod init;
 pub mod io;
 pub mod layer;
 pub mod map;

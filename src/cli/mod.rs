@@ -1,6 +1,8 @@
 //! Command-line flags (clap derive structs that only mirror the flags) and the step that turns them into a
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
+mod init;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,6 +52,17 @@ enum Command {
     ///
     /// Example: lakeshore map --config data/sample/county.toml --as-of 2027-01-15 --out out/map.png --by status
     Map(MapArgs),
+    /// Look at a folder of county data, work out which file is which layer, and write a commented
+    /// county.toml there (an existing one is kept unless --force).
+    ///
+    /// Example: lakeshore init county/ && lakeshore schedule --config county/county.toml --out out/
+    Init {
+        /// The folder holding the county's layers and record files.
+        dir: PathBuf,
+        /// Replace an existing county.toml.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -202,6 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
         Command::Map(a) => map(a),
+        Command::Init { dir, force } => init::init(&dir, force),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;

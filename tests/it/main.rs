@@ -13,6 +13,7 @@ mod letters_render;
 mod map_command;
 mod map_render;
 mod notices;
+mod ny_county;
 mod outputs;
 mod real_data;
 mod workload;
