@@ -21,17 +21,6 @@ use crate::common;
 const AS_OF: &str = "2027-01-15";
 const SHORE_Y: f64 = 1_037_500.0;
 
-/// The ESRI WKT of EPSG:2261, as ArcGIS writes it into a `.prj`.
-const PRJ_2261: &str = concat!(
-    r#"PROJCS["NAD_1983_StatePlane_New_York_Central_FIPS_3102_Feet","#,
-    r#"GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983","#,
-    r#"SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],"#,
-    r#"UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],"#,
-    r#"PARAMETER["False_Easting",820208.3333333333],PARAMETER["False_Northing",0.0],"#,
-    r#"PARAMETER["Central_Meridian",-76.58333333333333],PARAMETER["Scale_Factor",0.9999375],"#,
-    r#"PARAMETER["Latitude_Of_Origin",40.0],UNIT["Foot_US",0.3048006096012192]]"#
-);
-
 /// The parcels' dBase fields: the statewide schema's names as a shapefile export cuts them.
 const FIELDS: [&str; 10] = [
     "SWIS_SBL_I", // SWIS_SBL_ID
@@ -113,7 +102,9 @@ fn write_parcels(dir: &Path) {
                 .unwrap();
         }
     }
-    fs::write(shp.with_extension("prj"), PRJ_2261).unwrap();
+    // The ESRI WKT of EPSG:2261 as ArcGIS writes it, as the sample's parcels carry it.
+    let prj = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/parcels.prj");
+    fs::copy(prj, shp.with_extension("prj")).unwrap();
 }
 
 /// A GeoJSON layer in EPSG:2261 (legacy `crs` member) of polygons with properties.
