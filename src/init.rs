@@ -245,6 +245,14 @@ pub fn survey(dir: &Path) -> Result<Survey> {
         let looked = match ext.as_str() {
             "shp" | "geojson" | "json" => look_at_layer(&path),
             "csv" => look_at_table(&path),
+            "xlsx" | "xls" | "ods" | "gpkg" | "parquet" | "gdb" => {
+                survey.undecided.push(format!(
+                    "{} was not looked into ({ext} is not surveyed); if it holds a layer or record file, name \
+                     it under [layers]",
+                    name(&path)
+                ));
+                continue;
+            }
             _ => continue,
         };
         match looked {
@@ -484,4 +492,58 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
     let text = config_text(&survey);
     crate::io::write::write_atomic(&target, |w| w.write_all(text.as_bytes()))?;
     Ok((target, survey))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(name: &str, shape: Shape, records: usize, fields: &[&str]) -> Found {
+        Found {
+            path: PathBuf::from(name),
+            shape,
+            records,
+            crs: None,
+            feet_crs: None,
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn shapes_rule_out_and_names_and_fields_point_in() {
+        let flood = found("S_FLD_HAZ_AR.shp", Shape::Polygons, 40, &["FLD_ZONE", "SFHA_TF", "STATIC_BFE"]);
+        let floodplain = &SIGNALS[3];
+        assert_eq!(floodplain.role, "floodplain");
+        // A file-name word (3) and three fields (4 each).
+        assert_eq!(score(&flood, floodplain), 15);
+        let as_points = Found { shape: Shape::Points, ..flood.clone() };
+        assert_eq!(score(&as_points, floodplain), 0);
+        // "watershed" in a name keeps a file from being taken for the shoreline.
+        let shoreline = &SIGNALS[1];
+        assert_eq!(score(&found("lake_watershed.shp", Shape::Polygons, 1, &["NAME"]), shoreline), 0);
+    }
+
+    #[test]
+    fn a_tie_is_left_undecided_and_said() {
+        let mut survey = Survey {
+            found: vec![
+                found("parcels.shp", Shape::Polygons, 100, &["SWIS", "PRINT_KEY"]),
+                found("basin_east.shp", Shape::Polygons, 1, &["NAME"]),
+                found("basin_west.shp", Shape::Polygons, 1, &["NAME"]),
+            ],
+            ..Survey::default()
+        };
+        decide(&mut survey);
+        assert_eq!(survey.file("parcels"), Some(Path::new("parcels.shp")));
+        assert_eq!(survey.file("watershed"), None);
+        assert!(
+            survey.undecided.iter().any(|u| u.starts_with(
+                "basin_east.shp and basin_west.shp both look like the \
+                                                           watershed layer"
+            ) && u.contains("set [layers] watershed = \"FILE\"")),
+            "{:?}",
+            survey.undecided
+        );
+        assert!(survey.undecided.iter().any(|u| u.starts_with("no file looks like the shoreline layer")));
+    }
 }
