@@ -120,7 +120,23 @@ fn crossing(rings: &[Vec<Coord<f64>>]) -> Option<String> {
 
 /// What is wrong where two edges meet, if anything.
 fn fault(a: &Edge, b: &Edge) -> Option<String> {
-    match line_intersection(a.line, b.line)? {
+    // Most pairs are far apart, and consecutive edges that turn share only their vertex: both are settled
+    // without the exact intersection.
+    let (la, lb) = (a.line, b.line);
+    let apart = la.start.x.max(la.end.x) < lb.start.x.min(lb.end.x)
+        || lb.start.x.max(lb.end.x) < la.start.x.min(la.end.x)
+        || la.start.y.max(la.end.y) < lb.start.y.min(lb.end.y)
+        || lb.start.y.max(lb.end.y) < la.start.y.min(la.end.y);
+    if apart {
+        return None;
+    }
+    if a.adjacent(b) {
+        let (u, v) = (la.delta(), lb.delta());
+        if u.x * v.y - u.y * v.x != 0.0 {
+            return None;
+        }
+    }
+    match line_intersection(la, lb)? {
         LineIntersection::SinglePoint { intersection, is_proper } => {
             if is_proper {
                 Some(format!("Self-intersection at {}", point(intersection)))
