@@ -26,6 +26,19 @@ fn key(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
+/// Whether two names are the same, case (ASCII) and runs of spaces aside, without allocating: this runs for
+/// every parcel.
+fn same(a: &str, b: &str) -> bool {
+    let (mut x, mut y) = (a.split_whitespace(), b.split_whitespace());
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// `name` without one of `prefixes` (case-insensitive), trimmed; `None` when no prefix matched.
 fn strip_prefix<'a>(name: &'a str, prefixes: &[String]) -> Option<&'a str> {
     prefixes.iter().find_map(|p| {
@@ -46,8 +59,7 @@ impl RuleSet {
         if self.jurisdiction.municipalities.is_empty() {
             return Some(name.to_string());
         }
-        let wanted = key(name);
-        self.jurisdiction.municipalities.iter().find(|m| key(m) == wanted).cloned()
+        self.jurisdiction.municipalities.iter().find(|m| same(m, name)).cloned()
     }
 
     /// The position of `name`'s municipality in [`super::Jurisdiction::municipalities`] (see
@@ -69,8 +81,8 @@ impl RuleSet {
                 return Place::Town(town);
             }
         }
-        let wanted = key(village_name.unwrap_or(name));
-        let Some((village, towns)) = self.jurisdiction.villages.iter().find(|(v, _)| key(v) == wanted) else {
+        let wanted = village_name.unwrap_or(name);
+        let Some((village, towns)) = self.jurisdiction.villages.iter().find(|(v, _)| same(v, wanted)) else {
             return Place::Unknown;
         };
         let towns: Vec<String> = towns.iter().filter_map(|t| self.municipality(t)).collect();
