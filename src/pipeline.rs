@@ -339,7 +339,8 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         let held = match row.entry.exclusion {
             None => "scheduled by a rule that needs no town",
             Some(Exclusion::UnknownTown) => "held back from the schedule",
-            Some(_) => "",
+            Some(Exclusion::NoRule) => "no rule applies",
+            Some(Exclusion::Sewered | Exclusion::OutsideCounty) => "",
         };
         if let (Some(found), false) = (&facts.unknown_town, held.is_empty()) {
             problems.push(Problem::new(

@@ -84,7 +84,7 @@ impl Grid {
 
 /// The last day a due date can be met on: the next business day when `rolls` and it falls on a weekend or
 /// public holiday (§25-a), else the date itself.
-fn last_day(due: NaiveDate, rolls: bool) -> NaiveDate {
+pub fn last_day(due: NaiveDate, rolls: bool) -> NaiveDate {
     if rolls {
         roll_forward(due)
     } else {

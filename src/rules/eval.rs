@@ -83,7 +83,7 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
             rules.jurisdiction.law
         ),
         Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => match &facts.town {
-            None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
+            None => "no rule applies: the parcel has no town (no town polygon, municipality or SWIS code)".into(),
             Some(town) => format!(
                 "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
                 match &facts.watershed {

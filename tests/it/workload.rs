@@ -72,3 +72,14 @@ fn lakefront_workload_matches_hand_count() {
     sorted.sort_by(|a, b| (&a["year"], &a["town"], &a["tier"]).cmp(&(&b["year"], &b["town"], &b["tier"])));
     assert_eq!(rows, sorted, "sorted by year, town and tier");
 }
+
+/// The Ira cohort (2006 + 7k) in 2027: 40.00-1-1 (inspected 2019, in the 2020 window) and 40.00-1-5 are due
+/// 2027-11-01; 40.00-1-5 was inspected on Monday 2020-11-02, which under GCL §25-a ("such act may be done on
+/// the next succeeding business day") met the Sunday 2020-11-01 due date rather than answering 2027's.
+/// 40.00-1-2 (2021-03-01, late for 2020) answers 2027; 40.00-1-3 (overdue) and 40.00-1-4 (never) are backlog.
+#[test]
+fn a_sunday_due_date_met_on_monday_leaves_the_next_one_due() {
+    let rows = workload_rows();
+    let ira = find(&rows, "2027", "Ira", "county").unwrap_or_else(|| panic!("no 2027 Ira row: {rows:?}"));
+    assert_eq!((ira["due"].as_str(), ira["backlog"].as_str()), ("2", "2"), "{ira:?}");
+}
