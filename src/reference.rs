@@ -173,7 +173,9 @@ pub fn read_reference(
             .collect();
         if !unmatched.is_empty() {
             notes.push(format!(
-                "{}: watersheds the rule set does not name (by name or alias), not counted as a named watershed: {}",
+                "{}: watersheds the rule set does not name (by name or alias), not counted as a named watershed \
+                 (if one is, give it a name field, [fields] watershed_name, or add the name to the water body's \
+                 aliases): {}",
                 path.display(),
                 unmatched.into_iter().collect::<Vec<_>>().join(", ")
             ));
