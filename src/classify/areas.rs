@@ -262,6 +262,8 @@ mod tests {
             (t.map(|t| t.to_string()), unknown)
         };
         assert_eq!(town(Some([150.0, 50.0]), Some("Moravia"), None), (Some("Scipio".into()), None));
+        // A village spanning two towns takes its town from the towns layer where it covers the parcel.
+        assert_eq!(town(Some([150.0, 50.0]), Some("Village of Cato"), None), (Some("Scipio".into()), None));
         // Outside the towns layer: the name, a village's town, the SWIS code.
         let off = Some([500.0, 500.0]);
         assert_eq!(town(off, Some("Village of Fair Haven"), None), (Some("Sterling".into()), None));

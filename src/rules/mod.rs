@@ -371,6 +371,20 @@ mod tests {
             .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"Aurora\" = [\"Ledyard\"]", "\"Aurora\" = [\"Atlantis\"]"),
+            Path::new("v.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("village 'Aurora': town 'Atlantis'"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"0546\" = \"Owasco\"", "\"546\" = \"Owasco\""),
+            Path::new("s.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("SWIS '546'"), "{err}");
         let err =
             RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
         assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
