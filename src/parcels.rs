@@ -25,6 +25,8 @@ pub struct ParcelSchema {
     pub town: Option<String>,
     /// The assessor's sewer-type field.
     pub sewer: Option<String>,
+    /// The New York SWIS code field (its first four digits identify the city or town).
+    pub swis: Option<String>,
     /// The primary owner field.
     pub owner: Option<String>,
     /// Fields joined with spaces into the location (street address).
@@ -75,6 +77,8 @@ pub mod candidates {
         &["MUNI_NAME", "CITYTOWN_NAME", "TOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI", "CITY_TOWN", "LOC_MUNI"];
     /// The assessor's sewer-type code (RPS `SEWER_TYPE`: 3 is public sewer).
     pub const SEWER: &[&str] = &["SEWER_TYPE", "SEWER_CODE", "SEWER"];
+    /// The parcel's SWIS code (municipality), which names its town where the rule set lists SWIS codes.
+    pub const SWIS: &[&str] = &["SWIS", "SWIS_CODE", "SWISCODE"];
     /// The primary owner.
     pub const OWNER: &[&str] = &["PRIMARY_OWNER", "OWNER", "OWNER_NAME", "OWNERNAME", "OWNER1", "OWNER_1"];
     /// The street address as one field.
@@ -151,6 +155,7 @@ impl ParcelSchema {
             town: pick(&overrides.parcel_town, candidates::TOWN),
             sewer: pick(&overrides.parcel_sewer, candidates::SEWER),
             owner: pick(&overrides.parcel_owner, candidates::OWNER),
+            swis: find_field(fields, candidates::SWIS),
             location,
             mailing: MailingFields {
                 street: find_field(fields, candidates::MAIL_STREET),
@@ -191,6 +196,7 @@ impl ParcelSchema {
                 fields: self.location.clone(),
                 configured: overrides.parcel_location.is_some(),
             },
+            FieldChoice { role: "SWIS code", fields: one(&self.swis), configured: false },
             FieldChoice { role: "mailing street", fields: one(&m.street), configured: false },
             FieldChoice { role: "mailing city", fields: one(&m.city), configured: false },
             FieldChoice { role: "mailing state", fields: one(&m.state), configured: false },
@@ -202,6 +208,7 @@ impl ParcelSchema {
     pub fn keep(&self) -> Vec<String> {
         let mut keep = self.id.clone();
         keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).cloned());
+        keep.extend(self.swis.iter().filter(|f| !self.id.contains(f)).cloned());
         keep.extend(self.location.iter().cloned());
         let m = &self.mailing;
         keep.extend(m.street.iter().chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
@@ -220,6 +227,8 @@ pub struct ParcelRecord {
     pub town: Option<String>,
     /// Sewer code as written.
     pub sewer: Option<String>,
+    /// SWIS code as written.
+    pub swis: Option<String>,
     /// Owner as written.
     pub owner: Option<String>,
     /// Location (street address).
@@ -265,6 +274,7 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let id_fields: Vec<Option<usize>> = schema.id.iter().map(index).collect();
     let town = schema.town.as_ref().and_then(index);
     let sewer = schema.sewer.as_ref().and_then(index);
+    let swis = schema.swis.as_ref().and_then(index);
     let owner = schema.owner.as_ref().and_then(index);
     let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
     let m = &schema.mailing;
@@ -275,6 +285,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     for feature in layer.features {
         let (record, mut values) = (feature.record, feature.values);
         let at = || format!("record {record}");
+        // Read before the id takes its parts: the SWIS code is usually one of them.
+        let swis = swis.and_then(|i| values.get(i)).and_then(Value::as_text);
         let parts: Vec<String> = id_fields.iter().filter_map(|&i| take_text(&mut values, i)).collect();
         let mut defect = None;
         let id = if parts.len() == schema.id.len() {
@@ -308,6 +320,7 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             record,
             town: take_text(&mut values, town),
             sewer: take_text(&mut values, sewer),
+            swis,
             owner: take_text(&mut values, owner),
             location: (!address.is_empty()).then(|| address.join(" ")),
             mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),

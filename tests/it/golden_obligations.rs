@@ -200,19 +200,35 @@ fn problem_sample_bad_records_are_reported() {
             "'TNTC' is not a number",
         ),
         // The bow-tie's edges (870000, 1080000)-(870400, 1080300) and (870400, 1080000)-(870000, 1080200)
-        // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 60 and 61 follow the
-        // sample's 59 parcels.
-        ("parcels.shp", "record 60".to_string(), "invalid polygon: Self-intersection at (870160 1080120)"),
-        ("parcels.shp", "record 61".to_string(), "duplicate parcel id 055289-90.00-1-1 (also record 51)"),
-        ("systems.geojson", "record 18".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
+        // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 69 and 70 follow the
+        // design's 68 lots; the stray system follows the 20 of the design.
+        ("parcels.shp", "record 69".to_string(), "invalid polygon: Self-intersection at (870160 1080120)"),
+        ("parcels.shp", "record 70".to_string(), "duplicate parcel id 055289-90.00-1-1 (also record 51)"),
+        ("systems.geojson", "record 21".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
     ];
     let expansion = line_of("events.csv", "055689-20.00-1-1,2026-08-01,expansion");
+    // Art. V §I.B ("properties using public sewer systems") and Ch. 56 §102: the assessor's sewer code
+    // decides; lots whose code 2 (private) contradicts the sewer-district polygon around them stay scheduled
+    // and are reported (parcels.shp records 10 and 40: 054689-122.18-1-10 and 050100-106.41-1-3).
+    let sewer_lines = [
+        (
+            "parcels.shp",
+            "record 10",
+            "054689-122.18-1-10: assessor sewer code 2 (not public sewer) but inside",
+        ),
+        (
+            "parcels.shp",
+            "record 40",
+            "050100-106.41-1-3: assessor sewer code 2 (not public sewer) but inside",
+        ),
+    ];
     for (config, extra) in
         [("county.toml", None), ("gorham.toml", Some(("events.csv", expansion, "without expansion_pct")))]
     {
         let out = run_in("sample-problems", "obligations", config, 2);
         let problems = rows(&out.join("problems.csv"));
         let mut wanted: Vec<_> = common_rows.to_vec();
+        wanted.extend(sewer_lines.map(|(f, l, t)| (f, l.to_string(), t)));
         wanted.extend(extra);
         for (file, line, text) in &wanted {
             assert!(
@@ -240,8 +256,10 @@ fn clean_sample_reports_no_problems() {
 /// Around its bad records the problem sample owes exactly what the clean sample owes: the same obligations
 /// (the source line numbers aside), plus under Chapter 56 the expansion inspection that its expansion
 /// without `expansion_pct` still starts (README: a blank condition is reported and applied), and under
-/// Article V the periodic inspection of the bow-tie lot, scheduled from its shape: Sennett's 7-year cohort
-/// 2004 grid (2004, 2011, 2018, 2025-11-01), never inspected, so the 2025-11-01 date was missed.
+/// Article V the periodic inspections of the bow-tie lot, scheduled from its shape (Sennett's 7-year cohort
+/// 2004 grid: 2004, 2011, 2018, 2025-11-01; never inspected, so the 2025-11-01 date was missed) and of
+/// 054689-122.18-1-10, whose private sewer code decides over the district around it (lakefront 2-year grid
+/// from 1994-11-01; never inspected: 2026-11-01 missed).
 #[test]
 fn problem_sample_owes_what_the_clean_sample_owes() {
     let key = |r: &BTreeMap<String, String>| {
@@ -250,7 +268,13 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
             .join("|")
     };
     for (config, extra) in [
-        ("county.toml", vec!["055289-91.00-1-1|periodic-inspection|schedule|2025-11-01|2025-11-01|true|status never-inspected"]),
+        (
+            "county.toml",
+            vec![
+                "055289-91.00-1-1|periodic-inspection|schedule|2025-11-01|2025-11-01|true|status never-inspected",
+                "054689-122.18-1-10|periodic-inspection|schedule|2026-11-01|2026-11-01|true|status never-inspected",
+            ],
+        ),
         ("gorham.toml", vec!["055689-20.00-1-1|expansion-inspection|expansion|2026-08-01|2026-08-01|true|"]),
     ] {
         let clean = run("obligations", config);
@@ -264,4 +288,36 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
         let _ = std::fs::remove_dir_all(clean);
         let _ = std::fs::remove_dir_all(bad);
     }
+}
+
+/// The problem sample's schedule: every lot of the clean sample as `tests/golden/sample/expected.csv` has it,
+/// and the lots only the problem sample holds as `tests/golden/sample-problems/expected.csv` (worked out by
+/// hand, with notes); the duplicate record (70) is unscheduled with the reason.
+#[test]
+fn problem_sample_schedule_matches_the_hand_worked_rows() {
+    let out = run_in("sample-problems", "schedule", "county.toml", 2);
+    let got = rows(&out.join("schedule.csv"));
+    let mut expected = rows(&root().join("tests/golden/sample/expected.csv"));
+    expected.extend(rows(&root().join("tests/golden/sample-problems/expected.csv")));
+    assert_eq!(got.len(), expected.len() + 1, "one row more: the duplicate");
+    let columns = ["tier", "cycle_years", "previous_due", "next_due", "status", "floodplain_verdict"];
+    for want in &expected {
+        let id = &want["parcel_id"];
+        let row = got
+            .iter()
+            .find(|r| &r["parcel_id"] == id && r["record"] != "70")
+            .unwrap_or_else(|| panic!("no row for {id}"));
+        for c in columns {
+            assert_eq!(row[c], want[c], "{id} {c} ({})", want["note"]);
+        }
+    }
+    let duplicate = got.iter().find(|r| r["record"] == "70").expect("the duplicate's row");
+    assert_eq!(
+        (duplicate["parcel_id"].as_str(), duplicate["tier"].as_str()),
+        ("055289-90.00-1-1", "unscheduled")
+    );
+    assert!(duplicate["reason"].contains("duplicate parcel id"), "{duplicate:?}");
+    let bow_tie = got.iter().find(|r| r["parcel_id"] == "055289-91.00-1-1").unwrap();
+    assert_eq!(bow_tie["geometry_invalid"], "Self-intersection at (870160 1080120)");
+    let _ = std::fs::remove_dir_all(out);
 }
