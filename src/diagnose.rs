@@ -18,7 +18,8 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &
     let mut hints = Vec::new();
     let message = match unknown_key(&message) {
         Some((found, expected)) => {
-            let mut m = format!("unknown key `{found}`");
+            let what = if source_line.trim().starts_with('[') { "table" } else { "key" };
+            let mut m = format!("unknown {what} `{found}`");
             match closest(&found, &expected) {
                 Some(best) => hints.push(format!("did you mean `{best}`?")),
                 None if !expected.is_empty() => {
@@ -84,6 +85,15 @@ fn key_at(text: &str, offset: usize) -> Option<Located> {
     let lines: Vec<&str> = text.lines().take(line).collect();
     let mut key = None;
     let mut table = None;
+    // A table header is itself a key of the table its dotted name is in: `[layer]` is the key `layer` of the
+    // top level, `[fields.history]` the key `history` of `[fields]`.
+    if let Some(last) = lines.last().map(|l| l.trim()).filter(|l| l.starts_with('[')) {
+        let name = header(last).trim_matches(|c| c == '[' || c == ']').trim().to_string();
+        return Some(match name.rsplit_once('.') {
+            Some((parent, key)) => Located { table: Some(format!("[{parent}]")), key: Some(key.to_string()) },
+            None => Located { table: None, key: Some(name) },
+        });
+    }
     for l in lines.iter().rev() {
         let t = l.trim();
         if t.starts_with('[') {
@@ -248,6 +258,10 @@ mod tests {
         let m = render("[t]\nnamse = [\"A\"]\n");
         assert!(m.starts_with("x.toml:2:1: [t] namse: unknown key `namse` in [t]"), "{m}");
         assert!(m.contains("did you mean `names`?"), "{m}");
+        // A misspelt table header is an unknown key of the level above.
+        let m = render("top = 1\n[tt]\nnames = []\n");
+        assert!(m.starts_with("x.toml:2:2: tt: unknown table `tt`"), "{m}");
+        assert!(m.contains("did you mean `t`?"), "{m}");
         let m = render("[t]\nzzzzzzzzzzzz = 1\n");
         assert!(m.contains("the keys allowed here are `names`, `other`"), "{m}");
     }
