@@ -280,6 +280,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let m = &schema.mailing;
     let mailing = [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index));
     let path = layer.path;
+    // Places in messages are in the working CRS the layer was projected to.
+    let crs = layer.crs.short_name();
     let mut problems = Vec::new();
     let mut records = Vec::with_capacity(layer.features.len());
     for feature in layer.features {
@@ -337,8 +339,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             &path,
             format!("record {}", r.record),
             format!(
-                "parcel {} has an invalid polygon: {why}; it is still scheduled from that shape, fix the \
-                 shape in the parcels layer (e.g. QGIS Fix geometries, or PostGIS ST_MakeValid)",
+                "parcel {} has an invalid polygon: {why} ({crs}); it is still scheduled from that shape, fix \
+                 the shape in the parcels layer (e.g. QGIS Fix geometries, or PostGIS ST_MakeValid)",
                 r.id
             ),
         ));
