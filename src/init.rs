@@ -323,18 +323,29 @@ fn decide(survey: &mut Survey) {
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     let mut role_done = vec![false; SIGNALS.len()];
     let mut file_done = vec![false; survey.found.len()];
+    // Files already named in a tie are not listed again as unused.
+    let mut tied = vec![false; survey.found.len()];
     let mut chosen = Vec::new();
     for (i, &(score, s, f)) in scored.iter().enumerate() {
         if role_done[s] || file_done[f] {
             continue;
         }
-        let rival = scored[i + 1..].iter().find(|&&(sc, s2, f2)| sc == score && s2 == s && !file_done[f2]);
+        let rivals: Vec<usize> = scored[i + 1..]
+            .iter()
+            .filter(|&&(sc, s2, f2)| sc == score && s2 == s && !file_done[f2])
+            .map(|&(_, _, f2)| f2)
+            .collect();
         role_done[s] = true;
-        if let Some(&(_, _, f2)) = rival {
+        if !rivals.is_empty() {
+            let mut names = vec![name(&survey.found[f].path)];
+            for &f2 in &rivals {
+                tied[f2] = true;
+                names.push(name(&survey.found[f2].path));
+            }
+            tied[f] = true;
             survey.undecided.push(format!(
-                "{} and {} both look like the {} layer ({}); set [layers] {} = \"FILE\" in county.toml",
-                name(&survey.found[f].path),
-                name(&survey.found[f2].path),
+                "{} all look like the {} layer ({}); set [layers] {} = \"FILE\" in county.toml",
+                names.join(", "),
                 SIGNALS[s].role,
                 SIGNALS[s].what,
                 SIGNALS[s].role
@@ -347,7 +358,7 @@ fn decide(survey: &mut Survey) {
     chosen.sort();
     survey.chosen = chosen.into_iter().map(|(s, p)| (SIGNALS[s].role, p)).collect();
     for (f, found) in survey.found.iter().enumerate() {
-        if !file_done[f] {
+        if !file_done[f] && !tied[f] {
             survey.undecided.push(format!(
                 "{} ({}, {} records) was not given a role; if it is one, set it under [layers]",
                 name(&found.path),
@@ -537,10 +548,11 @@ mod tests {
         assert_eq!(survey.file("parcels"), Some(Path::new("parcels.shp")));
         assert_eq!(survey.file("watershed"), None);
         assert!(
-            survey.undecided.iter().any(|u| u.starts_with(
-                "basin_east.shp and basin_west.shp both look like the \
-                                                           watershed layer"
-            ) && u.contains("set [layers] watershed = \"FILE\"")),
+            survey
+                .undecided
+                .iter()
+                .any(|u| u.starts_with("basin_east.shp, basin_west.shp all look like the watershed layer")
+                    && u.contains("set [layers] watershed = \"FILE\"")),
             "{:?}",
             survey.undecided
         );
