@@ -22,6 +22,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("since", Kind::Date),
     ("due", Kind::Date),
     ("overdue", Kind::Bool),
+    ("corrected", Kind::Date),
     ("detail", Kind::Text),
     ("citation", Kind::Text),
     ("source", Kind::Text),
@@ -69,14 +70,16 @@ impl Table for ObligationTable<'_, '_> {
             8 => date(o.since),
             9 => date(o.due),
             10 => Cell::Bool(o.overdue),
-            11 => text(o.detail.as_deref()),
-            12 => Cell::Text(Cow::Borrowed(&o.citation)),
+            11 => date(o.corrected),
+            12 => text(o.detail.as_deref()),
+            13 => Cell::Text(Cow::Borrowed(&o.citation)),
             _ => text(o.source.as_deref()),
         }
     }
 }
 
-/// Counts of open obligations per kind, for the terminal.
+/// Counts of open obligations per kind, for the terminal (breaches corrected late are listed in the table
+/// but not counted as open).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObligationSummary {
     /// The as-of date.
@@ -91,12 +94,14 @@ impl ObligationSummary {
     /// Counts `obligations`.
     pub fn of(obligations: &[Obligation<'_>], as_of: chrono::NaiveDate) -> Self {
         let mut s = ObligationSummary { as_of: Some(as_of), ..Default::default() };
-        for o in obligations {
+        for o in obligations.iter().filter(|o| o.corrected.is_none()) {
             let counts = s.per_kind.entry(o.id.to_string()).or_default();
             counts.0 += 1;
             counts.1 += usize::from(o.overdue);
         }
-        s.parcels = obligations.chunk_by(|a, b| a.parcel == b.parcel).count();
+        let open: Vec<usize> =
+            obligations.iter().filter(|o| o.corrected.is_none()).map(|o| o.parcel).collect();
+        s.parcels = open.chunk_by(|a, b| a == b).count();
         s
     }
 }

@@ -40,7 +40,8 @@ fn rows(path: &Path) -> Rows {
     common::read_rows(path).unwrap_or_else(|e| panic!("{e}")).1
 }
 
-/// Compares obligations keyed by (parcel, kind, since) on `due` and `overdue`; lists every difference.
+/// Compares obligations keyed by (parcel, kind, since) on `due`, `overdue` and `corrected` (the day a
+/// breach was corrected late); lists every difference.
 fn compare_obligations(expected: &Path, got: &Path) {
     let key =
         |r: &BTreeMap<String, String>| (r["parcel_id"].clone(), r["obligation"].clone(), r["since"].clone());
@@ -57,7 +58,7 @@ fn compare_obligations(expected: &Path, got: &Path) {
         match seen.get(k) {
             None => diffs.push(format!("{k:?}: missing (expected due {:?}; {})", w["due"], w["note"])),
             Some(g) => {
-                for column in ["due", "overdue"] {
+                for column in ["due", "overdue", "corrected"] {
                     if w[column] != g[column] {
                         diffs.push(format!(
                             "{k:?}: {column} expected {:?}, got {:?} ({})",
@@ -141,8 +142,11 @@ fn schedule_class_and_permit_columns_match_hand_expectations() {
     let _ = std::fs::remove_dir_all(out);
 }
 
-/// Chapter 56 §304.2: individual systems installed before 1990-12-01 and intermediate-sized ones before
-/// 1988-01-01 are grandfathered; the sample's installation dates sit on both sides of each cut-off.
+/// Chapter 56 §304.2: the design standards do not apply to systems "legally installed ... prior to the date
+/// of adoption of this local law and after the dates identified in Paragraphs a and b" (December 1, 1990 for
+/// individual systems, January 1, 1988 for intermediate-sized ones), "or those systems determined ... to be
+/// adequately functioning". The rule set reads the sentence (after the date, before adoption on 2000-10-23);
+/// the sample's installation dates sit on both sides of each date.
 #[test]
 fn gorham_grandfathered_designs() {
     let out = run("schedule", "gorham.toml");
@@ -151,12 +155,12 @@ fn gorham_grandfathered_designs() {
         .map(|r| (r["parcel_id"].clone(), r["grandfathered"].clone()))
         .collect();
     let expected = [
-        ("054689-128.05-1-1", "true"),  // individual, 1985-06-01
-        ("054689-128.05-1-2", "false"), // individual, 1992-05-01
-        ("054489-156.00-1-1", "true"),  // intermediate, 1987-07-01
-        ("055689-10.07-1-3", "false"),  // intermediate, 1988-03-01
-        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30: the day before
-        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: not "prior to"
+        ("054689-128.05-1-1", "false"), // individual, 1985-06-01: before (a), not after it
+        ("054689-128.05-1-2", "true"),  // individual, 1992-05-01: after (a), before adoption
+        ("054489-156.00-1-1", "false"), // intermediate, 1987-07-01: before (b)
+        ("055689-10.07-1-3", "true"),   // intermediate, 1988-03-01: after (b)
+        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30, but found adequately functioning
+        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: on the date is not "after" it
         ("052089-123.45-1-2", ""),      // no installation on record
     ];
     for (id, want) in expected {
