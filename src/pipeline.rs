@@ -323,7 +323,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
             ));
         }
     }
-    problems.sort();
+    Problem::sort_unique(&mut problems);
     inspections.reports = reports;
     Ok(Run {
         rules,
