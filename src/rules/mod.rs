@@ -341,6 +341,11 @@ mod tests {
             with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
         );
         assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
+        assert!(with("on = [\"complaint\"]\nwithin_days = 3\nfrom_column = \"arms_length\"")
+            .contains("not a date column"));
+        assert!(
+            with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
+        );
         assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
             .contains("not a valid rule set"));
     }

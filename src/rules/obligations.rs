@@ -212,6 +212,9 @@ pub struct Clock {
 impl Clock {
     /// Checks names against the event vocabulary and that at most one length is given.
     pub(super) fn validate(&self) -> std::result::Result<(), String> {
+        if self.mailing_days.is_some() && (self.from_column.is_none() || self.within_days.is_none()) {
+            return Err("'mailing_days' needs 'from_column' and 'within_days': it stands in for a missing receipt date".into());
+        }
         if let Some(column) = &self.from_column {
             if event_column(column) != Some(ColumnKind::Date) {
                 return Err(format!(
