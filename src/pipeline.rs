@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
-use crate::io::events::{read_events, read_pump_outs, read_samples, Event, Sample};
+use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::obligations::{events_of, permit_for, Permit};
@@ -83,6 +83,8 @@ pub struct Run<'r> {
     pub events: Vec<Event>,
     /// Drainage-pipe samples, in file order.
     pub samples: Vec<Sample>,
+    /// The register of known drainage pipes, in file order.
+    pub pipes: Vec<Pipe>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -269,6 +271,14 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
         None => Vec::new(),
     };
+    let pipes = match &config.layers.pipes {
+        Some(path) => {
+            let (found, p) = read_pipes(path, &position)?;
+            problems.extend(p);
+            found
+        }
+        None => Vec::new(),
+    };
     let reports = std::mem::take(&mut inspections.reports);
     clock.lap("read systems and records");
 
@@ -334,6 +344,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         inspections,
         events,
         samples,
+        pipes,
         timings: clock.laps,
     })
 }

@@ -188,6 +188,15 @@ parcel_id,pipe_id,date,fecal_coliform_per_100ml
 055689-10.07-1-5,P2,2024-10-30,80
 ";
 
+/// The register of known drainage pipes: a pipe never sampled on the Owasco lot whose system is 800 ft from
+/// the shore, a pipe that also has samples, and one on a lot that does not border the lake.
+const PIPES: &str = "\
+parcel_id,pipe_id
+054689-128.05-1-5,D1
+055689-10.07-1-5,P1
+054489-150.09-1-1,P1
+";
+
 /// Writes the inspections file (dates and results from `parcels`, the rest from the tables above).
 pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
     let mut out = format!("{HEADER}\n");
@@ -219,11 +228,12 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
     write_text(&dir.join("history.csv"), &out)
 }
 
-/// Writes `events.csv`, `pump_outs.csv` and `samples.csv`.
+/// Writes `events.csv`, `pump_outs.csv`, `samples.csv` and `pipes.csv`.
 pub fn write_event_files(dir: &Path) -> Result<()> {
     write_text(&dir.join("events.csv"), EVENTS)?;
     write_text(&dir.join("pump_outs.csv"), PUMP_OUTS)?;
-    write_text(&dir.join("samples.csv"), SAMPLES)
+    write_text(&dir.join("samples.csv"), SAMPLES)?;
+    write_text(&dir.join("pipes.csv"), PIPES)
 }
 
 /// Writes `watercourses.geojson`: a brook 60 ft east of lot 129.00-2-1 and a wetland 135 ft east of lot

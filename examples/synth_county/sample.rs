@@ -291,6 +291,7 @@ watercourses = "watercourses.geojson"
 events = "events.csv"
 pump_outs = "pump_outs.csv"
 samples = "samples.csv"
+pipes = "pipes.csv"
 "#;
 
 const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
@@ -485,6 +486,7 @@ below, is `tests/golden/sample/expected.csv`.
 | `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, three bad rows, then permits issued, a transfer inspected only after it and a deficiency notice with its receipt date |
 | `pump_outs.csv` | | pump-outs by licensed haulers (and one without a licence) |
 | `samples.csv` | | drainage-pipe fecal-coliform samples: passing, passing on retests, retest window open, violations, a pipe on a parcel that does not border the lake, a count that is not a number |
+| `pipes.csv` | | the register of known drainage pipes: one never sampled, one also sampled, one on a lot that does not border the lake |
 | `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
 | `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
 

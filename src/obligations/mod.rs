@@ -169,7 +169,7 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
         }
     }
     pipe_obligations(run, as_of, &mut out, &mut notes);
-    pipe_inspections(run, as_of, &mut out);
+    pipe_inspections(run, as_of, &mut out, &mut notes);
     let unused: Vec<&str> = {
         let mut kinds: Vec<&str> = run
             .events
@@ -426,26 +426,46 @@ fn permit_obligations<'r>(
 
 /// The periodic inspection of the drainage pipes of bordering parcels (Art. V §IV.A.1 ¶1: "systems and all
 /// drainage pipes ... every two years"), on the rule set's pipe grid whatever tier the system is on. A
-/// parcel's pipes are those its samples name; the pipe sampled least recently decides whether the last due
-/// date was met.
-fn pipe_inspections<'r>(run: &Run<'r>, as_of: NaiveDate, out: &mut Vec<Obligation<'r>>) {
+/// parcel's pipes are those its samples name and those on the pipes register; the pipe sampled least
+/// recently (or never) decides whether the last due date was met.
+fn pipe_inspections<'r>(
+    run: &Run<'r>,
+    as_of: NaiveDate,
+    out: &mut Vec<Obligation<'r>>,
+    notes: &mut Vec<String>,
+) {
     let Some(rules) = &run.rules.drainage_pipes else { return };
-    let mut latest: Vec<(usize, &str, NaiveDate)> =
-        run.samples.iter().map(|s| (s.parcel, s.pipe.as_str(), s.date)).collect();
+    let mut latest: Vec<(usize, &str, Option<NaiveDate>)> = run
+        .samples
+        .iter()
+        .map(|s| (s.parcel, s.pipe.as_str(), Some(s.date)))
+        .chain(run.pipes.iter().map(|p| (p.parcel, p.pipe.as_str(), None)))
+        .collect();
     latest.sort_unstable();
-    // Per parcel and pipe, the last sample (the sort puts it last in each run).
+    // Per parcel and pipe, the last sample (the sort puts it last in each run, after a register entry).
     latest.reverse();
     latest.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     latest.reverse();
     for pipes in latest.chunk_by(|a, b| a.0 == b.0) {
         let parcel = pipes[0].0;
         if !run.rows[parcel].facts.as_ref().is_some_and(|f| f.borders_mhw) {
+            for pipe in run.pipes.iter().filter(|p| p.parcel == parcel) {
+                notes.push(format!(
+                    "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} owes no periodic inspection",
+                    pipe.source, run.rows[parcel].parcel.id, rules.inspection_citation, pipe.pipe
+                ));
+            }
             continue;
         }
-        let last: Vec<NaiveDate> = pipes.iter().map(|p| p.2).collect();
+        let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.2).collect();
         let Some(owed) = pipes_due(rules, &last, as_of) else { continue };
-        let sampled: Vec<String> =
-            pipes.iter().map(|(_, pipe, on)| format!("{pipe} last sampled {on}")).collect();
+        let sampled: Vec<String> = pipes
+            .iter()
+            .map(|(_, pipe, on)| match on {
+                Some(on) => format!("{pipe} last sampled {on}"),
+                None => format!("{pipe} never sampled"),
+            })
+            .collect();
         out.push(Obligation {
             parcel,
             id: "pipe-inspection",

@@ -26,12 +26,18 @@ pub struct PipesDue {
 }
 
 /// The periodic inspection the pipes of a bordering parcel owe on `as_of`, from each pipe's last sample date
-/// (`last`); `None` without pipes. Every pipe must be inspected, so the least recently sampled one decides.
-pub fn pipes_due(rules: &DrainagePipeRules, last: &[NaiveDate], as_of: NaiveDate) -> Option<PipesDue> {
-    let oldest = last.iter().min().copied()?;
+/// (`last`; `None` for a known pipe never sampled); `None` without pipes. Every pipe must be inspected, so
+/// the least recently sampled one decides.
+pub fn pipes_due(
+    rules: &DrainagePipeRules,
+    last: &[Option<NaiveDate>],
+    as_of: NaiveDate,
+) -> Option<PipesDue> {
+    // `None` sorts first: a pipe never sampled decides.
+    let oldest = *last.iter().min()?;
     let grid = Grid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
     let around = grid.around(as_of);
-    let status = status(&grid, as_of, Some(oldest));
+    let status = status(&grid, as_of, oldest);
     let (due, overdue) = grid_due(Some(status), around.previous, around.next);
     Some(PipesDue { status, previous: around.previous, due, overdue })
 }
@@ -138,7 +144,7 @@ mod tests {
     fn pipes_stay_on_the_two_year_grid() {
         let rules = RuleSet::cayuga_art_v().drainage_pipes.unwrap();
         let as_of = d(2027, 1, 15);
-        let current = pipes_due(&rules, &[d(2026, 7, 1), d(2026, 8, 21)], as_of).unwrap();
+        let current = pipes_due(&rules, &[Some(d(2026, 7, 1)), Some(d(2026, 8, 21))], as_of).unwrap();
         assert_eq!(
             current,
             PipesDue {
@@ -148,11 +154,14 @@ mod tests {
                 overdue: false
             }
         );
-        let missed = pipes_due(&rules, &[d(2026, 6, 15), d(2024, 10, 30)], as_of).unwrap();
+        let missed = pipes_due(&rules, &[Some(d(2026, 6, 15)), Some(d(2024, 10, 30))], as_of).unwrap();
         assert_eq!((missed.status, missed.due, missed.overdue), (Status::Overdue, d(2026, 11, 1), true));
         // Sampled the day after 2024-11-01: that sample already counts toward 2026-11-01.
-        let early = pipes_due(&rules, &[d(2024, 11, 2)], as_of).unwrap();
+        let early = pipes_due(&rules, &[Some(d(2024, 11, 2))], as_of).unwrap();
         assert_eq!((early.due, early.overdue), (d(2028, 11, 1), false));
+        // A pipe on the register never sampled: never inspected, the 2026-11-01 due date missed.
+        let never = pipes_due(&rules, &[Some(d(2026, 7, 1)), None], as_of).unwrap();
+        assert_eq!((never.status, never.due, never.overdue), (Status::NeverInspected, d(2026, 11, 1), true));
         assert_eq!(pipes_due(&rules, &[], as_of), None);
     }
 

@@ -805,6 +805,23 @@ fn bad_report_columns_in_history() {
     assert_eq!(rows[&1]["last_inspection"], "2026-05-01", "{:#?}", rows[&1]);
 }
 
+/// The pipes register reports a row without a pipe name and a row naming an unknown parcel, by line.
+#[test]
+fn bad_rows_in_the_pipes_register() {
+    let dir = county("pipes-register");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let pipes = dir.path("pipes.csv");
+    fs::write(&pipes, format!("parcel_id,pipe_id\n{a},D1\n{a},\n054689-999.99-9-9,D2\n", a = ids[0]))
+        .unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--pipes", arg(&pipes)]);
+    outcome.assert_exit(2);
+    assert_reported(&outcome, "pipes.csv", "line 3", &["no pipe_id"]);
+    assert_reported(&outcome, "pipes.csv", "line 4", &["054689-999.99-9-9", "not in the parcels layer"]);
+    assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
+}
+
 /// Record files missing a required column stop the run naming the columns found; an inspections file with
 /// some findings columns but not all stops it naming the missing ones.
 #[test]
