@@ -274,18 +274,16 @@ fn permit_obligations<'r>(
     let PermitCase { at, row, permit, events, .. } = *case;
     let report = case.report.date;
     let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
-    // Started by the inspection (or the permit's start) unless a later event (an order, a breach) started it.
+    // The permit's own obligations run from its start on record, the rest from the inspection; an event that
+    // started one (an order, a breach, the permit's issue) gives its date.
+    let start = permit.starts.unwrap_or(report);
     let mut push = |id: &'r str,
                     what: String,
                     who: &'r str,
                     due: Option<NaiveDate>,
                     citation: &'r str,
-                    by: Option<&Event>| {
-        let since = match (by, id) {
-            (Some(e), _) => e.date,
-            (None, "permit-renewal" | "interim-renewal" | "permit-term") => permit.starts.unwrap_or(report),
-            (None, _) => report,
-        };
+                    (since, by): (NaiveDate, Option<&Event>)| {
+        let since = by.map_or(since, |e| e.date);
         out.push(Obligation {
             parcel: at,
             id,
@@ -314,7 +312,7 @@ fn permit_obligations<'r>(
             "owner",
             None,
             citation,
-            None,
+            (report, None),
         );
     }
     let issued = events.iter().filter(|e| e.kind == PERMIT_ISSUED && e.date >= report).max_by_key(|e| e.date);
@@ -336,7 +334,7 @@ fn permit_obligations<'r>(
                         "owner",
                         due,
                         &p.failed_citation,
-                        Some(order),
+                        (report, Some(order)),
                     );
                 }
                 None => push(
@@ -345,7 +343,7 @@ fn permit_obligations<'r>(
                     "health department",
                     None,
                     &p.failed_citation,
-                    None,
+                    (report, None),
                 ),
             }
         }
@@ -358,7 +356,7 @@ fn permit_obligations<'r>(
             "health department",
             None,
             &p.location_citation,
-            None,
+            (report, None),
         ),
         (_, PermitKind::Discharge) if permit.expires.is_some() => push(
             "permit-renewal",
@@ -366,7 +364,7 @@ fn permit_obligations<'r>(
             "owner",
             permit.expires,
             &p.existing_citation,
-            issued,
+            (start, issued),
         ),
         (_, PermitKind::Discharge) => {
             let bound = permit.starts.map_or_else(
@@ -379,7 +377,7 @@ fn permit_obligations<'r>(
                 "health department",
                 None,
                 &p.term_citation,
-                None,
+                (start, None),
             )
         }
         (_, PermitKind::Interim) if permit.renewal_due.is_none() => push(
@@ -392,7 +390,7 @@ fn permit_obligations<'r>(
             "health department",
             None,
             &p.term_citation,
-            None,
+            (start, None),
         ),
         (_, PermitKind::Interim) if permit.renewable => push(
             "interim-renewal",
@@ -400,7 +398,7 @@ fn permit_obligations<'r>(
             "owner",
             permit.renewal_due,
             &p.renewal_citation,
-            issued,
+            (start, issued),
         ),
         (_, PermitKind::Interim) => push(
             "interim-not-renewable",
@@ -408,7 +406,7 @@ fn permit_obligations<'r>(
             "owner",
             permit.renewal_due,
             &p.renewal_citation,
-            events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report),
+            (start, events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report)),
         ),
         _ => {}
     }
@@ -419,7 +417,7 @@ fn permit_obligations<'r>(
             "health department",
             None,
             &p.holding_tank_citation,
-            None,
+            (report, None),
         );
     }
 }
