@@ -88,6 +88,8 @@ pub struct ObligationSummary {
     pub per_kind: std::collections::BTreeMap<String, (usize, usize)>,
     /// Parcels with at least one open obligation.
     pub parcels: usize,
+    /// Breaches corrected late (listed in the table, not open).
+    pub corrected: usize,
 }
 
 impl ObligationSummary {
@@ -102,6 +104,7 @@ impl ObligationSummary {
         let open: Vec<usize> =
             obligations.iter().filter(|o| o.corrected.is_none()).map(|o| o.parcel).collect();
         s.parcels = open.chunk_by(|a, b| a == b).count();
+        s.corrected = obligations.len() - open.len();
         s
     }
 }
@@ -114,6 +117,13 @@ impl std::fmt::Display for ObligationSummary {
         writeln!(f, "{total} open obligations{day} on {} parcels, {overdue} overdue", self.parcels)?;
         for (kind, (open, late)) in &self.per_kind {
             writeln!(f, "  {kind:<28} {open:>7} open {late:>7} overdue")?;
+        }
+        if self.corrected > 0 {
+            writeln!(
+                f,
+                "{} breaches corrected late (listed with the day they were corrected)",
+                self.corrected
+            )?;
         }
         Ok(())
     }
