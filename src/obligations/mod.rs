@@ -456,7 +456,8 @@ fn pipe_inspections<'r>(
             continue;
         }
         let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.2).collect();
-        let Some(owed) = pipes_due(rules, &last, as_of) else { continue };
+        let rolls = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        let Some(owed) = pipes_due(rules, &last, as_of, rolls) else { continue };
         let sampled: Vec<String> = pipes
             .iter()
             .map(|(_, pipe, on)| match on {
