@@ -181,6 +181,14 @@ pub const SIGNALS: &[Signal] = &[
         fields: &["fecal_coliform_per_100ml", "pipe_id"],
         not_names: &[],
     },
+    Signal {
+        role: "pipes",
+        what: "the register of known drainage pipes (parcel_id, pipe_id)",
+        shapes: &[Shape::Table],
+        names: &["pipe", "outfall"],
+        fields: &["pipe_id"],
+        not_names: &["sample"],
+    },
 ];
 
 /// The least score that assigns a role.

@@ -65,10 +65,10 @@ pub const STRAY_SYSTEM: (&str, (f64, f64), f64) = ("055289-99.00-1-1", (874_000.
 /// Events the sample's events follow with: a blank condition column (reported under Chapter 56 only, whose
 /// expansion clock reads it), an unknown event, an unknown parcel and a date after the as-of date.
 pub const BAD_EVENTS: &str = "\
-055689-20.00-1-1,2026-08-01,expansion,,,,,,,,expansion size not given
-054689-128.05-1-3,2026-05-05,alien-landing,,,,,,,,not an event: reported
-059999-1.00-1-1,2026-05-05,complaint,,,,,,,,unknown parcel: reported
-052089-123.45-1-3,2027-02-01,complaint,,,,,,,,after the as-of date: reported
+055689-20.00-1-1,2026-08-01,expansion,,,,,,,,,,expansion size not given
+054689-128.05-1-3,2026-05-05,alien-landing,,,,,,,,,,not an event: reported
+059999-1.00-1-1,2026-05-05,complaint,,,,,,,,,,unknown parcel: reported
+052089-123.45-1-3,2027-02-01,complaint,,,,,,,,,,after the as-of date: reported
 ";
 
 /// A pump-out without the hauler's licence number.
