@@ -86,6 +86,9 @@ struct NoticesArgs {
     /// Letter template (HTML with {{placeholders}}); default: the built-in data/templates/letter.html.
     #[arg(long, value_name = "FILE")]
     template: Option<PathBuf>,
+    /// Also print the letters and labels to letters.pdf and labels.pdf through headless Chromium.
+    #[arg(long)]
+    pdf: bool,
 }
 
 /// Flags of `lakeshore map`. `--out` is the image file, its extension (.png or .svg) picking the format, or a
@@ -434,10 +437,17 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
     use lakeshore::report::table::Table;
-    // A bad template stops the run before any work.
+    // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
         Some(path) => Template::load(path)?,
         None => Template::builtin()?,
+    };
+    let chromium = match (a.pdf, lakeshore::report::print::find_chromium()) {
+        (false, _) => None,
+        (true, Some(found)) => Some(found),
+        (true, None) => anyhow::bail!(
+            "--pdf needs Chromium and none was found (chromium, chromium-browser or google-chrome on PATH, or CHROMIUM=path): install it, or leave out --pdf and print letters.html and labels.html from a browser"
+        ),
     };
     let (config, formats) = prepare(&a.run)?;
     let year = a.year.unwrap_or(config.as_of.year());
@@ -445,10 +455,25 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let list = lakeshore::report::notices::notices(&run, &found, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
-    written.push(write_letters(&list, &template, &a.run.out, config.as_of)?);
-    written.push(write_labels(&list, &a.run.out)?);
+    let unmailed = lakeshore::report::notices::CannotMail(&list);
+    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[Format::Csv], &config.crs)?);
+    let html = [write_letters(&list, &template, &a.run.out, config.as_of)?, write_labels(&list, &a.run.out)?];
+    written.extend(html.iter().cloned());
+    if let Some(chromium) = &chromium {
+        for page in html {
+            let pdf = page.with_extension("pdf");
+            lakeshore::report::print::print_to_pdf(chromium, &page, &pdf)?;
+            written.push(pdf);
+        }
+    }
     if !a.run.quiet {
         println!("{} notices for {year} in {} letters", list.len(), list.letter_count());
+        if unmailed.len() > 0 {
+            println!(
+                "{} notices cannot be mailed (no usable mailing address): see cannot_mail.csv",
+                unmailed.len()
+            );
+        }
     }
     let code = finish(&a.run, &config, &run, &problems, written, writing)?;
     std::mem::forget(found);

@@ -4,9 +4,11 @@
 pub mod buffer;
 pub mod labels;
 pub mod letters;
+pub mod mailing;
 pub mod map;
 pub mod notices;
 pub mod obligations;
+pub mod print;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
