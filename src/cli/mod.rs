@@ -46,7 +46,8 @@ enum Command {
     /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
     Notices(NoticesArgs),
     /// Draw the schedule as a map (PNG or SVG): parcels by tier or status, shoreline, 500-ft buffer,
-    /// watershed, floodplain, towns, legend, scale bar and north arrow.
+    /// watershed, floodplain, towns, legend, scale bar and north arrow; or, with `--format html` (or an
+    /// `.html` file), one offline interactive page with filters, search and parcel popups.
     ///
     /// Example: lakeshore map --config data/sample/county.toml --as-of 2027-01-15 --out out/map.png --by status
     Map(MapArgs),
@@ -109,6 +110,10 @@ struct MapArgs {
     /// Image height, pixels.
     #[arg(long, value_name = "PX", default_value_t = 1200)]
     height: u32,
+    /// With `--format html`: a tile URL template for a base map, e.g. https://tile.example/{z}/{x}/{y}.png
+    /// (default: none, the map needs no network).
+    #[arg(long, value_name = "URL")]
+    basemap: Option<String>,
 }
 
 /// Flags of `lakeshore workload`.
@@ -481,14 +486,16 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::map::{render_png, render_svg, schedule_scene, ColourBy};
+fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::map::{render_png, render_svg, schedule_scene};
     use lakeshore::report::map::{map_input, MapOptions};
-    let colour_by = match a.by.trim().to_ascii_lowercase().as_str() {
-        "tier" | "tiers" => ColourBy::Tier,
-        "status" => ColourBy::Status,
-        other => anyhow::bail!("--by '{other}': choose tier or status"),
-    };
+    let html_asked = a.run.format.iter().any(|f| f.trim().eq_ignore_ascii_case("html"));
+    if html_asked || a.run.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("html")) {
+        return html_map(a);
+    }
+    // The image format comes from the file name; other --format values do not apply to a map.
+    a.run.format.retain(|f| !matches!(f.trim().to_ascii_lowercase().as_str(), "png" | "svg"));
+    let colour_by = parse_colour_by(&a.by)?;
     // `--out out/` (a folder) means `out/map.png`.
     let out = match a.run.out.extension() {
         Some(_) => a.run.out.clone(),
@@ -522,6 +529,47 @@ fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
     std::mem::forget(run);
     Ok(code)
+}
+
+/// `lakeshore map --format html`: the interactive map, `map.html` in the `--out` folder or the `.html` file
+/// named.
+fn html_map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::report::map::{html_map, HtmlExtras, MapOptions};
+    a.run.format.retain(|f| !f.trim().eq_ignore_ascii_case("html"));
+    let out = match a.run.out.extension() {
+        Some(_) => a.run.out.clone(),
+        None => a.run.out.join("map.html"),
+    };
+    let colour_by = parse_colour_by(&a.by)?;
+    let (config, _) = prepare(&a.run)?;
+    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
+    let mut notes = Vec::new();
+    let reference = lakeshore::reference::read_reference(&config, &mut problems, &mut notes)?;
+    let writing = std::time::Instant::now();
+    let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
+    let year = config.as_of.year();
+    let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
+    let options = MapOptions { colour_by, town: a.town.clone() };
+    let page = html_map(&run, reference, &options, config.as_of, extras, &to_wgs84)?;
+    let html = lakeshore::map::html::render_html(&page);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;
+    }
+    lakeshore::io::write::write_atomic(&out, |w| w.write_all(html.as_bytes()))?;
+    let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
+    let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
+    std::mem::forget(found);
+    std::mem::forget(run);
+    Ok(code)
+}
+
+/// `--by tier` or `--by status`.
+fn parse_colour_by(by: &str) -> anyhow::Result<lakeshore::map::ColourBy> {
+    match by.trim().to_ascii_lowercase().as_str() {
+        "tier" | "tiers" => Ok(lakeshore::map::ColourBy::Tier),
+        "status" => Ok(lakeshore::map::ColourBy::Status),
+        other => anyhow::bail!("--by '{other}': choose tier or status"),
+    }
 }
 
 /// Runs the schedule and collects the open obligations; the problems of both, sorted.
