@@ -242,3 +242,26 @@ fn pdf_pages_are_counted_without_the_page_tree() {
     let pdf = b"<< /Type /Pages /Kids [3 0 R 4 0 R] >> << /Type /Page >> <</Type/Page/Parent 2 0 R>>";
     assert_eq!(pdf_pages(pdf), 2);
 }
+
+#[test]
+fn notices_pdf_writes_the_letters_and_labels_as_pdf() {
+    if common::chromium_or_skip("notices_pdf_writes_the_letters_and_labels_as_pdf").is_none() {
+        return;
+    }
+    let dir = common::fresh_dir("notices-pdf");
+    let status = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["notices", "--config", "data/sample/county.toml", "--as-of", "2027-01-15", "--year", "2027"])
+        .args(["--pdf", "-q", "--out"])
+        .arg(&dir)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    // The sample has bad records on purpose (exit 2); a file that stopped the run would be 1.
+    assert!(matches!(status.code(), Some(0 | 2)), "{status}");
+    for name in ["letters.pdf", "labels.pdf"] {
+        let pdf = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(pdf.starts_with(b"%PDF") && pdf_pages(&pdf) > 0, "{name} is not a PDF with pages");
+    }
+    assert!(dir.join("cannot_mail.csv").is_file());
+}
