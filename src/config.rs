@@ -45,6 +45,8 @@ pub struct LayerPaths {
     pub pump_outs: Option<PathBuf>,
     /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml).
     pub samples: Option<PathBuf>,
+    /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id).
+    pub pipes: Option<PathBuf>,
 }
 
 /// Attribute names that override auto-detection. Any left out are detected from the layer's fields.
@@ -111,6 +113,7 @@ impl ConfigFile {
             &mut l.events,
             &mut l.pump_outs,
             &mut l.samples,
+            &mut l.pipes,
             &mut file.rules,
         ]
         .into_iter()

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
-use crate::io::events::{read_events, read_pump_outs, read_samples, Event, Sample};
+use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::obligations::{events_of, permit_for, Permit};
@@ -84,6 +84,8 @@ pub struct Run<'r> {
     pub events: Vec<Event>,
     /// Drainage-pipe samples, in file order.
     pub samples: Vec<Sample>,
+    /// The register of known drainage pipes, in file order.
+    pub pipes: Vec<Pipe>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -138,16 +140,15 @@ impl Stopwatch {
 }
 
 impl Run<'_> {
-    /// Whether the system of the parcel at `at` is grandfathered (its installation predates the rule set's
-    /// cut-off for its size), when the rule set and the inspections file say.
+    /// Whether the system of the parcel at `at` is grandfathered (installed within the rule set's window for
+    /// its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
         let rules = self.rules.grandfather.as_ref()?;
-        let installed = self.inspections.installed.get(at).copied().flatten()?;
-        let cutoff = match installed.size {
-            crate::io::inspections::SystemSize::Individual => rules.individual_before,
-            crate::io::inspections::SystemSize::Intermediate => rules.intermediate_before,
-        };
-        Some(installed.date < cutoff)
+        let installed = self.inspections.installed.get(at).copied().flatten();
+        let intermediate =
+            installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
+        let functioning = self.inspections.functioning.get(at).copied().flatten();
+        rules.applies(installed.map(|i| i.date), intermediate, functioning)
     }
 
     /// Why the row's parcel has its schedule, in a sentence.
@@ -253,14 +254,6 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
         None => vec![None; records.len()],
     };
-    let (history, mut inspections) = match &config.layers.history {
-        Some(path) => {
-            let (mut found, p) = read_inspections(path, known, config.as_of)?;
-            problems.extend(p);
-            (Some(std::mem::take(&mut found.latest)), found)
-        }
-        None => (None, Inspections::default()),
-    };
     let position = |id: &str| known.position(id);
     let mut events = Vec::new();
     for (path, read) in [
@@ -274,9 +267,28 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
+    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
+    with_events.dedup();
+    let (history, mut inspections) = match &config.layers.history {
+        Some(path) => {
+            let (mut found, p) = read_inspections(path, known, config.as_of, &with_events)?;
+            problems.extend(p);
+            (Some(std::mem::take(&mut found.latest)), found)
+        }
+        None => (None, Inspections::default()),
+    };
     let samples = match &config.layers.samples {
         Some(path) => {
             let (found, p) = read_samples(path, &position, config.as_of)?;
+            problems.extend(p);
+            found
+        }
+        None => Vec::new(),
+    };
+    let pipes = match &config.layers.pipes {
+        Some(path) => {
+            let (found, p) = read_pipes(path, &position)?;
             problems.extend(p);
             found
         }
@@ -312,16 +324,10 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
                 }
             };
             let last = history.as_ref().and_then(|h| h[at].clone());
-            let grid = match &decision {
-                Some(Decision::Scheduled { rule }) => {
-                    Some(Grid { first_due: rule.first_due, cycle_years: rule.cycle_years })
-                }
-                _ => None,
-            };
             let mut entry = entry(config, decision, last, history.is_some());
             if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
                 entry.permit =
-                    permit_for(rules, report, facts.as_ref(), grid, events_of(&events, at)).map(Box::new);
+                    permit_for(rules, report, facts.as_ref(), events_of(&events, at)).map(Box::new);
             }
             progress.advance();
             Row { parcel, facts, entry }
@@ -376,6 +382,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         inspections,
         events,
         samples,
+        pipes,
         timings: clock.laps,
     })
 }

@@ -338,6 +338,7 @@ watercourses = "watercourses.geojson"
 events = "events.csv"
 pump_outs = "pump_outs.csv"
 samples = "samples.csv"
+pipes = "pipes.csv"
 "#;
 
 const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
@@ -529,11 +530,12 @@ below, is `tests/golden/sample/expected.csv`.
 | `county.geojson` | WGS84 | the county polygon (`NAME` = `Cayuga`) |
 | `sewered.geojson` | WGS84 | public sewer districts (Auburn; a lakeside district in Owasco) |
 | `systems.geojson` | WGS84 | absorption fields: `PARCEL_ID`, `BOTTOM_FT` (null when unknown) |
-| `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size` |
+| `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size`; with the findings `report_accepted,permit_issued,permit_expires,watercourse_ft` (a measured distance) and `adequately_functioning` |
 | `watercourses.geojson` | WGS84 | a brook (line) 60 ft east of lot 129.00-2-1 and a wetland (polygon) 135 ft east of lot 128.05-1-6 |
-| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, and three bad rows |
+| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, three bad rows, then permits issued, a transfer inspected only after it and a deficiency notice with its receipt date |
 | `pump_outs.csv` | | pump-outs by licensed haulers (and one without a licence) |
 | `samples.csv` | | drainage-pipe fecal-coliform samples: passing, passing on retests, retest window open, violations, a pipe on a parcel that does not border the lake, a count that is not a number |
+| `pipes.csv` | | the register of known drainage pipes: one never sampled, one also sampled, one on a lot that does not border the lake |
 | `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
 | `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
 

@@ -181,6 +181,9 @@ struct RunArgs {
     /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
     #[arg(long, value_name = "FILE")]
     samples: Option<PathBuf>,
+    /// Drainage-pipes register CSV (parcel_id, pipe_id): pipes known on parcels, sampled or not.
+    #[arg(long, value_name = "FILE")]
+    pipes: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
@@ -248,6 +251,7 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
         (&mut l.events, &a.events),
         (&mut l.pump_outs, &a.pump_outs),
         (&mut l.samples, &a.samples),
+        (&mut l.pipes, &a.pipes),
         (&mut file.rules, &a.rules),
     ] {
         if flag.is_some() {

@@ -11,7 +11,9 @@
 //!   (which, on January 1 of `Y`, means overdue). An obligation the law sets no time for (a floodplain
 //!   elevation, a refinancing report) is not on the list: no date can be given for it;
 //! - it is not a right that lapses (a clock with `lapses = true`, such as an appeal window): a notice
-//!   demands duties, not the use of rights.
+//!   demands duties, not the use of rights;
+//! - it is still open: a breach corrected late is listed in the obligations, not mailed; and it is not a
+//!   staff item such as a permit term the Health Department has still to set (`permit-term`).
 //!
 //! **One letter per owner.** The noticed obligations are grouped by the owner's mailing address, compared
 //! normalised ([`crate::report::mailing::address_key`]: case, punctuation, USPS abbreviations, five-digit
@@ -37,6 +39,8 @@ use crate::rules::RuleSet;
 pub const PERIODIC: &str = "periodic-inspection";
 /// The obligation kind of the interim-permit renewal.
 pub const INTERIM_RENEWAL: &str = "interim-renewal";
+/// The obligation kind of a permit term the Health Department has still to set: never mailed.
+pub const PERMIT_TERM: &str = "permit-term";
 
 /// The notice columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -63,7 +67,8 @@ pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bo
     let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
     let owner_owes = matches!(obligation.id, PERIODIC | INTERIM_RENEWAL) || obligation.who == "owner";
     let lapses = rules.clocks.iter().any(|c| c.lapses && c.id == obligation.id);
-    owner_owes && due <= end_of_year && !lapses
+    let open = obligation.corrected.is_none() && obligation.id != PERMIT_TERM;
+    owner_owes && open && due <= end_of_year && !lapses
 }
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of
@@ -391,6 +396,7 @@ mod tests {
             since: None,
             due,
             overdue: due.is_some_and(|d| d < date("2027-01-15")),
+            corrected: None,
             detail: None,
             citation: Cow::Borrowed("§1"),
             source: None,
@@ -419,6 +425,26 @@ mod tests {
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [0, 1, 3, 5, 9]);
+    }
+
+    /// Art. V §V.B "a term of up to five years": the term is the Health Department's to set, so a term not
+    /// yet set is never mailed, even if a date were attached; nor is a transfer pump-out done late (§IV.B.1),
+    /// which is a record of the breach, not a duty still owed.
+    #[test]
+    fn staff_terms_and_corrected_breaches_are_not_mailed() {
+        let rules = RuleSet::cayuga_art_v();
+        let late = Obligation {
+            corrected: Some(date("2026-10-20")),
+            overdue: false,
+            ..obligation(1, "transfer-pump-out", "owner", Some("2026-10-15"))
+        };
+        let list = [
+            obligation(0, PERMIT_TERM, "owner", Some("2027-06-15")),
+            late,
+            obligation(2, "transfer-pump-out", "owner", Some("2026-10-15")),
+        ];
+        let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
+        assert_eq!(parcels, [2]);
     }
 
     #[test]

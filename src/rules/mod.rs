@@ -11,7 +11,8 @@ pub mod vocabulary;
 pub use eval::{decide, explain, Decision, Exclusion};
 pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
 pub use obligations::{
-    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherRules, PermitRules, ReportRules,
+    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
+    ReportRules,
 };
 pub use places::Place;
 
@@ -342,9 +343,11 @@ mod tests {
         assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
         let g = set.grandfather.as_ref().expect("§304.2");
         assert_eq!(
-            (g.individual_before.to_string(), g.intermediate_before.to_string()),
-            ("1990-12-01".into(), "1988-01-01".into())
+            (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),
+            ("1990-12-01".into(), "1988-01-01".into(), "2000-10-23".into())
         );
+        assert_eq!(g.reading, GrandfatherReading::Between);
+        assert_eq!(clock("deficiency-permit").mailing_days, Some(5)); // the rule set's mailing allowance
         assert!(set.calendar.as_ref().is_some_and(|c| c.roll_forward));
     }
 
@@ -361,6 +364,11 @@ mod tests {
             with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
         );
         assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
+        assert!(with("on = [\"complaint\"]\nwithin_days = 3\nfrom_column = \"arms_length\"")
+            .contains("not a date column"));
+        assert!(
+            with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
+        );
         assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
             .contains("not a valid rule set"));
     }

@@ -141,8 +141,50 @@ fn schedule_class_and_permit_columns_match_hand_expectations() {
     let _ = std::fs::remove_dir_all(out);
 }
 
-/// Chapter 56 §304.2: individual systems installed before 1990-12-01 and intermediate-sized ones before
-/// 1988-01-01 are grandfathered; the sample's installation dates sit on both sides of each cut-off.
+/// A closing act after the due date corrects the breach late: the obligation stays listed, not overdue, with
+/// the day of the act in `corrected`. Hand-worked from the sample's records:
+/// - Art. V §IV.B.1 "Prior to any property transfer ... pumped out": 053289-40.00-1-2, conveyance Thursday
+///   2026-10-15, licensed pump-out 2026-10-20.
+/// - Art. V §IV.B.2 "Prior to, or at the time of property transfer ... inspected", and Ch. 56 §501.1(b):
+///   054689-128.05-1-2, transfer Monday 2026-08-03, inspected only 2026-08-20 (its pump-out of 2026-07-28
+///   was in time, so no transfer-pump-out row).
+/// - Ch. 56 §601.1 "shall immediately notify": 054889-165.00-1-1, failed inspection 2024-07-07, notice
+///   2024-07-10.
+#[test]
+fn breaches_corrected_late_show_both_dates() {
+    let expected = [
+        ("county.toml", "053289-40.00-1-2", "transfer-pump-out", "2026-10-15", "2026-10-20"),
+        ("county.toml", "054689-128.05-1-2", "transfer-inspection", "2026-08-03", "2026-08-20"),
+        ("gorham.toml", "054689-128.05-1-2", "conveyance-inspection", "2026-08-03", "2026-08-20"),
+        ("gorham.toml", "054889-165.00-1-1", "deficiency-notice", "2024-07-07", "2024-07-10"),
+    ];
+    for config in ["county.toml", "gorham.toml"] {
+        let out = run("obligations", config);
+        let mut got: Vec<(String, String, String, String)> = rows(&out.join("obligations.csv"))
+            .into_iter()
+            .filter(|r| !r["corrected"].is_empty())
+            .inspect(|r| assert_eq!(r["overdue"], "false", "a corrected breach is not overdue: {r:?}"))
+            .map(|r| {
+                (r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone(), r["corrected"].clone())
+            })
+            .collect();
+        got.sort();
+        let mut want: Vec<(String, String, String, String)> = expected
+            .iter()
+            .filter(|e| e.0 == config)
+            .map(|e| (e.1.to_string(), e.2.to_string(), e.3.to_string(), e.4.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{config}");
+        let _ = std::fs::remove_dir_all(out);
+    }
+}
+
+/// Chapter 56 §304.2: the design standards do not apply to systems "legally installed ... prior to the date
+/// of adoption of this local law and after the dates identified in Paragraphs a and b" (December 1, 1990 for
+/// individual systems, January 1, 1988 for intermediate-sized ones), "or those systems determined ... to be
+/// adequately functioning". The rule set reads the sentence (after the date, before adoption on 2000-10-23);
+/// the sample's installation dates sit on both sides of each date.
 #[test]
 fn gorham_grandfathered_designs() {
     let out = run("schedule", "gorham.toml");
@@ -151,12 +193,12 @@ fn gorham_grandfathered_designs() {
         .map(|r| (r["parcel_id"].clone(), r["grandfathered"].clone()))
         .collect();
     let expected = [
-        ("054689-128.05-1-1", "true"),  // individual, 1985-06-01
-        ("054689-128.05-1-2", "false"), // individual, 1992-05-01
-        ("054489-156.00-1-1", "true"),  // intermediate, 1987-07-01
-        ("055689-10.07-1-3", "false"),  // intermediate, 1988-03-01
-        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30: the day before
-        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: not "prior to"
+        ("054689-128.05-1-1", "false"), // individual, 1985-06-01: before (a), not after it
+        ("054689-128.05-1-2", "true"),  // individual, 1992-05-01: after (a), before adoption
+        ("054489-156.00-1-1", "false"), // intermediate, 1987-07-01: before (b)
+        ("055689-10.07-1-3", "true"),   // intermediate, 1988-03-01: after (b)
+        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30, but found adequately functioning
+        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: on the date is not "after" it
         ("052089-123.45-1-2", ""),      // no installation on record
     ];
     for (id, want) in expected {
