@@ -61,9 +61,13 @@ def main():
         SELECT p.id, coalesce(s.geom, ST_PointOnSurface(p.geom)) AS pt, s.geom IS NOT NULL AS has_system
         FROM parcels p LEFT JOIN systems s USING (id);
     CREATE TABLE segments AS
-        WITH rings AS (SELECT ST_ExteriorRing(geom) AS ring FROM {layer('shoreline')})
-        SELECT ST_MakeLine(ST_PointN(ring, CAST(i AS INTEGER)), ST_PointN(ring, CAST(i + 1 AS INTEGER))) AS geom
-        FROM rings, generate_series(1, ST_NPoints(ring) - 1) AS g(i);
+        WITH rings AS (
+            SELECT row_number() OVER () AS ring_id, ST_ExteriorRing(geom) AS ring FROM {layer('shoreline')}),
+        points AS (
+            SELECT ring_id, unnest(ST_Dump(ST_Points(ring)), recursive := true) FROM rings),
+        pairs AS (
+            SELECT geom AS a, lead(geom) OVER (PARTITION BY ring_id ORDER BY path[1]) AS b FROM points)
+        SELECT ST_MakeLine(a, b) AS geom FROM pairs WHERE b IS NOT NULL;
     CREATE TABLE shore AS
         SELECT p.id, min(ST_Distance(p.geom, s.geom)) AS d
         FROM parcels p JOIN segments s ON ST_DWithin(p.geom, s.geom, 1000) GROUP BY p.id;

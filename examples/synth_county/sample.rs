@@ -459,7 +459,7 @@ fn write_parcels(dir: &Path, parcels: &[Parcel], keep: &dyn Fn(&Parcel) -> bool)
                 s(p.key),
                 s(p.muni_name()),
                 s(p.owner),
-                Val::S(format!("PO Box {}", 101 + i * 7)),
+                Val::S(p.mail_street.map_or_else(|| format!("PO Box {}", 101 + i * 7), str::to_string)),
                 s(mail_city),
                 s(mail_state),
                 s(mail_zip),
