@@ -10,6 +10,9 @@
 #       --out DIR/out --format csv
 # and prints wall time and peak RSS as a table. A failing run is reported, not fatal.
 # KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date.
+# DUCKDB=0 skips the comparison with DuckDB spatial (bench/duckdb_job.py, the same job in SQL). Otherwise a
+# venv with the PyPI packages `duckdb` and `duckdb-ext-spatial` is made once in $BENCH_VENV
+# (default ~/.cache/lakeshore-bench-venv) and DuckDB's time, peak and the ratio are reported beside ours.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -21,6 +24,20 @@ target_dir="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
 target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
 gen="$target_dir/release/examples/synth_county"
+
+duck_py=""
+if [ "${DUCKDB:-1}" != 0 ]; then
+    venv="${BENCH_VENV:-$HOME/.cache/lakeshore-bench-venv}"
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import duckdb, duckdb_ext' 2>/dev/null; then
+        echo "bench: installing duckdb and duckdb-ext-spatial into $venv ..." >&2
+        python3 -m venv "$venv" && "$venv/bin/pip" install -q duckdb-ext-spatial >&2
+    fi
+    if "$venv/bin/python" -c 'import duckdb, duckdb_ext' 2>/dev/null; then
+        duck_py="$venv/bin/python"
+    else
+        echo "bench: DuckDB spatial is not available; comparing nothing" >&2
+    fi
+fi
 
 echo "building release binary and generator..." >&2
 if ! cargo build --release --quiet --bin lakeshore --example synth_county; then
@@ -78,7 +95,18 @@ for n in "${sizes[@]}"; do
         2) status="ok, issues reported (exit 2)" ;;
         *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/schedule.log" | tail -1 | cut -c1-80)" ;;
     esac
-    rows+=("$n|$gwall|$wall|$((rss / 1024))|$status, $rows_out rows")
+    duck="-|-|-"
+    if [ -n "$duck_py" ]; then
+        echo "N=$n: the same job in DuckDB spatial ..." >&2
+        read -r dcode dwall drss < <(measure "$dir/duckdb.log" "$duck_py" bench/duckdb_job.py "$dir" \
+            "$dir/out/duckdb.csv" "$as_of")
+        if [ "$dcode" = 0 ]; then
+            duck="$dwall|$((drss / 1024))|$(python3 -c "print(f'{$dwall / max($wall, 0.001):.1f}x')")"
+        else
+            duck="failed|-|-"
+        fi
+    fi
+    rows+=("$n|$gwall|$wall|$((rss / 1024))|$duck|$status, $rows_out rows")
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
     else
@@ -88,9 +116,10 @@ done
 
 echo
 echo "lakeshore schedule --as-of $as_of --format csv  ($(uname -m), $(nproc) CPUs)"
-printf '%-10s | %-12s | %-15s | %-14s | %s\n' "parcels" "generate (s)" "schedule (s)" "peak RSS (MiB)" "result"
-printf '%-10s-+-%-12s-+-%-15s-+-%-14s-+-%s\n' "----------" "------------" "---------------" "--------------" "------"
+printf '%-10s | %-12s | %-12s | %-10s | %-12s | %-10s | %-13s | %s\n' "parcels" "generate (s)" \
+    "schedule (s)" "peak (MiB)" "DuckDB (s)" "peak (MiB)" "DuckDB/ours" "result"
+printf '%s\n' "-----------+--------------+--------------+------------+--------------+------------+---------------+-------"
 for r in "${rows[@]}"; do
-    IFS='|' read -r n g w m s <<<"$r"
-    printf '%-10s | %12s | %15s | %14s | %s\n' "$n" "$g" "$w" "$m" "$s"
+    IFS='|' read -r n g w m dw dm ratio s <<<"$r"
+    printf '%-10s | %12s | %12s | %10s | %12s | %10s | %13s | %s\n' "$n" "$g" "$w" "$m" "$dw" "$dm" "$ratio" "$s"
 done

@@ -12,12 +12,12 @@ use rayon::prelude::*;
 use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
-use crate::io::events::{read_events, read_pump_outs, read_samples, Event, Sample};
+use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::obligations::{events_of, permit_for, Permit};
 use crate::parcels::{
-    parcel_records, system_fields, systems_by_parcel, ParcelIndex, ParcelRecord, ParcelSchema,
+    parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
 };
 use crate::reference::{load, read_reference};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
@@ -50,9 +50,10 @@ pub struct Entry<'r> {
     pub cycle_years: Option<u32>,
     /// First due date of the grid.
     pub first_due: Option<NaiveDate>,
-    /// Last due date before the as-of date.
+    /// The due date before `next_due`.
     pub previous_due: Option<NaiveDate>,
-    /// Next due date on or after the as-of date.
+    /// The first due date that can still be met on the as-of date: on or after it, or (§25-a, when the rule
+    /// set's calendar rolls) one on a weekend or holiday whose next business day is the as-of date.
     pub next_due: Option<NaiveDate>,
     /// Compliance status, when a history was given.
     pub status: Option<Status>,
@@ -83,8 +84,12 @@ pub struct Run<'r> {
     pub events: Vec<Event>,
     /// Drainage-pipe samples, in file order.
     pub samples: Vec<Sample>,
+    /// The register of known drainage pipes, in file order.
+    pub pipes: Vec<Pipe>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
+    /// Which field of the parcels layer was taken for what, for `-v`.
+    pub parcel_fields: Vec<FieldChoice>,
 }
 
 /// How far a run has got, for a progress display: the current stage, and parcels done out of a total while
@@ -137,16 +142,15 @@ impl Stopwatch {
 }
 
 impl Run<'_> {
-    /// Whether the system of the parcel at `at` is grandfathered (its installation predates the rule set's
-    /// cut-off for its size), when the rule set and the inspections file say.
+    /// Whether the system of the parcel at `at` is grandfathered (installed within the rule set's window for
+    /// its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
         let rules = self.rules.grandfather.as_ref()?;
-        let installed = self.inspections.installed.get(at).copied().flatten()?;
-        let cutoff = match installed.size {
-            crate::io::inspections::SystemSize::Individual => rules.individual_before,
-            crate::io::inspections::SystemSize::Intermediate => rules.intermediate_before,
-        };
-        Some(installed.date < cutoff)
+        let installed = self.inspections.installed.get(at).copied().flatten();
+        let intermediate =
+            installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
+        let functioning = self.inspections.functioning.get(at).copied().flatten();
+        rules.applies(installed.map(|i| i.date), intermediate, functioning)
     }
 
     /// Why the row's parcel has its schedule, in a sentence.
@@ -167,11 +171,21 @@ type ReadEvents = fn(&Path, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result
 /// Reads and indexes the reference layers.
 fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
     let rules = &config.rules;
-    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
+    let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
+    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft).max(lake_zone_ft);
     let reference = read_reference(config, problems, notes)?;
+    // Only the watersheds of the rule set's water bodies count (§IV.A.1 ¶3 names two); the reference reader
+    // gave those their canonical names and noted the others.
+    let named_watersheds = reference.watersheds.map(|w| {
+        w.into_iter()
+            .filter(|(_, name)| {
+                name.as_deref().is_some_and(|n| rules.water_bodies.iter().any(|b| b.name == n))
+            })
+            .collect()
+    });
     let areas = Areas {
         municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
-        watersheds: reference.watersheds.map(AreaLayer::new),
+        watersheds: named_watersheds.map(AreaLayer::new),
         towns: reference.towns.map(AreaLayer::new),
         sewered: reference.sewered.map(AreaLayer::new),
         county: reference.county.map(AreaLayer::new),
@@ -180,24 +194,28 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
+    let shore = Shore::new(reference.shoreline, radius_ft);
     Ok(World {
-        shore: Shore::new(reference.shoreline, radius_ft),
+        floodplain: reference
+            .floodplain
+            .map(|z| Floodplain::new(z, &shore, lake_zone_ft))
+            .unwrap_or_default(),
+        shore,
         areas,
-        floodplain: reference.floodplain.map(Floodplain::new).unwrap_or_default(),
         watercourses: reference.watercourses.map(|w| Shore::new(w, watercourse_radius_ft)),
         border_tolerance_ft: config.border_tolerance_ft,
     })
 }
 
 /// Reads the parcels layer and turns it into records.
-fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
+fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>, Vec<FieldChoice>)> {
     let path =
         config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
     let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
     let (records, more) = parcel_records(layer, &schema);
     problems.extend(more);
-    Ok((records, problems))
+    Ok((records, problems, schema.choices(&config.fields)))
 }
 
 /// Runs the schedule pipeline.
@@ -221,7 +239,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     });
     clock.lap("read parcels and reference layers");
     // Sorted by id already (parcel_records), so the rows come out in order.
-    let (records, parcel_problems) = parcels?;
+    let (records, parcel_problems, parcel_fields) = parcels?;
     let world = world?;
     problems.extend(parcel_problems);
 
@@ -238,14 +256,6 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
         None => vec![None; records.len()],
     };
-    let (history, mut inspections) = match &config.layers.history {
-        Some(path) => {
-            let (mut found, p) = read_inspections(path, known, config.as_of)?;
-            problems.extend(p);
-            (Some(std::mem::take(&mut found.latest)), found)
-        }
-        None => (None, Inspections::default()),
-    };
     let position = |id: &str| known.position(id);
     let mut events = Vec::new();
     for (path, read) in [
@@ -259,9 +269,28 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
+    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
+    with_events.dedup();
+    let (history, mut inspections) = match &config.layers.history {
+        Some(path) => {
+            let (mut found, p) = read_inspections(path, known, config.as_of, &with_events)?;
+            problems.extend(p);
+            (Some(std::mem::take(&mut found.latest)), found)
+        }
+        None => (None, Inspections::default()),
+    };
     let samples = match &config.layers.samples {
         Some(path) => {
             let (found, p) = read_samples(path, &position, config.as_of)?;
+            problems.extend(p);
+            found
+        }
+        None => Vec::new(),
+    };
+    let pipes = match &config.layers.pipes {
+        Some(path) => {
+            let (found, p) = read_pipes(path, &position)?;
             problems.extend(p);
             found
         }
@@ -282,6 +311,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
                         shape,
                         town_attribute: parcel.town.take(),
                         sewer_code: parcel.sewer.take(),
+                        swis: parcel.swis.take(),
                         system: systems[at],
                     };
                     let facts = classify(&world, rules, &input);
@@ -296,16 +326,10 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
                 }
             };
             let last = history.as_ref().and_then(|h| h[at].clone());
-            let grid = match &decision {
-                Some(Decision::Scheduled { rule }) => {
-                    Some(Grid { first_due: rule.first_due, cycle_years: rule.cycle_years })
-                }
-                _ => None,
-            };
             let mut entry = entry(config, decision, last, history.is_some());
             if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
                 entry.permit =
-                    permit_for(rules, report, facts.as_ref(), grid, events_of(&events, at)).map(Box::new);
+                    permit_for(rules, report, facts.as_ref(), events_of(&events, at)).map(Box::new);
             }
             progress.advance();
             Row { parcel, facts, entry }
@@ -313,15 +337,37 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         .collect();
     progress.start("writing", 0);
     clock.lap("classify and schedule");
-    // An unknown town is bad input in the parcels layer: report it there, by record.
+    // An unknown town and a sewer code the district layer contradicts are bad input in the parcels layer:
+    // report them there, by record, whether or not they changed the parcel's schedule.
     let parcels_path = config.layers.parcels.as_deref().unwrap_or(Path::new(""));
-    for row in rows.iter().filter(|r| r.entry.exclusion == Some(Exclusion::UnknownTown)) {
-        if let Some(found) = row.facts.as_ref().and_then(|f| f.unknown_town.as_deref()) {
+    for row in &rows {
+        let Some(facts) = &row.facts else { continue };
+        let at = || format!("record {}", row.parcel.record);
+        // Outside the county or on public sewer, the town does not matter.
+        let held = match row.entry.exclusion {
+            None => "scheduled by a rule that needs no town",
+            Some(Exclusion::UnknownTown) => "held back from the schedule",
+            Some(Exclusion::NoRule) => "no rule applies",
+            Some(Exclusion::Sewered | Exclusion::OutsideCounty) => "",
+        };
+        if let (Some(found), false) = (&facts.unknown_town, held.is_empty()) {
             problems.push(Problem::new(
                 parcels_path,
-                format!("record {}", row.parcel.record),
+                at(),
                 format!(
-                    "parcel {}: unknown town '{found}'; use one of the rule set's municipalities or fix the towns layer",
+                    "parcel {} ({held}): unknown town '{found}'; use one of the rule set's municipalities, a SWIS \
+                     code, or fix the towns layer",
+                    row.parcel.id
+                ),
+            ));
+        }
+        if let Some(both) = &facts.sewer_disagreement {
+            problems.push(Problem::new(
+                parcels_path,
+                at(),
+                format!(
+                    "parcel {}: {both}; the sewer code decides, so the parcel stays on the schedule; correct the \
+                     code or the sewer-district layer",
                     row.parcel.id
                 ),
             ));
@@ -338,7 +384,9 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         inspections,
         events,
         samples,
+        pipes,
         timings: clock.laps,
+        parcel_fields,
     })
 }
 
@@ -368,8 +416,10 @@ fn entry<'r>(
         }
         Some(Decision::Scheduled { rule }) => {
             let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
-            let around = grid.around(config.as_of);
-            let status = has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date)));
+            let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+            let around = grid.around_rolled(config.as_of, rolls);
+            let status =
+                has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date), rolls));
             Entry {
                 tier: &rule.tier,
                 rule: Some(&rule.id),

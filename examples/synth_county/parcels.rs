@@ -26,12 +26,21 @@ pub struct Parcel {
     pub location: (&'static str, &'static str),
     /// Mailing city, state and ZIP when not the town's post office.
     pub mail: Option<(&'static str, &'static str, &'static str)>,
+    /// Mailing street line when not the parcel's own post-office box; `Some("")` with `mail` empty
+    /// leaves the mailing address out altogether.
+    pub mail_street: Option<&'static str>,
     /// Absorption-field point and its bottom elevation (ft), if the county mapped it.
     pub system: Option<(Pt, Option<f64>)>,
     /// Inspections: (date, result).
     pub history: &'static [(&'static str, &'static str)],
     /// The case this parcel stands for (README).
     pub case: &'static str,
+    /// `MUNI_NAME` when not the town's name (a village, or blank).
+    pub muni: Option<&'static str>,
+    /// `SWIS` when not the town's code (a village's).
+    pub swis: Option<&'static str>,
+    /// Another town whose polygon part of the parcel lies in (a lot across a town line).
+    pub also_in: Option<&'static str>,
     /// Designed distance to the MHW line (README).
     pub distance: &'static str,
 }
@@ -39,7 +48,29 @@ pub struct Parcel {
 impl Parcel {
     /// The joined parcel id, `SWIS-PRINT_KEY`.
     pub fn id(&self) -> Result<String> {
-        Ok(format!("{}-{}", town_named(self.town)?.swis, self.key))
+        Ok(format!("{}-{}", self.swis_code()?, self.key))
+    }
+
+    /// `SWIS`: the parcel's own, else its town's.
+    pub fn swis_code(&self) -> Result<&'static str> {
+        Ok(self.swis.unwrap_or(town_named(self.town)?.swis))
+    }
+
+    /// `MUNI_NAME`: the parcel's own, else its town's name.
+    pub fn muni_name(&self) -> &'static str {
+        self.muni.unwrap_or(self.town)
+    }
+
+    /// Written with this `MUNI_NAME` and `SWIS` instead of the town's.
+    fn municipality(mut self, muni: &'static str, swis: &'static str) -> Self {
+        (self.muni, self.swis) = (Some(muni), Some(swis));
+        self
+    }
+
+    /// Part of the lot lies in `town` too.
+    fn across(mut self, town: &'static str) -> Self {
+        self.also_in = Some(town);
+        self
     }
 
     fn sewer(mut self, code: &'static str) -> Self {
@@ -59,6 +90,27 @@ impl Parcel {
 
     fn mail(mut self, city: &'static str, state: &'static str, zip: &'static str) -> Self {
         self.mail = Some((city, state, zip));
+        self
+    }
+
+    /// An owner of several parcels, who writes the same mailing address in different ways.
+    fn owned_by(
+        mut self,
+        owner: &'static str,
+        street: &'static str,
+        city: &'static str,
+        zip: &'static str,
+    ) -> Self {
+        self.owner = owner;
+        self.mail_street = Some(street);
+        self.mail = Some((city, "NY", zip));
+        self
+    }
+
+    /// No mailing address on record (the owner cannot be mailed).
+    fn no_mailing_address(mut self) -> Self {
+        self.mail_street = Some("");
+        self.mail = Some(("", "", ""));
         self
     }
 
@@ -100,10 +152,14 @@ fn parcel(
         owner: "",
         location: ("", ""),
         mail: None,
+        mail_street: None,
         system: None,
         history: &[],
         case,
         distance,
+        muni: None,
+        swis: None,
+        also_in: None,
     }
 }
 
@@ -142,7 +198,7 @@ mod owasco_shores;
 pub fn parcels() -> Vec<Parcel> {
     let mut all = owasco_shores::parcels();
     all.extend(elsewhere::parcels());
-    for (i, p) in all.iter_mut().enumerate() {
+    for (i, p) in all.iter_mut().enumerate().filter(|(_, p)| p.owner.is_empty()) {
         p.owner = OWNERS[i % OWNERS.len()];
     }
     all

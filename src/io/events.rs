@@ -1,6 +1,7 @@
 //! The event files (CSV): events (`parcel_id,date,event` plus optional columns), pump-outs
-//! (`parcel_id,date,hauler_licence`) and drainage-pipe samples
-//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`). Every row is checked; a bad row names its line and
+//! (`parcel_id,date,hauler_licence`), drainage-pipe samples
+//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`) and the register of known drainage pipes
+//! (`parcel_id,pipe_id`). Every row is checked; a bad row names its line and
 //! is reported, the rest still count.
 
 use std::path::{Path, PathBuf};
@@ -69,6 +70,8 @@ pub const EVENT_REQUIRED: [&str; 3] = ["parcel_id", "date", "event"];
 pub const PUMP_OUT_REQUIRED: [&str; 3] = ["parcel_id", "date", "hauler_licence"];
 /// The columns of the samples file.
 pub const SAMPLE_REQUIRED: [&str; 4] = ["parcel_id", "pipe_id", "date", "fecal_coliform_per_100ml"];
+/// The columns of the drainage-pipes register.
+pub const PIPE_REQUIRED: [&str; 2] = ["parcel_id", "pipe_id"];
 
 /// One data row with its parcel and date checked (`None` when bad or blank, already reported).
 struct Dated {
@@ -202,4 +205,40 @@ pub fn read_samples(
         let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
         Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
     }))
+}
+
+/// A drainage pipe known to be on a parcel, from the register of pipes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pipe {
+    /// The parcel's position.
+    pub parcel: usize,
+    /// The pipe, named as its samples name it.
+    pub pipe: String,
+    /// Where it was read.
+    pub source: Source,
+}
+
+/// Reads the register of drainage pipes (`parcel_id,pipe_id`): pipes known to be on a parcel whether or not
+/// they have been sampled.
+pub fn read_pipes(
+    path: &Path,
+    position: &dyn Fn(&str) -> Option<usize>,
+) -> Result<(Vec<Pipe>, Vec<Problem>)> {
+    let records = Records::read(path, "drainage pipes", &PIPE_REQUIRED)?;
+    let (ids, pipes) = (records.cells("parcel_id"), records.cells("pipe_id"));
+    let shared: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
+    let mut check = Checker::new(records.path());
+    let mut kept = Vec::new();
+    for row in 0..records.len() {
+        let parcel = check.parcel(row, ids[row], position);
+        if pipes[row].is_empty() {
+            check.report(row, "no pipe_id; fill in the pipe's name as its samples name it");
+            continue;
+        }
+        if let Some(parcel) = parcel {
+            let source = Source { path: shared.clone(), row };
+            kept.push(Pipe { parcel, pipe: pipes[row].to_string(), source });
+        }
+    }
+    Ok((kept, check.problems))
 }

@@ -3,14 +3,20 @@
 //! in the watershed, in one of these towns), never town names; the rule set supplies those.
 
 mod eval;
+mod flood;
 mod obligations;
+mod places;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
+pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
 pub use obligations::{
-    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherRules, PermitRules, ReportRules,
+    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
+    ReportRules,
 };
+pub use places::Place;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::NaiveDate;
@@ -72,6 +78,18 @@ pub struct Jurisdiction {
     /// Prefixes that do not change which municipality is meant ("Town of ", "City of ").
     #[serde(default)]
     pub strip_prefixes: Vec<String>,
+    /// Prefixes that mark a name as a village's ("Village of ", "V/").
+    #[serde(default)]
+    pub village_prefixes: Vec<String>,
+    /// Villages and the municipalities they lie in (one, or several for a village spanning towns).
+    #[serde(default)]
+    pub villages: BTreeMap<String, Vec<String>>,
+    /// New York SWIS code heads (county and city or town, four digits) and the municipality each identifies.
+    #[serde(default)]
+    pub swis: BTreeMap<String, String>,
+    /// Words a watershed layer may add after a water body's name ("Watershed", "Drainage Basin").
+    #[serde(default)]
+    pub watershed_suffixes: Vec<String>,
 }
 
 /// A water body with a mean-high-water mark.
@@ -80,6 +98,9 @@ pub struct Jurisdiction {
 pub struct WaterBody {
     /// Its name, matched against the shoreline and watershed layers' name attribute.
     pub name: String,
+    /// Other names the layers may use for it ("Owasco"), matched like the name.
+    #[serde(default)]
+    pub aliases: Vec<String>,
     /// Mean-high-water elevation, USGS feet.
     pub mhw_ft: f64,
     /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
@@ -94,6 +115,10 @@ pub struct WaterBody {
 pub struct FloodplainRule {
     /// Required height of the absorption-field bottom above the designated flood elevation, feet.
     pub freeboard_ft: f64,
+    /// A flood zone is a water body's own (its designated flood elevation applies) when it touches or lies
+    /// within this distance of the water body's mean-high-water line, feet.
+    #[serde(default)]
+    pub lake_zone_within_ft: f64,
     /// Citation.
     pub citation: String,
 }
@@ -133,8 +158,9 @@ pub struct Rule {
     /// The system, where its location is known, lies within this distance of the mean-high-water mark; a
     /// parcel whose system location is unknown passes (and the output says so).
     pub system_within_mhw_ft: Option<f64>,
-    /// The system (or, without one, the parcel) is in a watershed of the rule set's water bodies.
-    pub in_watershed: Option<bool>,
+    /// The system (or, without one, any part of the parcel) is in the watershed of one of these water bodies
+    /// (names of the rule set's `[[water_body]]`s).
+    pub watersheds: Option<Vec<String>>,
     /// The parcel's town is one of these.
     pub towns: Option<Vec<String>>,
     /// First due date of the fixed grid.
@@ -161,8 +187,8 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet =
-            toml::from_str(text).map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
+        let set: RuleSet = toml::from_str(text)
+            .map_err(|e| Error::Config(crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V)))?;
         set.validate(origin)?;
         Ok(set)
     }
@@ -186,6 +212,27 @@ impl RuleSet {
     }
 
     fn validate(&self, origin: &Path) -> Result<()> {
+        for (village, towns) in &self.jurisdiction.villages {
+            if let Some(town) = towns.iter().find(|t| self.municipality(t).is_none()) {
+                return Err(Error::format(
+                    origin,
+                    format!("village '{village}': town '{town}' is not among [jurisdiction] municipalities"),
+                ));
+            }
+        }
+        for (head, town) in &self.jurisdiction.swis {
+            if head.len() != 4
+                || !head.bytes().all(|b| b.is_ascii_digit())
+                || self.municipality(town).is_none()
+            {
+                return Err(Error::format(
+                    origin,
+                    format!(
+                        "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities"
+                    ),
+                ));
+            }
+        }
         let mut seen = std::collections::HashSet::new();
         for clock in &self.clocks {
             if !seen.insert(clock.id.as_str()) {
@@ -206,6 +253,13 @@ impl RuleSet {
                     return Err(bad("distances must be non-negative feet"));
                 }
             }
+            for water in rule.watersheds.iter().flatten() {
+                if self.water_bodies.iter().all(|w| w.name != *water) {
+                    return Err(bad(&format!(
+                        "watershed '{water}' is not the name of a [[water_body]]; add the water body or fix the spelling"
+                    )));
+                }
+            }
             for town in rule.towns.iter().flatten() {
                 if self.municipality(town).is_none() {
                     return Err(bad(&format!(
@@ -215,38 +269,6 @@ impl RuleSet {
             }
         }
         Ok(())
-    }
-
-    /// The canonical municipality name for `name` ("Town of OWASCO" → "Owasco"), or `None` when it is not a
-    /// municipality of this jurisdiction. Without a municipality list every non-empty name is accepted.
-    pub fn municipality(&self, name: &str) -> Option<String> {
-        let mut name = name.trim();
-        for prefix in &self.jurisdiction.strip_prefixes {
-            // `get` rather than slicing: the name is user text and may have a multi-byte character there.
-            let head = name.get(..prefix.len()).filter(|_| name.len() > prefix.len());
-            if head.is_some_and(|head| head.eq_ignore_ascii_case(prefix)) {
-                name = name[prefix.len()..].trim();
-            }
-        }
-        if name.is_empty() {
-            return None;
-        }
-        if self.jurisdiction.municipalities.is_empty() {
-            return Some(name.to_string());
-        }
-        self.jurisdiction.municipalities.iter().find(|m| m.eq_ignore_ascii_case(name)).cloned()
-    }
-
-    /// The position of `name`'s municipality in [`Jurisdiction::municipalities`] (see [`Self::municipality`]);
-    /// `Some(usize::MAX)` when the rule set lists no municipalities and so accepts any name.
-    pub fn municipality_index(&self, name: &str) -> Option<usize> {
-        let canonical = self.municipality(name)?;
-        Some(self.jurisdiction.municipalities.iter().position(|m| *m == canonical).unwrap_or(usize::MAX))
-    }
-
-    /// The water body called `name` (case-insensitive), if the rule set knows it.
-    pub fn water_body(&self, name: &str) -> Option<&WaterBody> {
-        self.water_bodies.iter().find(|w| w.name.eq_ignore_ascii_case(name.trim()))
     }
 
     /// The largest distance any rule measures from the mean-high-water mark: distances up to it are exact in
@@ -321,9 +343,11 @@ mod tests {
         assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
         let g = set.grandfather.as_ref().expect("§304.2");
         assert_eq!(
-            (g.individual_before.to_string(), g.intermediate_before.to_string()),
-            ("1990-12-01".into(), "1988-01-01".into())
+            (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),
+            ("1990-12-01".into(), "1988-01-01".into(), "2000-10-23".into())
         );
+        assert_eq!(g.reading, GrandfatherReading::Between);
+        assert_eq!(clock("deficiency-permit").mailing_days, Some(5)); // the rule set's mailing allowance
         assert!(set.calendar.as_ref().is_some_and(|c| c.roll_forward));
     }
 
@@ -340,18 +364,14 @@ mod tests {
             with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
         );
         assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
-        assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
-            .contains("not a valid rule set"));
-    }
-
-    #[test]
-    fn municipality_names_are_canonicalised() {
-        let set = RuleSet::cayuga_art_v();
-        assert_eq!(set.municipality("Town of OWASCO").as_deref(), Some("Owasco"));
-        assert_eq!(set.municipality("City of Auburn").as_deref(), Some("Auburn"));
-        assert_eq!(set.municipality(" sennett ").as_deref(), Some("Sennett"));
-        assert_eq!(set.municipality("Skaneateles"), None);
-        assert_eq!(set.municipality(""), None);
+        assert!(with("on = [\"complaint\"]\nwithin_days = 3\nfrom_column = \"arms_length\"")
+            .contains("not a date column"));
+        assert!(
+            with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
+        );
+        // A key written twice: the file, line and key are named.
+        let twice = with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"");
+        assert!(twice.starts_with("r.toml:") && twice.contains("duplicate key"), "{twice}");
     }
 
     #[test]
@@ -360,8 +380,32 @@ mod tests {
             .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"Aurora\" = [\"Ledyard\"]", "\"Aurora\" = [\"Atlantis\"]"),
+            Path::new("v.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("village 'Aurora': town 'Atlantis'"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"0546\" = \"Owasco\"", "\"546\" = \"Owasco\""),
+            Path::new("s.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("SWIS '546'"), "{err}");
         let err =
             RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
-        assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
+        assert!(
+            err.starts_with("y.toml:2:8: [jurisdiction] name: found integer `1`, expected a string"),
+            "{err}"
+        );
+        assert!(err.contains("for example: name = \"Cayuga County Health District\""), "{err}");
+        // An unknown key in a rule: the nearest allowed key is suggested.
+        let misspelt = CAYUGA_ART_V.replacen("cycle_years = ", "cycle_year = ", 1);
+        let err = RuleSet::from_toml(&misspelt, Path::new("z.toml")).unwrap_err().to_string();
+        let line = CAYUGA_ART_V[..CAYUGA_ART_V.find("cycle_years = ").unwrap()].lines().count() + 1;
+        assert!(err.starts_with(&format!("z.toml:{line}:1: [[rule]] cycle_year: unknown key")), "{err}");
+        assert!(err.contains("did you mean `cycle_years`?"), "{err}");
     }
 }

@@ -735,6 +735,8 @@ fn unknown_town() {
     let dir = county("town");
     let mut specs = clean_parcels();
     // One on the lake shore (where no rule names a town) and one inland (where only town cohorts apply).
+    // Art. V §IV.A.1 ¶1 "All parcels bordering Owasco Lake" names no town: the shore lot stays lakefront; the
+    // inland lot could only be placed by its town's cohort (§IV.A.2), so it is held back. Both are reported.
     specs[0].muni = "Skaneateles".to_string();
     specs[4].muni = "Skaneateles".to_string();
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
@@ -742,11 +744,13 @@ fn unknown_town() {
     outcome.assert_exit(2);
     let rows = rows_by_record(&outcome, &specs);
     for record in [1, 5] {
-        let fix = "use one of the rule set's municipalities or fix the towns layer";
+        let fix = "use one of the rule set's municipalities";
         assert_reported(&outcome, "parcels.shp", &format!("record {record}"), &["Skaneateles"], fix);
-        assert_unscheduled(&rows[&record], &["Skaneateles"]);
     }
-    assert_others_scheduled(&rows, &[1, 5]);
+    assert_eq!(rows[&1]["tier"], "lakefront", "{:#?}", rows[&1]);
+    assert!(rows[&1]["reason"].contains("town unknown ('Skaneateles')"), "{:#?}", rows[&1]);
+    assert_unscheduled(&rows[&5], &["Skaneateles"]);
+    assert_others_scheduled(&rows, &[5]);
 }
 
 /// History rows with an impossible date (2026-13-45) or a date after `--as-of` are reported by line and not
@@ -783,6 +787,74 @@ fn bad_dates_in_history() {
     assert_eq!(rows[&1]["last_inspection"], "", "an unparsable date must not count: {:#?}", rows[&1]);
     assert_eq!(rows[&2]["last_inspection"], "", "a date after --as-of must not count: {:#?}", rows[&2]);
     assert_eq!(rows[&3]["last_inspection"], "2025-06-10", "{:#?}", rows[&3]);
+}
+
+/// The report columns that go with the findings and the grandfathering finding are checked cell by cell: an
+/// acceptance before the inspection, an expiry that is not a date, a measured distance that is not a number
+/// and a yes/no that is neither are each reported by line; the rest of the file counts.
+#[test]
+fn bad_report_columns_in_history() {
+    let dir = county("report-columns");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let findings = "no,no,yes,yes,2.5,no,no";
+    let history = dir.path("history.csv");
+    let text = format!(
+        "parcel_id,inspection_date,failure,overflow_points,components_working,tank_adequate,separation_ft,\
+         valid_permit,meets_75a,report_accepted,permit_issued,permit_expires,watercourse_ft,adequately_functioning\n\
+         {a},2026-05-01,{findings},2026-04-20,,,,\n\
+         {b},2026-05-01,{findings},,,soon,,\n\
+         {c},2026-05-01,{findings},,,,far,perhaps\n",
+        a = ids[0],
+        b = ids[1],
+        c = ids[2],
+    );
+    fs::write(&history, text).unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--history", arg(&history)]);
+    outcome.assert_exit(2);
+    assert_reported(
+        &outcome,
+        "history.csv",
+        "line 2",
+        &["report_accepted", "before the inspection_date"],
+        "fix one of them",
+    );
+    assert_reported(&outcome, "history.csv", "line 3", &["soon"], "write it as YYYY-MM-DD");
+    assert_reported(&outcome, "history.csv", "line 4", &["far"], "write digits");
+    assert_reported(&outcome, "history.csv", "line 4", &["perhaps"], "write yes or no");
+    let rows = rows_by_record(&outcome, &specs);
+    assert_others_scheduled(&rows, &[]);
+    assert_eq!(rows[&1]["last_inspection"], "2026-05-01", "{:#?}", rows[&1]);
+}
+
+/// The pipes register reports a row without a pipe name and a row naming an unknown parcel, by line.
+#[test]
+fn bad_rows_in_the_pipes_register() {
+    let dir = county("pipes-register");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let pipes = dir.path("pipes.csv");
+    fs::write(&pipes, format!("parcel_id,pipe_id\n{a},D1\n{a},\n054689-999.99-9-9,D2\n", a = ids[0]))
+        .unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--pipes", arg(&pipes)]);
+    outcome.assert_exit(2);
+    assert_reported(
+        &outcome,
+        "pipes.csv",
+        "line 3",
+        &["no pipe_id"],
+        "fill in the pipe's name as its samples name it",
+    );
+    assert_reported(
+        &outcome,
+        "pipes.csv",
+        "line 4",
+        &["054689-999.99-9-9", "not in the parcels layer"],
+        "fix the id",
+    );
+    assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
 }
 
 /// Record files missing a required column stop the run naming the columns found; an inspections file with

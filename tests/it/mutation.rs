@@ -59,6 +59,7 @@ const TARGETS: &[(&str, Boundaries)] = &[
     ("events.csv", lines),
     ("pump_outs.csv", lines),
     ("samples.csv", lines),
+    ("pipes.csv", lines),
     ("county.toml", lines),
     (RULES, lines),
 ];
