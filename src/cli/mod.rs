@@ -280,6 +280,11 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     if a.border_tolerance_ft.is_some() {
         file.border_tolerance_ft = a.border_tolerance_ft;
     }
+    // A config file that names no parcels layer (cut short, or never written) is named in the error.
+    if let (None, Some(config)) = (&file.layers.parcels, &a.config) {
+        let message = "names no parcels layer: add [layers] parcels = \"...\" to it or give --parcels FILE";
+        return Err(lakeshore::error::Error::format(config, message).into());
+    }
     Ok(file)
 }
 

@@ -369,3 +369,16 @@ fn town_names_with_multibyte_characters_at_a_prefix_end_are_no_panic() {
     }
     assert_eq!(rules.municipality("T/Owasco").as_deref(), Some("Owasco"));
 }
+
+/// A config cut short before its `[layers]` names no parcels layer: the run stops naming the config file and
+/// saying what to add (mutation case "county.toml: cut at record boundary").
+#[test]
+fn a_config_cut_before_its_layers_is_named() {
+    let dir = common::fresh_dir("config-cut");
+    copy_county(&dir);
+    std::fs::write(dir.join("county.toml"), "crs = \"EPSG:2261\"\n").unwrap();
+    let End::Exited { code, stderr } = run(&dir) else { panic!("still running after {HANG:?}") };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("county.toml: names no parcels layer: add [layers] parcels"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
