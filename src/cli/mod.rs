@@ -131,7 +131,7 @@ struct RunArgs {
     /// Output folder.
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
-    /// Output formats, comma-separated: csv, geojson, parquet.
+    /// Output formats, comma-separated: csv, geojson, parquet, gpkg.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "csv,geojson")]
     format: Vec<String>,
     /// Tax parcels (shapefile or GeoJSON).
@@ -173,6 +173,10 @@ struct RunArgs {
     /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
     #[arg(long, value_name = "FILE")]
     samples: Option<PathBuf>,
+    /// A record file's column for a role, KIND.ROLE=COLUMN (KIND: history, events, pump_outs, samples);
+    /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
+    #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
+    fields: Vec<String>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
@@ -254,6 +258,9 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     if a.border_tolerance_ft.is_some() {
         file.border_tolerance_ft = a.border_tolerance_ft;
     }
+    for assignment in &a.fields {
+        file.fields.set(assignment)?;
+    }
     Ok(file)
 }
 
@@ -281,6 +288,9 @@ fn finish(
 ) -> anyhow::Result<ExitCode> {
     written.extend(write_table(&ProblemTable(problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
     if a.verbose {
+        for line in &run.columns {
+            eprintln!("lakeshore: {line}");
+        }
         for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
         }
@@ -362,7 +372,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let run = run_with_progress(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
-    let csv_only: Vec<Format> = formats.into_iter().filter(|f| *f != Format::GeoJson).collect();
+    let csv_only: Vec<Format> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
     let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
-use crate::io::write::{write_csv, write_geojson, write_parquet};
+use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet};
 use crate::pipeline::Run;
 use table::Table;
 
@@ -30,6 +30,8 @@ pub enum Format {
     GeoJson,
     /// `.parquet`
     Parquet,
+    /// `.gpkg` (GeoPackage in the working CRS, with an R-tree index)
+    GeoPackage,
 }
 
 impl Format {
@@ -39,7 +41,10 @@ impl Format {
             "csv" => Ok(Format::Csv),
             "geojson" | "json" => Ok(Format::GeoJson),
             "parquet" => Ok(Format::Parquet),
-            other => Err(Error::Config(format!("unknown format '{other}': choose csv, geojson or parquet"))),
+            "gpkg" | "geopackage" => Ok(Format::GeoPackage),
+            other => {
+                Err(Error::Config(format!("unknown format '{other}': choose csv, geojson, parquet or gpkg")))
+            }
         }
     }
 
@@ -49,7 +54,13 @@ impl Format {
             Format::Csv => "csv",
             Format::GeoJson => "geojson",
             Format::Parquet => "parquet",
+            Format::GeoPackage => "gpkg",
         }
+    }
+
+    /// Whether the format exists only to carry geometry (a table without any is not written in it).
+    pub fn has_geometry(self) -> bool {
+        matches!(self, Format::GeoJson | Format::GeoPackage)
     }
 }
 
@@ -69,13 +80,14 @@ pub fn write_table(
             Format::Csv => write_csv(&path, table)?,
             Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
             Format::Parquet => write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
+            Format::GeoPackage => write_gpkg(&path, stem, table, working_crs)?,
         }
         written.push(path);
     }
     Ok(written)
 }
 
-/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`).
+/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`).
 pub fn write_schedule(
     run: &Run<'_>,
     dir: &Path,
