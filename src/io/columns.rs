@@ -93,12 +93,13 @@ fn normal(name: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
-/// Whether the filled cells among the first rows of `column` are all dates (and there is one).
+/// Whether at least three in four of the filled cells among the first rows of `column` are dates (a typo in
+/// one date does not hide the column; the check of each cell reports it).
 fn holds_dates(frame: &DataFrame, column: &str) -> bool {
     let Ok(cells) = frame.column(column).and_then(|c| c.str().cloned()) else { return false };
-    let mut filled =
-        cells.iter().take(SAMPLE_ROWS).flatten().map(str::trim).filter(|c| !c.is_empty()).peekable();
-    filled.peek().is_some() && filled.all(|c| parse_date(c).is_some())
+    let filled = cells.iter().take(SAMPLE_ROWS).flatten().map(str::trim).filter(|c| !c.is_empty());
+    let (dates, all) = filled.fold((0, 0), |(d, n), c| (d + usize::from(parse_date(c).is_some()), n + 1));
+    all > 0 && dates * 4 >= all * 3
 }
 
 /// How a role's column was found.
@@ -263,7 +264,7 @@ fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str) -> Error {
     Error::format(
         path,
         format!(
-            "no {} column{hint}; columns found: {found}; name it in the config file under [fields.{}] as \
+            "no '{}' column{hint}; columns found: {found}; name it in the config file under [fields.{}] as \
              {} = \"COLUMN\", or with --field {}.{}=COLUMN",
             role.name, spec.key, role.name, spec.key, role.name
         ),

@@ -15,4 +15,5 @@ mod map_render;
 mod notices;
 mod outputs;
 mod real_data;
+mod record_files;
 mod workload;
