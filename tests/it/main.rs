@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod crs_backends;
 mod geoparquet;
+mod gpkg;
 mod golden_obligations;
 mod golden_sample;
 mod index_vs_brute_force;
