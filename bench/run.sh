@@ -9,7 +9,9 @@
 #   target/release/lakeshore schedule --config DIR/county.toml --as-of 2027-01-15 \
 #       --out DIR/out --format csv
 # and prints wall time and peak RSS as a table. A failing run is reported, not fatal.
-# KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date.
+# KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date. GPKG=1 also copies each county
+# into one GeoPackage (examples/gpkg_county.rs; the copy is not timed) and times scheduling it from there,
+# as a second row "N gpkg".
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -21,9 +23,10 @@ target_dir="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
 target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
 gen="$target_dir/release/examples/synth_county"
+to_gpkg="$target_dir/release/examples/gpkg_county"
 
 echo "building release binary and generator..." >&2
-if ! cargo build --release --quiet --bin lakeshore --example synth_county; then
+if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county; then
     echo "bench: cargo build --release failed" >&2
     exit 1
 fi
@@ -67,18 +70,33 @@ for n in "${sizes[@]}"; do
         rows+=("$n|$gwall|-|-|generator failed")
         continue
     fi
-    echo "N=$n: scheduling ..." >&2
-    read -r code wall rss < <(measure "$dir/schedule.log" "$bin" schedule --config "$dir/county.toml" \
-        --as-of "$as_of" --out "$dir/out" --format csv)
-    rows_out="-"
-    [ -f "$dir/out/schedule.csv" ] && rows_out="$(($(wc -l <"$dir/out/schedule.csv") - 1))"
-    # Exit code 2 means "done, with issues reported", which the bench data may well trigger.
-    case "$code" in
-        0) status="ok" ;;
-        2) status="ok, issues reported (exit 2)" ;;
-        *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/schedule.log" | tail -1 | cut -c1-80)" ;;
-    esac
-    rows+=("$n|$gwall|$wall|$((rss / 1024))|$status, $rows_out rows")
+    configs=("$n|$dir/county.toml|$dir/out")
+    if [ "${GPKG:-0}" = 1 ]; then
+        echo "N=$n: copying into a GeoPackage ..." >&2
+        if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then
+            configs+=("$n gpkg|$dir/gpkg/county.toml|$dir/gpkg/out")
+        else
+            rows+=("$n gpkg|-|-|-|GeoPackage copy failed: $(tail -1 "$dir/gpkg.log" | cut -c1-80)")
+        fi
+    fi
+    for c in "${configs[@]}"; do
+        IFS='|' read -r label config out <<<"$c"
+        echo "N=$label: scheduling ..." >&2
+        read -r code wall rss < <(measure "$out.log" "$bin" schedule --config "$config" \
+            --as-of "$as_of" --out "$out" --format csv)
+        rows_out="-"
+        [ -f "$out/schedule.csv" ] && rows_out="$(($(wc -l <"$out/schedule.csv") - 1))"
+        # Exit code 2 means "done, with issues reported", which the bench data may well trigger.
+        case "$code" in
+            0) status="ok" ;;
+            2) status="ok, issues reported (exit 2)" ;;
+            *) status="FAILED (exit $code): $(grep -v '^\s*$' "$out.log" | tail -1 | cut -c1-80)" ;;
+        esac
+        rows+=("$label|$gwall|$wall|$((rss / 1024))|$status, $rows_out rows")
+    done
+    if [ "${GPKG:-0}" = 1 ] && [ -f "$dir/out/schedule.csv" ] && [ -f "$dir/gpkg/out/schedule.csv" ]; then
+        cmp -s "$dir/out/schedule.csv" "$dir/gpkg/out/schedule.csv" || echo "N=$n: the GeoPackage schedule differs" >&2
+    fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
     else

@@ -18,8 +18,17 @@ use rusqlite::Connection;
 use crate::common;
 
 const AS_OF: &str = "2027-01-15";
-const LAYERS: [&str; 9] =
-    ["parcels", "shoreline", "watershed", "floodplain", "towns", "systems", "sewered", "county", "watercourses"];
+const LAYERS: [&str; 9] = [
+    "parcels",
+    "shoreline",
+    "watershed",
+    "floodplain",
+    "towns",
+    "systems",
+    "sewered",
+    "county",
+    "watercourses",
+];
 
 fn sample_config() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml")
@@ -162,8 +171,16 @@ fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i32) {
         columns.join(", ")
     ))
     .unwrap();
-    conn.execute("INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES (?1, 'features', ?2)", rusqlite::params![name, srs_id]).unwrap();
-    conn.execute("INSERT INTO gpkg_geometry_columns VALUES (?1, 'shape', 'GEOMETRY', ?2, 0, 0)", rusqlite::params![name, srs_id]).unwrap();
+    conn.execute(
+        "INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES (?1, 'features', ?2)",
+        rusqlite::params![name, srs_id],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO gpkg_geometry_columns VALUES (?1, 'shape', 'GEOMETRY', ?2, 0, 0)",
+        rusqlite::params![name, srs_id],
+    )
+    .unwrap();
     let marks: Vec<String> = (0..layer.fields.len() + 2).map(|i| format!("?{}", i + 1)).collect();
     let mut insert = conn.prepare(&format!("INSERT INTO \"{name}\" VALUES ({})", marks.join(", "))).unwrap();
     for f in &layer.features {
@@ -240,7 +257,12 @@ fn the_sample_as_one_geopackage_schedules_identically() {
     schedule(&config, &dir.join("from-gpkg"), "csv");
     let a = std::fs::read(dir.join("from-sample/schedule.csv")).unwrap();
     let b = std::fs::read(dir.join("from-gpkg/schedule.csv")).unwrap();
-    assert!(a == b, "schedule.csv differs:\n{}\n---\n{}", String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+    assert!(
+        a == b,
+        "schedule.csv differs:\n{}\n---\n{}",
+        String::from_utf8_lossy(&a),
+        String::from_utf8_lossy(&b)
+    );
 }
 
 #[test]
@@ -284,8 +306,11 @@ fn damaged_and_missing_geometries_are_reported_and_every_row_kept() {
         (6, Some(b"not a geometry".to_vec())),
     ];
     for (fid, geom) in rows {
-        conn.execute("INSERT INTO lots VALUES (?1, ?2, ?3)", rusqlite::params![fid, geom, format!("lot {fid}")])
-            .unwrap();
+        conn.execute(
+            "INSERT INTO lots VALUES (?1, ?2, ?3)",
+            rusqlite::params![fid, geom, format!("lot {fid}")],
+        )
+        .unwrap();
     }
     drop(conn);
     let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
@@ -337,6 +362,11 @@ fn schedule_gpkg_opens_in_an_independent_reader() {
         SELECT parcel_id FROM schedule WHERE fid = 1;
         SELECT count(*) FROM schedule s JOIN rtree_schedule_geom r ON r.id = s.fid
           WHERE r.minx <= 820000 AND r.maxx >= 780000;";
+    // lakeshore reads back what it wrote: every row, in the working CRS.
+    let (layer, problems) = read_layer(&db, &ReadOptions::default()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(layer.features.len(), rows.len());
+    assert_eq!(layer.crs.epsg(), Some(2261));
     let Some(answer) = independent_sql(&db, sql) else {
         eprintln!("schedule_gpkg_opens_in_an_independent_reader: skipped: no sqlite3 tool and no python3");
         return;
@@ -364,7 +394,9 @@ fn schedule_gpkg_opens_in_an_independent_reader() {
         Ok(out) if out.status.success() => {
             assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), rows.len().to_string())
         }
-        _ => eprintln!("schedule_gpkg_opens_in_an_independent_reader: pyogrio not importable, its check skipped"),
+        _ => eprintln!(
+            "schedule_gpkg_opens_in_an_independent_reader: pyogrio not importable, its check skipped"
+        ),
     }
 }
 

@@ -214,3 +214,48 @@ pub(super) fn read(
     }
     Ok((Layer { path: label.to_path_buf(), crs, fields, features }, problems))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `gpkg_spatial_ref_sys` with an EPSG row whose definition is junk (the code wins), a row known only
+    /// by its WKT, and an undefined one.
+    fn srs_table() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT, srs_id INTEGER PRIMARY KEY, organization TEXT,
+               organization_coordsys_id INTEGER, definition TEXT, description TEXT);
+             INSERT INTO gpkg_spatial_ref_sys VALUES ('a', 2261, 'epsg', 2261, 'junk', NULL);
+             INSERT INTO gpkg_spatial_ref_sys VALUES ('c', -1, 'NONE', -1, 'undefined', NULL);",
+        )
+        .unwrap();
+        // UTM 18N (EPSG:26918) known only by its WKT definition (organization NONE).
+        let wkt = Crs::parse("EPSG:26918").unwrap().wkt().unwrap();
+        conn.execute(
+            "INSERT INTO gpkg_spatial_ref_sys VALUES ('b', 100001, 'NONE', 100001, ?1, NULL)",
+            [&wkt],
+        )
+        .unwrap();
+        conn
+    }
+
+    #[test]
+    fn the_crs_comes_from_the_epsg_code_then_the_wkt_then_the_assumption() {
+        let conn = srs_table();
+        let file = Path::new("county.gpkg");
+        let none = ReadOptions::default();
+        assert_eq!(table_crs(&conn, file, 2261, &none).unwrap().epsg(), Some(2261));
+        assert_eq!(table_crs(&conn, file, 100001, &none).unwrap().epsg(), Some(26918));
+        let err = table_crs(&conn, file, -1, &none).unwrap_err().to_string();
+        assert!(err.contains("undefined (srs_id -1); pass --assume-crs"), "{err}");
+        let assumed = ReadOptions { assume_crs: Some(Crs::wgs84()), keep: None };
+        assert_eq!(table_crs(&conn, file, -1, &assumed).unwrap(), Crs::wgs84());
+        assert!(table_crs(&conn, file, 7, &none).unwrap_err().to_string().contains("srs_id 7 is not in"));
+    }
+
+    #[test]
+    fn quoting_doubles_quotes() {
+        assert_eq!(quote("lots \"a\""), "\"lots \"\"a\"\"\"");
+    }
+}
