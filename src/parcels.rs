@@ -23,6 +23,8 @@ pub struct ParcelSchema {
     pub town: Option<String>,
     /// The assessor's sewer-type field.
     pub sewer: Option<String>,
+    /// The New York SWIS code field (its first four digits identify the city or town).
+    pub swis: Option<String>,
     /// The primary owner field.
     pub owner: Option<String>,
     /// Fields joined with spaces into the location (street address).
@@ -81,6 +83,7 @@ impl ParcelSchema {
             .clone()
             .or_else(|| find(fields, &["MUNI_NAME", "CITYTOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI"]));
         let sewer = overrides.parcel_sewer.clone().or_else(|| find(fields, &["SEWER_TYPE", "SEWER"]));
+        let swis = find(fields, &["SWIS", "SWIS_CODE", "SWISCODE"]);
         // Shapefile field names stop at 10 characters: the state's PRIMARY_OWNER arrives as PRIMARY_OW.
         let owner = find(fields, &["PRIMARY_OWNER", "PRIMARY_OW", "OWNER", "OWNER_NAME"]);
         let location = match find(fields, &["PARCEL_ADDR", "LOCATION", "ADDRESS"]) {
@@ -93,13 +96,14 @@ impl ParcelSchema {
             state: find(fields, &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"]),
             zip: find(fields, &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5"]),
         };
-        Ok(ParcelSchema { id, town, sewer, owner, location, mailing })
+        Ok(ParcelSchema { id, town, sewer, swis, owner, location, mailing })
     }
 
     /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].
     pub fn keep(&self) -> Vec<String> {
         let mut keep = self.id.clone();
         keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).cloned());
+        keep.extend(self.swis.iter().filter(|f| !self.id.contains(f)).cloned());
         keep.extend(self.location.iter().cloned());
         let m = &self.mailing;
         keep.extend(m.street.iter().chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
@@ -118,6 +122,8 @@ pub struct ParcelRecord {
     pub town: Option<String>,
     /// Sewer code as written.
     pub sewer: Option<String>,
+    /// SWIS code as written.
+    pub swis: Option<String>,
     /// Owner as written.
     pub owner: Option<String>,
     /// Location (street address).
@@ -160,6 +166,7 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let id_fields: Vec<Option<usize>> = schema.id.iter().map(index).collect();
     let town = schema.town.as_ref().and_then(index);
     let sewer = schema.sewer.as_ref().and_then(index);
+    let swis = schema.swis.as_ref().and_then(index);
     let owner = schema.owner.as_ref().and_then(index);
     let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
     let m = &schema.mailing;
@@ -170,6 +177,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     for feature in layer.features {
         let (record, mut values) = (feature.record, feature.values);
         let at = || format!("record {record}");
+        // Read before the id takes its parts: the SWIS code is usually one of them.
+        let swis = swis.and_then(|i| values.get(i)).and_then(Value::as_text);
         let parts: Vec<String> = id_fields.iter().filter_map(|&i| take_text(&mut values, i)).collect();
         let mut defect = None;
         let id = if parts.len() == schema.id.len() {
@@ -203,6 +212,7 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             record,
             town: take_text(&mut values, town),
             sewer: take_text(&mut values, sewer),
+            swis,
             owner: take_text(&mut values, owner),
             location: (!address.is_empty()).then(|| address.join(" ")),
             mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),

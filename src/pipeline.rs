@@ -52,9 +52,10 @@ pub struct Entry<'r> {
     pub cycle_years: Option<u32>,
     /// First due date of the grid.
     pub first_due: Option<NaiveDate>,
-    /// Last due date before the as-of date.
+    /// The due date before `next_due`.
     pub previous_due: Option<NaiveDate>,
-    /// Next due date on or after the as-of date.
+    /// The first due date that can still be met on the as-of date: on or after it, or (§25-a, when the rule
+    /// set's calendar rolls) one on a weekend or holiday whose next business day is the as-of date.
     pub next_due: Option<NaiveDate>,
     /// Compliance status, when a history was given.
     pub status: Option<Status>,
@@ -171,11 +172,21 @@ type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate
 /// Reads and indexes the reference layers.
 fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
     let rules = &config.rules;
-    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft);
+    let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
+    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft).max(lake_zone_ft);
     let reference = read_reference(config, problems, notes)?;
+    // Only the watersheds of the rule set's water bodies count (§IV.A.1 ¶3 names two); the reference reader
+    // gave those their canonical names and noted the others.
+    let named_watersheds = reference.watersheds.map(|w| {
+        w.into_iter()
+            .filter(|(_, name)| {
+                name.as_deref().is_some_and(|n| rules.water_bodies.iter().any(|b| b.name == n))
+            })
+            .collect()
+    });
     let areas = Areas {
         municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
-        watersheds: reference.watersheds.map(AreaLayer::new),
+        watersheds: named_watersheds.map(AreaLayer::new),
         towns: reference.towns.map(AreaLayer::new),
         sewered: reference.sewered.map(AreaLayer::new),
         county: reference.county.map(AreaLayer::new),
@@ -184,10 +195,14 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
+    let shore = Shore::new(reference.shoreline, radius_ft);
     Ok(World {
-        shore: Shore::new(reference.shoreline, radius_ft),
+        floodplain: reference
+            .floodplain
+            .map(|z| Floodplain::new(z, &shore, lake_zone_ft))
+            .unwrap_or_default(),
+        shore,
         areas,
-        floodplain: reference.floodplain.map(Floodplain::new).unwrap_or_default(),
         watercourses: reference.watercourses.map(|w| Shore::new(w, watercourse_radius_ft)),
         border_tolerance_ft: config.border_tolerance_ft,
     })
@@ -293,6 +308,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
                         shape,
                         town_attribute: parcel.town.take(),
                         sewer_code: parcel.sewer.take(),
+                        swis: parcel.swis.take(),
                         system: systems[at],
                     };
                     let facts = classify(&world, rules, &input);
@@ -324,21 +340,43 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         .collect();
     progress.start("writing", 0);
     clock.lap("classify and schedule");
-    // An unknown town is bad input in the parcels layer: report it there, by record.
+    // An unknown town and a sewer code the district layer contradicts are bad input in the parcels layer:
+    // report them there, by record, whether or not they changed the parcel's schedule.
     let parcels_path = config.layers.parcels.as_deref().unwrap_or(Path::new(""));
-    for row in rows.iter().filter(|r| r.entry.exclusion == Some(Exclusion::UnknownTown)) {
-        if let Some(found) = row.facts.as_ref().and_then(|f| f.unknown_town.as_deref()) {
+    for row in &rows {
+        let Some(facts) = &row.facts else { continue };
+        let at = || format!("record {}", row.parcel.record);
+        // Outside the county or on public sewer, the town does not matter.
+        let held = match row.entry.exclusion {
+            None => "scheduled by a rule that needs no town",
+            Some(Exclusion::UnknownTown) => "held back from the schedule",
+            Some(Exclusion::NoRule) => "no rule applies",
+            Some(Exclusion::Sewered | Exclusion::OutsideCounty) => "",
+        };
+        if let (Some(found), false) = (&facts.unknown_town, held.is_empty()) {
             problems.push(Problem::new(
                 parcels_path,
-                format!("record {}", row.parcel.record),
+                at(),
                 format!(
-                    "parcel {}: unknown town '{found}'; use one of the rule set's municipalities or fix the towns layer",
+                    "parcel {} ({held}): unknown town '{found}'; use one of the rule set's municipalities, a SWIS \
+                     code, or fix the towns layer",
+                    row.parcel.id
+                ),
+            ));
+        }
+        if let Some(both) = &facts.sewer_disagreement {
+            problems.push(Problem::new(
+                parcels_path,
+                at(),
+                format!(
+                    "parcel {}: {both}; the sewer code decides, so the parcel stays on the schedule; correct the \
+                     code or the sewer-district layer",
                     row.parcel.id
                 ),
             ));
         }
     }
-    problems.sort();
+    Problem::sort_unique(&mut problems);
     inspections.reports = reports;
     Ok(Run {
         rules,
@@ -387,8 +425,10 @@ fn entry<'r>(
         }
         Some(Decision::Scheduled { rule }) => {
             let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
-            let around = grid.around(config.as_of);
-            let status = has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date)));
+            let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+            let around = grid.around_rolled(config.as_of, rolls);
+            let status =
+                has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date), rolls));
             Entry {
                 tier: &rule.tier,
                 rule: Some(&rule.id),

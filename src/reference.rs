@@ -130,7 +130,8 @@ pub type NamedAreas = Vec<(MultiPolygon<f64>, Option<String>)>;
 pub struct Reference {
     /// Shoreline features of the rule set's water bodies, with the water body's name.
     pub shoreline: Vec<(Geometry<f64>, String)>,
-    /// Watersheds, named by water body (canonical names where the rule set knows them).
+    /// Watersheds, named by water body (canonical names where the rule set knows them, the name as found
+    /// otherwise; those are named in a note).
     pub watersheds: Option<NamedAreas>,
     /// Towns with their names.
     pub towns: Option<NamedAreas>,
@@ -159,13 +160,26 @@ pub fn read_reference(
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
         let field = name_field(&layer, fields.watershed_name.as_ref(), &NAME_FIELDS)?;
+        let mut unmatched = std::collections::BTreeSet::new();
         let named = named_areas(&layer, field, problems)
             .into_iter()
             .map(|(shape, name)| {
                 let canonical = name.as_deref().and_then(|n| rules.water_body(n)).map(|w| w.name.clone());
+                if canonical.is_none() {
+                    unmatched.insert(name.clone().unwrap_or_else(|| "(unnamed)".into()));
+                }
                 (shape, canonical.or(name))
             })
             .collect();
+        if !unmatched.is_empty() {
+            notes.push(format!(
+                "{}: watersheds the rule set does not name (by name or alias), not counted as a named watershed \
+                 (if one is, give it a name field, [fields] watershed_name, or add the name to the water body's \
+                 aliases): {}",
+                path.display(),
+                unmatched.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
         reference.watersheds = Some(named);
     }
     if let Some(path) = &layers.towns {

@@ -6,6 +6,8 @@
 
 use chrono::{Datelike, Months, NaiveDate};
 
+use crate::calendar::roll_forward;
+
 /// Parses an ISO date `YYYY-MM-DD` (exactly that form; a history file holds millions of them).
 pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
     let b = text.as_bytes();
@@ -67,6 +69,27 @@ impl Grid {
         let before_previous = k.checked_sub(2).and_then(|j| self.due(j));
         Around { previous, next, before_previous }
     }
+
+    /// The due dates around `day` when each due date can still be met on the last day for it: with `rolls`,
+    /// a due date on a Saturday, Sunday or public holiday runs to the next business day (N.Y. Gen. Constr.
+    /// Law §25-a), so on that business day it is still `next`, not yet `previous`.
+    pub fn around_rolled(&self, day: NaiveDate, rolls: bool) -> Around {
+        let around = self.around(day);
+        match around.previous {
+            Some(previous) if rolls && roll_forward(previous) >= day => self.around(previous),
+            _ => around,
+        }
+    }
+}
+
+/// The last day a due date can be met on: the next business day when `rolls` and it falls on a weekend or
+/// public holiday (§25-a), else the date itself.
+pub fn last_day(due: NaiveDate, rolls: bool) -> NaiveDate {
+    if rolls {
+        roll_forward(due)
+    } else {
+        due
+    }
 }
 
 /// Where a parcel stands against its schedule, given its inspection history.
@@ -97,14 +120,17 @@ impl Status {
 /// The status on `as_of` of a parcel on `grid` whose latest inspection on or before `as_of` is `last`.
 ///
 /// Each due date D covers the window since the due date before it: an inspection after that earlier date
-/// satisfies D (early inspections count), and one after D still catches up late.
-pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>) -> Status {
+/// satisfies D (early inspections count), and one after D still catches up late. With `rolls` each due date
+/// ends on its last day under §25-a ([`Grid::around_rolled`]): an inspection on the Monday after a Sunday due
+/// date meets that due date, and the next window starts after it.
+pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
     let Some(last) = last else { return Status::NeverInspected };
-    let around = grid.around(as_of);
-    if around.previous.is_some() && around.before_previous.is_some_and(|start| last <= start) {
+    let around = grid.around_rolled(as_of, rolls);
+    let end = |d: NaiveDate| last_day(d, rolls);
+    if around.previous.is_some() && around.before_previous.is_some_and(|start| last <= end(start)) {
         return Status::Overdue;
     }
-    if around.previous.is_some_and(|prev| last > prev) {
+    if around.previous.is_some_and(|prev| last > end(prev)) {
         return Status::Current;
     }
     if around.next.year() == as_of.year() {
@@ -175,6 +201,7 @@ mod tests {
     fn status_follows_the_windows() {
         let g = grid("1994-11-01", 2); // previous 2026-11-01, before that 2024-11-01, next 2028-11-01
         let as_of = d("2027-01-15");
+        let status = |g: &Grid, as_of, last| status(g, as_of, last, false);
         assert_eq!(status(&g, as_of, None), Status::NeverInspected);
         assert_eq!(status(&g, as_of, Some(d("2025-06-01"))), Status::Current);
         assert_eq!(status(&g, as_of, Some(d("2024-11-02"))), Status::Current);
@@ -187,5 +214,32 @@ mod tests {
         assert_eq!(status(&ira, as_of, Some(d("2027-01-02"))), Status::Current);
         // Before the first due date any inspection is current.
         assert_eq!(status(&g, d("1993-01-01"), Some(d("1990-01-01"))), Status::Current);
+    }
+
+    /// GCL §25-a: "Where a period of time ... ends on a Saturday, Sunday or a public holiday, such act may be
+    /// done on the next succeeding business day". Art. V §IV.A.1 ¶1: "on or before November 1, 1994 and every
+    /// two years thereafter". Hand-worked: 2026-11-01 and 2020-11-01 are Sundays, so those due dates can be
+    /// met on Monday 2026-11-02 and 2020-11-02; 2027-11-01 is a Monday and does not move.
+    #[test]
+    fn a_due_date_on_a_sunday_can_be_met_on_monday() {
+        let lakefront = grid("1994-11-01", 2);
+        // On Monday 2026-11-02 the Sunday due date is still open: due this year, not overdue.
+        assert_eq!(status(&lakefront, d("2026-11-02"), Some(d("2024-06-01")), true), Status::DueThisYear);
+        assert_eq!(status(&lakefront, d("2026-11-02"), Some(d("2024-06-01")), false), Status::Overdue);
+        let open = lakefront.around_rolled(d("2026-11-02"), true);
+        assert_eq!((open.previous, open.next), (Some(d("2024-11-01")), d("2026-11-01")));
+        // On Tuesday it has passed.
+        assert_eq!(status(&lakefront, d("2026-11-03"), Some(d("2024-06-01")), true), Status::Overdue);
+        assert_eq!(lakefront.around_rolled(d("2026-11-03"), true).next, d("2028-11-01"));
+        // An inspection on the Monday met the 2026 due date; in 2028 the next one is due this year (without
+        // the roll it would have counted for 2028 and the parcel would read current).
+        assert_eq!(status(&lakefront, d("2028-03-01"), Some(d("2026-11-02")), true), Status::DueThisYear);
+        assert_eq!(status(&lakefront, d("2028-03-01"), Some(d("2026-11-02")), false), Status::Current);
+        // The Ira cohort (2006 + 7k): 2020-11-01 was a Sunday; inspected Monday 2020-11-02, due 2027-11-01.
+        let ira = grid("2006-11-01", 7);
+        assert_eq!(status(&ira, d("2027-01-15"), Some(d("2020-11-02")), true), Status::DueThisYear);
+        assert_eq!(status(&ira, d("2027-01-15"), Some(d("2020-11-03")), true), Status::Current);
+        // 2027-11-01 is a Monday: on 2027-11-02 it has passed.
+        assert_eq!(status(&ira, d("2027-11-02"), Some(d("2020-11-02")), true), Status::Overdue);
     }
 }

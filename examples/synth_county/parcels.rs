@@ -32,6 +32,12 @@ pub struct Parcel {
     pub history: &'static [(&'static str, &'static str)],
     /// The case this parcel stands for (README).
     pub case: &'static str,
+    /// `MUNI_NAME` when not the town's name (a village, or blank).
+    pub muni: Option<&'static str>,
+    /// `SWIS` when not the town's code (a village's).
+    pub swis: Option<&'static str>,
+    /// Another town whose polygon part of the parcel lies in (a lot across a town line).
+    pub also_in: Option<&'static str>,
     /// Designed distance to the MHW line (README).
     pub distance: &'static str,
 }
@@ -39,7 +45,29 @@ pub struct Parcel {
 impl Parcel {
     /// The joined parcel id, `SWIS-PRINT_KEY`.
     pub fn id(&self) -> Result<String> {
-        Ok(format!("{}-{}", town_named(self.town)?.swis, self.key))
+        Ok(format!("{}-{}", self.swis_code()?, self.key))
+    }
+
+    /// `SWIS`: the parcel's own, else its town's.
+    pub fn swis_code(&self) -> Result<&'static str> {
+        Ok(self.swis.unwrap_or(town_named(self.town)?.swis))
+    }
+
+    /// `MUNI_NAME`: the parcel's own, else its town's name.
+    pub fn muni_name(&self) -> &'static str {
+        self.muni.unwrap_or(self.town)
+    }
+
+    /// Written with this `MUNI_NAME` and `SWIS` instead of the town's.
+    fn municipality(mut self, muni: &'static str, swis: &'static str) -> Self {
+        (self.muni, self.swis) = (Some(muni), Some(swis));
+        self
+    }
+
+    /// Part of the lot lies in `town` too.
+    fn across(mut self, town: &'static str) -> Self {
+        self.also_in = Some(town);
+        self
     }
 
     fn sewer(mut self, code: &'static str) -> Self {
@@ -104,6 +132,9 @@ fn parcel(
         history: &[],
         case,
         distance,
+        muni: None,
+        swis: None,
+        also_in: None,
     }
 }
 

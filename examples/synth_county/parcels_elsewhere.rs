@@ -82,8 +82,9 @@ pub fn parcels() -> Vec<Parcel> {
             "Moravia",
             "192.00-1-1",
             [842_100.0, 1_004_000.0, 842_500.0, 1_004_300.0],
-            "zone A tributary (no BFE): Owasco watershed, so 717.13 + 2 applies; bottom 722.3 ft: ok; \
-         watershed (Moravia)",
+            "zone A tributary (no BFE), about 2,900 ft from the lake: not the lake's own zone, so no \
+         elevation applies and it must be determined: unknown despite a 722.3 ft bottom; watershed \
+         (Moravia)",
             "4,500 ft",
         )
         .class("240")
@@ -156,7 +157,9 @@ pub fn parcels() -> Vec<Parcel> {
             "Auburn",
             "106.41-1-3",
             [830_000.0, 1_075_000.0, 830_200.0, 1_075_150.0],
-            "City of Auburn, SEWER_TYPE 2 but inside the city sewer district polygon: excluded §I.B",
+            "City of Auburn, SEWER_TYPE 2 inside the city sewer district polygon: the code decides \
+         (§I.B \"using public sewer\"), not sewered, and the disagreement is reported; no rule applies \
+         to the City of Auburn (unscheduled)",
             "about 9,600 ft",
         )
         .at("140", "Swift St"),
@@ -355,5 +358,109 @@ pub fn parcels() -> Vec<Parcel> {
         .class("240")
         .at("1350", "Sterling Station Rd")
         .history(&[("2020-10-10", "pass")]),
+        // ---- Cases of the clause-by-clause reading (kept last, so earlier record numbers hold) ----
+        lot(
+            "Niles",
+            "158.00-1-1",
+            [858_000.0, 1_030_000.0, 858_400.0, 1_030_300.0],
+            "Niles inside the Skaneateles Lake watershed polygon, outside Owasco's: §IV.A.1 ¶3 names only \
+         the Owasco Lake and Little Sodus Bay watersheds, so Niles' 7-year cohort 2004; inspected \
+         2019-05-05, within the 2025 deadline's window: current",
+            "18,000 ft",
+        )
+        .class("240")
+        .at("2750", "Sayles Corners Rd")
+        .history(&[("2019-05-05", "pass")]),
+        lot(
+            "Niles",
+            "157.00-1-1",
+            [850_200.0, 1_022_000.0, 850_700.0, 1_022_300.0],
+            "creek AE zone 10,000 ft from the lake, static BFE 745.0: not the lake's own zone, so FEMA's \
+         BFE binds (747.0 required), bottom 740.0 ft: below; watershed (Niles)",
+            "10,200 ft",
+        )
+        .at("3300", "Twelve Corners Rd")
+        .system(850_450.0, 1_022_150.0, Some(740.0))
+        .history(&[("2024-09-09", "pass")]),
+        lot(
+            "Owasco",
+            "122.18-1-12",
+            [840_000.0, 1_056_500.0, 840_250.0, 1_056_800.0],
+            "lakefront in the lake's own AE zone with static BFE 718.4 above 717.13: the higher binds \
+         (720.40 required), bottom 720.0 ft: below",
+            "0 ft (system 150 ft)",
+        )
+        .at("5870", "E Lake Rd")
+        .system(840_150.0, 1_056_650.0, Some(720.0))
+        .history(&[("2025-05-05", "pass")]),
+        lot(
+            "Owasco",
+            "122.18-1-13",
+            [840_000.0, 1_061_000.0, 840_250.0, 1_061_300.0],
+            "lakefront with no SEWER_TYPE inside the Owasco Lakeshore Sewer District polygon: without a \
+         code the district decides, public sewer, excluded §I.B",
+            "0 ft",
+        )
+        .sewer("")
+        .at("5790", "E Lake Rd"),
+        lot(
+            "Moravia",
+            "199.00-1-2",
+            [846_000.0, 999_300.0, 846_400.0, 1_000_300.0],
+            "straddles the county line, 30% inside, no system: its interior point is outside, but \
+         §I.C.1 covers systems \"wholly or partially within\" the county: watershed (Moravia, from \
+         MUNI_NAME: the towns layer stops at the county line); never inspected",
+            "about 10,060 ft",
+        )
+        .class("240")
+        .at("3150", "Rt 38"),
+        lot(
+            "Scipio",
+            "171.00-1-1",
+            [820_000.0, 1_007_000.0, 820_400.0, 1_008_600.0],
+            "lot across the Moravia/Scipio town line (y 1,008,000), its interior point in Moravia, its \
+         system in Scipio: the town comes from the system, so Scipio's 7-year cohort 2007 (Moravia, \
+         outside the watershed, would have no rule)",
+            "about 13,670 ft",
+        )
+        .across("Moravia")
+        .class("240")
+        .at("5005", "Long Hill Rd")
+        .system(820_200.0, 1_008_400.0, Some(850.0))
+        .history(&[("2023-03-03", "pass")]),
+        lot(
+            "Ira",
+            "40.00-1-5",
+            [804_000.0, 1_130_000.0, 804_400.0, 1_130_300.0],
+            "Ira: cohort 2006; the 2020-11-01 deadline was a Sunday, so under GCL §25-a the inspection \
+         on Monday 2020-11-02 met it; the 2027-11-01 one is open: due this year",
+            "more than 25,000 ft (Little Sodus Bay)",
+        )
+        .class("240")
+        .at("2160", "Rt 34")
+        .history(&[("2020-11-02", "pass")]),
+        lot(
+            "Sterling",
+            "10.15-1-1",
+            [803_000.0, 1_167_500.0, 803_300.0, 1_167_800.0],
+            "lakefront on Little Sodus Bay in the Village of Fair Haven (MUNI_NAME `Village of Fair \
+         Haven`, SWIS 055601), outside the towns layer: the village gives the Town of Sterling",
+            "0 ft",
+        )
+        .municipality("Village of Fair Haven", "055601")
+        .class("260")
+        .at("14800", "Bay Rd")
+        .history(&[("2025-07-07", "pass")]),
+        lot(
+            "Sterling",
+            "10.15-1-2",
+            [804_600.0, 1_167_000.0, 805_000.0, 1_167_400.0],
+            "Village of Fair Haven, blank MUNI_NAME, outside the towns layer: SWIS 055601 gives the \
+         Town of Sterling; Little Sodus Bay watershed: watershed (Sterling)",
+            "1,600 ft",
+        )
+        .municipality("", "055601")
+        .at("14830", "Bay Rd")
+        .history(&[("2022-03-03", "pass")]),
     ]
 }

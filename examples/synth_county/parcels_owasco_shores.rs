@@ -104,8 +104,9 @@ pub fn parcels() -> Vec<Parcel> {
             "Owasco",
             "122.18-1-10",
             [840_000.0, 1_060_000.0, 840_300.0, 1_060_150.0],
-            "lakefront inside the Owasco Lakeshore Sewer District polygon, SEWER_TYPE 2 (stale \
-         assessor code): public sewer, excluded §I.B",
+            "lakefront inside the Owasco Lakeshore Sewer District polygon with SEWER_TYPE 2: the code \
+         decides (§I.B \"using public sewer\"), so lakefront, and the disagreement is reported; never \
+         inspected",
             "0 ft",
         )
         .at("5820", "E Lake Rd"),

@@ -81,6 +81,21 @@ fn rect_of(b: [f64; 4]) -> Vec<Pt> {
     rect(b[0], b[1], b[2], b[3])
 }
 
+/// The Village of Fair Haven, on the east shore of Little Sodus Bay: the towns layer is a layer of
+/// towns outside villages (SWIS `..89`), so the village is a notch cut from the top edge of the Town
+/// of Sterling's polygon, and parcels in it take their town from `MUNI_NAME` or `SWIS`.
+pub const FAIR_HAVEN: [f64; 4] = [803_000.0, 1_166_500.0, 806_000.0, 1_170_000.0];
+
+/// A town's polygon: its rectangle, less the village notch where it has one.
+fn town_ring(t: &Town) -> Vec<Pt> {
+    let [x0, y0, x1, y1] = t.bounds;
+    let [n0, n1, n2, _] = FAIR_HAVEN;
+    if t.name != "Sterling" {
+        return rect_of(t.bounds);
+    }
+    vec![(x0, y0), (x1, y0), (x1, y1), (n2, y1), (n2, n1), (n0, n1), (n0, y1), (x0, y1)]
+}
+
 /// Owasco Lake (counter-clockwise from the inlet at the south tip).
 pub fn owasco_lake() -> Vec<Pt> {
     let mut v = vec![(837_000.0, 1_006_000.0), (838_500.0, 1_007_000.0), (840_000.0, 1_010_000.0)];
@@ -106,17 +121,27 @@ pub fn little_sodus_bay() -> Vec<Pt> {
     v
 }
 
-/// The Owasco Lake watershed; it runs south of the county line (y < 1,000,000).
+/// The Owasco Lake watershed; it runs south of the county line (y < 1,000,000). Its east edge
+/// steps west around the Skaneateles Lake watershed in the Town of Niles.
 pub fn owasco_watershed() -> Vec<Pt> {
+    let [s0, s1, _, s3] = SKANEATELES;
     vec![
         (826_000.0, 985_000.0),
         (866_000.0, 985_000.0),
+        (866_000.0, s1),
+        (s0, s1),
+        (s0, s3),
+        (866_000.0, s3),
         (866_000.0, 1_045_000.0),
         (846_000.0, 1_069_000.0),
         (828_000.0, 1_069_000.0),
         (826_000.0, 1_045_000.0),
     ]
 }
+
+/// The part of the Skaneateles Lake watershed in the sample: east of x 856,000 between y 1,024,000
+/// and 1,036,000 (Towns of Niles and Sempronius). Article V's watershed tier does not name it.
+pub const SKANEATELES: [f64; 4] = [856_000.0, 1_024_000.0, 880_000.0, 1_036_000.0];
 
 /// The Little Sodus Bay watershed, in the Town of Sterling.
 pub fn little_sodus_watershed() -> Vec<Pt> {
@@ -168,6 +193,24 @@ const FLOOD_ZONES: &[FloodZone] = &[
         static_bfe: -9999.0,
         bounds: [842_000.0, 1_000_500.0, 842_600.0, 1_007_500.0],
     },
+    // Up a creek in Niles, 10,000 ft from the lake: FEMA's BFE 745.0 binds, not Owasco Lake's 717.13.
+    FloodZone {
+        id: "36011C_5",
+        zone: "AE",
+        subtype: "",
+        sfha: "T",
+        static_bfe: 745.0,
+        bounds: [850_000.0, 1_020_000.0, 851_000.0, 1_026_000.0],
+    },
+    // A strip of the lake's own shore in Owasco with a static BFE above 717.13: the higher binds.
+    FloodZone {
+        id: "36011C_6",
+        zone: "AE",
+        subtype: "",
+        sfha: "T",
+        static_bfe: 718.4,
+        bounds: [840_000.0, 1_056_000.0, 840_300.0, 1_057_500.0],
+    },
     // The low east shore of Little Sodus Bay, with a static BFE.
     FloodZone {
         id: "36011C_4",
@@ -213,13 +256,17 @@ pub fn write_sample(dir: &Path) -> Result<()> {
             cpg: None,
             fields: &[Field::Char("NAME", 40)],
         },
-        [("Owasco Lake", owasco_watershed()), ("Little Sodus Bay", little_sodus_watershed())]
-            .into_iter()
-            .map(|(name, ring)| -> Result<_> {
-                let lonlat = ring.iter().map(|p| to_wgs.lonlat(*p)).collect::<Result<Vec<_>>>()?;
-                Ok((vec![Ring::Outer(lonlat)], vec![s(name)]))
-            })
-            .collect::<Result<Vec<_>>>()?,
+        [
+            ("Owasco Lake Watershed", owasco_watershed()),
+            ("LITTLE SODUS BAY", little_sodus_watershed()),
+            ("Skaneateles Lake Watershed", rect_of(SKANEATELES)),
+        ]
+        .into_iter()
+        .map(|(name, ring)| -> Result<_> {
+            let lonlat = ring.iter().map(|p| to_wgs.lonlat(*p)).collect::<Result<Vec<_>>>()?;
+            Ok((vec![Ring::Outer(lonlat)], vec![s(name)]))
+        })
+        .collect::<Result<Vec<_>>>()?,
     )?;
     write_polygons(
         &ShapefileSpec {
@@ -245,7 +292,7 @@ pub fn write_sample(dir: &Path) -> Result<()> {
     )?;
     let towns = TOWNS
         .iter()
-        .map(|t| polygon_feature(&to_wgs, &rect_of(t.bounds), json!({"NAME": t.name, "SWIS": t.swis})))
+        .map(|t| polygon_feature(&to_wgs, &town_ring(t), json!({"NAME": t.name, "SWIS": t.swis})))
         .collect::<Result<Vec<_>>>()?;
     write_geojson(&dir.join("towns.geojson"), "towns", &towns)?;
     write_geojson(
@@ -331,9 +378,11 @@ fn check_design(parcels: &[Parcel]) -> Result<()> {
     }
     for p in parcels {
         let town = town_named(p.town)?;
-        let inside_town = |q: &Pt| {
-            q.0 > town.bounds[0] && q.0 < town.bounds[2] && q.1 > town.bounds[1] && q.1 < town.bounds[3]
+        let other = p.also_in.map(town_named).transpose()?;
+        let inside = |t: &Town, q: &Pt| {
+            q.0 > t.bounds[0] && q.0 < t.bounds[2] && q.1 > t.bounds[1] && q.1 < t.bounds[3]
         };
+        let inside_town = |q: &Pt| inside(town, q) || other.is_some_and(|t| inside(t, q));
         let inside_county =
             |q: &Pt| q.0 >= COUNTY[0] && q.0 <= COUNTY[2] && q.1 >= COUNTY[1] && q.1 <= COUNTY[3];
         // Only vertices inside the county must be in the town: one parcel straddles the county
@@ -391,10 +440,10 @@ fn write_parcels(dir: &Path, parcels: &[Parcel]) -> Result<()> {
             let town = town_named(p.town)?;
             let (mail_city, mail_state, mail_zip) = p.mail.unwrap_or((town.mail_city, "NY", town.mail_zip));
             let vals = vec![
-                s(town.swis),
+                s(p.swis_code()?),
                 s(&sbl(p.key)?),
                 s(p.key),
-                s(town.name),
+                s(p.muni_name()),
                 s(p.owner),
                 Val::S(format!("PO Box {}", 101 + i * 7)),
                 s(mail_city),
@@ -427,7 +476,7 @@ fn sbl(print_key: &str) -> Result<String> {
 }
 
 fn readme(parcels: &[Parcel]) -> Result<String> {
-    let mut out = String::from(README_HEAD);
+    let mut out = README_HEAD.replace("{PARCELS}", &parcels.len().to_string());
     let mut sorted: Vec<&Parcel> = parcels.iter().collect();
     sorted.sort_by_cached_key(|p| p.id().unwrap_or_default());
     for p in sorted {
@@ -472,11 +521,11 @@ below, is `tests/golden/sample/expected.csv`.
 
 | file | CRS | content |
 |---|---|---|
-| `parcels.shp` (.shx .dbf .prj .cpg) | EPSG:2261 (ESRI WKT .prj), UTF-8 | 59 tax parcels, NYS tax-parcel schema: `SWIS`, `SBL`, `PRINT_KEY`, `MUNI_NAME`, `PRIMARY_OW`, `MAIL_ADDR`, `MAIL_CITY`, `MAIL_STATE`, `MAIL_ZIP`, `LOC_ST_NBR`, `LOC_STREET`, `PROP_CLASS`, `SEWER_TYPE`, `WATER_SUPP` (the schema's `PRIMARY_OWNER` and `WATER_SUPPLY`, cut to dBase's 10 characters as ArcGIS exports them). Parcel id = `SWIS-PRINT_KEY`. |
+| `parcels.shp` (.shx .dbf .prj .cpg) | EPSG:2261 (ESRI WKT .prj), UTF-8 | {PARCELS} tax parcels, NYS tax-parcel schema: `SWIS`, `SBL`, `PRINT_KEY`, `MUNI_NAME`, `PRIMARY_OW`, `MAIL_ADDR`, `MAIL_CITY`, `MAIL_STATE`, `MAIL_ZIP`, `LOC_ST_NBR`, `LOC_STREET`, `PROP_CLASS`, `SEWER_TYPE`, `WATER_SUPP` (the schema's `PRIMARY_OWNER` and `WATER_SUPPLY`, cut to dBase's 10 characters as ArcGIS exports them). Parcel id = `SWIS-PRINT_KEY`. |
 | `shoreline.geojson` | WGS84 | lake polygons, `NAME` = `Owasco Lake`, `Little Sodus Bay` (and `MHW_FT`); the MHW line is the polygon boundary |
-| `watershed.shp` (.prj, no .cpg) | WGS84 (`GCS_WGS_1984`) | watersheds, `NAME` = `Owasco Lake`, `Little Sodus Bay`; Owasco's runs south of the county line |
+| `watershed.shp` (.prj, no .cpg) | WGS84 (`GCS_WGS_1984`) | watersheds, `NAME` = `Owasco Lake Watershed`, `LITTLE SODUS BAY` (matched to the water bodies by name, case aside, and the rule set's suffix "Watershed"), `Skaneateles Lake Watershed` (not a watershed Article V names: noted once in the run's notes); Owasco's runs south of the county line |
 | `floodplain.shp` | EPSG:2261 | FEMA NFHL `S_FLD_HAZ_AR`-style: `FLD_ZONE`, `ZONE_SUBTY`, `SFHA_TF`, `STATIC_BFE` (-9999 = none) |
-| `towns.geojson` | WGS84 | 15 municipalities tiling the county, `NAME` (and `SWIS`) |
+| `towns.geojson` | WGS84 | 15 towns (and the City of Auburn) outside villages, tiling the county but for the Village of Fair Haven, `NAME` (and `SWIS`) |
 | `county.geojson` | WGS84 | the county polygon (`NAME` = `Cayuga`) |
 | `sewered.geojson` | WGS84 | public sewer districts (Auburn; a lakeside district in Owasco) |
 | `systems.geojson` | WGS84 | absorption fields: `PARCEL_ID`, `BOTTOM_FT` (null when unknown) |
@@ -490,25 +539,32 @@ below, is `tests/golden/sample/expected.csv`.
 
 ## Design (EPSG:2261 feet)
 
-- County x 780,000–880,000, y 1,000,000–1,170,000; towns are rectangles tiling it.
+- County x 780,000–880,000, y 1,000,000–1,170,000; towns are rectangles tiling it, except that the
+  Village of Fair Haven (x 803,000–806,000, y 1,166,500–1,170,000, on the bay's east shore) is cut
+  out of the Town of Sterling: the towns layer holds towns outside villages.
 - Owasco Lake: west shore x = 834,000 and east shore x = 840,000, straight from y 1,010,000 to
   1,064,000 except a west cove (y 1,012,000–1,018,000, to x 833,000) and an east cove (y
   1,048,000–1,054,000, to x 841,000), no parcel near either; tips at (837,000, 1,006,000) and
   (837,000, 1,068,000). The town line through the lake is x = 837,000 and y = 1,037,000.
 - Little Sodus Bay: shores x = 800,000 and x = 803,000, y 1,160,000–1,169,000, south tip
   (801,500, 1,158,500).
-- Owasco watershed: west edge x = 826,000 (y 985,000–1,045,000), east edge x = 866,000, north
-  edge y = 1,069,000; Little Sodus watershed around the bay (x 794,000–811,000).
+- Owasco watershed: west edge x = 826,000 (y 985,000–1,045,000), east edge x = 866,000 but for a
+  step west to x = 856,000 between y 1,024,000 and 1,036,000, north edge y = 1,069,000. The
+  Skaneateles Lake watershed fills the step (x 856,000–880,000, y 1,024,000–1,036,000). Little
+  Sodus watershed around the bay (x 794,000–811,000).
 - Flood zones: inlet AE x 836,200–837,800, y 995,000–1,006,300 (no static BFE); shaded X east of
-  it; zone A x 842,000–842,600; Little Sodus AE x 803,000–804,500, y 1,161,000–1,163,000, static
-  BFE 250.5 ft.
+  it; zone A x 842,000–842,600 (no static BFE, about 2,900 ft from the lake: not the lake's own);
+  a creek AE in Niles x 850,000–851,000, y 1,020,000–1,026,000, static BFE 745.0 ft (10,000 ft
+  from the lake); the lake's own AE on the Owasco shore x 840,000–840,300, y 1,056,000–1,057,500,
+  static BFE 718.4 ft; Little Sodus AE x 803,000–804,500, y 1,161,000–1,163,000, static BFE
+  250.5 ft.
 - Every designed distance to the MHW line is at least 5 ft from the 10 ft and 500 ft thresholds,
   except the 8 ft / 15 ft pair.
 
 ## Parcels
 
 Distance = shortest distance from the parcel polygon to the lake polygon's boundary (the MHW
-line). Sewer = `SEWER_TYPE` (2 private, 3 public, 4 community private). System = the point in
+line). Sewer = `SEWER_TYPE` (2 private, 3 public, 4 community private; blank: no code). System = the point in
 `systems.geojson`, in feet.
 
 | parcel id | town | case | distance to MHW | sewer | system | history |

@@ -1,14 +1,15 @@
 //! Area predicates: which watershed, town, sewer district and county a system or parcel is in.
 //!
 //! Each reference layer is an [`AreaIndex`] plus the name of each feature. A system is located by its point;
-//! a parcel without a known system is in a watershed when any part of it is (the stricter reading, since
-//! the system could sit anywhere on the lot), and in a town, sewer district or county by its interior point.
+//! a parcel without a known system is in a watershed or the county when any part of it is (the system could
+//! sit anywhere on the lot; Art. V §I.C.1 "wholly or partially within"), and in a town or sewer district by
+//! its interior point.
 
 use geo::MultiPolygon;
 
 use crate::classify::Name;
 use crate::index::AreaIndex;
-use crate::rules::RuleSet;
+use crate::rules::{Place, RuleSet};
 
 /// One indexed polygon layer with a name per feature.
 #[derive(Debug)]
@@ -51,7 +52,8 @@ impl AreaLayer {
 /// The polygon layers a parcel is located in; each is optional.
 #[derive(Debug, Default)]
 pub struct Areas {
-    /// Watersheds, named by water body.
+    /// Watersheds of the rule set's water bodies, each named by its water body's canonical name (the
+    /// pipeline leaves out the polygons of other watersheds).
     pub watersheds: Option<AreaLayer>,
     /// Towns (and cities), named.
     pub towns: Option<AreaLayer>,
@@ -63,61 +65,218 @@ pub struct Areas {
     pub municipalities: Vec<Name>,
 }
 
-/// A watershed feature without a name is reported under this one.
-pub const UNNAMED_WATERSHED: &str = "watershed";
+/// `s` trimmed, unless that leaves nothing.
+fn nonblank(s: Option<&str>) -> Option<&str> {
+    s.map(str::trim).filter(|s| !s.is_empty())
+}
 
 impl Areas {
     /// The watershed containing a system at `p`.
     pub fn watershed_at(&self, p: [f64; 2]) -> Option<Name> {
         let layer = self.watersheds.as_ref()?;
-        layer.at(p).map(|i| layer.name(i).cloned().unwrap_or_else(|| Name::from(UNNAMED_WATERSHED)))
+        layer.at(p).and_then(|i| layer.name(i).cloned())
     }
 
     /// The watershed any part of the parcel lies in.
     pub fn watershed_touching(&self, shape: &MultiPolygon<f64>) -> Option<Name> {
         let layer = self.watersheds.as_ref()?;
-        layer.touching(shape).map(|i| layer.name(i).cloned().unwrap_or_else(|| Name::from(UNNAMED_WATERSHED)))
+        layer.touching(shape).and_then(|i| layer.name(i).cloned())
     }
 
-    /// The parcel's town: from the towns layer at the parcel's interior point where that layer is given and
-    /// covers it, else from the parcel's own attribute. Returns `(canonical name, unknown name as found)`.
+    /// The parcel's town: from the towns layer at `at` (the system point when known, else the parcel's
+    /// interior point) where that layer is given and covers it; else from the parcel's municipality attribute
+    /// (a village gives its town; a village spanning towns takes the one its SWIS code names); else, when the
+    /// attribute is blank, from the SWIS code alone. A name that is neither a municipality nor a village is
+    /// bad input, reported, not overridden. Returns `(canonical name, the name as found when no town could be
+    /// made of it)`.
     pub fn town(
         &self,
         rules: &RuleSet,
-        inside: Option<[f64; 2]>,
+        at: Option<[f64; 2]>,
         attribute: Option<&str>,
+        swis: Option<&str>,
     ) -> (Option<Name>, Option<String>) {
-        let from_layer = match (&self.towns, inside) {
+        let from_layer = match (&self.towns, at) {
             (Some(layer), Some(p)) => layer.at(p).and_then(|i| layer.name(i)).map(|n| &**n),
             _ => None,
         };
-        match from_layer.or(attribute).map(str::trim).filter(|s| !s.is_empty()) {
-            None => (None, None),
-            Some(found) => match rules.municipality_index(found) {
-                Some(i) if i < self.municipalities.len() => (Some(self.municipalities[i].clone()), None),
-                Some(_) => (rules.municipality(found).map(Name::from), None),
-                None => (None, Some(found.to_string())),
+        let swis_town = || nonblank(swis).and_then(|s| rules.swis_town(s));
+        let found = nonblank(from_layer).or(nonblank(attribute));
+        match found.map(|name| (name, rules.place(name))) {
+            Some((_, Place::Town(town))) => (Some(self.shared(rules, &town)), None),
+            Some((_, Place::VillageOfTowns { village, towns })) => match swis_town() {
+                Some(t) if towns.contains(&t) => (Some(self.shared(rules, &t)), None),
+                _ => (
+                    None,
+                    Some(format!(
+                        "{village} (a village in {}; a towns layer or SWIS code decides which)",
+                        towns.join(" and ")
+                    )),
+                ),
             },
+            Some((name, Place::Unknown)) => (None, Some(name.to_string())),
+            None => (swis_town().map(|t| self.shared(rules, &t)), None),
         }
     }
 
-    /// Why the parcel is on public sewer: the assessor's sewer code, or a sewer district containing it.
-    pub fn sewered(&self, rules: &RuleSet, inside: Option<[f64; 2]>, code: Option<&str>) -> Option<String> {
-        if let Some(code) = code.map(str::trim) {
-            if rules.coverage.public_sewer_codes.iter().any(|c| c == code) {
-                return Some(format!("assessor sewer code {code} (public sewer)"));
-            }
+    /// The shared copy of a canonical municipality name.
+    fn shared(&self, rules: &RuleSet, town: &str) -> Name {
+        match rules.municipality_index(town) {
+            Some(i) if i < self.municipalities.len() => self.municipalities[i].clone(),
+            _ => Name::from(town),
         }
-        let layer = self.sewered.as_ref()?;
-        let i = layer.at(inside?)?;
-        Some(match layer.name(i) {
-            Some(name) => format!("inside sewer district {name}"),
-            None => "inside a sewer district".to_string(),
-        })
+    }
+
+    /// Whether the parcel uses public sewer (Art. V §I.B "properties using public sewer systems"): the
+    /// assessor's sewer code decides when it is present; a sewer district containing `at` decides only when
+    /// the code is absent.
+    pub fn sewer(&self, rules: &RuleSet, at: Option<[f64; 2]>, code: Option<&str>) -> Sewer {
+        let district = || {
+            let layer = self.sewered.as_ref()?;
+            let i = layer.at(at?)?;
+            Some(match layer.name(i) {
+                Some(name) => format!("inside sewer district {name}"),
+                None => "inside a sewer district".to_string(),
+            })
+        };
+        // A rule set that lists no public-sewer codes cannot read the code: the district decides.
+        let codes = &rules.coverage.public_sewer_codes;
+        match code.map(str::trim).filter(|c| !c.is_empty() && !codes.is_empty()) {
+            Some(code) if codes.iter().any(|c| c == code) => Sewer {
+                public: Some(format!("assessor sewer code {code} (public sewer)")),
+                disagreement: None,
+            },
+            Some(code) => Sewer {
+                public: None,
+                disagreement: district()
+                    .map(|d| format!("assessor sewer code {code} (not public sewer) but {d}")),
+            },
+            None => Sewer { public: district(), disagreement: None },
+        }
     }
 
     /// Whether `p` is inside the county boundary; true when no boundary layer is given.
     pub fn in_county(&self, p: [f64; 2]) -> bool {
         self.county.as_ref().is_none_or(|layer| layer.at(p).is_some())
+    }
+
+    /// Whether any part of `shape` is inside the county boundary; true when no boundary layer is given.
+    pub fn touches_county(&self, shape: &MultiPolygon<f64>) -> bool {
+        self.county.as_ref().is_none_or(|layer| layer.touching(shape).is_some())
+    }
+}
+
+/// What the sewer evidence says about a parcel.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sewer {
+    /// Why the parcel uses public sewer, if it does.
+    pub public: Option<String>,
+    /// The sewer code and the district layer disagree (the code decided): what each says.
+    pub disagreement: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> MultiPolygon<f64> {
+        geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])
+    }
+
+    fn layer(features: &[([f64; 4], &str)]) -> Option<AreaLayer> {
+        Some(AreaLayer::new(
+            features
+                .iter()
+                .map(|(b, name)| (square(b[0], b[1], b[2], b[3]), Some(name.to_string())))
+                .collect(),
+        ))
+    }
+
+    /// Two towns side by side (Moravia x < 100, Scipio x >= 100), a sewer district over x 0-50, and the
+    /// county y >= 0.
+    fn areas(rules: &RuleSet) -> Areas {
+        Areas {
+            towns: layer(&[([0.0, 0.0, 100.0, 100.0], "Moravia"), ([100.0, 0.0, 200.0, 100.0], "Scipio")]),
+            sewered: layer(&[([0.0, 0.0, 50.0, 100.0], "Moravia Sewer")]),
+            county: layer(&[([0.0, 0.0, 200.0, 100.0], "Cayuga")]),
+            municipalities: rules
+                .jurisdiction
+                .municipalities
+                .iter()
+                .map(|m| Name::from(m.as_str()))
+                .collect(),
+            ..Areas::default()
+        }
+    }
+
+    /// Art. V §I.B "This article does not apply to those properties using public sewer systems": the
+    /// assessor's code says who uses it; the district polygon only says sewer is available, so it decides
+    /// only without a code, and a code saying "private" inside a district is a disagreement to report.
+    #[test]
+    fn the_sewer_code_decides_and_the_district_only_without_one() {
+        let rules = RuleSet::cayuga_art_v();
+        let a = areas(&rules);
+        let inside = Some([25.0, 50.0]);
+        let outside = Some([75.0, 50.0]);
+        let private_in_district = a.sewer(&rules, inside, Some("2"));
+        assert_eq!(private_in_district.public, None);
+        assert_eq!(
+            private_in_district.disagreement.as_deref(),
+            Some("assessor sewer code 2 (not public sewer) but inside sewer district Moravia Sewer")
+        );
+        assert_eq!(
+            a.sewer(&rules, inside, Some("3")).public.as_deref(),
+            Some("assessor sewer code 3 (public sewer)")
+        );
+        assert_eq!(a.sewer(&rules, outside, Some("3")).disagreement, None);
+        assert_eq!(
+            a.sewer(&rules, inside, Some(" ")).public.as_deref(),
+            Some("inside sewer district Moravia Sewer")
+        );
+        assert_eq!(a.sewer(&rules, inside, None).disagreement, None);
+        assert_eq!(a.sewer(&rules, outside, None), Sewer::default());
+        assert_eq!(a.sewer(&rules, outside, Some("2")), Sewer::default());
+    }
+
+    /// §I.C.1 "wastewater treatment systems located wholly or partially within Cayuga County": any part of
+    /// a parcel whose system location is unknown counts.
+    #[test]
+    fn a_parcel_partly_in_the_county_is_in_it() {
+        let rules = RuleSet::cayuga_art_v();
+        let a = areas(&rules);
+        // 30 % of the lot lies north of the county line y = 0; its interior point would be outside.
+        let straddling = square(10.0, -70.0, 20.0, 30.0);
+        assert!(a.touches_county(&straddling));
+        assert!(!a.in_county([15.0, -20.0]));
+        assert!(!a.touches_county(&square(10.0, -70.0, 20.0, -1.0)));
+    }
+
+    /// The town from the system point when it is known (a lot across the Moravia/Scipio line with its system in
+    /// Scipio is in Scipio); then the assessor municipality, a village giving its town; then the SWIS code.
+    #[test]
+    fn the_town_comes_from_the_layer_then_the_name_then_the_swis_code() {
+        let rules = RuleSet::cayuga_art_v();
+        let a = areas(&rules);
+        let town = |at: Option<[f64; 2]>, name: Option<&str>, swis: Option<&str>| {
+            let (t, unknown) = a.town(&rules, at, name, swis);
+            (t.map(|t| t.to_string()), unknown)
+        };
+        assert_eq!(town(Some([150.0, 50.0]), Some("Moravia"), None), (Some("Scipio".into()), None));
+        // A village spanning two towns takes its town from the towns layer where it covers the parcel.
+        assert_eq!(town(Some([150.0, 50.0]), Some("Village of Cato"), None), (Some("Scipio".into()), None));
+        // Outside the towns layer: the name, a village's town, the SWIS code.
+        let off = Some([500.0, 500.0]);
+        assert_eq!(town(off, Some("Village of Fair Haven"), None), (Some("Sterling".into()), None));
+        assert_eq!(town(off, None, Some("055601")), (Some("Sterling".into()), None));
+        assert_eq!(town(off, Some(""), Some("055601")), (Some("Sterling".into()), None));
+        // The Village of Cato spans the Towns of Cato and Ira: the SWIS code decides, else it is unknown.
+        assert_eq!(town(off, Some("Village of Cato"), Some("053201")), (Some("Ira".into()), None));
+        let (t, unknown) = town(off, Some("Village of Cato"), None);
+        assert_eq!(t, None);
+        assert!(unknown.is_some_and(|u| u.starts_with("Cato (a village in Cato and Ira")));
+        assert_eq!(town(off, Some("Skaneateles"), None), (None, Some("Skaneateles".into())));
+        // A name that is no municipality is reported, not replaced by the SWIS code's town.
+        assert_eq!(town(off, Some("Skaneateles"), Some("054401")), (None, Some("Skaneateles".into())));
+        assert_eq!(town(off, None, None), (None, None));
     }
 }

@@ -1,13 +1,13 @@
-//! The floodplain predicate (Art. V §X): is the system in a FEMA special flood hazard area, and is the bottom
-//! of its absorption field at least the required freeboard above the designated flood elevation?
-//!
-//! The designated flood elevation is the water body's own where the rule set fixes one (Owasco Lake: 717.13
-//! ft) for systems in that water body's watershed, and otherwise the zone's FEMA base flood elevation
-//! (`STATIC_BFE`; NFHL writes -9999 for none).
+//! The floodplain facts (Art. V §X): which FEMA special flood hazard areas the system (or parcel) lies in,
+//! each zone's base flood elevation (`STATIC_BFE`; NFHL writes -9999 for none), and whether the zone is a
+//! water body's own: it touches or lies within the rule set's `lake_zone_within_ft` of that water body's
+//! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
 
-use crate::classify::{Basis, Parcel};
+use crate::classify::{Basis, Name, Parcel, Shore};
 use crate::index::AreaIndex;
-use crate::rules::RuleSet;
+use crate::rules::{RuleSet, ZoneFacts};
+
+pub use crate::rules::FloodVerdict;
 
 /// One FEMA flood-zone polygon's attributes (NFHL `S_FLD_HAZ_AR`).
 #[derive(Debug, Clone, PartialEq)]
@@ -45,33 +45,11 @@ impl FloodZone {
     }
 }
 
-/// The indexed special flood hazard areas.
+/// The indexed special flood hazard areas, each with the water body whose own zone it is.
 #[derive(Debug, Default)]
 pub struct Floodplain {
     index: Option<AreaIndex>,
-    zones: Vec<FloodZone>,
-}
-
-/// The outcome of the elevation check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FloodVerdict {
-    /// Bottom of the absorption field at or above flood elevation + freeboard.
-    Ok,
-    /// Below it: no permit may issue (§X).
-    Below,
-    /// Cannot tell: no surveyed bottom elevation, or no flood elevation for the zone.
-    Unknown,
-}
-
-impl FloodVerdict {
-    /// "ok", "below" or "unknown".
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FloodVerdict::Ok => "ok",
-            FloodVerdict::Below => "below",
-            FloodVerdict::Unknown => "unknown",
-        }
-    }
+    zones: Vec<(FloodZone, Option<Name>)>,
 }
 
 /// A system or parcel in a special flood hazard area.
@@ -79,9 +57,13 @@ impl FloodVerdict {
 pub struct FloodFacts {
     /// The flood zone label.
     pub zone: String,
-    /// The designated flood elevation, feet, when known.
+    /// The zone's FEMA static base flood elevation, feet, when it has one.
+    pub static_bfe_ft: Option<f64>,
+    /// The water body whose own zone it is (touching or near its mean-high-water line).
+    pub lake: Option<Name>,
+    /// The binding flood elevation, feet, when known.
     pub flood_elevation_ft: Option<f64>,
-    /// Where that elevation comes from, with its citation.
+    /// Where that elevation comes from (the reason, "elevation must be determined" without one).
     pub elevation_source: String,
     /// The absorption field must be at least this high, feet (flood elevation + freeboard).
     pub required_bottom_ft: Option<f64>,
@@ -92,66 +74,95 @@ pub struct FloodFacts {
 }
 
 impl Floodplain {
-    /// Indexes the zones that are special flood hazard areas; other zones (X) are not floodplain under §X.
-    pub fn new(features: Vec<(geo::MultiPolygon<f64>, FloodZone)>) -> Self {
+    /// Indexes the zones that are special flood hazard areas (other zones, X, are not floodplain under §X),
+    /// and finds each one's water body: the nearest mean-high-water line of `shore` within `lake_zone_ft` of
+    /// the zone (0: touching it). Zones are few; each is measured once here, not once per parcel.
+    pub fn new(features: Vec<(geo::MultiPolygon<f64>, FloodZone)>, shore: &Shore, lake_zone_ft: f64) -> Self {
         let mut zones = Vec::new();
         let mut shapes = Vec::new();
         for (shape, zone) in features.into_iter().filter(|(_, z)| z.sfha) {
+            let lake = shore
+                .nearest_to_parcel(&shape)
+                .filter(|hit| hit.parcel_distance_ft <= lake_zone_ft)
+                .map(|hit| hit.water_body);
             shapes.push((shape, zones.len() as u32));
-            zones.push(zone);
+            zones.push((zone, lake));
         }
         Floodplain { index: Some(AreaIndex::new(shapes)), zones }
     }
 
     /// The floodplain facts for a parcel (its system point when known, else any part of the parcel), with the
-    /// elevation verdict; `None` outside every special flood hazard area.
-    pub fn check(&self, rules: &RuleSet, parcel: &Parcel, watershed: Option<&str>) -> Option<FloodFacts> {
+    /// rule set's elevation verdict; `None` outside every special flood hazard area.
+    pub fn check(&self, rules: &RuleSet, parcel: &Parcel) -> Option<FloodFacts> {
         let index = self.index.as_ref()?;
         let (hits, basis) = match &parcel.system {
             Some(s) => (index.containing([s.location.x(), s.location.y()]), Basis::System),
             None => (index.intersecting(&parcel.shape), Basis::Parcel),
         };
-        // Of several overlapping zones the one with the highest base flood elevation is the binding one.
-        let zone = hits.iter().map(|&i| &self.zones[i as usize]).max_by(|a, b| {
-            a.static_bfe_ft.unwrap_or(f64::MIN).total_cmp(&b.static_bfe_ft.unwrap_or(f64::MIN))
-        })?;
-        let rule = rules.floodplain.as_ref();
-        let designated = watershed.and_then(|w| rules.water_body(w)).and_then(|w| {
-            w.flood_elevation_ft
-                .map(|fe| (fe, format!("{} designated flood elevation, {}", w.name, w.citation)))
+        let zones = hits.iter().map(|&i| {
+            let (zone, lake) = &self.zones[i as usize];
+            ZoneFacts { zone: &zone.zone, static_bfe_ft: zone.static_bfe_ft, lake: lake.as_deref() }
         });
-        let (flood_elevation_ft, elevation_source) = match (designated, zone.static_bfe_ft) {
-            (Some((fe, source)), _) => (Some(fe), source),
-            (None, Some(bfe)) => (Some(bfe), format!("FEMA base flood elevation of zone {}", zone.zone)),
-            (None, None) => (None, format!("zone {} has no base flood elevation", zone.zone)),
-        };
-        let freeboard = rule.map_or(0.0, |r| r.freeboard_ft);
-        let required_bottom_ft = flood_elevation_ft.map(|fe| round_hundredths(fe + freeboard));
-        let bottom = parcel.system.and_then(|s| s.bottom_ft);
-        let verdict = match (bottom, required_bottom_ft) {
-            (Some(b), Some(req)) if b >= req => FloodVerdict::Ok,
-            (Some(_), Some(_)) => FloodVerdict::Below,
-            _ => FloodVerdict::Unknown,
-        };
+        let (binding, check) = rules.flood_check(zones, parcel.system.and_then(|s| s.bottom_ft))?;
         Some(FloodFacts {
-            zone: zone.zone.clone(),
-            flood_elevation_ft,
-            elevation_source,
-            required_bottom_ft,
-            verdict,
+            zone: binding.zone.to_string(),
+            static_bfe_ft: binding.static_bfe_ft,
+            lake: binding.lake.map(Name::from),
+            flood_elevation_ft: check.flood_elevation_ft,
+            elevation_source: check.source,
+            required_bottom_ft: check.required_bottom_ft,
+            verdict: check.verdict,
             basis,
         })
     }
 }
 
-/// Elevations are given to the hundredth of a foot; 717.13 + 2.0 must compare as 719.13, not 719.1299999.
-fn round_hundredths(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classify::System;
+
+    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> geo::MultiPolygon<f64> {
+        geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])
+    }
+
+    /// §X "except in Owasco Lake": the lake's own zones are those touching, or within the rule set's 50 ft
+    /// of, its mean-high-water line (a lake 0-1,000 ft here; zones at 0 and 40 ft); a zone 500 ft up an inlet is not.
+    #[test]
+    fn a_zone_is_the_lakes_own_when_it_touches_or_nears_its_mhw_line() {
+        let rules = RuleSet::cayuga_art_v();
+        let lake = geo::Geometry::Polygon(geo::Rect::new((0.0, 0.0), (1000.0, 1000.0)).to_polygon());
+        let shore = Shore::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
+        let zone = |x0: f64, bfe: Option<f64>| {
+            (square(x0, 0.0, x0 + 200.0, 1000.0), FloodZone::from_nfhl("AE", None, Some("T"), bfe))
+        };
+        let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
+        assert_eq!(lake_zone_ft, 50.0);
+        let plain = Floodplain::new(
+            vec![zone(1000.0, None), zone(1040.0, None), zone(1500.0, None)],
+            &shore,
+            lake_zone_ft,
+        );
+        let lakes: Vec<_> = plain.zones.iter().map(|(_, l)| l.as_deref()).collect();
+        assert_eq!(lakes, [Some("Owasco Lake"), Some("Owasco Lake"), None]);
+        let parcel = |x: f64, bottom: f64| Parcel {
+            shape: square(x - 10.0, 490.0, x + 10.0, 510.0),
+            town_attribute: None,
+            sewer_code: None,
+            swis: None,
+            system: Some(System { location: geo::Point::new(x, 500.0), bottom_ft: Some(bottom) }),
+        };
+        // In the lake's own zone 717.13 + 2 binds; up the inlet, with no BFE, the elevation must be determined.
+        let own = plain.check(&rules, &parcel(1100.0, 719.2)).expect("in a zone");
+        assert_eq!(
+            (own.required_bottom_ft, own.verdict, own.lake.as_deref()),
+            (Some(719.13), FloodVerdict::Ok, Some("Owasco Lake"))
+        );
+        let inlet = plain.check(&rules, &parcel(1600.0, 740.0)).expect("in a zone");
+        assert_eq!((inlet.required_bottom_ft, inlet.verdict), (None, FloodVerdict::Unknown));
+        assert!(inlet.elevation_source.contains("elevation must be determined"));
+        assert!(plain.check(&rules, &parcel(2000.0, 700.0)).is_none());
+    }
 
     #[test]
     fn nfhl_attributes_are_normalised() {
@@ -162,6 +173,5 @@ mod tests {
         assert_eq!((z.zone.as_str(), z.sfha, z.static_bfe_ft), ("X", false, None));
         let z = FloodZone::from_nfhl("A", None, None, None);
         assert!(z.sfha);
-        assert_eq!(round_hundredths(717.13 + 2.0), 719.13);
     }
 }

@@ -14,7 +14,7 @@ use geo::{MultiPolygon, Point};
 
 use crate::rules::RuleSet;
 
-pub use areas::{AreaLayer, Areas};
+pub use areas::{AreaLayer, Areas, Sewer};
 pub use floodplain::{FloodFacts, FloodVerdict, FloodZone, Floodplain};
 pub use shore::{Shore, ShoreFacts};
 
@@ -31,6 +31,8 @@ pub struct Parcel {
     pub town_attribute: Option<String>,
     /// The assessor's sewer code, as written.
     pub sewer_code: Option<String>,
+    /// The New York SWIS code (county, city or town, village), as written.
+    pub swis: Option<String>,
     /// The parcel's on-site system, when the systems layer has one for it.
     pub system: Option<System>,
 }
@@ -95,18 +97,23 @@ pub struct Facts {
     pub system_mhw_ft: Option<Option<f64>>,
     /// The system's absorption-field bottom elevation, feet, when surveyed.
     pub system_bottom_ft: Option<f64>,
-    /// The watershed (by water body name) the system, or else the parcel, is in.
+    /// The watershed of one of the rule set's water bodies (by its canonical name) the system, or else any
+    /// part of the parcel, is in.
     pub watershed: Option<Name>,
     /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
     /// (boxed: few parcels have one, and every parcel carries the field).
     pub flood: Option<Box<FloodFacts>>,
     /// Why the parcel is on public sewer, if it is.
     pub sewered: Option<String>,
+    /// The assessor's sewer code says the parcel does not use public sewer while a sewer district contains
+    /// it: what each says (the code decided; the disagreement is reported).
+    pub sewer_disagreement: Option<String>,
     /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
     /// the lakes' mean-high-water line included: `None` without a watercourse layer, `Some(None)` when farther
     /// than the search radius.
     pub watercourse_ft: Option<Option<f64>>,
-    /// Whether the system (or parcel) lies inside the county boundary (true without a boundary layer).
+    /// Whether the system, or else any part of the parcel, lies inside the county boundary (true without a
+    /// boundary layer).
     pub in_county: bool,
     /// What location facts were measured from.
     pub basis: Basis,
@@ -115,11 +122,10 @@ pub struct Facts {
 /// Classifies one parcel against the prepared layers.
 pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     let basis = if parcel.system.is_some() { Basis::System } else { Basis::Parcel };
-    // The parcel's interior point stands for the parcel where one location is needed (town, county, sewer
-    // district); it always lies inside the parcel, unlike the centroid of an L-shaped lot.
-    let inside = crate::planar::interior_point(&parcel.shape);
+    // The system point, when known, locates the parcel (town, sewer district); otherwise the parcel's interior
+    // point stands for it, which always lies inside the parcel, unlike the centroid of an L-shaped lot.
     let system_at = parcel.system.map(|s| [s.location.x(), s.location.y()]);
-    let locate = system_at.or(inside);
+    let locate = system_at.or_else(|| crate::planar::interior_point(&parcel.shape));
 
     let shore = world.shore.nearest_to_parcel(&parcel.shape);
     let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);
@@ -129,10 +135,15 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
         Some(p) => world.areas.watershed_at(p),
         None => world.areas.watershed_touching(&parcel.shape),
     };
-    let (town, unknown_town) = world.areas.town(rules, inside, parcel.town_attribute.as_deref());
-    let sewered = world.areas.sewered(rules, inside, parcel.sewer_code.as_deref());
-    let in_county = locate.is_none_or(|p| world.areas.in_county(p));
-    let flood = world.floodplain.check(rules, parcel, watershed.as_deref()).map(Box::new);
+    let (town, unknown_town) =
+        world.areas.town(rules, locate, parcel.town_attribute.as_deref(), parcel.swis.as_deref());
+    let sewer = world.areas.sewer(rules, locate, parcel.sewer_code.as_deref());
+    // Art. V §I.C.1: systems "located wholly or partially within" the county.
+    let in_county = match system_at {
+        Some(p) => world.areas.in_county(p),
+        None => world.areas.touches_county(&parcel.shape),
+    };
+    let flood = world.floodplain.check(rules, parcel).map(Box::new);
     // A lake is a watercourse too (Art. V §II.35): the nearer of the watercourse layer and the MHW line.
     let watercourse_ft = world.watercourses.as_ref().map(|w| {
         let (stream, lake) = match system_at {
@@ -157,7 +168,8 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
         system_bottom_ft: parcel.system.and_then(|s| s.bottom_ft),
         watershed,
         flood,
-        sewered,
+        sewered: sewer.public,
+        sewer_disagreement: sewer.disagreement,
         watercourse_ft,
         in_county,
         basis,

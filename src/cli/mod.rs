@@ -286,7 +286,10 @@ fn finish(
     mut written: Vec<PathBuf>,
     writing: std::time::Instant,
 ) -> anyhow::Result<ExitCode> {
-    written.extend(write_table(&ProblemTable(problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
+    // A layer read by two stages (the schedule, then a map or buffer report) reports its bad records once.
+    let mut problems = problems.to_vec();
+    lakeshore::error::Problem::sort_unique(&mut problems);
+    written.extend(write_table(&ProblemTable(&problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
     if a.verbose {
         for line in &run.columns {
             eprintln!("lakeshore: {line}");
@@ -421,7 +424,6 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let (report, more) = lakeshore::buffer::buffer_report(&run, &config, &from, a.distance, &a.features)?;
     let mut problems = run.problems.clone();
     problems.extend(more);
-    problems.sort();
     let writing = std::time::Instant::now();
     let table = lakeshore::report::buffer::BufferTable::new(&run, &report);
     let written = write_table(&table, &a.run.out, "buffer", &formats, &config.crs)?;
@@ -519,6 +521,5 @@ fn run_obligations<'c>(
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
     problems.extend(more);
-    problems.sort();
     Ok((run, found, problems))
 }

@@ -14,7 +14,7 @@ use geo::MultiPolygon;
 
 use crate::pipeline::Run;
 use crate::report::table::{Cell, Kind, Table};
-use crate::schedule::{Grid, Status};
+use crate::schedule::{last_day, Grid, Status};
 
 /// One line of the workload: a year, a town, a tier.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,6 +43,8 @@ pub struct Workload {
 /// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense).
 pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) -> Workload {
     let mut counts: BTreeMap<(i32, String, String), (u64, u64)> = BTreeMap::new();
+    // §25-a: a due date on a weekend or holiday lasts to the next business day, as the status reads it.
+    let rolls = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
     for row in &run.rows {
         let e = &row.entry;
         let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
@@ -57,7 +59,7 @@ pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) 
         let behind =
             matches!(e.status, Some(Status::Overdue | Status::NeverInspected)) && e.previous_due.is_some();
         let answered = match (&e.last_inspection, e.previous_due) {
-            (Some(last), previous) => previous.is_none_or(|p| last.date > p),
+            (Some(last), previous) => previous.is_none_or(|p| last.date > last_day(p, rolls)),
             (None, _) => false,
         };
         let key = |year: i32| (year, town.clone(), e.tier.to_string());
@@ -69,14 +71,15 @@ pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) 
         if behind {
             counts.entry(key(first)).or_default().1 += 1;
         }
-        let next = grid.around(as_of).next;
+        let next = grid.around_rolled(as_of, rolls).next;
         let mut k = 0;
         while let Some(due) = grid.due(k) {
             k += 1;
             if due.year() > last {
                 break;
             }
-            let skip = due < as_of || due.year() < first || (due == next && (answered || behind));
+            let skip =
+                last_day(due, rolls) < as_of || due.year() < first || (due == next && (answered || behind));
             if !skip {
                 counts.entry(key(due.year())).or_default().0 += 1;
             }

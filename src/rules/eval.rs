@@ -13,8 +13,8 @@ pub enum Exclusion {
     Sewered,
     /// Outside the county (§I.C.2).
     OutsideCounty,
-    /// The parcel's town is not a municipality of the jurisdiction: bad input, held back for review rather
-    /// than scheduled under a guess.
+    /// The parcel's town is not a municipality of the jurisdiction and the first rule that could apply needs
+    /// the town: bad input, held back for review rather than scheduled under a guess.
     UnknownTown,
     /// No rule applies (a gap in the law, or an unknown town).
     NoRule,
@@ -56,11 +56,15 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
     });
     clauses.push(match decision {
         Decision::Scheduled { rule } => format!(
-            "{}; {}, every {} years from {}",
+            "{}; {}, every {} years from {}{}",
             describe(rules, rule, facts),
             rule.citation,
             rule.cycle_years,
-            rule.first_due
+            rule.first_due,
+            match &facts.unknown_town {
+                Some(found) => format!("; town unknown ('{found}'), which this rule does not need"),
+                None => String::new(),
+            }
         ),
         Decision::Unscheduled { exclusion: Exclusion::Sewered, .. } => {
             format!("on public sewer ({}); not covered", facts.sewered.as_deref().unwrap_or_default())
@@ -79,17 +83,26 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
             rules.jurisdiction.law
         ),
         Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => match &facts.town {
-            None => "no rule applies: the parcel has no town (no town attribute and no town polygon)".into(),
+            None => "no rule applies: the parcel has no town (no town polygon, municipality or SWIS code)".into(),
             Some(town) => format!(
                 "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
                 match &facts.watershed {
                     Some(w) => format!("in the {w} watershed"),
-                    None => "outside the watersheds".into(),
+                    None => "outside the named watersheds".into(),
                 },
                 shore_clause(rules, facts)
             ),
         },
     });
+    if let (Some(flood), Some(rule)) = (&facts.flood, &rules.floodplain) {
+        clauses.push(format!(
+            "{} in flood zone {}: {} ({})",
+            flood.basis.as_str(),
+            flood.zone,
+            flood.elevation_source,
+            rule.citation
+        ));
+    }
     clauses.join("; ")
 }
 
@@ -109,13 +122,12 @@ fn walk<'r>(
     if !facts.in_county {
         return unscheduled(Exclusion::OutsideCounty, &cov.outside_county_citation);
     }
-    if facts.unknown_town.is_some() {
-        return unscheduled(Exclusion::UnknownTown, "");
-    }
     for rule in &rules.rules {
         match check(rule, facts) {
             Check::Match => return Decision::Scheduled { rule },
             Check::SystemTooFar(distance) => passed_over(rule, distance),
+            // Had the town been known this rule might have decided: hold the parcel back, not guess.
+            Check::TownUnknown => return unscheduled(Exclusion::UnknownTown, ""),
             Check::NoMatch => {}
         }
     }
@@ -128,25 +140,32 @@ enum Check {
     /// Everything matched except the system's distance (the §IV.A.1 ¶1 exception); `None` when beyond the
     /// search radius.
     SystemTooFar(Option<f64>),
+    /// Everything else matched, the rule names towns and the parcel's town is unknown.
+    TownUnknown,
 }
 
 fn check(rule: &Rule, facts: &Facts) -> Check {
     let distance = facts.shore.as_ref().map(|s| s.parcel_distance_ft);
     let others = rule.borders_mhw.is_none_or(|b| b == facts.borders_mhw)
         && rule.parcel_within_mhw_ft.is_none_or(|max| distance.is_some_and(|d| d <= max))
-        && rule.in_watershed.is_none_or(|w| w == facts.watershed.is_some())
-        && rule.towns.as_ref().is_none_or(|towns| {
-            facts.town.as_ref().is_some_and(|t| towns.iter().any(|x| x.eq_ignore_ascii_case(t)))
+        && rule.watersheds.as_ref().is_none_or(|names| {
+            facts.watershed.as_ref().is_some_and(|w| names.iter().any(|x| x.eq_ignore_ascii_case(w)))
         });
     if !others {
         return Check::NoMatch;
     }
     match (rule.system_within_mhw_ft, facts.system_mhw_ft) {
         // No system condition, or the system's location is unknown: the parcel stands for it.
-        (None, _) | (Some(_), None) => Check::Match,
-        (Some(max), Some(Some(d))) if d <= max => Check::Match,
-        (Some(_), Some(Some(d))) => Check::SystemTooFar(Some(d)),
-        (Some(_), Some(None)) => Check::SystemTooFar(None),
+        (None, _) | (Some(_), None) => {}
+        (Some(max), Some(Some(d))) if d <= max => {}
+        (Some(_), Some(Some(d))) => return Check::SystemTooFar(Some(d)),
+        (Some(_), Some(None)) => return Check::SystemTooFar(None),
+    }
+    match (&rule.towns, &facts.town) {
+        (None, _) => Check::Match,
+        (Some(towns), Some(t)) if towns.iter().any(|x| x.eq_ignore_ascii_case(t)) => Check::Match,
+        (Some(_), None) if facts.unknown_town.is_some() => Check::TownUnknown,
+        (Some(_), _) => Check::NoMatch,
     }
 }
 
@@ -166,10 +185,10 @@ fn describe(rules: &RuleSet, rule: &Rule, facts: &Facts) -> String {
             _ => "system location unknown, so the parcel is taken as lakefront".to_string(),
         });
     }
-    if rule.in_watershed.is_some() {
+    if rule.watersheds.is_some() {
         parts.push(match &facts.watershed {
             Some(w) => format!("{} in the {w} watershed", facts.basis.as_str()),
-            None => format!("{} outside the watersheds", facts.basis.as_str()),
+            None => format!("{} outside the named watersheds", facts.basis.as_str()),
         });
     }
     if rule.towns.is_some() {
@@ -220,6 +239,7 @@ mod tests {
             watershed: None,
             flood: None,
             sewered: None,
+            sewer_disagreement: None,
             watercourse_ft: None,
             in_county: true,
             basis: Basis::Parcel,
@@ -295,7 +315,10 @@ mod tests {
             panic!("unscheduled expected")
         };
         let reason = explain(&rules, &facts("Moravia"));
-        assert!(reason.starts_with("no rule applies: parcel in Moravia, outside the watersheds"), "{reason}");
+        assert!(
+            reason.starts_with("no rule applies: parcel in Moravia, outside the named watersheds"),
+            "{reason}"
+        );
         // Twice Article V's 500 ft: the farthest distance the schedule measures exactly.
         assert!(reason.contains("parcel more than 1000 ft from every mean-high-water line"), "{reason}");
         assert_eq!(citation, "Art. V §IV.A");
@@ -304,7 +327,56 @@ mod tests {
         unknown.unknown_town = Some("Skaneateles".into());
         let reason = explain(&rules, &unknown);
         assert!(reason.starts_with("unknown town 'Skaneateles': not a municipality"), "{reason}");
-        // Even beside the lake: a parcel in an unknown town is held back, not scheduled under a guess.
-        assert_eq!(tier(&near(unknown, 0.0, 10.0)), "UnknownTown");
+    }
+
+    /// §IV.A.1 ¶1: "All parcels bordering Owasco Lake or Little Sodus Bay" and ¶2 "a parcel ... within 500
+    /// feet thereof" name no towns; ¶3 ("in the Towns of Owasco, Niles, ...") and §IV.A.2's cohorts do. An
+    /// unknown town blocks only the rules that need a town.
+    #[test]
+    fn an_unknown_town_blocks_only_the_rules_that_need_a_town() {
+        let rules = RuleSet::cayuga_art_v();
+        let mut unknown = facts("x");
+        unknown.town = None;
+        unknown.unknown_town = Some("Fair Haven Bch".into());
+        // Bordering: lakefront whatever the town; the reason still says the town is unknown.
+        let bordering = near(unknown.clone(), 0.0, 10.0);
+        assert_eq!(tier(&bordering), "lakefront");
+        assert!(explain(&rules, &bordering)
+            .ends_with("town unknown ('Fair Haven Bch'), which this rule does not need"));
+        // 250 ft away, not bordering: near-shore.
+        assert_eq!(tier(&near(unknown.clone(), 250.0, 10.0)), "near-shore");
+        // In the watershed 600 ft away: the watershed rule needs the town, so the parcel is held back rather
+        // than put in a cohort under a guess.
+        let mut inland = near(unknown.clone(), 600.0, 10.0);
+        inland.watershed = Some("Owasco Lake".into());
+        assert_eq!(tier(&inland), "UnknownTown");
+        // Outside the watersheds the cohorts need the town too.
+        assert_eq!(tier(&unknown), "UnknownTown");
+        // No town at all (no attribute, no layer, no SWIS) is not an unknown town: no rule applies.
+        let mut none = facts("x");
+        none.town = None;
+        assert_eq!(tier(&none), "NoRule");
+    }
+
+    /// §IV.A.1 ¶3 "the Owasco Lake or Little Sodus Bay Watershed": a parcel in another watershed's polygon
+    /// (classification leaves those out, so its watershed is none) goes to its town's cohort; a rule naming
+    /// one watershed does not take the other's parcels.
+    #[test]
+    fn only_the_named_watersheds_count() {
+        let mut niles = near(facts("Niles"), 18_000.0, 10.0);
+        assert_eq!(tier(&niles), "cohort-2004");
+        niles.watershed = Some("Owasco Lake".into());
+        assert_eq!(tier(&niles), "watershed");
+        niles.watershed = Some("Little Sodus Bay".into());
+        assert_eq!(tier(&niles), "watershed");
+        let only_owasco = crate::rules::CAYUGA_ART_V.replace(
+            "watersheds = [\"Owasco Lake\", \"Little Sodus Bay\"]",
+            "watersheds = [\"Owasco Lake\"]",
+        );
+        let rules = RuleSet::from_toml(&only_owasco, std::path::Path::new("r.toml")).expect("valid");
+        assert!(matches!(decide(&rules, &niles), Decision::Scheduled { rule } if rule.id == "cohort-2004"));
+        let bad = crate::rules::CAYUGA_ART_V.replace("\"Little Sodus Bay\"]", "\"Skaneateles Lake\"]");
+        let err = RuleSet::from_toml(&bad, std::path::Path::new("r.toml")).unwrap_err().to_string();
+        assert!(err.contains("watershed 'Skaneateles Lake' is not the name of a [[water_body]]"), "{err}");
     }
 }

@@ -3,14 +3,19 @@
 //! in the watershed, in one of these towns), never town names; the rule set supplies those.
 
 mod eval;
+mod flood;
 mod obligations;
+mod places;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
+pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
 pub use obligations::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherRules, PermitRules, ReportRules,
 };
+pub use places::Place;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::NaiveDate;
@@ -72,6 +77,18 @@ pub struct Jurisdiction {
     /// Prefixes that do not change which municipality is meant ("Town of ", "City of ").
     #[serde(default)]
     pub strip_prefixes: Vec<String>,
+    /// Prefixes that mark a name as a village's ("Village of ", "V/").
+    #[serde(default)]
+    pub village_prefixes: Vec<String>,
+    /// Villages and the municipalities they lie in (one, or several for a village spanning towns).
+    #[serde(default)]
+    pub villages: BTreeMap<String, Vec<String>>,
+    /// New York SWIS code heads (county and city or town, four digits) and the municipality each identifies.
+    #[serde(default)]
+    pub swis: BTreeMap<String, String>,
+    /// Words a watershed layer may add after a water body's name ("Watershed", "Drainage Basin").
+    #[serde(default)]
+    pub watershed_suffixes: Vec<String>,
 }
 
 /// A water body with a mean-high-water mark.
@@ -80,6 +97,9 @@ pub struct Jurisdiction {
 pub struct WaterBody {
     /// Its name, matched against the shoreline and watershed layers' name attribute.
     pub name: String,
+    /// Other names the layers may use for it ("Owasco"), matched like the name.
+    #[serde(default)]
+    pub aliases: Vec<String>,
     /// Mean-high-water elevation, USGS feet.
     pub mhw_ft: f64,
     /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
@@ -94,6 +114,10 @@ pub struct WaterBody {
 pub struct FloodplainRule {
     /// Required height of the absorption-field bottom above the designated flood elevation, feet.
     pub freeboard_ft: f64,
+    /// A flood zone is a water body's own (its designated flood elevation applies) when it touches or lies
+    /// within this distance of the water body's mean-high-water line, feet.
+    #[serde(default)]
+    pub lake_zone_within_ft: f64,
     /// Citation.
     pub citation: String,
 }
@@ -133,8 +157,9 @@ pub struct Rule {
     /// The system, where its location is known, lies within this distance of the mean-high-water mark; a
     /// parcel whose system location is unknown passes (and the output says so).
     pub system_within_mhw_ft: Option<f64>,
-    /// The system (or, without one, the parcel) is in a watershed of the rule set's water bodies.
-    pub in_watershed: Option<bool>,
+    /// The system (or, without one, any part of the parcel) is in the watershed of one of these water bodies
+    /// (names of the rule set's `[[water_body]]`s).
+    pub watersheds: Option<Vec<String>>,
     /// The parcel's town is one of these.
     pub towns: Option<Vec<String>>,
     /// First due date of the fixed grid.
@@ -186,6 +211,27 @@ impl RuleSet {
     }
 
     fn validate(&self, origin: &Path) -> Result<()> {
+        for (village, towns) in &self.jurisdiction.villages {
+            if let Some(town) = towns.iter().find(|t| self.municipality(t).is_none()) {
+                return Err(Error::format(
+                    origin,
+                    format!("village '{village}': town '{town}' is not among [jurisdiction] municipalities"),
+                ));
+            }
+        }
+        for (head, town) in &self.jurisdiction.swis {
+            if head.len() != 4
+                || !head.bytes().all(|b| b.is_ascii_digit())
+                || self.municipality(town).is_none()
+            {
+                return Err(Error::format(
+                    origin,
+                    format!(
+                        "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities"
+                    ),
+                ));
+            }
+        }
         let mut seen = std::collections::HashSet::new();
         for clock in &self.clocks {
             if !seen.insert(clock.id.as_str()) {
@@ -206,6 +252,13 @@ impl RuleSet {
                     return Err(bad("distances must be non-negative feet"));
                 }
             }
+            for water in rule.watersheds.iter().flatten() {
+                if self.water_bodies.iter().all(|w| w.name != *water) {
+                    return Err(bad(&format!(
+                        "watershed '{water}' is not the name of a [[water_body]]; add the water body or fix the spelling"
+                    )));
+                }
+            }
             for town in rule.towns.iter().flatten() {
                 if self.municipality(town).is_none() {
                     return Err(bad(&format!(
@@ -215,36 +268,6 @@ impl RuleSet {
             }
         }
         Ok(())
-    }
-
-    /// The canonical municipality name for `name` ("Town of OWASCO" → "Owasco"), or `None` when it is not a
-    /// municipality of this jurisdiction. Without a municipality list every non-empty name is accepted.
-    pub fn municipality(&self, name: &str) -> Option<String> {
-        let mut name = name.trim();
-        for prefix in &self.jurisdiction.strip_prefixes {
-            if name.len() > prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix) {
-                name = name[prefix.len()..].trim();
-            }
-        }
-        if name.is_empty() {
-            return None;
-        }
-        if self.jurisdiction.municipalities.is_empty() {
-            return Some(name.to_string());
-        }
-        self.jurisdiction.municipalities.iter().find(|m| m.eq_ignore_ascii_case(name)).cloned()
-    }
-
-    /// The position of `name`'s municipality in [`Jurisdiction::municipalities`] (see [`Self::municipality`]);
-    /// `Some(usize::MAX)` when the rule set lists no municipalities and so accepts any name.
-    pub fn municipality_index(&self, name: &str) -> Option<usize> {
-        let canonical = self.municipality(name)?;
-        Some(self.jurisdiction.municipalities.iter().position(|m| *m == canonical).unwrap_or(usize::MAX))
-    }
-
-    /// The water body called `name` (case-insensitive), if the rule set knows it.
-    pub fn water_body(&self, name: &str) -> Option<&WaterBody> {
-        self.water_bodies.iter().find(|w| w.name.eq_ignore_ascii_case(name.trim()))
     }
 
     /// The largest distance any rule measures from the mean-high-water mark: distances up to it are exact in
@@ -343,21 +366,25 @@ mod tests {
     }
 
     #[test]
-    fn municipality_names_are_canonicalised() {
-        let set = RuleSet::cayuga_art_v();
-        assert_eq!(set.municipality("Town of OWASCO").as_deref(), Some("Owasco"));
-        assert_eq!(set.municipality("City of Auburn").as_deref(), Some("Auburn"));
-        assert_eq!(set.municipality(" sennett ").as_deref(), Some("Sennett"));
-        assert_eq!(set.municipality("Skaneateles"), None);
-        assert_eq!(set.municipality(""), None);
-    }
-
-    #[test]
     fn bad_rule_sets_are_refused_with_the_reason() {
         let base = CAYUGA_ART_V
             .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"Aurora\" = [\"Ledyard\"]", "\"Aurora\" = [\"Atlantis\"]"),
+            Path::new("v.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("village 'Aurora': town 'Atlantis'"), "{err}");
+        let err = RuleSet::from_toml(
+            &CAYUGA_ART_V.replace("\"0546\" = \"Owasco\"", "\"546\" = \"Owasco\""),
+            Path::new("s.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("SWIS '546'"), "{err}");
         let err =
             RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
         assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");

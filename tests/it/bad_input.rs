@@ -729,6 +729,8 @@ fn unknown_town() {
     let dir = county("town");
     let mut specs = clean_parcels();
     // One on the lake shore (where no rule names a town) and one inland (where only town cohorts apply).
+    // Art. V §IV.A.1 ¶1 "All parcels bordering Owasco Lake" names no town: the shore lot stays lakefront; the
+    // inland lot could only be placed by its town's cohort (§IV.A.2), so it is held back. Both are reported.
     specs[0].muni = "Skaneateles".to_string();
     specs[4].muni = "Skaneateles".to_string();
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
@@ -737,9 +739,11 @@ fn unknown_town() {
     let rows = rows_by_record(&outcome, &specs);
     for record in [1, 5] {
         assert_reported(&outcome, "parcels.shp", &format!("record {record}"), &["Skaneateles"]);
-        assert_unscheduled(&rows[&record], &["Skaneateles"]);
     }
-    assert_others_scheduled(&rows, &[1, 5]);
+    assert_eq!(rows[&1]["tier"], "lakefront", "{:#?}", rows[&1]);
+    assert!(rows[&1]["reason"].contains("town unknown ('Skaneateles')"), "{:#?}", rows[&1]);
+    assert_unscheduled(&rows[&5], &["Skaneateles"]);
+    assert_others_scheduled(&rows, &[5]);
 }
 
 /// History rows with an impossible date (2026-13-45) or a date after `--as-of` are reported by line and not

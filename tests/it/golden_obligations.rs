@@ -178,12 +178,28 @@ fn sample_bad_rows_are_reported() {
         ("pump_outs.csv", "line 5", "hauler_licence"),
         ("samples.csv", "line 15", "'TNTC' is not a number"),
     ];
+    // Art. V §I.B ("properties using public sewer systems") and Ch. 56 §102: the assessor's sewer code
+    // decides; lots whose code 2 (private) contradicts the sewer-district polygon around them stay scheduled
+    // and are reported (parcels.shp records 10 and 40: 054689-122.18-1-10 and 050100-106.41-1-3).
+    let sewer_lines = [
+        (
+            "parcels.shp",
+            "record 10",
+            "054689-122.18-1-10: assessor sewer code 2 (not public sewer) but inside",
+        ),
+        (
+            "parcels.shp",
+            "record 40",
+            "050100-106.41-1-3: assessor sewer code 2 (not public sewer) but inside",
+        ),
+    ];
     for (config, extra) in
         [("county.toml", None), ("gorham.toml", Some(("events.csv", "line 13", "without expansion_pct")))]
     {
         let out = run("obligations", config);
         let problems = rows(&out.join("problems.csv"));
         let mut wanted: Vec<_> = common_lines.to_vec();
+        wanted.extend(sewer_lines);
         wanted.extend(extra);
         for (file, line, text) in &wanted {
             assert!(

@@ -331,6 +331,8 @@ fn vernonia_structures_in_flood_zones() {
                 (shape.clone(), FloodZone::from_nfhl(zone.as_deref().unwrap_or(""), None, None, None))
             })
             .collect(),
+        &Shore::new(Vec::new(), 0.0),
+        0.0,
     );
     let rules = RuleSet::cayuga_art_v();
     let mut sfha_agree = 0;
@@ -340,9 +342,10 @@ fn vernonia_structures_in_flood_zones() {
             shape: MultiPolygon(vec![]),
             town_attribute: None,
             sewer_code: None,
+            swis: None,
             system: Some(System { location: Point::new(p[0], p[1]), bottom_ft: None }),
         };
-        let facts = floodplain.check(&rules, &parcel, None);
+        let facts = floodplain.check(&rules, &parcel);
         let in_sfha = facts.is_some();
         if in_sfha == label_is_sfha(label) {
             sfha_agree += 1;

@@ -1,0 +1,172 @@
+//! The floodplain verdict (Art. V §X): which flood elevation binds a system in a special flood hazard area,
+//! and whether its absorption-field bottom is high enough above it.
+//!
+//! §X: "unless the bottom of the absorption field is designed and constructed two feet above the designated
+//! flood elevation, except in Owasco Lake where the designated flood elevation shall be 717.13 USGS". A water
+//! body's designated elevation ([`super::WaterBody::flood_elevation_ft`]) applies to its own flood zones, those
+//! classification found touching or near its mean-high-water line; every zone's FEMA base flood elevation
+//! applies to it; where both apply the higher binds; with neither the elevation must be determined first.
+
+use super::RuleSet;
+
+/// The outcome of the elevation check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloodVerdict {
+    /// Bottom of the absorption field at or above flood elevation + freeboard.
+    Ok,
+    /// Below it: no permit may issue (§X).
+    Below,
+    /// Cannot tell: no surveyed bottom elevation, or no flood elevation for the zone.
+    Unknown,
+}
+
+impl FloodVerdict {
+    /// "ok", "below" or "unknown".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FloodVerdict::Ok => "ok",
+            FloodVerdict::Below => "below",
+            FloodVerdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// The facts of one flood zone a system (or parcel) lies in, as classification found them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoneFacts<'a> {
+    /// The zone label ("AE", "A").
+    pub zone: &'a str,
+    /// FEMA's static base flood elevation, feet, when the zone has one.
+    pub static_bfe_ft: Option<f64>,
+    /// The water body whose own zone this is (it touches or lies near its mean-high-water line).
+    pub lake: Option<&'a str>,
+}
+
+/// The binding flood elevation and the verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloodCheck {
+    /// The binding flood elevation, feet, when one is known.
+    pub flood_elevation_ft: Option<f64>,
+    /// Where that elevation comes from; says "elevation must be determined" without one.
+    pub source: String,
+    /// The absorption field must be at least this high, feet (flood elevation + freeboard).
+    pub required_bottom_ft: Option<f64>,
+    /// The elevation verdict.
+    pub verdict: FloodVerdict,
+}
+
+impl RuleSet {
+    /// The flood elevation that binds in one zone, with its source.
+    fn zone_elevation(&self, z: &ZoneFacts<'_>) -> (Option<f64>, String) {
+        let designated =
+            z.lake.and_then(|l| self.water_body(l)).and_then(|w| w.flood_elevation_ft.map(|fe| (fe, w)));
+        match (designated, z.static_bfe_ft) {
+            (Some((fe, w)), Some(bfe)) if bfe > fe => (
+                Some(bfe),
+                format!(
+                    "FEMA base flood elevation of zone {}, above {}'s designated flood elevation of {fe:.2} ft",
+                    z.zone, w.name
+                ),
+            ),
+            (Some((fe, w)), _) => {
+                (Some(fe), format!("{}'s designated flood elevation, zone {} being the lake's own", w.name, z.zone))
+            }
+            (None, Some(bfe)) => (Some(bfe), format!("FEMA base flood elevation of zone {}", z.zone)),
+            (None, None) => (
+                None,
+                format!(
+                    "zone {} has no FEMA base flood elevation and no designated flood elevation applies: \
+                     elevation must be determined",
+                    z.zone
+                ),
+            ),
+        }
+    }
+
+    /// The §X check for a system in `zones` (all the special flood hazard areas it lies in; at least one) with
+    /// its absorption-field bottom at `bottom_ft`. Of several zones the highest elevation binds; a zone with
+    /// no elevation binds only when no zone has one.
+    pub fn flood_check<'a>(
+        &self,
+        zones: impl IntoIterator<Item = ZoneFacts<'a>>,
+        bottom_ft: Option<f64>,
+    ) -> Option<(ZoneFacts<'a>, FloodCheck)> {
+        let (zone, (flood_elevation_ft, source)) = zones
+            .into_iter()
+            .map(|z| (z, self.zone_elevation(&z)))
+            .max_by(|a, b| a.1 .0.unwrap_or(f64::MIN).total_cmp(&b.1 .0.unwrap_or(f64::MIN)))?;
+        let freeboard = self.floodplain.as_ref().map_or(0.0, |r| r.freeboard_ft);
+        let required_bottom_ft = flood_elevation_ft.map(|fe| round_hundredths(fe + freeboard));
+        let verdict = match (bottom_ft, required_bottom_ft) {
+            (Some(b), Some(req)) if b >= req => FloodVerdict::Ok,
+            (Some(_), Some(_)) => FloodVerdict::Below,
+            _ => FloodVerdict::Unknown,
+        };
+        Some((zone, FloodCheck { flood_elevation_ft, source, required_bottom_ft, verdict }))
+    }
+}
+
+/// Elevations are given to the hundredth of a foot; 717.13 + 2.0 must compare as 719.13, not 719.1299999.
+fn round_hundredths(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zone(zone: &'static str, bfe: Option<f64>, lake: Option<&'static str>) -> ZoneFacts<'static> {
+        ZoneFacts { zone, static_bfe_ft: bfe, lake }
+    }
+
+    fn check(zones: &[ZoneFacts<'static>], bottom: Option<f64>) -> FloodCheck {
+        RuleSet::cayuga_art_v().flood_check(zones.iter().copied(), bottom).expect("a zone").1
+    }
+
+    /// §X: "two feet above the designated flood elevation, except in Owasco Lake where the designated flood
+    /// elevation shall be 717.13 USGS". Hand-worked: 717.13 + 2 = 719.13 in the lake's own zone; up an inlet
+    /// FEMA's 745.0 binds (747.0); where both apply the higher binds (718.40 > 717.13 → 720.40).
+    #[test]
+    fn owasco_elevation_binds_only_in_the_lakes_own_zones() {
+        let lake = check(&[zone("AE", None, Some("Owasco Lake"))], Some(719.13));
+        assert_eq!((lake.flood_elevation_ft, lake.required_bottom_ft), (Some(717.13), Some(719.13)));
+        assert_eq!(lake.verdict, FloodVerdict::Ok);
+        assert_eq!(
+            check(&[zone("AE", None, Some("Owasco Lake"))], Some(719.12)).verdict,
+            FloodVerdict::Below
+        );
+
+        // Up an inlet in the Owasco watershed: FEMA's BFE, not 717.13 (the old reading would say ok at 730).
+        let inlet = check(&[zone("AE", Some(745.0), None)], Some(730.0));
+        assert_eq!((inlet.required_bottom_ft, inlet.verdict), (Some(747.0), FloodVerdict::Below));
+        assert!(inlet.source.starts_with("FEMA base flood elevation of zone AE"), "{}", inlet.source);
+
+        // Both apply: the higher binds, either way round.
+        let both = check(&[zone("AE", Some(718.4), Some("Owasco Lake"))], Some(720.0));
+        assert_eq!((both.required_bottom_ft, both.verdict), (Some(720.4), FloodVerdict::Below));
+        let lower_bfe = check(&[zone("AE", Some(716.0), Some("Owasco Lake"))], Some(719.0));
+        assert_eq!((lower_bfe.required_bottom_ft, lower_bfe.verdict), (Some(719.13), FloodVerdict::Below));
+
+        // Little Sodus Bay has no designated elevation: its own zones take FEMA's BFE (250.5 + 2).
+        let bay = check(&[zone("AE", Some(250.5), Some("Little Sodus Bay"))], Some(253.4));
+        assert_eq!((bay.required_bottom_ft, bay.verdict), (Some(252.5), FloodVerdict::Ok));
+    }
+
+    /// A zone with neither a FEMA BFE nor a designated elevation cannot be checked: unknown, never ok, and
+    /// the reason says the elevation must be determined, even for a bottom far above any plausible flood.
+    #[test]
+    fn a_zone_without_any_elevation_is_unknown() {
+        let none = check(&[zone("A", None, None)], Some(722.3));
+        assert_eq!((none.flood_elevation_ft, none.verdict), (None, FloodVerdict::Unknown));
+        assert!(none.source.contains("elevation must be determined"), "{}", none.source);
+        // A water body's own zone without a designated elevation or BFE: the same.
+        assert_eq!(
+            check(&[zone("A", None, Some("Little Sodus Bay"))], Some(300.0)).verdict,
+            FloodVerdict::Unknown
+        );
+        // Of two overlapping zones the one with an elevation binds.
+        let two = check(&[zone("A", None, None), zone("AE", Some(760.0), None)], Some(763.0));
+        assert_eq!((two.required_bottom_ft, two.verdict), (Some(762.0), FloodVerdict::Ok));
+        assert_eq!(round_hundredths(717.13 + 2.0), 719.13);
+    }
+}
