@@ -142,9 +142,8 @@ fn new_geopackage(path: &Path) -> Connection {
 /// Adds `layer` as table `name`: the CRS by EPSG code when it has one, else its WKT under an own srs_id;
 /// `fid` is the record number; columns typed from their values.
 fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i32) {
-    match layer.crs.epsg() {
-        Some(code) => assert_eq!(code as i32, srs_id),
-        None => {}
+    if let Some(code) = layer.crs.epsg() {
+        assert_eq!(code as i32, srs_id);
     }
     let (org, definition) = match layer.crs.epsg() {
         Some(_) => ("EPSG", "see EPSG".to_string()),
