@@ -9,9 +9,12 @@
 #   target/release/lakeshore schedule --config DIR/county.toml --as-of 2027-01-15 \
 #       --out DIR/out --format csv
 # and prints wall time and peak RSS as a table. A failing run is reported, not fatal.
-# KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date. GPKG=1 also copies each county
-# into one GeoPackage (examples/gpkg_county.rs; the copy is not timed) and times scheduling it from there,
-# as a second row "N gpkg".
+# KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date.
+# DUCKDB=0 skips the comparison with DuckDB spatial (bench/duckdb_job.py, the same job in SQL). Otherwise a
+# venv with the PyPI packages `duckdb` and `duckdb-ext-spatial` is made once in $BENCH_VENV
+# (default ~/.cache/lakeshore-bench-venv) and DuckDB's time, peak and the ratio are reported beside ours.
+# GPKG=1 also copies each county into one GeoPackage (examples/gpkg_county.rs; the copy is not timed) and
+# times scheduling it from there, as a second row "N gpkg".
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -24,6 +27,20 @@ target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
 gen="$target_dir/release/examples/synth_county"
 to_gpkg="$target_dir/release/examples/gpkg_county"
+
+duck_py=""
+if [ "${DUCKDB:-1}" != 0 ]; then
+    venv="${BENCH_VENV:-$HOME/.cache/lakeshore-bench-venv}"
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import duckdb, duckdb_ext' 2>/dev/null; then
+        echo "bench: installing duckdb and duckdb-ext-spatial into $venv ..." >&2
+        python3 -m venv "$venv" && "$venv/bin/pip" install -q duckdb-ext-spatial >&2
+    fi
+    if "$venv/bin/python" -c 'import duckdb, duckdb_ext' 2>/dev/null; then
+        duck_py="$venv/bin/python"
+    else
+        echo "bench: DuckDB spatial is not available; comparing nothing" >&2
+    fi
+fi
 
 echo "building release binary and generator..." >&2
 if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county; then
@@ -70,32 +87,43 @@ for n in "${sizes[@]}"; do
         rows+=("$n|$gwall|-|-|generator failed")
         continue
     fi
-    configs=("$n|$dir/county.toml|$dir/out")
-    if [ "${GPKG:-0}" = 1 ]; then
-        echo "N=$n: copying into a GeoPackage ..." >&2
-        if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then
-            configs+=("$n gpkg|$dir/gpkg/county.toml|$dir/gpkg/out")
+    echo "N=$n: scheduling ..." >&2
+    read -r code wall rss < <(measure "$dir/schedule.log" "$bin" schedule --config "$dir/county.toml" \
+        --as-of "$as_of" --out "$dir/out" --format csv)
+    rows_out="-"
+    [ -f "$dir/out/schedule.csv" ] && rows_out="$(($(wc -l <"$dir/out/schedule.csv") - 1))"
+    # Exit code 2 means "done, with issues reported", which the bench data may well trigger.
+    case "$code" in
+        0) status="ok" ;;
+        2) status="ok, issues reported (exit 2)" ;;
+        *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/schedule.log" | tail -1 | cut -c1-80)" ;;
+    esac
+    duck="-|-|-"
+    if [ -n "$duck_py" ]; then
+        echo "N=$n: the same job in DuckDB spatial ..." >&2
+        read -r dcode dwall drss < <(measure "$dir/duckdb.log" "$duck_py" bench/duckdb_job.py "$dir" \
+            "$dir/out/duckdb.csv" "$as_of")
+        if [ "$dcode" = 0 ]; then
+            duck="$dwall|$((drss / 1024))|$(python3 -c "print(f'{$dwall / max($wall, 0.001):.1f}x')")"
         else
-            rows+=("$n gpkg|-|-|-|GeoPackage copy failed: $(tail -1 "$dir/gpkg.log" | cut -c1-80)")
+            duck="failed|-|-"
         fi
     fi
-    for c in "${configs[@]}"; do
-        IFS='|' read -r label config out <<<"$c"
-        echo "N=$label: scheduling ..." >&2
-        read -r code wall rss < <(measure "$out.log" "$bin" schedule --config "$config" \
-            --as-of "$as_of" --out "$out" --format csv)
-        rows_out="-"
-        [ -f "$out/schedule.csv" ] && rows_out="$(($(wc -l <"$out/schedule.csv") - 1))"
-        # Exit code 2 means "done, with issues reported", which the bench data may well trigger.
-        case "$code" in
-            0) status="ok" ;;
-            2) status="ok, issues reported (exit 2)" ;;
-            *) status="FAILED (exit $code): $(grep -v '^\s*$' "$out.log" | tail -1 | cut -c1-80)" ;;
-        esac
-        rows+=("$label|$gwall|$wall|$((rss / 1024))|$status, $rows_out rows")
-    done
-    if [ "${GPKG:-0}" = 1 ] && [ -f "$dir/out/schedule.csv" ] && [ -f "$dir/gpkg/out/schedule.csv" ]; then
-        cmp -s "$dir/out/schedule.csv" "$dir/gpkg/out/schedule.csv" || echo "N=$n: the GeoPackage schedule differs" >&2
+    rows+=("$n|$gwall|$wall|$((rss / 1024))|$duck|$status, $rows_out rows")
+    if [ "${GPKG:-0}" = 1 ]; then
+        echo "N=$n: copying into a GeoPackage and scheduling it ..." >&2
+        if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then
+            read -r code wall rss < <(measure "$dir/gpkg-schedule.log" "$bin" schedule --config "$dir/gpkg/county.toml" \
+                --as-of "$as_of" --out "$dir/gpkg/out" --format csv)
+            case "$code" in
+                0 | 2) status="ok (exit $code)" ;;
+                *) status="FAILED (exit $code)" ;;
+            esac
+            cmp -s "$dir/out/schedule.csv" "$dir/gpkg/out/schedule.csv" || status="$status, schedule.csv differs"
+            rows+=("$n gpkg|$gwall|$wall|$((rss / 1024))|-|-|-|$status")
+        else
+            rows+=("$n gpkg|-|-|-|-|-|-|GeoPackage copy failed: $(tail -1 "$dir/gpkg.log" | cut -c1-80)")
+        fi
     fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
@@ -106,9 +134,10 @@ done
 
 echo
 echo "lakeshore schedule --as-of $as_of --format csv  ($(uname -m), $(nproc) CPUs)"
-printf '%-10s | %-12s | %-15s | %-14s | %s\n' "parcels" "generate (s)" "schedule (s)" "peak RSS (MiB)" "result"
-printf '%-10s-+-%-12s-+-%-15s-+-%-14s-+-%s\n' "----------" "------------" "---------------" "--------------" "------"
+printf '%-10s | %-12s | %-12s | %-10s | %-12s | %-10s | %-13s | %s\n' "parcels" "generate (s)" \
+    "schedule (s)" "peak (MiB)" "DuckDB (s)" "peak (MiB)" "DuckDB/ours" "result"
+printf '%s\n' "-----------+--------------+--------------+------------+--------------+------------+---------------+-------"
 for r in "${rows[@]}"; do
-    IFS='|' read -r n g w m s <<<"$r"
-    printf '%-10s | %12s | %15s | %14s | %s\n' "$n" "$g" "$w" "$m" "$s"
+    IFS='|' read -r n g w m dw dm ratio s <<<"$r"
+    printf '%-10s | %12s | %12s | %10s | %12s | %10s | %13s | %s\n' "$n" "$g" "$w" "$m" "$dw" "$dm" "$ratio" "$s"
 done

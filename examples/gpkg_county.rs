@@ -113,9 +113,13 @@ fn main() -> anyhow::Result<()> {
         toml.push_str(&format!("{name} = \"county.gpkg:{name}\"\n"));
     }
     writer.finish()?;
-    for (name, path) in
-        [("history", &l.history), ("events", &l.events), ("pump_outs", &l.pump_outs), ("samples", &l.samples)]
-    {
+    for (name, path) in [
+        ("history", &l.history),
+        ("events", &l.events),
+        ("pump_outs", &l.pump_outs),
+        ("samples", &l.samples),
+        ("pipes", &l.pipes),
+    ] {
         if let Some(path) = path {
             toml.push_str(&format!("{name} = {:?}\n", path.canonicalize()?));
         }

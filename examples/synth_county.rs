@@ -2,11 +2,14 @@
 //!
 //! ```text
 //! cargo run --example synth_county -- sample data/sample
+//! cargo run --example synth_county -- sample-problems data/sample-problems
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench
 //! ```
 //!
 //! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
-//! law; see `data/sample/README.md` and `tests/golden/sample/expected.csv`). `bench` writes a large
+//! law; see `data/sample/README.md` and `tests/golden/sample/expected.csv`). `sample-problems` writes the same
+//! county with the mistakes real files hold (a bow-tie parcel, a duplicate id, bad record rows), each of which
+//! lakeshore reports. `bench` writes a large
 //! grid county for timing. Both are deterministic: the same arguments give the same bytes.
 //!
 //! The generator stands alone on purpose: it does not use the `lakeshore` library, so a bug in the
@@ -21,6 +24,8 @@ mod bench;
 mod feet;
 #[path = "synth_county/parcels.rs"]
 mod parcels;
+#[path = "synth_county/problems.rs"]
+mod problems;
 #[path = "synth_county/records.rs"]
 mod records;
 #[path = "synth_county/sample.rs"]
@@ -48,6 +53,11 @@ enum Command {
         /// Output folder, created if missing (the project keeps it in data/sample).
         dir: PathBuf,
     },
+    /// Writes the sample county with deliberately bad records (each reported) into DIR.
+    SampleProblems {
+        /// Output folder, created if missing (the project keeps it in data/sample-problems).
+        dir: PathBuf,
+    },
     /// Writes a grid county of N parcels for benchmarking into DIR.
     Bench {
         /// Number of parcels to write.
@@ -65,7 +75,8 @@ enum Command {
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
-        Command::Sample { dir } => sample::write_sample(&dir),
+        Command::Sample { dir } => sample::write_sample(&dir, false),
+        Command::SampleProblems { dir } => sample::write_sample(&dir, true),
         Command::Bench { parcels, out, seed } => bench::write_bench(parcels, &out, seed),
     };
     match result {

@@ -46,18 +46,27 @@ pub struct LayerPaths {
     pub pump_outs: Option<PathBuf>,
     /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml).
     pub samples: Option<PathBuf>,
+    /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id).
+    pub pipes: Option<PathBuf>,
 }
 
 /// Attribute names that override auto-detection. Any left out are detected from the layer's fields.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FieldNames {
-    /// Field(s) whose values, joined with `-`, form the parcel id (e.g. `["SWIS", "PRINT_KEY"]`).
+    /// Field(s) whose values, joined with `-`, form the parcel id (e.g. `["SWIS", "PRINT_KEY"]`; one field
+    /// may be written as a plain string, `"SBL"`).
+    #[serde(default, deserialize_with = "one_or_many")]
     pub parcel_id: Option<Vec<String>>,
     /// The parcel's town field (e.g. `MUNI_NAME`).
     pub parcel_town: Option<String>,
     /// The assessor's sewer-type field (e.g. `SEWER_TYPE`).
     pub parcel_sewer: Option<String>,
+    /// The parcel's owner field (e.g. `PRIMARY_OWNER`).
+    pub parcel_owner: Option<String>,
+    /// Field(s) joined with spaces into the parcel's street address (e.g. `["LOC_ST_NBR", "LOC_STREET"]`).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub parcel_location: Option<Vec<String>>,
     /// The water-body name field of the shoreline layer.
     pub shoreline_name: Option<String>,
     /// The water-body name field of the watershed layer.
@@ -82,6 +91,9 @@ pub struct FieldNames {
     /// `fecal_coliform_per_100ml`.
     #[serde(default)]
     pub samples: BTreeMap<String, String>,
+    /// Columns of the drainage-pipe register by role, `[fields.pipes]`: `parcel_id`, `pipe_id`.
+    #[serde(default)]
+    pub pipes: BTreeMap<String, String>,
 }
 
 impl FieldNames {
@@ -91,7 +103,7 @@ impl FieldNames {
         let bad = |why: &str| {
             Error::Config(format!(
                 "--field '{assignment}': {why}; write it as KIND.ROLE=COLUMN with KIND one of history, events, \
-                 pump_outs, samples (e.g. --field history.date=INSPECTED)"
+                 pump_outs, samples, pipes (e.g. --field history.date=INSPECTED)"
             ))
         };
         let (key, column) = assignment.split_once('=').ok_or_else(|| bad("no '='"))?;
@@ -101,6 +113,7 @@ impl FieldNames {
             "events" => &mut self.events,
             "pump_outs" => &mut self.pump_outs,
             "samples" => &mut self.samples,
+            "pipes" => &mut self.pipes,
             _ => return Err(bad(&format!("unknown file '{kind}'"))),
         };
         if role.trim().is_empty() || column.trim().is_empty() {
@@ -110,6 +123,60 @@ impl FieldNames {
         Ok(())
     }
 }
+
+/// Reads a list of strings, or one string as a list of one.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged, expecting = "expected a field name in quotes or a list of them in brackets")]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(Some(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(name) => vec![name],
+        OneOrMany::Many(names) => names,
+    }))
+}
+
+/// A county config with every key, commented: what `lakeshore init` starts from, and where config error
+/// messages take their examples.
+pub const EXAMPLE_CONFIG: &str = r#"crs = "EPSG:2261"              # working CRS, projected, in feet (default EPSG:2261, NY Central ftUS)
+border_tolerance_ft = 10.0     # a parcel edge this close to the mean-high-water line borders it (default 10)
+rules = "my-rules.toml"        # default: the built-in Cayuga County Article V rules
+assume_crs = "EPSG:2261"       # for shapefiles that came without a .prj
+
+[layers]
+parcels = "parcels.shp"
+shoreline = "shoreline.geojson"
+watershed = "watershed.shp"
+floodplain = "S_FLD_HAZ_AR.shp"
+towns = "towns.geojson"
+systems = "systems.geojson"
+sewered = "sewered.geojson"
+county = "county.geojson"
+history = "history.csv"
+watercourses = "watercourses.geojson"
+events = "events.csv"
+pump_outs = "pump_outs.csv"
+samples = "samples.csv"
+pipes = "pipes.csv"
+
+[fields]
+parcel_id = ["SWIS", "PRINT_KEY"]
+parcel_town = "MUNI_NAME"
+parcel_sewer = "SEWER_TYPE"
+parcel_owner = "PRIMARY_OWNER"
+parcel_location = ["LOC_ST_NBR", "LOC_STREET"]
+shoreline_name = "NAME"
+watershed_name = "NAME"
+town_name = "NAME"
+system_parcel = "PARCEL_ID"
+system_bottom = "BOTTOM_FT"
+
+[fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
+parcel_id = "SBL"
+date = "INSPECTED"
+"#;
 
 /// A county configuration file (`county.toml`).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -136,7 +203,7 @@ impl ConfigFile {
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let mut file: ConfigFile = toml::from_str(&text)
-            .map_err(|e| Error::format(path, format!("not a valid lakeshore config: {e}")))?;
+            .map_err(|e| Error::Config(crate::diagnose::toml_error(path, &text, &e, EXAMPLE_CONFIG)))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let l = &mut file.layers;
         for p in [
@@ -153,6 +220,7 @@ impl ConfigFile {
             &mut l.events,
             &mut l.pump_outs,
             &mut l.samples,
+            &mut l.pipes,
             &mut file.rules,
         ]
         .into_iter()

@@ -4,6 +4,7 @@
 //! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
+use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 use std::path::Path;
 
@@ -13,6 +14,7 @@ use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
 use crate::layer::{Layer, Value};
+use crate::validity::invalid_reason;
 
 /// Which attribute fields of the parcels layer mean what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,56 +49,159 @@ pub struct MailingFields {
     pub zip: Option<String>,
 }
 
-/// The first of `candidates` present in `fields` (case-insensitive), with the file's spelling.
-fn find(fields: &[String], candidates: &[&str]) -> Option<String> {
-    candidates.iter().find_map(|c| fields.iter().find(|f| f.eq_ignore_ascii_case(c)).cloned())
+/// Where each part of a parcel record is looked for, in order of preference: the New York statewide
+/// tax-parcel schema (NYS GIS Clearinghouse / ORPTS) first, then names counties commonly use. A name longer
+/// than 10 characters also matches its first 10 characters, as a shapefile's dBase table cuts it
+/// (`PRIMARY_OWNER` arrives as `PRIMARY_OW`, `SWIS_PRINT_KEY_ID` as `SWIS_PRINT`).
+pub mod candidates {
+    /// Parcel id: each entry is the fields joined with `-` into the id.
+    pub const ID: &[&[&str]] = &[
+        &["PARCEL_ID"],
+        &["PARCELID"],
+        &["SWIS", "PRINT_KEY"],
+        &["SWIS_PRINT_KEY_ID"],
+        &["SWISPRINTKEY"],
+        &["SWIS_SBL_ID"],
+        &["SWISSBL"],
+        &["SWIS", "SBL"],
+        &["PRINT_KEY"],
+        &["PRINTKEY"],
+        &["SBL"],
+        &["PARCELKEY"],
+        &["TAX_ID"],
+        &["PIN"],
+        &["PARCEL"],
+    ];
+    /// The parcel's municipality (city, town or village name).
+    pub const TOWN: &[&str] =
+        &["MUNI_NAME", "CITYTOWN_NAME", "TOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI", "CITY_TOWN", "LOC_MUNI"];
+    /// The assessor's sewer-type code (RPS `SEWER_TYPE`: 3 is public sewer).
+    pub const SEWER: &[&str] = &["SEWER_TYPE", "SEWER_CODE", "SEWER"];
+    /// The parcel's SWIS code (municipality), which names its town where the rule set lists SWIS codes.
+    pub const SWIS: &[&str] = &["SWIS", "SWIS_CODE", "SWISCODE"];
+    /// The primary owner.
+    pub const OWNER: &[&str] = &["PRIMARY_OWNER", "OWNER", "OWNER_NAME", "OWNERNAME", "OWNER1", "OWNER_1"];
+    /// The street address as one field.
+    pub const LOCATION: &[&str] = &["PARCEL_ADDR", "PARCEL_ADDRESS", "LOCATION", "SITE_ADDR", "ADDRESS"];
+    /// The street address as number and street, joined with a space.
+    pub const LOCATION_PARTS: &[&[&str]] = &[&["LOC_ST_NBR", "LOC_STREET"], &["ST_NBR", "ST_NAME"]];
+    /// The owner's mailing street or post-office box.
+    pub const MAIL_STREET: &[&str] =
+        &["MAIL_ADDR", "MAILING_ADDRESS", "MAILING_ADDR", "MAIL_ADDRESS", "MAIL_STREET", "PO_BOX"];
+    /// The owner's mailing city.
+    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY"];
+    /// The owner's mailing state.
+    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"];
+    /// The owner's mailing ZIP code.
+    pub const MAIL_ZIP: &[&str] = &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE"];
+}
+
+/// Whether a layer's field name is this candidate: equal ignoring case, or the candidate cut to the 10
+/// characters a dBase field name holds.
+pub fn field_matches(field: &str, candidate: &str) -> bool {
+    field.eq_ignore_ascii_case(candidate)
+        || (candidate.len() > 10 && field.len() == 10 && candidate[..10].eq_ignore_ascii_case(field))
+}
+
+/// The first of `candidates` present in `fields`, with the file's spelling.
+pub fn find_field(fields: &[String], candidates: &[&str]) -> Option<String> {
+    candidates.iter().find_map(|c| fields.iter().find(|f| field_matches(f, c)).cloned())
+}
+
+/// The first group of `candidates` whose fields are all present, with the file's spelling.
+fn find_group(fields: &[String], candidates: &[&[&str]]) -> Option<Vec<String>> {
+    candidates.iter().find_map(|group| group.iter().map(|c| find_field(fields, &[c])).collect())
+}
+
+/// Which field was taken for a part of the parcel record, and whether the config named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldChoice {
+    /// The part: "parcel id", "town", "owner"...
+    pub role: &'static str,
+    /// The field(s) taken, empty when none was found.
+    pub fields: Vec<String>,
+    /// Named in the config's `[fields]` rather than detected.
+    pub configured: bool,
 }
 
 impl ParcelSchema {
     /// Detects the schema from a layer's field names, honouring explicit overrides. An id that cannot be found
     /// is an error listing the fields there are.
     pub fn detect(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<Self> {
-        let missing = |what: &str| {
-            Error::format(
-                path,
-                format!(
-                    "cannot tell which field holds the {what}; fields found: {}; name it in the config's [fields] section",
-                    fields.join(", ")
-                ),
-            )
-        };
         let id = match &overrides.parcel_id {
             Some(names) => names.clone(),
-            None => {
-                if let Some(f) = find(fields, &["PARCEL_ID", "PARCELID", "PIN", "PARCEL"]) {
-                    vec![f]
-                } else {
-                    match (find(fields, &["SWIS"]), find(fields, &["PRINT_KEY", "SBL"])) {
-                        (Some(swis), Some(key)) => vec![swis, key],
-                        _ => return Err(missing("parcel id (PARCEL_ID, or SWIS and PRINT_KEY)")),
-                    }
-                }
-            }
+            None => find_group(fields, candidates::ID).ok_or_else(|| {
+                Error::format(
+                    path,
+                    format!(
+                        "cannot tell which field holds the parcel id (looked for PARCEL_ID, SWIS + PRINT_KEY, \
+                         SWIS_SBL_ID, SWIS_PRINT_KEY_ID, SBL...); fields found: {}; name it in the config's \
+                         [fields] section, e.g. parcel_id = [\"SWIS\", \"PRINT_KEY\"]",
+                        fields.join(", ")
+                    ),
+                )
+            })?,
         };
-        let town = overrides
-            .parcel_town
-            .clone()
-            .or_else(|| find(fields, &["MUNI_NAME", "CITYTOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI"]));
-        let sewer = overrides.parcel_sewer.clone().or_else(|| find(fields, &["SEWER_TYPE", "SEWER"]));
-        let swis = find(fields, &["SWIS", "SWIS_CODE", "SWISCODE"]);
-        // Shapefile field names stop at 10 characters: the state's PRIMARY_OWNER arrives as PRIMARY_OW.
-        let owner = find(fields, &["PRIMARY_OWNER", "PRIMARY_OW", "OWNER", "OWNER_NAME"]);
-        let location = match find(fields, &["PARCEL_ADDR", "LOCATION", "ADDRESS"]) {
-            Some(f) => vec![f],
-            None => ["LOC_ST_NBR", "LOC_STREET"].iter().filter_map(|c| find(fields, &[c])).collect(),
+        let pick = |set: &Option<String>, names: &[&str]| set.clone().or_else(|| find_field(fields, names));
+        let location = match &overrides.parcel_location {
+            Some(names) => names.clone(),
+            None => find_field(fields, candidates::LOCATION)
+                .map(|f| vec![f])
+                .or_else(|| find_group(fields, candidates::LOCATION_PARTS))
+                .unwrap_or_default(),
         };
-        let mailing = MailingFields {
-            street: find(fields, &["MAIL_ADDR", "MAILING_ADDR", "MAIL_ADDRESS", "MAIL_STREET"]),
-            city: find(fields, &["MAIL_CITY", "MAILING_CITY"]),
-            state: find(fields, &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"]),
-            zip: find(fields, &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5"]),
-        };
-        Ok(ParcelSchema { id, town, sewer, swis, owner, location, mailing })
+        Ok(ParcelSchema {
+            id,
+            town: pick(&overrides.parcel_town, candidates::TOWN),
+            sewer: pick(&overrides.parcel_sewer, candidates::SEWER),
+            owner: pick(&overrides.parcel_owner, candidates::OWNER),
+            swis: find_field(fields, candidates::SWIS),
+            location,
+            mailing: MailingFields {
+                street: find_field(fields, candidates::MAIL_STREET),
+                city: find_field(fields, candidates::MAIL_CITY),
+                state: find_field(fields, candidates::MAIL_STATE),
+                zip: find_field(fields, candidates::MAIL_ZIP),
+            },
+        })
+    }
+
+    /// Which field was taken for what, for `-v` and `lakeshore init`: one entry per part, in record order.
+    pub fn choices(&self, overrides: &FieldNames) -> Vec<FieldChoice> {
+        let one = |f: &Option<String>| f.iter().cloned().collect::<Vec<_>>();
+        let m = &self.mailing;
+        vec![
+            FieldChoice {
+                role: "parcel id",
+                fields: self.id.clone(),
+                configured: overrides.parcel_id.is_some(),
+            },
+            FieldChoice {
+                role: "town",
+                fields: one(&self.town),
+                configured: overrides.parcel_town.is_some(),
+            },
+            FieldChoice {
+                role: "sewer type",
+                fields: one(&self.sewer),
+                configured: overrides.parcel_sewer.is_some(),
+            },
+            FieldChoice {
+                role: "owner",
+                fields: one(&self.owner),
+                configured: overrides.parcel_owner.is_some(),
+            },
+            FieldChoice {
+                role: "location",
+                fields: self.location.clone(),
+                configured: overrides.parcel_location.is_some(),
+            },
+            FieldChoice { role: "SWIS code", fields: one(&self.swis), configured: false },
+            FieldChoice { role: "mailing street", fields: one(&m.street), configured: false },
+            FieldChoice { role: "mailing city", fields: one(&m.city), configured: false },
+            FieldChoice { role: "mailing state", fields: one(&m.state), configured: false },
+            FieldChoice { role: "mailing ZIP", fields: one(&m.zip), configured: false },
+        ]
     }
 
     /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].
@@ -135,6 +240,9 @@ pub struct ParcelRecord {
     pub shape: Option<MultiPolygon<f64>>,
     /// Why the parcel cannot be classified (no id, duplicate id, unusable geometry).
     pub defect: Option<String>,
+    /// Why the polygon is not a valid OGC polygon (`Self-intersection at (x y)`); the parcel is still
+    /// classified from it.
+    pub geometry_invalid: Option<String>,
 }
 
 /// An owner's mailing address as the assessor keeps it.
@@ -172,6 +280,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
     let m = &schema.mailing;
     let mailing = [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index));
     let path = layer.path;
+    // Places in messages are in the working CRS the layer was projected to.
+    let crs = layer.crs.short_name();
     let mut problems = Vec::new();
     let mut records = Vec::with_capacity(layer.features.len());
     for feature in layer.features {
@@ -218,7 +328,22 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
             shape,
             defect,
+            geometry_invalid: None,
         });
+    }
+    // Validity is checked on all cores; the problems are then listed in record order.
+    records.par_iter_mut().for_each(|r| r.geometry_invalid = r.shape.as_ref().and_then(invalid_reason));
+    for r in records.iter().filter(|r| r.geometry_invalid.is_some()) {
+        let why = r.geometry_invalid.as_deref().unwrap_or_default();
+        problems.push(Problem::new(
+            &path,
+            format!("record {}", r.record),
+            format!(
+                "parcel {} has an invalid polygon: {why} ({crs}); it is still scheduled from that shape, fix \
+                 the shape in the parcels layer (e.g. QGIS Fix geometries, or PostGIS ST_MakeValid)",
+                r.id
+            ),
+        ));
     }
     records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
     // Sorted, repeats of an id stand together, the first record first.
@@ -286,7 +411,7 @@ pub fn system_fields(
     let parcel = overrides
         .system_parcel
         .clone()
-        .or_else(|| find(fields, &["PARCEL_ID", "PARCELID", "PIN", "PARCEL"]))
+        .or_else(|| find_field(fields, &["PARCEL_ID", "PARCELID", "SWIS_SBL_ID", "SWIS_PRINT_KEY_ID", "SBL", "PIN"]))
         .ok_or_else(|| {
             Error::format(
                 path,
@@ -299,7 +424,7 @@ pub fn system_fields(
     let bottom = overrides
         .system_bottom
         .clone()
-        .or_else(|| find(fields, &["BOTTOM_FT", "BOTTOM_ELEV", "ABS_BOTTOM", "FIELD_BOTTOM"]));
+        .or_else(|| find_field(fields, &["BOTTOM_FT", "BOTTOM_ELEV", "ABS_BOTTOM", "FIELD_BOTTOM"]));
     Ok((parcel, bottom))
 }
 

@@ -13,13 +13,13 @@ use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Sho
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
 use crate::io::columns::FieldMap;
-use crate::io::events::{read_events, read_pump_outs, read_samples, Event, Sample};
+use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::records::Read;
 use crate::obligations::{events_of, permit_for, Permit};
 use crate::parcels::{
-    parcel_records, system_fields, systems_by_parcel, ParcelIndex, ParcelRecord, ParcelSchema,
+    parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
 };
 use crate::reference::{load, read_reference};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
@@ -88,8 +88,12 @@ pub struct Run<'r> {
     pub samples: Vec<Sample>,
     /// Which column of each record file was taken for what, a line per file, for `-v`.
     pub columns: Vec<String>,
+    /// The register of known drainage pipes, in file order.
+    pub pipes: Vec<Pipe>,
     /// Wall time of each stage, in order, for `-v`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
+    /// Which field of the parcels layer was taken for what, for `-v`.
+    pub parcel_fields: Vec<FieldChoice>,
 }
 
 /// How far a run has got, for a progress display: the current stage, and parcels done out of a total while
@@ -142,16 +146,15 @@ impl Stopwatch {
 }
 
 impl Run<'_> {
-    /// Whether the system of the parcel at `at` is grandfathered (its installation predates the rule set's
-    /// cut-off for its size), when the rule set and the inspections file say.
+    /// Whether the system of the parcel at `at` is grandfathered (installed within the rule set's window for
+    /// its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
         let rules = self.rules.grandfather.as_ref()?;
-        let installed = self.inspections.installed.get(at).copied().flatten()?;
-        let cutoff = match installed.size {
-            crate::io::inspections::SystemSize::Individual => rules.individual_before,
-            crate::io::inspections::SystemSize::Intermediate => rules.intermediate_before,
-        };
-        Some(installed.date < cutoff)
+        let installed = self.inspections.installed.get(at).copied().flatten();
+        let intermediate =
+            installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
+        let functioning = self.inspections.functioning.get(at).copied().flatten();
+        rules.applies(installed.map(|i| i.date), intermediate, functioning)
     }
 
     /// Why the row's parcel has its schedule, in a sentence.
@@ -209,14 +212,14 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
 }
 
 /// Reads the parcels layer and turns it into records.
-fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>)> {
+fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>, Vec<FieldChoice>)> {
     let path =
         config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
     let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
     let (records, more) = parcel_records(layer, &schema);
     problems.extend(more);
-    Ok((records, problems))
+    Ok((records, problems, schema.choices(&config.fields)))
 }
 
 /// Runs the schedule pipeline.
@@ -240,7 +243,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     });
     clock.lap("read parcels and reference layers");
     // Sorted by id already (parcel_records), so the rows come out in order.
-    let (records, parcel_problems) = parcels?;
+    let (records, parcel_problems, parcel_fields) = parcels?;
     let world = world?;
     problems.extend(parcel_problems);
 
@@ -259,17 +262,6 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     };
     let mut columns = Vec::new();
     let fields = &config.fields;
-    let (history, mut inspections) = match &config.layers.history {
-        Some(path) => {
-            let mut found: Inspections = keep_read(
-                &mut problems,
-                &mut columns,
-                read_inspections(path, &fields.history, known, config.as_of)?,
-            );
-            (Some(std::mem::take(&mut found.latest)), found)
-        }
-        None => (None, Inspections::default()),
-    };
     let position = |id: &str| known.position(id);
     let mut events = Vec::new();
     for (path, fields, read) in [
@@ -285,12 +277,27 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
+    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
+    with_events.dedup();
+    let (history, mut inspections) = match &config.layers.history {
+        Some(path) => {
+            let read = read_inspections(path, &fields.history, known, config.as_of, &with_events)?;
+            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
+            (Some(std::mem::take(&mut found.latest)), found)
+        }
+        None => (None, Inspections::default()),
+    };
     let samples = match &config.layers.samples {
         Some(path) => keep_read(
             &mut problems,
             &mut columns,
             read_samples(path, &fields.samples, &position, config.as_of)?,
         ),
+        None => Vec::new(),
+    };
+    let pipes = match &config.layers.pipes {
+        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
         None => Vec::new(),
     };
     let reports = std::mem::take(&mut inspections.reports);
@@ -323,16 +330,10 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
                 }
             };
             let last = history.as_ref().and_then(|h| h[at].clone());
-            let grid = match &decision {
-                Some(Decision::Scheduled { rule }) => {
-                    Some(Grid { first_due: rule.first_due, cycle_years: rule.cycle_years })
-                }
-                _ => None,
-            };
             let mut entry = entry(config, decision, last, history.is_some());
             if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
                 entry.permit =
-                    permit_for(rules, report, facts.as_ref(), grid, events_of(&events, at)).map(Box::new);
+                    permit_for(rules, report, facts.as_ref(), events_of(&events, at)).map(Box::new);
             }
             progress.advance();
             Row { parcel, facts, entry }
@@ -388,7 +389,9 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         events,
         samples,
         columns,
+        pipes,
         timings: clock.laps,
+        parcel_fields,
     })
 }
 

@@ -26,6 +26,9 @@ pub struct Parcel {
     pub location: (&'static str, &'static str),
     /// Mailing city, state and ZIP when not the town's post office.
     pub mail: Option<(&'static str, &'static str, &'static str)>,
+    /// Mailing street line when not the parcel's own post-office box; `Some("")` with `mail` empty
+    /// leaves the mailing address out altogether.
+    pub mail_street: Option<&'static str>,
     /// Absorption-field point and its bottom elevation (ft), if the county mapped it.
     pub system: Option<(Pt, Option<f64>)>,
     /// Inspections: (date, result).
@@ -90,6 +93,27 @@ impl Parcel {
         self
     }
 
+    /// An owner of several parcels, who writes the same mailing address in different ways.
+    fn owned_by(
+        mut self,
+        owner: &'static str,
+        street: &'static str,
+        city: &'static str,
+        zip: &'static str,
+    ) -> Self {
+        self.owner = owner;
+        self.mail_street = Some(street);
+        self.mail = Some((city, "NY", zip));
+        self
+    }
+
+    /// No mailing address on record (the owner cannot be mailed).
+    fn no_mailing_address(mut self) -> Self {
+        self.mail_street = Some("");
+        self.mail = Some(("", "", ""));
+        self
+    }
+
     fn system(mut self, x: f64, y: f64, bottom_ft: Option<f64>) -> Self {
         self.system = Some(((x, y), bottom_ft));
         self
@@ -128,6 +152,7 @@ fn parcel(
         owner: "",
         location: ("", ""),
         mail: None,
+        mail_street: None,
         system: None,
         history: &[],
         case,
@@ -173,7 +198,7 @@ mod owasco_shores;
 pub fn parcels() -> Vec<Parcel> {
     let mut all = owasco_shores::parcels();
     all.extend(elsewhere::parcels());
-    for (i, p) in all.iter_mut().enumerate() {
+    for (i, p) in all.iter_mut().enumerate().filter(|(_, p)| p.owner.is_empty()) {
         p.owner = OWNERS[i % OWNERS.len()];
     }
     all

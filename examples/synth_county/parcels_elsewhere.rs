@@ -209,11 +209,13 @@ pub fn parcels() -> Vec<Parcel> {
             "40.00-1-1",
             [800_000.0, 1_130_000.0, 800_400.0, 1_130_300.0],
             "Ira: cohort 2006, next due 2027-11-01; last inspected 2019 (within the 2020 deadline's \
-         window): due this year",
+         window): due this year; its owner also owns 40.00-1-3 and writes the same mailing address \
+         another way (one letter for both)",
             "more than 25,000 ft (Little Sodus Bay)",
         )
         .class("240")
         .at("2101", "Rt 34")
+        .owned_by("MARSH-TILLEY GRACE", "12 North Lake Street, Apt. 3", "Auburn", "13021")
         .history(&[("2019-06-10", "pass")]),
         lot(
             "Ira",
@@ -229,21 +231,24 @@ pub fn parcels() -> Vec<Parcel> {
             "Ira",
             "40.00-1-3",
             [802_000.0, 1_130_000.0, 802_400.0, 1_130_300.0],
-            "Ira: cohort 2006, last inspected 2012 (before the 2013 deadline): overdue",
+            "Ira: cohort 2006, last inspected 2012 (before the 2013 deadline): overdue; same owner \
+         and mailing address as 40.00-1-1",
             "more than 25,000 ft (Little Sodus Bay)",
         )
         .class("240")
         .at("2130", "Rt 34")
+        .owned_by("Marsh-Tilley, Grace", "12 N. LAKE ST.  APARTMENT 3", "AUBURN", "13021-4410")
         .history(&[("2012-05-01", "pass")]),
         lot(
             "Ira",
             "40.00-1-4",
             [803_000.0, 1_130_000.0, 803_400.0, 1_130_300.0],
-            "Ira: cohort 2006, never inspected",
+            "Ira: cohort 2006, never inspected; no mailing address on record (cannot be mailed)",
             "more than 25,000 ft (Little Sodus Bay)",
         )
         .class("240")
-        .at("2144", "Rt 34"),
+        .at("2144", "Rt 34")
+        .no_mailing_address(),
         lot(
             "Cato",
             "50.00-1-1",

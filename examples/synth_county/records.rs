@@ -9,11 +9,13 @@ use serde_json::json;
 
 use crate::feet::{Pt, ToWgs84};
 use crate::parcels::Parcel;
+use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
 use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 
 /// The inspections file header: dates and results from the parcels table, the rest from here.
 const HEADER: &str = "parcel_id,inspection_date,result,inspector,report_received,failure,overflow_points,\
-components_working,tank_adequate,separation_ft,valid_permit,meets_75a,installed,system_size";
+components_working,tank_adequate,separation_ft,valid_permit,meets_75a,installed,system_size,report_accepted,\
+permit_issued,permit_expires,watercourse_ft,adequately_functioning";
 
 /// Findings of particular inspections, `failure,overflow_points,components_working,tank_adequate,
 /// separation_ft,valid_permit,meets_75a`: (parcel id, inspection date, findings, what it exercises).
@@ -61,7 +63,6 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
         "design standards, floodplain bottom unknown",
     ),
     ("052889-133.14-1-1", "2023-03-03", "yes,no,yes,yes,2.0,no,no", "failed; repair order (Art. V)"),
-    ("054889-170.00-1-1", "2022-02-02", "yes,no,no,no,,no,yes", "contradiction: failed and design standards"),
     (
         "054489-150.09-1-2",
         "2027-01-05",
@@ -70,13 +71,38 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Report columns of particular findings rows, `report_accepted,permit_issued,permit_expires,watercourse_ft`:
+/// (parcel id, inspection date, columns, what it exercises).
+const REPORTS: &[(&str, &str, &str, &str)] = &[
+    ("054689-128.05-1-2", "2026-08-20", "2026-09-10,,,", "permit dates from acceptance; term not set"),
+    (
+        "054689-128.05-1-3",
+        "2023-05-01",
+        "2023-05-20,,,40",
+        "measured 40 ft: substandard, renewals from acceptance",
+    ),
+    (
+        "054689-129.00-2-1",
+        "2026-03-10",
+        ",,,75",
+        "measured 75 ft wins over the brook's 60 ft from the parcel",
+    ),
+    ("054889-160.12-1-2", "2025-10-01", "2025-10-20,,,", "interim renewals from acceptance"),
+    (
+        "055689-10.07-1-3",
+        "2026-06-06",
+        ",2026-06-20,2027-06-20,",
+        "interim permit dates on record; ends on a Sunday",
+    ),
+];
+
+/// Systems the authority found adequately functioning (Ch. 56 §304.2), on each parcel's latest inspection.
+const FUNCTIONING: &[&str] = &["054889-160.12-1-2"];
+
 /// Inspections whose report has not reached the Health Department (blank `report_received`) or whose
 /// receipt date is wrong; every other report arrived 12 days after its inspection.
-const RECEIVED: &[(&str, &str, &str)] = &[
-    ("054489-150.09-1-2", "2026-11-01", ""),
-    ("054489-150.09-1-2", "2027-01-05", ""),
-    ("052489-50.00-1-1", "2019-09-19", "2019-09-01"),
-];
+const RECEIVED: &[(&str, &str, &str)] =
+    &[("054489-150.09-1-2", "2026-11-01", ""), ("054489-150.09-1-2", "2027-01-05", "")];
 
 /// Installation (Ch. 56 §304.2), on each parcel's latest inspection row: (parcel id, date, size).
 const INSTALLED: &[(&str, &str, &str)] = &[
@@ -96,35 +122,35 @@ const INSPECTORS: &[(&str, &str)] = &[
 ];
 
 const EVENTS: &str = "\
-parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realty_subdivision,doh_facility,due_date,note
-054689-129.00-2-1,2026-09-30,transfer,yes,,,,,,,sale; pumped 2025-11-15 and inspected 2026-03-10
-054889-165.00-1-1,2026-12-01,transfer,,,,,,,,sale; last pump-out 2025-10-01 and inspection 2024-07-07 too old
-053289-40.00-1-2,2026-10-15,conveyance,no,,,,,,,deed to a family trust (non-arm's-length); pumped after
-055089-200.00-1-1,2026-08-01,refinance,,,,,,,,lender asked for an inspection
-052089-123.45-1-2,2026-11-25,complaint,,,,,,,,odor complaint the day before Thanksgiving
-053089-180.00-1-1,2027-01-08,observation,,,,,,,,staff saw seepage by the road
-052289-60.00-1-1,2026-12-01,complaint,,,,,,,,complaint answered in time
-052289-60.00-1-1,2026-12-04,owner-notice,,,,,,,,
-053489-175.00-1-1,2026-10-01,change-of-use,,,,,,,,house became a short-term rental
-053289-40.00-1-1,2026-06-15,expansion,,60,,,,,,addition of two bedrooms
-053289-40.00-1-3,2026-07-01,expansion,,40,,,,,,porch enclosure
-055689-20.00-1-1,2026-08-01,expansion,,,,,,,,expansion size not given
-054289-191.00-1-5,2026-12-10,permit-application,,,1500,yes,no,,,new system for a camp
-054289-191.00-1-5,2026-12-20,watershed-inspector-review,,,,,,,,
-054289-191.00-1-5,2026-12-28,application-denied,,,,,,,,
-054889-166.00-1-2,2026-10-05,application-denied,,,,,,,,
-054889-166.00-1-2,2026-10-09,denial-notice,,,,,,,,
-054889-166.00-1-2,2026-10-26,appeal-received,,,,,,,,
-054889-166.00-1-2,2026-11-20,hearing-notice,,,,,,,,
-054889-166.00-1-2,2026-12-07,hearing-adjourned,,,,,,,,
-054289-191.00-1-3,2026-12-01,violation-notice,,,,,,,,system used while failed
-054889-165.00-1-1,2024-07-10,deficiency-notice,,,,,,,,
-052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,
-054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,
-055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,flows over the permitted limit
-054689-128.05-1-3,2026-05-05,alien-landing,,,,,,,,not an event: reported
-059999-1.00-1-1,2026-05-05,complaint,,,,,,,,unknown parcel: reported
-052089-123.45-1-3,2027-02-01,complaint,,,,,,,,after the as-of date: reported
+parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realty_subdivision,doh_facility,due_date,received,expires,note
+054689-129.00-2-1,2026-09-30,transfer,yes,,,,,,,,,sale; pumped 2025-11-15 and inspected 2026-03-10
+054889-165.00-1-1,2026-12-01,transfer,,,,,,,,,,sale; last pump-out 2025-10-01 and inspection 2024-07-07 too old
+053289-40.00-1-2,2026-10-15,conveyance,no,,,,,,,,,deed to a family trust (non-arm's-length); pumped after
+055089-200.00-1-1,2026-08-01,refinance,,,,,,,,,,lender asked for an inspection
+052089-123.45-1-2,2026-11-25,complaint,,,,,,,,,,odor complaint the day before Thanksgiving
+053089-180.00-1-1,2027-01-08,observation,,,,,,,,,,staff saw seepage by the road
+052289-60.00-1-1,2026-12-01,complaint,,,,,,,,,,complaint answered in time
+052289-60.00-1-1,2026-12-04,owner-notice,,,,,,,,,,
+053489-175.00-1-1,2026-10-01,change-of-use,,,,,,,,,,house became a short-term rental
+053289-40.00-1-1,2026-06-15,expansion,,60,,,,,,,,addition of two bedrooms
+053289-40.00-1-3,2026-07-01,expansion,,40,,,,,,,,porch enclosure
+054289-191.00-1-5,2026-12-10,permit-application,,,1500,yes,no,,,,,new system for a camp
+054289-191.00-1-5,2026-12-20,watershed-inspector-review,,,,,,,,,,
+054289-191.00-1-5,2026-12-28,application-denied,,,,,,,,,,
+054889-166.00-1-2,2026-10-05,application-denied,,,,,,,,,,
+054889-166.00-1-2,2026-10-09,denial-notice,,,,,,,,,,
+054889-166.00-1-2,2026-10-26,appeal-received,,,,,,,,,,
+054889-166.00-1-2,2026-11-20,hearing-notice,,,,,,,,,,
+054889-166.00-1-2,2026-12-07,hearing-adjourned,,,,,,,,,,
+054289-191.00-1-3,2026-12-01,violation-notice,,,,,,,,,,system used while failed
+054889-165.00-1-1,2024-07-10,deficiency-notice,,,,,,,,,,
+052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,,,
+054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,,,
+055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,,,flows over the permitted limit
+054689-129.00-2-1,2026-04-01,permit-issued,,,,,,,,,,interim permit issued; no expiry recorded
+054689-128.05-1-1,2025-07-01,permit-issued,,,,,,,,,2030-07-01,permit to discharge with its expiry
+054689-128.05-1-2,2026-08-03,transfer,yes,,,,,,,,,sale; pumped 2026-07-28 but inspected only 2026-08-20
+054289-191.00-1-3,2026-11-20,deficiency-notice,,,,,,,,2026-11-23,,certified mail received the Monday after
 ";
 
 const PUMP_OUTS: &str = "\
@@ -132,7 +158,7 @@ parcel_id,date,hauler_licence
 054689-129.00-2-1,2025-11-15,7-1234
 054889-165.00-1-1,2025-10-01,7-1234
 053289-40.00-1-2,2026-10-20,7-5678
-054689-128.05-1-1,2026-04-01,
+054689-128.05-1-2,2026-07-28,7-1234
 ";
 
 const SAMPLES: &str = "\
@@ -150,11 +176,25 @@ parcel_id,pipe_id,date,fecal_coliform_per_100ml
 055689-10.07-1-5,P1,2026-06-10,200
 055689-10.07-1-5,P1,2026-06-15,100
 054489-150.09-1-1,P1,2026-07-07,500
-055689-10.07-1-3,P1,2026-08-08,TNTC
+055689-10.07-1-5,P2,2024-10-30,80
 ";
 
-/// Writes the inspections file (dates and results from `parcels`, the rest from the tables above).
-pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
+/// The register of known drainage pipes: a pipe never sampled on the Owasco lot whose system is 800 ft from
+/// the shore, a pipe that also has samples, and one on a lot that does not border the lake.
+const PIPES: &str = "\
+parcel_id,pipe_id
+054689-128.05-1-5,D1
+055689-10.07-1-5,P1
+054489-150.09-1-1,P1
+";
+
+/// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with
+/// `bad` the problem sample's findings and receipt dates over them).
+pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()> {
+    let (findings, received) = match bad {
+        true => ([BAD_FINDINGS, FINDINGS].concat(), [BAD_RECEIVED, RECEIVED].concat()),
+        false => (FINDINGS.to_vec(), RECEIVED.to_vec()),
+    };
     let mut out = format!("{HEADER}\n");
     for p in parcels {
         let id = p.id()?;
@@ -163,26 +203,35 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel]) -> Result<()> {
             let lookup = |table: &[(&str, &str, &str)]| {
                 table.iter().find(|(i, d, _)| *i == id && d == date).map(|(_, _, v)| v.to_string())
             };
-            let received = lookup(RECEIVED).unwrap_or_else(|| plus_days(date, 12));
+            let received = lookup(&received).unwrap_or_else(|| plus_days(date, 12));
             let findings =
-                FINDINGS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,,,,", |(_, _, f, _)| f);
+                findings.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,,,,", |(_, _, f, _)| f);
             let inspector = INSPECTORS.iter().find(|(i, _)| *i == id).map_or("county staff", |(_, n)| n);
             let installed = INSTALLED
                 .iter()
                 .find(|(i, _, _)| *i == id)
                 .filter(|_| latest == Some(*date))
                 .map_or(",".to_string(), |(_, d, s)| format!("{d},{s}"));
-            out.push_str(&format!("{id},{date},{result},{inspector},{received},{findings},{installed}\n"));
+            let report =
+                REPORTS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
+            let functioning =
+                if latest == Some(*date) && FUNCTIONING.contains(&id.as_str()) { "yes" } else { "" };
+            out.push_str(&format!(
+                "{id},{date},{result},{inspector},{received},{findings},{installed},{report},{functioning}\n"
+            ));
         }
     }
     write_text(&dir.join("history.csv"), &out)
 }
 
-/// Writes `events.csv`, `pump_outs.csv` and `samples.csv`.
-pub fn write_event_files(dir: &Path) -> Result<()> {
-    write_text(&dir.join("events.csv"), EVENTS)?;
-    write_text(&dir.join("pump_outs.csv"), PUMP_OUTS)?;
-    write_text(&dir.join("samples.csv"), SAMPLES)
+/// Writes `events.csv`, `pump_outs.csv`, `samples.csv` and `pipes.csv`; with `bad`, the problem sample's bad
+/// rows follow the good ones.
+pub fn write_event_files(dir: &Path, bad: bool) -> Result<()> {
+    let with = |good: &str, rows: &str| if bad { format!("{good}{rows}") } else { good.to_string() };
+    write_text(&dir.join("events.csv"), &with(EVENTS, BAD_EVENTS))?;
+    write_text(&dir.join("pump_outs.csv"), &with(PUMP_OUTS, BAD_PUMP_OUTS))?;
+    write_text(&dir.join("samples.csv"), &with(SAMPLES, BAD_SAMPLES))?;
+    write_text(&dir.join("pipes.csv"), PIPES)
 }
 
 /// Writes `watercourses.geojson`: a brook 60 ft east of lot 129.00-2-1 and a wetland 135 ft east of lot

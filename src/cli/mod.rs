@@ -1,6 +1,8 @@
 //! Command-line flags (clap derive structs that only mirror the flags) and the step that turns them into a
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
+mod init;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,10 +48,22 @@ enum Command {
     /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
     Notices(NoticesArgs),
     /// Draw the schedule as a map (PNG or SVG): parcels by tier or status, shoreline, 500-ft buffer,
-    /// watershed, floodplain, towns, legend, scale bar and north arrow.
+    /// watershed, floodplain, towns, legend, scale bar and north arrow; or, with `--format html` (or an
+    /// `.html` file), one offline interactive page with filters, search and parcel popups.
     ///
     /// Example: lakeshore map --config data/sample/county.toml --as-of 2027-01-15 --out out/map.png --by status
     Map(MapArgs),
+    /// Look at a folder of county data, work out which file is which layer, and write a commented
+    /// county.toml there (an existing one is kept unless --force).
+    ///
+    /// Example: lakeshore init county/ && lakeshore schedule --config county/county.toml --out out/
+    Init {
+        /// The folder holding the county's layers and record files.
+        dir: PathBuf,
+        /// Replace an existing county.toml.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -86,6 +100,9 @@ struct NoticesArgs {
     /// Letter template (HTML with {{placeholders}}); default: the built-in data/templates/letter.html.
     #[arg(long, value_name = "FILE")]
     template: Option<PathBuf>,
+    /// Also print the letters and labels to letters.pdf and labels.pdf through headless Chromium.
+    #[arg(long)]
+    pdf: bool,
 }
 
 /// Flags of `lakeshore map`. `--out` is the image file, its extension (.png or .svg) picking the format, or a
@@ -106,6 +123,10 @@ struct MapArgs {
     /// Image height, pixels.
     #[arg(long, value_name = "PX", default_value_t = 1200)]
     height: u32,
+    /// With `--format html`: a tile URL template for a base map, e.g. https://tile.example/{z}/{x}/{y}.png
+    /// (default: none, the map needs no network).
+    #[arg(long, value_name = "URL")]
+    basemap: Option<String>,
 }
 
 /// Flags of `lakeshore workload`.
@@ -177,6 +198,9 @@ struct RunArgs {
     /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
     #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
     fields: Vec<String>,
+    /// Drainage-pipes register CSV (parcel_id, pipe_id): pipes known on parcels, sampled or not.
+    #[arg(long, value_name = "FILE")]
+    pipes: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
@@ -206,6 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
         Command::Map(a) => map(a),
+        Command::Init { dir, force } => init::init(&dir, force),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;
@@ -244,6 +269,7 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
         (&mut l.events, &a.events),
         (&mut l.pump_outs, &a.pump_outs),
         (&mut l.samples, &a.samples),
+        (&mut l.pipes, &a.pipes),
         (&mut file.rules, &a.rules),
     ] {
         if flag.is_some() {
@@ -294,6 +320,7 @@ fn finish(
         for line in &run.columns {
             eprintln!("lakeshore: {line}");
         }
+        print_field_choices(run);
         for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
         }
@@ -318,6 +345,19 @@ fn finish(
         eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);
     }
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+/// Says on stderr which field of the parcels layer was taken for what (`-v`).
+fn print_field_choices(run: &Run<'_>) {
+    for choice in &run.parcel_fields {
+        let how = if choice.configured { "set in [fields]" } else { "detected" };
+        match choice.fields.is_empty() {
+            true => eprintln!("lakeshore: parcels: {:<15} no field found", choice.role),
+            false => {
+                eprintln!("lakeshore: parcels: {:<15} {} ({how})", choice.role, choice.fields.join(" + "))
+            }
+        }
+    }
 }
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
@@ -446,10 +486,17 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
     use lakeshore::report::table::Table;
-    // A bad template stops the run before any work.
+    // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
         Some(path) => Template::load(path)?,
         None => Template::builtin()?,
+    };
+    let chromium = match (a.pdf, lakeshore::report::print::find_chromium()) {
+        (false, _) => None,
+        (true, Some(found)) => Some(found),
+        (true, None) => anyhow::bail!(
+            "--pdf needs Chromium and none was found (chromium, chromium-browser or google-chrome on PATH, or CHROMIUM=path): install it, or leave out --pdf and print letters.html and labels.html from a browser"
+        ),
     };
     let (config, formats) = prepare(&a.run)?;
     let year = a.year.unwrap_or(config.as_of.year());
@@ -457,10 +504,25 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let list = lakeshore::report::notices::notices(&run, &found, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
-    written.push(write_letters(&list, &template, &a.run.out, config.as_of)?);
-    written.push(write_labels(&list, &a.run.out)?);
+    let unmailed = lakeshore::report::notices::CannotMail(&list);
+    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[Format::Csv], &config.crs)?);
+    let html = [write_letters(&list, &template, &a.run.out, config.as_of)?, write_labels(&list, &a.run.out)?];
+    written.extend(html.iter().cloned());
+    if let Some(chromium) = &chromium {
+        for page in html {
+            let pdf = page.with_extension("pdf");
+            lakeshore::report::print::print_to_pdf(chromium, &page, &pdf)?;
+            written.push(pdf);
+        }
+    }
     if !a.run.quiet {
         println!("{} notices for {year} in {} letters", list.len(), list.letter_count());
+        if unmailed.len() > 0 {
+            println!(
+                "{} notices cannot be mailed (no usable mailing address): see cannot_mail.csv",
+                unmailed.len()
+            );
+        }
     }
     let code = finish(&a.run, &config, &run, &problems, written, writing)?;
     std::mem::forget(found);
@@ -468,14 +530,16 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::map::{render_png, render_svg, schedule_scene, ColourBy};
+fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::map::{render_png, render_svg, schedule_scene};
     use lakeshore::report::map::{map_input, MapOptions};
-    let colour_by = match a.by.trim().to_ascii_lowercase().as_str() {
-        "tier" | "tiers" => ColourBy::Tier,
-        "status" => ColourBy::Status,
-        other => anyhow::bail!("--by '{other}': choose tier or status"),
-    };
+    let html_asked = a.run.format.iter().any(|f| f.trim().eq_ignore_ascii_case("html"));
+    if html_asked || a.run.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("html")) {
+        return html_map(a);
+    }
+    // The image format comes from the file name; other --format values do not apply to a map.
+    a.run.format.retain(|f| !matches!(f.trim().to_ascii_lowercase().as_str(), "png" | "svg"));
+    let colour_by = parse_colour_by(&a.by)?;
     // `--out out/` (a folder) means `out/map.png`.
     let out = match a.run.out.extension() {
         Some(_) => a.run.out.clone(),
@@ -509,6 +573,47 @@ fn map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
     std::mem::forget(run);
     Ok(code)
+}
+
+/// `lakeshore map --format html`: the interactive map, `map.html` in the `--out` folder or the `.html` file
+/// named.
+fn html_map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::report::map::{html_map, HtmlExtras, MapOptions};
+    a.run.format.retain(|f| !f.trim().eq_ignore_ascii_case("html"));
+    let out = match a.run.out.extension() {
+        Some(_) => a.run.out.clone(),
+        None => a.run.out.join("map.html"),
+    };
+    let colour_by = parse_colour_by(&a.by)?;
+    let (config, _) = prepare(&a.run)?;
+    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
+    let mut notes = Vec::new();
+    let reference = lakeshore::reference::read_reference(&config, &mut problems, &mut notes)?;
+    let writing = std::time::Instant::now();
+    let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
+    let year = config.as_of.year();
+    let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
+    let options = MapOptions { colour_by, town: a.town.clone() };
+    let page = html_map(&run, reference, &options, config.as_of, extras, &to_wgs84)?;
+    let html = lakeshore::map::html::render_html(&page);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;
+    }
+    lakeshore::io::write::write_atomic(&out, |w| w.write_all(html.as_bytes()))?;
+    let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
+    let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
+    std::mem::forget(found);
+    std::mem::forget(run);
+    Ok(code)
+}
+
+/// `--by tier` or `--by status`.
+fn parse_colour_by(by: &str) -> anyhow::Result<lakeshore::map::ColourBy> {
+    match by.trim().to_ascii_lowercase().as_str() {
+        "tier" | "tiers" => Ok(lakeshore::map::ColourBy::Tier),
+        "status" => Ok(lakeshore::map::ColourBy::Status),
+        other => anyhow::bail!("--by '{other}': choose tier or status"),
+    }
 }
 
 /// Runs the schedule and collects the open obligations; the problems of both, sorted.

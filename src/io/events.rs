@@ -1,7 +1,8 @@
 //! The event files (CSV or workbook sheets; columns named in `[fields.events]`, `[fields.pump_outs]`,
-//! `[fields.samples]` or detected): events (`parcel_id,date,event` plus optional columns), pump-outs
-//! (`parcel_id,date,hauler_licence`) and drainage-pipe samples
-//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`). Every row is checked; a bad row names its line and
+//! `[fields.samples]`, `[fields.pipes]` or detected): events (`parcel_id,date,event` plus optional columns),
+//! pump-outs (`parcel_id,date,hauler_licence`), drainage-pipe samples
+//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`) and the register of known drainage pipes
+//! (`parcel_id,pipe_id`). Every row is checked; a bad row names its line and
 //! is reported, the rest still count.
 
 use std::path::{Path, PathBuf};
@@ -93,6 +94,21 @@ pub const PUMP_OUT_SPEC: Spec<'static> = Spec {
             aliases: &["hauler_license", "licence", "license"],
             required: true,
             detect: Detect::Words(&["licen", "hauler"]),
+        },
+    ],
+};
+
+/// The roles of the drainage-pipe register's columns.
+pub const PIPE_SPEC: Spec<'static> = Spec {
+    what: "drainage pipes",
+    key: "pipes",
+    roles: &[
+        PARCEL_ID,
+        Role {
+            name: "pipe_id",
+            aliases: &["pipe"],
+            required: true,
+            detect: Detect::Words(&["pipe", "outfall"]),
         },
     ],
 };
@@ -261,4 +277,41 @@ pub fn read_samples(
         let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
         Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
     })))
+}
+
+/// A drainage pipe known to be on a parcel, from the register of pipes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pipe {
+    /// The parcel's position.
+    pub parcel: usize,
+    /// The pipe, named as its samples name it.
+    pub pipe: String,
+    /// Where it was read.
+    pub source: Source,
+}
+
+/// Reads the register of drainage pipes (`parcel_id,pipe_id`): pipes known to be on a parcel whether or not
+/// they have been sampled.
+pub fn read_pipes(
+    path: &Path,
+    fields: &FieldMap,
+    position: &dyn Fn(&str) -> Option<usize>,
+) -> Result<Read<Vec<Pipe>>> {
+    let records = Records::read(path, &PIPE_SPEC, fields)?;
+    let (ids, pipes) = (records.cells("parcel_id"), records.cells("pipe_id"));
+    let shared: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
+    let mut check = Checker::new(records.path());
+    let mut kept = Vec::new();
+    for row in 0..records.len() {
+        let parcel = check.parcel(row, ids[row], position);
+        if pipes[row].is_empty() {
+            check.report(row, "no pipe_id; fill in the pipe's name as its samples name it");
+            continue;
+        }
+        if let Some(parcel) = parcel {
+            let source = Source { path: shared.clone(), row };
+            kept.push(Pipe { parcel, pipe: pipes[row].to_string(), source });
+        }
+    }
+    Ok(records.finish((kept, check.problems)))
 }

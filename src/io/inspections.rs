@@ -7,7 +7,11 @@
 //!   deadline;
 //! - the findings `failure`, `overflow_points`, `components_working`, `tank_adequate`, `separation_ft`,
 //!   `valid_permit`, `meets_75a`, from which the system's class and permit follow (all or none of them);
-//! - `installed`, `system_size` (`individual` or `intermediate`), for grandfathered designs.
+//! - with the findings, the report's `report_accepted` date (a permit dates from it, §V.A), the permit's
+//!   `permit_issued` and `permit_expires` dates, and the `watercourse_ft` the inspector measured from the
+//!   absorption field (§IV.C.6), each optional;
+//! - `installed`, `system_size` (`individual` or `intermediate`), and `adequately_functioning`, for
+//!   grandfathered designs.
 //!
 //! Each row is checked on its own: a bad date or an unknown parcel names its line and the rest still counts.
 //! The file may hold millions of rows; only the latest inspection of each parcel is kept (plus reports still
@@ -94,6 +98,10 @@ pub struct Findings {
     pub meets_75a: bool,
 }
 
+/// The optional columns that go with the findings.
+pub const REPORT_COLUMNS: [&str; 4] =
+    ["report_accepted", "permit_issued", "permit_expires", "watercourse_ft"];
+
 /// The latest inspection of a parcel that recorded findings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
@@ -103,6 +111,15 @@ pub struct Report {
     pub row: usize,
     /// The findings.
     pub findings: Findings,
+    /// When the Health Department accepted the report as complete (§V.A), when recorded.
+    pub accepted: Option<NaiveDate>,
+    /// When the permit that followed was issued, when recorded.
+    pub permit_issued: Option<NaiveDate>,
+    /// When that permit expires, when recorded.
+    pub permit_expires: Option<NaiveDate>,
+    /// The distance from the absorption field to the nearest watercourse or wetland the inspector measured
+    /// (§IV.C.6), feet; it wins over the GIS distance.
+    pub watercourse_ft: Option<f64>,
 }
 
 /// A system's size class, for grandfathered designs (Gorham Ch. 56 §304.2).
@@ -156,18 +173,26 @@ pub struct Inspections {
     pub reports: Vec<Option<Box<Report>>>,
     /// Each parcel's system installation; empty when the file has no `installed` column.
     pub installed: Vec<Option<Installed>>,
+    /// Each parcel's latest finding that its system is (or is not) adequately functioning; empty when the
+    /// file has no `adequately_functioning` column.
+    pub functioning: Vec<Option<bool>>,
+    /// Every inspection date (parcel position, date, data row) of the parcels the reader was asked to keep
+    /// them for, in file order.
+    pub dated: Vec<(usize, NaiveDate, usize)>,
     /// Reports not yet received, in file order; empty when the file has no `report_received` column.
     pub pending: Vec<PendingReport>,
 }
 
 /// Reads the inspections file at `path`, its columns named by `fields` or detected, for the parcels of
 /// `parcels`; rows naming an unknown parcel, a bad cell or a date after `as_of` are reported, and the row does
-/// not count.
+/// not count. Every inspection date is kept for the parcel positions in `keep_dates` (sorted), the rest only
+/// as each parcel's latest.
 pub fn read_inspections(
     path: &Path,
     fields: &FieldMap,
     parcels: ParcelIndex<'_>,
     as_of: NaiveDate,
+    keep_dates: &[usize],
 ) -> Result<Read<Inspections>> {
     let records = Records::read(path, &SPEC, fields)?;
     let has_findings = FINDINGS.iter().any(|c| records.has(c));
@@ -197,11 +222,16 @@ pub fn read_inspections(
         has_findings.then(|| FINDINGS.iter().map(|c| records.cells(c)).collect());
     let install =
         records.has("installed").then(|| (records.cells("installed"), records.cells("system_size")));
+    let functioning = records.has("adequately_functioning").then(|| records.cells("adequately_functioning"));
+    let report_columns: Vec<Option<Vec<&str>>> =
+        REPORT_COLUMNS.iter().map(|c| records.has(c).then(|| records.cells(c))).collect();
 
     let mut out = Inspections {
         latest: vec![None; parcels.len()],
         reports: if has_findings { vec![None; parcels.len()] } else { Vec::new() },
         installed: if install.is_some() { vec![None; parcels.len()] } else { Vec::new() },
+        functioning: if functioning.is_some() { vec![None; parcels.len()] } else { Vec::new() },
+        dated: Vec::new(),
         pending: Vec::new(),
     };
     let mut shared: FxHashMap<&str, Arc<str>> = FxHashMap::default();
@@ -211,6 +241,9 @@ pub fn read_inspections(
             continue;
         };
         let Some(date) = check.date(row, REQUIRED[1], date.unwrap_or("").trim(), as_of) else { continue };
+        if keep_dates.binary_search(&at).is_ok() {
+            out.dated.push((at, date, row));
+        }
         let result = share(&mut shared, results.as_ref().map_or("", |r| r[row]));
         match &mut out.latest[at] {
             Some(last) if last.date >= date => {}
@@ -240,8 +273,14 @@ pub fn read_inspections(
             if let Some(found) = found {
                 let newer = out.reports[at].as_ref().is_none_or(|r| r.date < date);
                 if newer {
-                    out.reports[at] = Some(Box::new(Report { date, row, findings: found }));
+                    let report = read_report_columns(&mut check, row, &report_columns, date, as_of, found);
+                    out.reports[at] = Some(Box::new(report));
                 }
+            }
+        }
+        if let Some(cells) = &functioning {
+            if let Some(Some(found)) = check.yes_no(row, "adequately_functioning", cells[row]) {
+                out.functioning[at] = Some(found);
             }
         }
         if let Some((dates, sizes)) = &install {
@@ -310,6 +349,33 @@ fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Op
         return None;
     }
     Some(found)
+}
+
+/// The report of the findings `found` on `row`, with the optional report columns (`cells`, in the order of
+/// [`REPORT_COLUMNS`]); a bad date or number is reported and left out.
+fn read_report_columns(
+    check: &mut Checker<'_>,
+    row: usize,
+    cells: &[Option<Vec<&str>>],
+    date: NaiveDate,
+    as_of: NaiveDate,
+    findings: Findings,
+) -> Report {
+    let text = |i: usize| cells[i].as_ref().map_or("", |c| c[row]);
+    // An expiry lies in the future; the other dates are records of what happened.
+    let mut dated = |i: usize, latest: Option<NaiveDate>| {
+        check.optional_date(row, REPORT_COLUMNS[i], text(i), latest).flatten()
+    };
+    let accepted = dated(0, Some(as_of));
+    let permit_issued = dated(1, Some(as_of));
+    let permit_expires = dated(2, None);
+    let watercourse_ft = check.number(row, REPORT_COLUMNS[3], text(3)).flatten();
+    for (name, day) in [(REPORT_COLUMNS[0], accepted), (REPORT_COLUMNS[1], permit_issued)] {
+        if day.is_some_and(|d| d < date) {
+            check.report(row, format!("{name} is before the inspection_date {date}; fix one of them"));
+        }
+    }
+    Report { date, row, findings, accepted, permit_issued, permit_expires, watercourse_ft }
 }
 
 fn read_installed(

@@ -32,7 +32,9 @@
 //! Sizes: 1600×1200 reads well for a whole county on screen, 1200×900 for one town; text scales with the image
 //! (12 px at 800×600), so a 3200×2400 PNG prints at 300 dpi on letter paper with the same proportions.
 
+pub mod html;
 mod png;
+pub mod qml;
 mod scene;
 mod svg;
 mod text;
@@ -51,9 +53,10 @@ use scene::thousands;
 
 /// What a parcel is coloured by: its inspection tier or its status. Tier classes and status classes have
 /// distinct colours, so the two can be mixed (a tier map may mark failed parcels).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ParcelClass {
     /// No rule schedules it (sewered, outside the county, unknown town).
+    #[default]
     Unscheduled,
     /// The rest of the county (the longest cycle).
     County,

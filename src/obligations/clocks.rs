@@ -1,5 +1,6 @@
 //! The rule set's event clocks, run over a parcel's events: each event that starts a clock opens an
-//! obligation due after the law's period; a later closing event discharges it.
+//! obligation due after the law's period; a closing event on or before the due date discharges it, and one
+//! after it corrects the breach late (the obligation stays listed with both dates).
 
 use std::borrow::Cow;
 
@@ -9,21 +10,19 @@ use super::Obligation;
 use crate::calendar::{add_business_days, add_days, add_days_rolled};
 use crate::error::Problem;
 use crate::io::events::{Event, EventValue};
-use crate::rules::vocabulary::INSPECTION;
 use crate::rules::{Clock, Condition, RuleSet};
 
 /// What the clocks look at for one parcel.
 pub struct ParcelEvents<'a> {
     /// The parcel's position.
     pub parcel: usize,
-    /// Its events (file events, pump-outs and derived events), sorted by date.
+    /// Its events (file events, pump-outs, inspections and derived events), sorted by date.
     pub events: &'a [Event],
-    /// Its latest inspection on record.
-    pub latest_inspection: Option<NaiveDate>,
 }
 
-/// The open obligations the clocks of `rules` give for one parcel on `as_of`; a condition that cannot be
-/// checked (a blank cell) is reported in `problems` and the clock still starts.
+/// The open obligations the clocks of `rules` give for one parcel on `as_of`, and the breaches corrected
+/// late; a condition that cannot be checked (a blank cell) is reported in `problems` and the clock still
+/// starts.
 pub fn clock_obligations<'r>(
     rules: &'r RuleSet,
     input: &ParcelEvents<'_>,
@@ -36,15 +35,17 @@ pub fn clock_obligations<'r>(
             if !condition_holds(clock, event, problems) {
                 continue;
             }
-            let due = due_date(rules, clock, event.date);
-            if is_closed(clock, event, input) {
-                continue;
-            }
+            let (due, counted) = due_date(rules, clock, event);
             if clock.lapses && due.is_some_and(|d| d < as_of) {
                 continue;
             }
-            let overdue = due.is_some_and(|d| d < as_of);
-            let detail = clock.weekly_fine_usd.map(|fine| {
+            let corrected = match closure(clock, event, due, input.events) {
+                Closure::Open => None,
+                Closure::Met => continue,
+                Closure::Late(on) => Some(on),
+            };
+            let overdue = corrected.is_none() && due.is_some_and(|d| d < as_of);
+            let fine = clock.weekly_fine_usd.filter(|_| corrected.is_none()).map(|fine| {
                 let weeks = (as_of - event.date).num_days().max(0) / 7;
                 let count = 1 + weeks;
                 format!(
@@ -53,6 +54,8 @@ pub fn clock_obligations<'r>(
                     fine * count as f64
                 )
             });
+            let late = corrected.zip(due).map(|(on, due)| format!("breached: due {due}, done late on {on}"));
+            let detail: Vec<String> = [counted, fine, late].into_iter().flatten().collect();
             out.push(Obligation {
                 parcel: input.parcel,
                 id: &clock.id,
@@ -62,7 +65,8 @@ pub fn clock_obligations<'r>(
                 since: Some(event.date),
                 due,
                 overdue,
-                detail,
+                corrected,
+                detail: (!detail.is_empty()).then(|| detail.join("; ")),
                 citation: Cow::Borrowed(&clock.citation),
                 source: Some(event.source.to_string()),
             });
@@ -71,29 +75,71 @@ pub fn clock_obligations<'r>(
     out
 }
 
-/// The due date of `clock` started on `start`: calendar days run to the next business day where the rule
-/// set says so (N.Y. Gen. Constr. Law §25-a); business days skip weekends and public holidays.
-fn due_date(rules: &RuleSet, clock: &Clock, start: NaiveDate) -> Option<NaiveDate> {
+/// The due date of `clock` started by `event`, and, for a clock that counts from a receipt date, which
+/// start was used. Calendar days run to the next business day where the rule set says so (N.Y. Gen. Constr.
+/// Law §25-a); business days skip weekends and public holidays.
+fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>, Option<String>) {
+    let (start, counted) = match (&clock.from_column, event.value(clock.from_column.as_deref().unwrap_or("")))
+    {
+        (Some(column), Some(EventValue::Date(received))) => {
+            (received, Some(format!("counted from receipt on {received} ({column})")))
+        }
+        (Some(column), _) => {
+            let days = clock.mailing_days.unwrap_or(0);
+            let start = add_days(event.date, days);
+            let note = format!(
+                "no {column} date recorded: counted from {} plus {days} days for mailing ({start})",
+                event.date
+            );
+            (start, Some(note))
+        }
+        (None, _) => (event.date, None),
+    };
     let roll = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-    if let Some(days) = clock.within_days {
-        return Some(if roll { add_days_rolled(start, days) } else { add_days(start, days) });
-    }
-    if let Some(days) = clock.within_business_days {
-        return Some(add_business_days(start, days));
-    }
-    clock.due_on_event.then_some(start)
+    let due = if let Some(days) = clock.within_days {
+        Some(if roll { add_days_rolled(start, days) } else { add_days(start, days) })
+    } else if let Some(days) = clock.within_business_days {
+        Some(add_business_days(start, days))
+    } else {
+        clock.due_on_event.then_some(start)
+    };
+    (due, counted)
 }
 
-/// Whether a closing event (or inspection) on record discharges the obligation `event` started.
-fn is_closed(clock: &Clock, event: &Event, input: &ParcelEvents<'_>) -> bool {
+/// How the acts on record answer an obligation.
+enum Closure {
+    /// No closing act.
+    Open,
+    /// A closing act on or before the due date (or any, when the law sets no time).
+    Met,
+    /// The first closing act came after the due date, on this day.
+    Late(NaiveDate),
+}
+
+/// Whether a closing event (or inspection) on record discharges the obligation `event` started. Acts count
+/// from the event's date, or from the clock's look-back before it ("pumped within the last twelve months").
+fn closure(clock: &Clock, event: &Event, due: Option<NaiveDate>, events: &[Event]) -> Closure {
     let from = match clock.closed_from_months_before {
         Some(months) => event.date.checked_sub_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MIN),
         None => event.date,
     };
-    if clock.closes_on(INSPECTION) && input.latest_inspection.is_some_and(|d| d >= from) {
-        return true;
+    let mut acts = events
+        .iter()
+        .filter(|e| e.date >= from && clock.closes_on(e.kind) && !std::ptr::eq(*e, event))
+        .map(|e| e.date);
+    match due {
+        None => acts.next().map_or(Closure::Open, |_| Closure::Met),
+        Some(due) => {
+            let mut late = None;
+            for on in acts {
+                if on <= due {
+                    return Closure::Met;
+                }
+                late = Some(late.map_or(on, |l: NaiveDate| l.min(on)));
+            }
+            late.map_or(Closure::Open, Closure::Late)
+        }
     }
-    input.events.iter().any(|e| e.date >= from && clock.closes_on(e.kind) && !std::ptr::eq(e, event))
 }
 
 fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) -> bool {
@@ -120,6 +166,7 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
 mod tests {
     use super::*;
     use crate::io::events::Source;
+    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
@@ -136,13 +183,24 @@ mod tests {
         inspected: Option<NaiveDate>,
         as_of: NaiveDate,
     ) -> Vec<(String, Option<NaiveDate>, bool)> {
-        let rules = RuleSet::gorham_ch56();
-        let input = ParcelEvents { parcel: 0, events, latest_inspection: inspected };
-        let mut problems = Vec::new();
-        clock_obligations(&rules, &input, as_of, &mut problems)
+        found(&RuleSet::gorham_ch56(), events, inspected, as_of)
             .into_iter()
             .map(|o| (o.id.to_string(), o.due, o.overdue))
             .collect()
+    }
+
+    /// The obligations of `events` plus an inspection on `inspected` under `rules` on `as_of`.
+    fn found<'r>(
+        rules: &'r RuleSet,
+        events: &[Event],
+        inspected: Option<NaiveDate>,
+        as_of: NaiveDate,
+    ) -> Vec<Obligation<'r>> {
+        let mut all = events.to_vec();
+        all.extend(inspected.map(|d| event(INSPECTION, d, vec![])));
+        all.sort_by_key(|e| e.date);
+        let input = ParcelEvents { parcel: 0, events: &all };
+        clock_obligations(rules, &input, as_of, &mut Vec::new())
     }
 
     fn due_of(found: &[(String, Option<NaiveDate>, bool)], id: &str) -> Option<Option<NaiveDate>> {
@@ -193,14 +251,27 @@ mod tests {
         assert_eq!(found, vec![("appeal-decision".to_string(), Some(d(2027, 1, 6)), true)]);
     }
 
-    /// §601.2: 30 days to obtain a permit after the deficiency notice. Notice Wednesday 2024-07-10 → Friday
-    /// 2024-08-09. A notice of Friday 2026-10-02 ends Sunday Nov 1 → Monday Nov 2.
+    /// §601.2: "Upon receipt of such notice the property owner shall be given thirty (30) days to obtain a
+    /// wastewater treatment permit." Received Monday 2026-11-23: + 30 days = Wednesday 2026-12-23. Received
+    /// Friday 2026-10-02: + 30 = Sunday Nov 1 → Monday Nov 2 (§25-a). No receipt recorded: notice Wednesday
+    /// 2024-07-10 + 5 days for mailing (the rule set's allowance) = Monday 07-15, + 30 = Wednesday 2024-08-14.
     #[test]
-    fn deficiency_permit_thirty_days() {
-        let found = open(&[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
-        assert_eq!(due_of(&found, "deficiency-permit"), Some(Some(d(2024, 8, 9))));
-        let found = open(&[event("deficiency-notice", d(2026, 10, 2), vec![])], None, d(2026, 10, 3));
-        assert_eq!(due_of(&found, "deficiency-permit"), Some(Some(d(2026, 11, 2))));
+    fn deficiency_permit_thirty_days_from_receipt() {
+        let received = |sent, on| event("deficiency-notice", sent, vec![("received", EventValue::Date(on))]);
+        let got = open(&[received(d(2026, 11, 20), d(2026, 11, 23))], None, d(2026, 11, 24));
+        assert_eq!(due_of(&got, "deficiency-permit"), Some(Some(d(2026, 12, 23))));
+        let got = open(&[received(d(2026, 9, 30), d(2026, 10, 2))], None, d(2026, 10, 3));
+        assert_eq!(due_of(&got, "deficiency-permit"), Some(Some(d(2026, 11, 2))));
+        let rules = RuleSet::gorham_ch56();
+        let mailed =
+            found(&rules, &[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
+        let permit = mailed.iter().find(|o| o.id == "deficiency-permit").expect("open");
+        assert_eq!(permit.due, Some(d(2024, 8, 14)));
+        let detail = permit.detail.as_deref().unwrap_or_default();
+        assert!(detail.contains("plus 5 days for mailing (2024-07-15)"), "{detail}");
+        let got = found(&rules, &[received(d(2026, 11, 20), d(2026, 11, 23))], None, d(2026, 11, 24));
+        let detail = got.iter().find(|o| o.id == "deficiency-permit").and_then(|o| o.detail.clone());
+        assert_eq!(detail.as_deref(), Some("counted from receipt on 2026-11-23 (received)"));
         let permitted = [
             event("deficiency-notice", d(2024, 7, 10), vec![]),
             event("permit-issued", d(2024, 8, 1), vec![]),
@@ -209,7 +280,8 @@ mod tests {
     }
 
     /// §501.1(b), (d): an arm's-length conveyance needs an inspection before it; a non-arm's-length one is
-    /// exempt; a blank flag counts as arm's length. An inspection within the 12 months before closes it.
+    /// exempt; a blank flag counts as arm's length. An inspection within the 12 months before closes it; one
+    /// after the conveyance is a breach corrected late.
     #[test]
     fn conveyance_inspection() {
         let sale = |flag: Option<bool>| {
@@ -231,6 +303,51 @@ mod tests {
             due_of(&open(&[sale(None)], Some(d(2025, 11, 30)), d(2027, 1, 15)), "conveyance-inspection"),
             due
         );
+        let rules = RuleSet::gorham_ch56();
+        let late = found(&rules, &[sale(None)], Some(d(2026, 12, 2)), d(2027, 1, 15));
+        let row = late.iter().find(|o| o.id == "conveyance-inspection").expect("listed");
+        assert_eq!(
+            (row.due, row.corrected, row.overdue),
+            (Some(d(2026, 12, 1)), Some(d(2026, 12, 2)), false)
+        );
+    }
+
+    /// Art. V §IV.B.1: "Prior to any property transfer, all septic or holding tanks must be pumped out ...
+    /// unless ... pumped out by a licensed hauler within the last twelve months"; §IV.B.2: "Prior to, or at
+    /// the time of property transfer, all wastewater treatment systems shall be inspected". Transfer Thursday
+    /// 2026-10-15. A pump-out 2025-10-15 (twelve months before) or on the transfer day meets the duty;
+    /// 2025-10-14 is too early; one on 2026-10-20 is after the transfer: breached on 10-15, corrected late on
+    /// 10-20. An inspection at the time of transfer meets §IV.B.2; one on 2026-11-02 corrects it late.
+    #[test]
+    fn pre_transfer_duties_are_met_only_before_the_transfer() {
+        let rules = RuleSet::cayuga_art_v();
+        let transfer = event("transfer", d(2026, 10, 15), vec![]);
+        let pumped = |on| event(PUMP_OUT, on, vec![]);
+        let state = |events: &[Event], inspected: Option<NaiveDate>, id: &str| {
+            found(&rules, events, inspected, d(2027, 1, 15))
+                .into_iter()
+                .find(|o| o.id == id)
+                .map(|o| (o.due, o.overdue, o.corrected))
+        };
+        let due = Some(d(2026, 10, 15));
+        let pump = "transfer-pump-out";
+        assert_eq!(state(&[transfer.clone(), pumped(d(2025, 10, 15))], None, pump), None);
+        assert_eq!(state(&[transfer.clone(), pumped(d(2026, 10, 15))], None, pump), None);
+        assert_eq!(state(&[transfer.clone(), pumped(d(2025, 10, 14))], None, pump), Some((due, true, None)));
+        assert_eq!(
+            state(&[transfer.clone(), pumped(d(2026, 10, 20))], None, pump),
+            Some((due, false, Some(d(2026, 10, 20))))
+        );
+        // A pump-out in time and another after: met.
+        let both = [pumped(d(2026, 9, 1)), transfer.clone(), pumped(d(2026, 10, 20))];
+        assert_eq!(state(&both, None, pump), None);
+        let inspection = "transfer-inspection";
+        assert_eq!(state(std::slice::from_ref(&transfer), Some(d(2026, 10, 15)), inspection), None);
+        assert_eq!(
+            state(std::slice::from_ref(&transfer), Some(d(2026, 11, 2)), inspection),
+            Some((due, false, Some(d(2026, 11, 2))))
+        );
+        assert_eq!(state(&[transfer], None, inspection), Some((due, true, None)));
     }
 
     /// §501.1(c) "greater than fifty percent" and §307.1(d) "in excess of 1,000 gallons per day".
@@ -253,7 +370,7 @@ mod tests {
     fn violations_count_weeks_after_notice() {
         let rules = RuleSet::gorham_ch56();
         let events = [event("violation-notice", d(2026, 12, 1), vec![])];
-        let input = ParcelEvents { parcel: 0, events: &events, latest_inspection: None };
+        let input = ParcelEvents { parcel: 0, events: &events };
         let found = clock_obligations(&rules, &input, d(2027, 1, 15), &mut Vec::new());
         let violation = found.iter().find(|o| o.id == "violation").expect("open violation");
         let detail = violation.detail.as_deref().unwrap_or_default();

@@ -15,17 +15,19 @@ use chrono::NaiveDate;
 
 pub use clocks::{clock_obligations, ParcelEvents};
 pub use permit::{decide_permit, Class, Context, Permit, PermitKind};
-pub use pipes::{pipe_state, PipeState};
+use pipes::grid_due;
+pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
 
-use crate::calendar::add_business_days;
-use crate::classify::Facts;
+use crate::calendar::{add_business_days, add_years};
+use crate::classify::{Basis, Facts};
 use crate::error::Problem;
 use crate::io::events::{Event, EventValue, Sample, Source};
 use crate::io::inspections::Report;
 use crate::pipeline::{Row, Run};
-use crate::rules::vocabulary::{CONDITION_BREACH, FAILED_INSPECTION, INTERIM_RENEWAL, REPAIR_ORDER};
+use crate::rules::vocabulary::{
+    CONDITION_BREACH, FAILED_INSPECTION, INSPECTION, INTERIM_RENEWAL, PERMIT_ISSUED, REPAIR_ORDER,
+};
 use crate::rules::RuleSet;
-use crate::schedule::{Grid, Status};
 
 /// One open obligation of a parcel.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,8 +35,9 @@ pub struct Obligation<'r> {
     /// The parcel's position in the run's rows.
     pub parcel: usize,
     /// What kind of obligation: a clock id of the rule set, or a built-in one (`periodic-inspection`,
-    /// `permit-renewal`, `interim-renewal`, `interim-not-renewable`, `repair-order`, `holding-tank-review`,
-    /// `floodplain-elevation`, `inspection-report`, `pipe-retest`, `pipe-violation`).
+    /// `pipe-inspection`, `permit-renewal`, `permit-term`, `interim-renewal`, `interim-not-renewable`,
+    /// `system-location`, `repair-order`, `holding-tank-review`, `floodplain-elevation`, `inspection-report`,
+    /// `pipe-retest`, `pipe-violation`).
     pub id: &'r str,
     /// What is owed.
     pub what: Cow<'r, str>,
@@ -46,8 +49,12 @@ pub struct Obligation<'r> {
     pub since: Option<NaiveDate>,
     /// When it is due; `None` where the law sets no time.
     pub due: Option<NaiveDate>,
-    /// Whether the due date has passed (a due date equal to the as-of date is not yet late).
+    /// Whether the due date has passed with the obligation still open (a due date equal to the as-of date is
+    /// not yet late).
     pub overdue: bool,
+    /// A breach corrected late: the day the act came, after the due date (the obligation is no longer open;
+    /// it stays listed so the breach shows with both dates).
+    pub corrected: Option<NaiveDate>,
     /// Further particulars (counts, fines, measurements).
     pub detail: Option<String>,
     /// The law's citation.
@@ -64,26 +71,40 @@ pub fn events_of(events: &[Event], parcel: usize) -> &[Event] {
 }
 
 /// The class and permit following the parcel's latest inspection with findings, when the rule set has
-/// permits. `grid` is the parcel's periodic cycle, `events` its events.
+/// permits. `events` are the parcel's events; `roll_forward` applies N.Y. Gen. Constr. Law §25-a to renewals.
+///
+/// The permit's dates come from the records: the latest `permit-issued` event on or after the inspection
+/// (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the acceptance of
+/// the report (§V.A: the permit follows it).
 pub fn permit_for(
     rules: &RuleSet,
     report: &Report,
     facts: Option<&Facts>,
-    grid: Option<Grid>,
     events: &[Event],
 ) -> Option<Permit> {
     let permits = rules.permits.as_ref()?;
-    let after = |kind: &'static str| {
-        events.iter().filter(move |e| e.kind == kind && e.date >= report.date).map(|e| e.date)
+    let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
+    let (starts, expires) = match after(PERMIT_ISSUED).max_by_key(|e| e.date) {
+        Some(issued) => (
+            Some(issued.date),
+            match issued.value("expires") {
+                Some(EventValue::Date(d)) => Some(d),
+                _ => report.permit_expires,
+            },
+        ),
+        None => (report.permit_issued.or(report.accepted), report.permit_expires),
     };
     let context = Context {
         inspected: report.date,
         watercourse_ft: facts.and_then(|f| f.watercourse_ft),
+        system_located: facts.is_some_and(|f| f.basis == Basis::System),
+        measured_ft: report.watercourse_ft,
         flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
-        // The inspection answers the first due date on or after it; the permit runs to the one after that.
-        next_periodic_due: grid.and_then(|g| Some(g.around(g.around(report.date).next.succ_opt()?).next)),
-        renewals: after(INTERIM_RENEWAL).collect(),
+        starts,
+        expires,
+        renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
         breached: after(CONDITION_BREACH).next().is_some(),
+        roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
     };
     Some(decide_permit(permits, &report.findings, &context))
 }
@@ -114,11 +135,7 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
             };
             permit_obligations(rules, &case, as_of, &mut out);
         }
-        let input = ParcelEvents {
-            parcel: at,
-            events: events_of(&events, at),
-            latest_inspection: row.entry.last_inspection.as_ref().map(|l| l.date),
-        };
+        let input = ParcelEvents { parcel: at, events: events_of(&events, at) };
         out.extend(clock_obligations(rules, &input, as_of, &mut problems));
     }
     if let Some(report_rules) = &rules.inspection_report {
@@ -141,6 +158,7 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
                 since: Some(pending.date),
                 due: Some(due),
                 overdue: due < as_of,
+                corrected: None,
                 detail: None,
                 citation: Cow::Borrowed(&report_rules.citation),
                 source: run
@@ -151,6 +169,7 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
         }
     }
     pipe_obligations(run, as_of, &mut out, &mut notes);
+    pipe_inspections(run, as_of, &mut out, &mut notes);
     let unused: Vec<&str> = {
         let mut kinds: Vec<&str> = run
             .events
@@ -158,7 +177,8 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
             .map(|e| e.kind)
             .filter(|k| !rules.clocks.iter().any(|c| c.starts_on(k) || c.closes_on(k)))
             .filter(|k| {
-                rules.permits.is_none() || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER].contains(k)
+                rules.permits.is_none()
+                    || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER, PERMIT_ISSUED].contains(k)
             })
             .collect();
         kinds.sort_unstable();
@@ -184,10 +204,19 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
     (out, problems, notes)
 }
 
-/// The run's events plus a `failed-inspection` event for each parcel whose latest findings show failure,
-/// sorted by parcel and date.
+/// The run's events plus an `inspection` event for each inspection of a parcel with events, and a
+/// `failed-inspection` event for each parcel whose latest findings show failure, sorted by parcel and date.
 fn with_failed_inspections(run: &Run<'_>) -> Vec<Event> {
     let mut events = run.events.clone();
+    if let Some(path) = &run.history_path {
+        events.extend(run.inspections.dated.iter().map(|&(parcel, date, row)| Event {
+            parcel,
+            kind: INSPECTION,
+            date,
+            source: Source { path: path.clone(), row },
+            values: Vec::new(),
+        }));
+    }
     for (at, report) in run.inspections.reports.iter().enumerate() {
         if let (Some(report), Some(path)) = (report, &run.history_path) {
             if report.findings.failure {
@@ -208,11 +237,7 @@ fn with_failed_inspections(run: &Run<'_>) -> Vec<Event> {
 fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
     let e = &row.entry;
     let (Some(_), Some(cycle), Some(next)) = (e.rule, e.cycle_years, e.next_due) else { return };
-    let missed = matches!(e.status, Some(Status::Overdue | Status::NeverInspected));
-    let (due, overdue) = match (missed, e.previous_due) {
-        (true, Some(previous)) => (previous, true),
-        _ => (next, false),
-    };
+    let (due, overdue) = grid_due(e.status, e.previous_due, next);
     out.push(Obligation {
         parcel: at,
         id: "periodic-inspection",
@@ -222,6 +247,7 @@ fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
         since: e.previous_due,
         due: Some(due),
         overdue,
+        corrected: None,
         detail: e.status.map(|s| format!("status {}", s.as_str())),
         citation: Cow::Borrowed(e.citation),
         source: None,
@@ -248,22 +274,26 @@ fn permit_obligations<'r>(
     let PermitCase { at, row, permit, events, .. } = *case;
     let report = case.report.date;
     let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
-    // Started by the inspection unless a later event (an order, a breach) started it.
+    // The permit's own obligations run from its start on record, the rest from the inspection; an event that
+    // started one (an order, a breach, the permit's issue) gives its date.
+    let start = permit.starts.unwrap_or(report);
     let mut push = |id: &'r str,
                     what: String,
                     who: &'r str,
                     due: Option<NaiveDate>,
                     citation: &'r str,
-                    by: Option<&Event>| {
+                    (since, by): (NaiveDate, Option<&Event>)| {
+        let since = by.map_or(since, |e| e.date);
         out.push(Obligation {
             parcel: at,
             id,
             what: Cow::Owned(what),
             who: Cow::Borrowed(who),
             trigger: by.map_or("inspection", |e| e.kind),
-            since: Some(by.map_or(report, |e| e.date)),
+            since: Some(since),
             due,
             overdue: due.is_some_and(|d| d < as_of),
+            corrected: None,
             detail: shortfalls.clone(),
             citation: Cow::Borrowed(citation),
             source: by.map_or_else(|| case.source.clone(), |e| Some(e.source.to_string())),
@@ -282,9 +312,10 @@ fn permit_obligations<'r>(
             "owner",
             None,
             citation,
-            None,
+            (report, None),
         );
     }
+    let issued = events.iter().filter(|e| e.kind == PERMIT_ISSUED && e.date >= report).max_by_key(|e| e.date);
     match (permit.class, permit.kind) {
         (Class::Failed, _) => {
             let order = events.iter().filter(|e| e.kind == REPAIR_ORDER && e.date >= report).max_by_key(|e| e.date);
@@ -303,7 +334,7 @@ fn permit_obligations<'r>(
                         "owner",
                         due,
                         &p.failed_citation,
-                        Some(order),
+                        (report, Some(order)),
                     );
                 }
                 None => push(
@@ -312,33 +343,70 @@ fn permit_obligations<'r>(
                     "health department",
                     None,
                     &p.failed_citation,
-                    None,
+                    (report, None),
                 ),
             }
         }
-        (_, PermitKind::Discharge) => push(
+        (_, PermitKind::Undecided) => push(
+            "system-location",
+            format!(
+                "locate the absorption field, or record the distance the inspector measured from it, to show whether it is {} ft from watercourses and wetlands; the class waits for it",
+                p.min_watercourse_ft
+            ),
+            "health department",
+            None,
+            &p.location_citation,
+            (report, None),
+        ),
+        (_, PermitKind::Discharge) if permit.expires.is_some() => push(
             "permit-renewal",
             "permit to discharge ends: new inspection report and permit".into(),
             "owner",
             permit.expires,
             &p.existing_citation,
+            (start, issued),
+        ),
+        (_, PermitKind::Discharge) => {
+            let bound = permit.starts.map_or_else(
+                || "from its issue".to_string(),
+                |s| format!("from {s}, so ending by {}", add_years(s, p.max_term_years)),
+            );
+            push(
+                "permit-term",
+                format!("permit term to be set (at most {} years {bound}) and recorded", p.max_term_years),
+                "health department",
+                None,
+                &p.term_citation,
+                (start, None),
+            )
+        }
+        (_, PermitKind::Interim) if permit.renewal_due.is_none() => push(
+            "permit-term",
+            format!(
+                "interim permit term to be set (at least {} year{}) and its date of issue recorded; renewal is applied for annually from it",
+                p.interim_min_term_years,
+                if p.interim_min_term_years == 1 { "" } else { "s" }
+            ),
+            "health department",
             None,
+            &p.term_citation,
+            (start, None),
         ),
         (_, PermitKind::Interim) if permit.renewable => push(
             "interim-renewal",
             "apply to renew the interim permit to discharge".into(),
             "owner",
-            permit.expires,
+            permit.renewal_due,
             &p.renewal_citation,
-            None,
+            (start, issued),
         ),
         (_, PermitKind::Interim) => push(
             "interim-not-renewable",
             "interim permit may not be renewed after a breached condition: meet existing standards or replace the system".into(),
             "owner",
-            permit.expires,
+            permit.renewal_due,
             &p.renewal_citation,
-            events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report),
+            (start, events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report)),
         ),
         _ => {}
     }
@@ -349,8 +417,71 @@ fn permit_obligations<'r>(
             "health department",
             None,
             &p.holding_tank_citation,
-            None,
+            (report, None),
         );
+    }
+}
+
+/// The periodic inspection of the drainage pipes of bordering parcels (Art. V §IV.A.1 ¶1: "systems and all
+/// drainage pipes ... every two years"), on the rule set's pipe grid whatever tier the system is on. A
+/// parcel's pipes are those its samples name and those on the pipes register; the pipe sampled least
+/// recently (or never) decides whether the last due date was met.
+fn pipe_inspections<'r>(
+    run: &Run<'r>,
+    as_of: NaiveDate,
+    out: &mut Vec<Obligation<'r>>,
+    notes: &mut Vec<String>,
+) {
+    let Some(rules) = &run.rules.drainage_pipes else { return };
+    let mut latest: Vec<(usize, &str, Option<NaiveDate>)> = run
+        .samples
+        .iter()
+        .map(|s| (s.parcel, s.pipe.as_str(), Some(s.date)))
+        .chain(run.pipes.iter().map(|p| (p.parcel, p.pipe.as_str(), None)))
+        .collect();
+    latest.sort_unstable();
+    // Per parcel and pipe, the last sample (the sort puts it last in each run, after a register entry).
+    latest.reverse();
+    latest.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    latest.reverse();
+    for pipes in latest.chunk_by(|a, b| a.0 == b.0) {
+        let parcel = pipes[0].0;
+        if !run.rows[parcel].facts.as_ref().is_some_and(|f| f.borders_mhw) {
+            for pipe in run.pipes.iter().filter(|p| p.parcel == parcel) {
+                notes.push(format!(
+                    "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} owes no periodic inspection",
+                    pipe.source, run.rows[parcel].parcel.id, rules.inspection_citation, pipe.pipe
+                ));
+            }
+            continue;
+        }
+        let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.2).collect();
+        let rolls = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        let Some(owed) = pipes_due(rules, &last, as_of, rolls) else { continue };
+        let sampled: Vec<String> = pipes
+            .iter()
+            .map(|(_, pipe, on)| match on {
+                Some(on) => format!("{pipe} last sampled {on}"),
+                None => format!("{pipe} never sampled"),
+            })
+            .collect();
+        out.push(Obligation {
+            parcel,
+            id: "pipe-inspection",
+            what: Cow::Owned(format!(
+                "periodic inspection of the drainage pipes by a county inspector, fecal coliform tested by a certified laboratory (every {} years)",
+                rules.inspection_cycle_years
+            )),
+            who: Cow::Borrowed("owner"),
+            trigger: "schedule",
+            since: owed.previous,
+            due: Some(owed.due),
+            overdue: owed.overdue,
+            corrected: None,
+            detail: Some(format!("status {}; {}", owed.status.as_str(), sampled.join(", "))),
+            citation: Cow::Borrowed(&rules.inspection_citation),
+            source: None,
+        });
     }
 }
 
@@ -391,6 +522,7 @@ fn pipe_obligations<'r>(
                 since: Some(exceeded),
                 due: Some(until),
                 overdue: false,
+                corrected: None,
                 detail: Some(format!("{taken} retest{} taken", if taken == 1 { "" } else { "s" })),
                 citation: Cow::Borrowed(&rules.citation),
                 source,
@@ -407,6 +539,7 @@ fn pipe_obligations<'r>(
                 since: Some(exceeded),
                 due: Some(established),
                 overdue: established < as_of,
+                corrected: None,
                 detail: Some(match average {
                     Some(avg) => format!("retest average {avg:.1} per 100 mL, not below {limit}"),
                     None => format!("fewer than {} retests within {} days", rules.retest_samples, rules.retest_days),

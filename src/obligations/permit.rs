@@ -3,17 +3,19 @@
 //! | class | when | permit |
 //! |---|---|---|
 //! | failed | evidence of failure | none; repair order (§V.G.4) |
-//! | design standards | §V.B.1-4 hold and the system meets Appendix 75-A | to discharge, ≤ 5 years |
-//! | existing standards | §V.B.1-4 hold and a valid permit, or tank adequate + separation ≥ 2 ft + ≥ 100 ft from watercourses | to discharge, ≤ 5 years |
-//! | substandard | anything else without evidence of failure | interim, 1 year, renewed yearly unless barred (§V.F) |
+//! | design standards | §V.B.1-4 hold and the system meets Appendix 75-A | to discharge, up to 5 years |
+//! | existing standards | §V.B.1-4 hold and a valid permit, or tank adequate + separation ≥ 2 ft + ≥ 100 ft from watercourses | to discharge, up to 5 years |
+//! | substandard | anything else without evidence of failure | interim, at least 1 year, renewal applied for annually unless barred (§V.F) |
+//! | cannot verify | only the 100 ft is left to show, and neither the system's location nor a measured distance is known | undecided |
 //!
-//! A permit to discharge never runs past the parcel's next periodic due date after the one the inspection
-//! answered. No permit of any kind issues while the absorption-field bottom is not shown to be 2 ft above the
+//! The terms are bounds the Health Department sets each permit within: the permit's dates come from the
+//! records (its start, from the issue or the acceptance of the report; its expiry), never from the bounds.
+//! No permit of any kind issues while the absorption-field bottom is not shown to be 2 ft above the
 //! designated flood elevation (§X).
 
 use chrono::NaiveDate;
 
-use crate::calendar::add_years;
+use crate::calendar::{add_years, roll_forward};
 use crate::classify::FloodVerdict;
 use crate::io::inspections::Findings;
 use crate::rules::PermitRules;
@@ -29,16 +31,21 @@ pub enum Class {
     Substandard,
     /// Discharges onto the ground surface or into a watercourse.
     Failed,
+    /// Existing standards turn on the 100 ft from the absorption field, and neither the system's location nor
+    /// a measured distance is on record (§V.B.5).
+    Unverified,
 }
 
 impl Class {
-    /// "design standards", "existing standards", "substandard" or "failed".
+    /// "design standards", "existing standards", "substandard", "failed" or "cannot verify: system location
+    /// needed".
     pub fn as_str(self) -> &'static str {
         match self {
             Class::Design => "design standards",
             Class::Existing => "existing standards",
             Class::Substandard => "substandard",
             Class::Failed => "failed",
+            Class::Unverified => "cannot verify: system location needed",
         }
     }
 }
@@ -52,15 +59,18 @@ pub enum PermitKind {
     Interim,
     /// No permit: failed, or barred by the floodplain requirement.
     None,
+    /// Not decided until the class is.
+    Undecided,
 }
 
 impl PermitKind {
-    /// "permit to discharge", "interim permit" or "none".
+    /// "permit to discharge", "interim permit", "none" or "undecided".
     pub fn as_str(self) -> &'static str {
         match self {
             PermitKind::Discharge => "permit to discharge",
             PermitKind::Interim => "interim permit",
             PermitKind::None => "none",
+            PermitKind::Undecided => "undecided",
         }
     }
 }
@@ -68,19 +78,28 @@ impl PermitKind {
 /// What the classification needs besides the findings.
 #[derive(Debug, Clone)]
 pub struct Context {
-    /// The inspection date (the permit's start).
+    /// The inspection date.
     pub inspected: NaiveDate,
-    /// Distance from the absorption field to the nearest watercourse or wetland (see
-    /// [`crate::classify::Facts::watercourse_ft`]).
+    /// The GIS distance from the system's location to the nearest watercourse or wetland (see
+    /// [`crate::classify::Facts::watercourse_ft`]); `None` without a watercourse layer.
     pub watercourse_ft: Option<Option<f64>>,
+    /// Whether the system's location is known (the GIS distance was measured from it, not the parcel).
+    pub system_located: bool,
+    /// The distance the inspector measured (§IV.C.6); it wins over the GIS distance.
+    pub measured_ft: Option<f64>,
     /// The floodplain verdict, when the system is in a flood zone.
     pub flood: Option<FloodVerdict>,
-    /// The periodic due date after the one the inspection answered, when the parcel is on a cycle.
-    pub next_periodic_due: Option<NaiveDate>,
+    /// When the permit starts, from the records (issue date, or else the acceptance of the report).
+    pub starts: Option<NaiveDate>,
+    /// When the permit expires, from the records.
+    pub expires: Option<NaiveDate>,
     /// Interim-permit renewals on record after the inspection, in date order.
     pub renewals: Vec<NaiveDate>,
     /// Whether a permit condition was breached after the inspection (§V.F.1).
     pub breached: bool,
+    /// Whether a renewal due on a Saturday, Sunday or public holiday may be made on the next business day
+    /// (N.Y. Gen. Constr. Law §25-a).
+    pub roll_forward: bool,
 }
 
 /// A system's class and permit.
@@ -90,8 +109,13 @@ pub struct Permit {
     pub class: Class,
     /// The permit that follows.
     pub kind: PermitKind,
-    /// When the permit ends (none for no permit).
+    /// When the permit starts, from the records.
+    pub starts: Option<NaiveDate>,
+    /// When the permit ends, from the records only.
     pub expires: Option<NaiveDate>,
+    /// When the next application to renew an interim permit is due: annually from its start (or from the
+    /// recorded expiry), each renewal on time carrying it a year; `None` without a start on record.
+    pub renewal_due: Option<NaiveDate>,
     /// Whether an interim permit may be renewed (§V.F).
     pub renewable: bool,
     /// Why the system is not of a better class, or why no permit issues, in short clauses.
@@ -100,10 +124,26 @@ pub struct Permit {
     pub floodplain_bar: bool,
 }
 
+/// The distance existing standards measure, as far as it is known.
+enum Distance {
+    /// Measured (by the inspector or from the system's location); `None` is beyond the search radius.
+    Known(Option<f64>),
+    /// No watercourse layer and no measurement.
+    NoLayer,
+    /// A watercourse layer, but no system location and no measurement: the parcel's edge does not say.
+    NeedLocation,
+}
+
 /// Classifies a system from an inspection's findings and decides its permit.
 pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -> Permit {
     let mut shortfalls = Vec::new();
-    let class = classify(rules, found, context.watercourse_ft, &mut shortfalls);
+    let distance = match (context.measured_ft, context.watercourse_ft, context.system_located) {
+        (Some(ft), ..) => Distance::Known(Some(ft)),
+        (None, None, _) => Distance::NoLayer,
+        (None, Some(_), false) => Distance::NeedLocation,
+        (None, Some(gis), true) => Distance::Known(gis),
+    };
+    let class = classify(rules, found, &distance, &mut shortfalls);
     let floodplain_bar = matches!(context.flood, Some(FloodVerdict::Below | FloodVerdict::Unknown));
     match context.flood {
         Some(FloodVerdict::Below) => {
@@ -113,44 +153,57 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
             .push("in a flood zone without a known absorption-field bottom or flood elevation".into()),
         _ => {}
     }
-    let (kind, expires) = match class {
-        Class::Failed => (PermitKind::None, None),
-        _ if floodplain_bar => (PermitKind::None, None),
-        Class::Design | Class::Existing => {
-            let term_end = add_years(context.inspected, rules.max_term_years);
-            (PermitKind::Discharge, Some(context.next_periodic_due.map_or(term_end, |d| d.min(term_end))))
-        }
-        Class::Substandard => {
-            // Terms run from the inspection's anniversaries. A renewal made before the permit ends carries it
-            // one more term; one made after it lapsed renews the term in progress.
-            let term = rules.interim_term_years.max(1);
-            let mut n = 1;
-            for &renewed in &context.renewals {
-                if renewed <= add_years(context.inspected, n * term) {
-                    n += 1;
-                } else {
-                    while add_years(context.inspected, n * term) <= renewed {
-                        n += 1;
-                    }
-                }
-            }
-            (PermitKind::Interim, Some(add_years(context.inspected, n * term)))
-        }
+    let kind = match class {
+        Class::Failed => PermitKind::None,
+        _ if floodplain_bar => PermitKind::None,
+        Class::Unverified => PermitKind::Undecided,
+        Class::Design | Class::Existing => PermitKind::Discharge,
+        Class::Substandard => PermitKind::Interim,
     };
+    let dated = matches!(kind, PermitKind::Discharge | PermitKind::Interim);
+    let renewal_due = (kind == PermitKind::Interim).then(|| interim_renewal(rules, context)).flatten();
     Permit {
         class,
         kind,
-        expires,
+        starts: context.starts.filter(|_| dated),
+        expires: context.expires.filter(|_| dated),
+        renewal_due,
         renewable: kind == PermitKind::Interim && !context.breached,
         shortfalls,
         floodplain_bar,
     }
 }
 
+/// The next renewal application of an interim permit: the first due date is the recorded expiry, or else a
+/// renewal period after the start; each renewal made by a due date carries it one period, and one made after
+/// it lapsed renews the period in progress. With `roll_forward` a due date on a weekend or holiday runs to
+/// the next business day.
+fn interim_renewal(rules: &PermitRules, context: &Context) -> Option<NaiveDate> {
+    let years = rules.interim_renewal_years.max(1);
+    let (anchor, offset) = match (context.expires, context.starts) {
+        (Some(expires), _) => (expires, 0),
+        (None, Some(starts)) => (starts, 1),
+        (None, None) => return None,
+    };
+    let roll = |d: NaiveDate| if context.roll_forward { roll_forward(d) } else { d };
+    let due = |n: u32| roll(add_years(anchor, (n - 1 + offset) * years));
+    let mut n = 1;
+    for &renewed in &context.renewals {
+        if renewed <= due(n) {
+            n += 1;
+        } else {
+            while due(n) < renewed {
+                n += 1;
+            }
+        }
+    }
+    Some(due(n))
+}
+
 fn classify(
     rules: &PermitRules,
     found: &Findings,
-    watercourse_ft: Option<Option<f64>>,
+    distance: &Distance,
     shortfalls: &mut Vec<String>,
 ) -> Class {
     if found.failure {
@@ -181,14 +234,28 @@ fn classify(
         }
         None => shortfalls.push("vertical separation not measured".into()),
     }
-    match watercourse_ft {
-        Some(None) => {}
-        Some(Some(ft)) if ft >= rules.min_watercourse_ft => {}
-        Some(Some(ft)) => shortfalls.push(format!(
+    let measured_ok = shortfalls.len() == before;
+    match distance {
+        Distance::Known(None) => {}
+        Distance::Known(Some(ft)) if *ft >= rules.min_watercourse_ft => {}
+        Distance::Known(Some(ft)) => shortfalls.push(format!(
             "absorption field {ft:.1} ft from a watercourse or wetland, under {} ft",
             rules.min_watercourse_ft
         )),
-        None => shortfalls.push("distance to watercourses unknown (no watercourse layer)".into()),
+        Distance::NoLayer => {
+            shortfalls.push("distance to watercourses unknown (no watercourse layer)".into())
+        }
+        Distance::NeedLocation => {
+            // The 100 ft runs from the absorption field, which the parcel's edge does not locate. Only when
+            // it is the last thing to show does it leave the class open.
+            if conditions && measured_ok {
+                shortfalls.push(format!(
+                    "no system location and no measured distance: cannot show the absorption field {} ft from watercourses and wetlands",
+                    rules.min_watercourse_ft
+                ));
+                return Class::Unverified;
+            }
+        }
     }
     if conditions && shortfalls.len() == before {
         Class::Existing
@@ -219,14 +286,19 @@ mod tests {
         }
     }
 
+    /// A located system 100 ft from the nearest watercourse, no permit dates on record.
     fn context(inspected: NaiveDate) -> Context {
         Context {
             inspected,
             watercourse_ft: Some(Some(100.0)),
+            system_located: true,
+            measured_ft: None,
             flood: None,
-            next_periodic_due: None,
+            starts: None,
+            expires: None,
             renewals: Vec::new(),
             breached: false,
+            roll_forward: false,
         }
     }
 
@@ -264,31 +336,100 @@ mod tests {
         assert_eq!(class(sound(), &beyond), Class::Existing);
     }
 
+    /// §V.B.5(c)(3): "the absorption field is separated from any watercourse or wetland by at least 100
+    /// feet". The distance runs from the absorption field, so a parcel edge 150 ft (or 15 ft) from a creek
+    /// decides nothing: without the system's location or the distance the inspector measured (§IV.C.6: "the
+    /// distances separating the applicant's ... disposal fields ... from adjacent wells, watercourse"), the
+    /// class cannot be verified and no interim-renewal chain starts. A measured distance wins over GIS.
     #[test]
-    fn permit_terms() {
-        // Up to five years (§V.B): inspected 2026-06-01, no cycle → 2031-06-01.
+    fn the_hundred_feet_run_from_the_absorption_field() {
+        let unlocated = Context {
+            system_located: false,
+            watercourse_ft: Some(Some(15.0)),
+            starts: Some(date(2026, 6, 20)),
+            ..context(date(2026, 6, 1))
+        };
+        let p = decide_permit(&rules(), &sound(), &unlocated);
+        assert_eq!(
+            (p.class, p.kind, p.renewal_due, p.starts),
+            (Class::Unverified, PermitKind::Undecided, None, None)
+        );
+        assert_eq!(p.class.as_str(), "cannot verify: system location needed");
+        // Another shortfall decides the class without the distance: separation 1.5 ft < 2 ft is substandard.
+        let shallow = Findings { separation_ft: Some(1.5), ..sound() };
+        assert_eq!(decide_permit(&rules(), &shallow, &unlocated).class, Class::Substandard);
+        // A valid permit decides it too.
+        let permitted = Findings { valid_permit: true, ..sound() };
+        assert_eq!(decide_permit(&rules(), &permitted, &unlocated).class, Class::Existing);
+        // The inspector measured 120 ft: existing standards, although GIS put the parcel 15 ft away.
+        let measured = Context { measured_ft: Some(120.0), ..unlocated.clone() };
+        assert_eq!(decide_permit(&rules(), &sound(), &measured).class, Class::Existing);
+        // Measured 60 ft wins over a located system's GIS 150 ft: substandard.
+        let closer = Context {
+            measured_ft: Some(60.0),
+            watercourse_ft: Some(Some(150.0)),
+            ..context(date(2026, 6, 1))
+        };
+        assert_eq!(decide_permit(&rules(), &sound(), &closer).class, Class::Substandard);
+    }
+
+    /// §V.B: a permit to discharge "for a term of up to five years"; §V.C, §V.F: an interim permit "for a
+    /// minimum term of one year", "An application for renewal of an interim permit to discharge annually
+    /// shall be made". The terms bound what the Health Department sets; the dates come from the records.
+    #[test]
+    fn permit_dates_come_from_the_records() {
+        // No dates on record: a permit to discharge with no expiry (the term is for staff to set).
         let p = decide_permit(&rules(), &sound(), &context(date(2026, 6, 1)));
-        assert_eq!((p.kind, p.expires), (PermitKind::Discharge, Some(date(2031, 6, 1))));
-        // Never past the next periodic due date: a lakefront parcel next due 2028-11-01.
-        let lakefront = Context { next_periodic_due: Some(date(2028, 11, 1)), ..context(date(2026, 6, 1)) };
-        assert_eq!(decide_permit(&rules(), &sound(), &lakefront).expires, Some(date(2028, 11, 1)));
-        // Interim: one year (§V.C), carried a year by each renewal (§V.F).
+        assert_eq!((p.kind, p.starts, p.expires), (PermitKind::Discharge, None, None));
+        // Issued 2026-06-20 with expiry 2029-06-20 on record: those dates, nothing computed.
+        let issued = Context {
+            starts: Some(date(2026, 6, 20)),
+            expires: Some(date(2029, 6, 20)),
+            ..context(date(2026, 6, 1))
+        };
+        let p = decide_permit(&rules(), &sound(), &issued);
+        assert_eq!((p.starts, p.expires), (Some(date(2026, 6, 20)), Some(date(2029, 6, 20))));
+        // Interim with no start on record: no renewal date can be given.
         let bad = Findings { tank_adequate: false, ..sound() };
         let p = decide_permit(&rules(), &bad, &context(date(2025, 3, 10)));
-        assert_eq!((p.kind, p.expires, p.renewable), (PermitKind::Interim, Some(date(2026, 3, 10)), true));
-        let renewed = Context { renewals: vec![date(2026, 2, 20)], ..context(date(2025, 3, 10)) };
-        assert_eq!(decide_permit(&rules(), &bad, &renewed).expires, Some(date(2027, 3, 10)));
-        // Renewed again on time: to 2028-03-10. Renewed only after the permit lapsed: the term in progress.
-        let twice =
-            Context { renewals: vec![date(2026, 2, 20), date(2027, 3, 1)], ..context(date(2025, 3, 10)) };
-        assert_eq!(decide_permit(&rules(), &bad, &twice).expires, Some(date(2028, 3, 10)));
-        let late = Context { renewals: vec![date(2026, 4, 1)], ..context(date(2025, 3, 10)) };
-        assert_eq!(decide_permit(&rules(), &bad, &late).expires, Some(date(2027, 3, 10)));
-        let breached = Context { breached: true, ..context(date(2025, 3, 10)) };
+        assert_eq!((p.kind, p.renewal_due, p.renewable), (PermitKind::Interim, None, true));
+        // Dated from the acceptance of the report, 2025-03-24: renewal applied for by 2026-03-24.
+        let accepted = Context { starts: Some(date(2025, 3, 24)), ..context(date(2025, 3, 10)) };
+        assert_eq!(decide_permit(&rules(), &bad, &accepted).renewal_due, Some(date(2026, 3, 24)));
+        // Renewed 2026-02-20, before it was due: next 2027-03-24. Renewed again 2027-03-01: 2028-03-24.
+        let renewed = Context { renewals: vec![date(2026, 2, 20)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &renewed).renewal_due, Some(date(2027, 3, 24)));
+        let twice = Context { renewals: vec![date(2026, 2, 20), date(2027, 3, 1)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &twice).renewal_due, Some(date(2028, 3, 24)));
+        // Renewed only 2026-04-01, after 2026-03-24 passed: that renews the year in progress, to 2027-03-24.
+        let late = Context { renewals: vec![date(2026, 4, 1)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &late).renewal_due, Some(date(2027, 3, 24)));
+        // A recorded expiry is the first renewal date.
+        let expiring = Context { expires: Some(date(2026, 9, 30)), ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &expiring).renewal_due, Some(date(2026, 9, 30)));
+        let breached = Context { breached: true, ..accepted };
         assert!(!decide_permit(&rules(), &bad, &breached).renewable);
-        // Failed: no permit.
-        let p = decide_permit(&rules(), &Findings { failure: true, ..sound() }, &context(date(2026, 6, 1)));
-        assert_eq!((p.kind, p.expires), (PermitKind::None, None));
+        // Failed: no permit, and no dates even when some are on record.
+        let p = decide_permit(&rules(), &Findings { failure: true, ..sound() }, &issued);
+        assert_eq!((p.kind, p.starts, p.expires), (PermitKind::None, None, None));
+    }
+
+    /// N.Y. Gen. Constr. Law §25-a: an act due on a Saturday, Sunday or public holiday may be done on the next
+    /// business day. An interim permit dated Saturday 2026-06-06: the renewal falls due Sunday 2027-06-06 and may
+    /// be made Monday 2027-06-07. A renewal made that Monday is on time and carries it to Tuesday 2028-06-06.
+    #[test]
+    fn interim_renewals_roll_past_weekends_and_holidays() {
+        let bad = Findings { tank_adequate: false, ..sound() };
+        let accepted =
+            Context { starts: Some(date(2026, 6, 6)), roll_forward: true, ..context(date(2026, 5, 20)) };
+        assert_eq!(decide_permit(&rules(), &bad, &accepted).renewal_due, Some(date(2027, 6, 7)));
+        let on_monday = Context { renewals: vec![date(2027, 6, 7)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &on_monday).renewal_due, Some(date(2028, 6, 6)));
+        // Without the rule the Sunday stands, and the Monday renewal came after the due date.
+        let strict = Context { roll_forward: false, ..on_monday };
+        assert_eq!(decide_permit(&rules(), &bad, &strict).renewal_due, Some(date(2028, 6, 6)));
+        let strict = Context { roll_forward: false, ..accepted };
+        assert_eq!(decide_permit(&rules(), &bad, &strict).renewal_due, Some(date(2027, 6, 6)));
     }
 
     #[test]

@@ -10,6 +10,52 @@ use chrono::NaiveDate;
 
 use crate::calendar::{add_days, add_days_rolled};
 use crate::rules::DrainagePipeRules;
+use crate::schedule::{status, Grid, Status};
+
+/// Where a bordering parcel's pipes stand against their periodic inspection (Art. V §IV.A.1 ¶1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipesDue {
+    /// The status on the pipe grid, from the pipe sampled least recently.
+    pub status: Status,
+    /// The last due date before the as-of date.
+    pub previous: Option<NaiveDate>,
+    /// The due date owed: the missed previous one, or the next.
+    pub due: NaiveDate,
+    /// Whether the previous due date was missed.
+    pub overdue: bool,
+}
+
+/// The periodic inspection the pipes of a bordering parcel owe on `as_of`, from each pipe's last sample date
+/// (`last`; `None` for a known pipe never sampled); `None` without pipes. Every pipe must be inspected, so
+/// the least recently sampled one decides. With `rolls` a due date on a weekend or holiday can be met on the
+/// next business day (N.Y. Gen. Constr. Law §25-a), as for the periodic inspection.
+pub fn pipes_due(
+    rules: &DrainagePipeRules,
+    last: &[Option<NaiveDate>],
+    as_of: NaiveDate,
+    rolls: bool,
+) -> Option<PipesDue> {
+    // `None` sorts first: a pipe never sampled decides.
+    let oldest = *last.iter().min()?;
+    let grid = Grid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
+    let around = grid.around_rolled(as_of, rolls);
+    let status = status(&grid, as_of, oldest, rolls);
+    let (due, overdue) = grid_due(Some(status), around.previous, around.next);
+    Some(PipesDue { status, previous: around.previous, due, overdue })
+}
+
+/// The due date owed on a fixed grid and whether it is overdue: the missed previous due date, or the next.
+pub(super) fn grid_due(
+    status: Option<Status>,
+    previous: Option<NaiveDate>,
+    next: NaiveDate,
+) -> (NaiveDate, bool) {
+    let missed = matches!(status, Some(Status::Overdue | Status::NeverInspected));
+    match (missed, previous) {
+        (true, Some(previous)) => (previous, true),
+        _ => (next, false),
+    }
+}
 
 /// Where a drainage pipe stands on the as-of date.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,6 +135,42 @@ mod tests {
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    /// §IV.A.1 ¶1: "On or before November 1, 1994, for systems and all drainage pipes located on a parcel of
+    /// property bordering the mean high-water mark ... and every two years thereafter." On 2027-01-15 the due
+    /// dates around are 2024-11-01, 2026-11-01 (previous) and 2028-11-01 (next). A pipe last sampled
+    /// 2026-07-01 answered 2026-11-01: next due 2028-11-01. With a second pipe last sampled 2024-10-30 (which
+    /// answered only 2024-11-01), 2026-11-01 was missed.
+    #[test]
+    fn pipes_stay_on_the_two_year_grid() {
+        let rules = RuleSet::cayuga_art_v().drainage_pipes.unwrap();
+        let as_of = d(2027, 1, 15);
+        let current = pipes_due(&rules, &[Some(d(2026, 7, 1)), Some(d(2026, 8, 21))], as_of, false).unwrap();
+        assert_eq!(
+            current,
+            PipesDue {
+                status: Status::Current,
+                previous: Some(d(2026, 11, 1)),
+                due: d(2028, 11, 1),
+                overdue: false
+            }
+        );
+        let missed = pipes_due(&rules, &[Some(d(2026, 6, 15)), Some(d(2024, 10, 30))], as_of, false).unwrap();
+        assert_eq!((missed.status, missed.due, missed.overdue), (Status::Overdue, d(2026, 11, 1), true));
+        // Sampled the day after 2024-11-01: that sample already counts toward 2026-11-01.
+        let early = pipes_due(&rules, &[Some(d(2024, 11, 2))], as_of, false).unwrap();
+        assert_eq!((early.due, early.overdue), (d(2028, 11, 1), false));
+        // A pipe on the register never sampled: never inspected, the 2026-11-01 due date missed.
+        let never = pipes_due(&rules, &[Some(d(2026, 7, 1)), None], as_of, false).unwrap();
+        assert_eq!((never.status, never.due, never.overdue), (Status::NeverInspected, d(2026, 11, 1), true));
+        assert_eq!(pipes_due(&rules, &[], as_of, false), None);
+        // GCL §25-a: 2026-11-01 is a Sunday, so on Monday 2026-11-02 a pipe last sampled 2024-06-01 is still
+        // within its time (due 2026-11-01, not overdue); on Tuesday it has missed it.
+        let monday = pipes_due(&rules, &[Some(d(2024, 6, 1))], d(2026, 11, 2), true).unwrap();
+        assert_eq!((monday.due, monday.overdue), (d(2026, 11, 1), false));
+        let tuesday = pipes_due(&rules, &[Some(d(2024, 6, 1))], d(2026, 11, 3), true).unwrap();
+        assert_eq!((tuesday.due, tuesday.overdue), (d(2026, 11, 1), true));
     }
 
     fn state(samples: &[(NaiveDate, f64)], as_of: NaiveDate) -> Option<PipeState> {

@@ -1,4 +1,4 @@
-//! Mailing labels for the year's notices (`labels.html`): one label per letter on Avery 5160 sheets (US Letter,
+//! Mailing labels for the year's notices (`labels.html`): one label per letter (per owner mailing address) on Avery 5160 sheets (US Letter,
 //! 3 × 10 labels of 2⅝ × 1 in), positioned with CSS in inches for a browser to print at 100 %.
 
 use std::io::Write;
@@ -117,8 +117,8 @@ pub fn render_labels(
             at.left_in, at.top_in
         ));
         for line in [
-            address.owner.unwrap_or(NO_OWNER).to_string(),
-            address.street.unwrap_or_default().to_string(),
+            letter.owner().unwrap_or_else(|| NO_OWNER.to_string()),
+            address.street.to_string(),
             address.city_line(),
         ] {
             buffer.push_str("<div>");

@@ -1,5 +1,6 @@
-//! The letters of the year's notices (`letters.html`, one page per parcel, from a template the county edits),
-//! HTML sized for US Letter paper, for a browser to print; `chromium --headless --print-to-pdf` makes a PDF.
+//! The letters of the year's notices (`letters.html`, one letter per owner mailing address, from a template the
+//! county edits), HTML sized for US Letter paper, for a browser to print; [`crate::report::print`] turns it
+//! into a PDF through headless Chromium.
 //! The mailing labels are in [`crate::report::labels`].
 //!
 //! A template is plain HTML with `{{name}}` placeholders, whose values are inserted HTML-escaped, and two
@@ -17,7 +18,7 @@ use chrono::NaiveDate;
 use crate::error::{Error, Result};
 use crate::io::write::write_atomic;
 use crate::obligations::Obligation;
-use crate::report::notices::{Letter, Notices};
+use crate::report::notices::{town, Letter, Notices};
 
 /// The built-in letter template (`data/templates/letter.html`), used when the county gives none.
 pub const BUILTIN_TEMPLATE: &str = include_str!("../../data/templates/letter.html");
@@ -37,16 +38,26 @@ pub const LETTER_FIELDS: &[&str] = &[
     "owner",
     "address_line1",
     "address_line2",
-    "parcel_id",
-    "location",
-    "town",
+    "parcel_ids",
+    "parcel_count",
     "first_due",
     "item_count",
 ];
 
-/// Placeholders usable inside `{{#items}}`.
-pub const ITEM_FIELDS: &[&str] =
-    &["obligation", "what", "when", "due", "due_iso", "status", "citation", "why"];
+/// Placeholders usable inside `{{#items}}`: the obligation and the parcel it is owed for.
+pub const ITEM_FIELDS: &[&str] = &[
+    "parcel_id",
+    "location",
+    "town",
+    "obligation",
+    "what",
+    "when",
+    "due",
+    "due_iso",
+    "status",
+    "citation",
+    "why",
+];
 
 /// Appends `text` to `out` with the characters HTML gives meaning to (`& < > " '`) escaped, so a value is
 /// safe both in element text and in a quoted attribute.
@@ -318,7 +329,7 @@ impl Template {
             if let Some(item) = &self.item {
                 for o in letter.items {
                     values.truncate(in_letter);
-                    values.extend(item_values(notices, o));
+                    values.extend(item_values(notices, &letter, o));
                     item.render(&values, &mut buffer);
                 }
             }
@@ -336,28 +347,35 @@ impl Template {
 /// The values of [`LETTER_FIELDS`] for `letter`, in order.
 fn letter_values(letter: &Letter<'_, '_>) -> [String; LETTER_FIELDS.len()] {
     let address = letter.address();
-    let parcel = &letter.row.parcel;
+    let parcels: Vec<&str> = letter.parcels().map(|row| row.parcel.id.as_str()).collect();
     [
         letter.number.to_string(),
-        address.owner.unwrap_or(NO_OWNER).to_string(),
-        address.street.unwrap_or_default().to_string(),
+        letter.owner().unwrap_or_else(|| NO_OWNER.to_string()),
+        address.street.to_string(),
         address.city_line(),
-        parcel.id.clone(),
-        parcel.location.clone().unwrap_or_default(),
-        letter.town().unwrap_or_default().to_string(),
+        parcels.join(", "),
+        parcels.len().to_string(),
         letter.items.iter().filter_map(|o| o.due).min().map(long_date).unwrap_or_default(),
         letter.items.len().to_string(),
     ]
 }
 
-/// The values of [`ITEM_FIELDS`] for obligation `o`, in order.
-fn item_values(notices: &Notices<'_, '_>, o: &Obligation<'_>) -> [String; ITEM_FIELDS.len()] {
+/// The values of [`ITEM_FIELDS`] for obligation `o` of `letter`, in order.
+fn item_values(
+    notices: &Notices<'_, '_>,
+    letter: &Letter<'_, '_>,
+    o: &Obligation<'_>,
+) -> [String; ITEM_FIELDS.len()] {
     let due = o.due.map(long_date).unwrap_or_default();
     let when = match (o.overdue, o.due) {
         (true, Some(_)) => format!("Overdue: it was due {due}"),
         _ => format!("Due by {due}"),
     };
+    let row = letter.row(o);
     [
+        row.parcel.id.clone(),
+        row.parcel.location.clone().unwrap_or_default(),
+        town(row).unwrap_or_default().to_string(),
         o.id.to_string(),
         o.what.to_string(),
         when,

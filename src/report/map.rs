@@ -1,15 +1,23 @@
 //! The schedule map of `lakeshore map`: turns a run's rows and the reference layers into a
 //! [`crate::map::MapInput`] — parcels classed by tier or status (failed and overdue marked on either), the
 //! mean-high-water line, its buffer at the rule set's distance, the watershed outline, the special flood hazard
-//! areas and the towns — for the whole county or one town.
+//! areas and the towns — for the whole county or one town; and the data of the interactive HTML map
+//! ([`html_map`]).
 
-use geo::{BoundingRect, Buffer, GeometryCollection, MultiPolygon};
+use geo::{BoundingRect, Buffer, Geometry, GeometryCollection, MultiPolygon, Simplify};
 
+use crate::crs::Reprojector;
 use crate::error::{Error, Result};
-use crate::map::{ColourBy, MapInput, ParcelClass};
-use crate::obligations::Class;
+use crate::map::html::{
+    display_tolerance, simplify_for_display, HtmlLayer, HtmlMap, HtmlObligation, HtmlParcel, PARCEL_FIELDS,
+};
+use crate::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
+use crate::obligations::{Class, Obligation};
 use crate::pipeline::{Row, Run};
 use crate::reference::Reference;
+use crate::report::schedule::ScheduleTable;
+use crate::report::table::Table;
+use crate::report::workload::workload;
 use crate::schedule::Status;
 
 /// What to map.
@@ -112,4 +120,157 @@ pub fn map_input<'a>(
         as_of,
         extent,
     })
+}
+
+/// What the HTML map adds to a [`MapInput`]: the open obligations of the run's parcels (any order), the
+/// workload span and the base map.
+pub struct HtmlExtras<'a, 'r> {
+    /// Open obligations, as [`crate::obligations::collect`] found them.
+    pub obligations: &'a [Obligation<'r>],
+    /// First and last year of the workload chart.
+    pub years: (i32, i32),
+    /// A tile URL template for a base map.
+    pub basemap: Option<String>,
+}
+
+/// The interactive map of `run` ([`crate::map::html`]): the parcels `options` selects with their schedule
+/// columns (as `schedule.csv` writes them), open obligations and classes by tier and by status, the
+/// reference layers of the PNG map, and the workload per year; shapes simplified for display at the
+/// extent's tolerance and reprojected to WGS 84.
+pub fn html_map(
+    run: &Run<'_>,
+    reference: Reference,
+    options: &MapOptions,
+    as_of: chrono::NaiveDate,
+    extras: HtmlExtras<'_, '_>,
+    to_wgs84: &Reprojector,
+) -> Result<HtmlMap> {
+    let input = map_input(run, reference, options, as_of.to_string())?;
+    let scene = schedule_scene(&input);
+    let tolerance = display_tolerance(scene.extent);
+    let project = |shape: &MultiPolygon<f64>| -> Option<MultiPolygon<f64>> {
+        match to_wgs84.transform(&Geometry::MultiPolygon(simplify_for_display(shape, tolerance))) {
+            Ok(Geometry::MultiPolygon(m)) => Some(m),
+            _ => None,
+        }
+    };
+    let mut layers = Vec::new();
+    for layer in scene.layers.iter().filter(|l| !l.name.starts_with("parcels-")) {
+        let lines = layer
+            .lines
+            .iter()
+            .filter_map(|l| match to_wgs84.transform(&Geometry::LineString(l.simplify(tolerance))) {
+                Ok(Geometry::LineString(l)) => Some(l),
+                _ => None,
+            })
+            .collect();
+        layers.push(HtmlLayer {
+            name: reference_label(&layer.name).to_string(),
+            style: layer.style,
+            polygons: layer.polygons.iter().filter_map(|p| project(p)).collect(),
+            lines,
+            above: layer.name != "lake" && layer.name != "floodplain",
+        });
+    }
+
+    let table = ScheduleTable::new(run);
+    let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
+    let columns: Vec<Option<usize>> = PARCEL_FIELDS.iter().map(|f| column(f)).collect();
+    let mut owed: Vec<Vec<&Obligation<'_>>> = vec![Vec::new(); run.rows.len()];
+    for o in extras.obligations {
+        owed[o.parcel].push(o);
+    }
+    let wanted = |row: &Row<'_>| match &options.town {
+        None => true,
+        Some(town) => town_of(row)
+            .map(|name| run.rules.municipality(name).unwrap_or_else(|| name.to_string()))
+            .is_some_and(|name| name.eq_ignore_ascii_case(town.trim())),
+    };
+    let mut parcels = Vec::new();
+    for (i, row) in run.rows.iter().enumerate().filter(|(_, row)| wanted(row)) {
+        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else { continue };
+        let fields = std::array::from_fn(|k| {
+            columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default()
+        });
+        let obligations = owed[i]
+            .iter()
+            .map(|o| HtmlObligation {
+                what: o.what.to_string(),
+                due: o.due.map(|d| d.to_string()).unwrap_or_default(),
+                overdue: o.overdue,
+                citation: o.citation.to_string(),
+            })
+            .collect();
+        parcels.push(HtmlParcel {
+            shape,
+            fields,
+            tier_class: class_of(row, ColourBy::Tier),
+            status_class: class_of(row, ColourBy::Status),
+            overdue: row.entry.status == Some(Status::Overdue),
+            obligations,
+        });
+    }
+
+    let work = workload(run, extras.years.0, extras.years.1, as_of);
+    let mut per_year: std::collections::BTreeMap<i32, u64> =
+        (extras.years.0..=extras.years.1).map(|y| (y, 0)).collect();
+    for r in &work.rows {
+        *per_year.entry(r.year).or_default() += r.due;
+    }
+    Ok(HtmlMap {
+        title: input.title.clone(),
+        as_of: as_of.to_string(),
+        colour_by: options.colour_by,
+        basemap: extras.basemap,
+        parcels,
+        layers,
+        workload: per_year.into_iter().collect(),
+        backlog: work.rows.iter().map(|r| r.backlog).sum(),
+    })
+}
+
+/// The name a reference layer of [`schedule_scene`] goes by in the HTML map's layer list.
+fn reference_label(name: &str) -> &str {
+    match name {
+        "lake" => "Lake",
+        "shoreline" => "Shoreline (mean high water)",
+        "buffer" => "Buffer from the shoreline",
+        "watershed" => "Watershed",
+        "floodplain" => "Floodplain (FEMA)",
+        "towns" => "Towns",
+        other => other,
+    }
+}
+
+/// The QGIS style of the schedule (`schedule.qml`): one category per tier of `rules` in rule order, then
+/// unscheduled, coloured as on the PNG map (a tier the map has no colour for gets one of a fixed
+/// colour-blind-safe cycle).
+pub fn schedule_style(rules: &crate::rules::RuleSet) -> String {
+    use crate::map::qml::{schedule_qml, Category};
+    use crate::map::Rgba;
+    const SPARE: [u32; 4] = [0xCC79A7, 0xD55E00, 0x999933, 0x882255];
+    let mut tiers: Vec<&str> = Vec::new();
+    for rule in &rules.rules {
+        if !tiers.contains(&rule.tier.as_str()) {
+            tiers.push(&rule.tier);
+        }
+    }
+    let mut spare = SPARE.iter().cycle();
+    let mut categories: Vec<Category> = tiers
+        .iter()
+        .map(|tier| {
+            let class = ParcelClass::from_tier(tier);
+            let fill = class
+                .and_then(|c| c.style().fill)
+                .unwrap_or_else(|| Rgba::hex(*spare.next().unwrap_or(&SPARE[0])));
+            Category { value: tier.to_string(), label: class.map_or(*tier, |c| c.label()).to_string(), fill }
+        })
+        .collect();
+    let unscheduled = ParcelClass::Unscheduled;
+    categories.push(Category {
+        value: crate::pipeline::UNSCHEDULED.to_string(),
+        label: unscheduled.label().to_string(),
+        fill: unscheduled.style().fill.unwrap_or(Rgba::hex(0xD9D9D9)),
+    });
+    schedule_qml(&categories)
 }

@@ -4,9 +4,11 @@
 pub mod buffer;
 pub mod labels;
 pub mod letters;
+pub mod mailing;
 pub mod map;
 pub mod notices;
 pub mod obligations;
+pub mod print;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
@@ -87,12 +89,21 @@ pub fn write_table(
     Ok(written)
 }
 
-/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`).
+/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
+/// and beside a GeoJSON its QGIS style `schedule.qml`.
 pub fn write_schedule(
     run: &Run<'_>,
     dir: &Path,
     formats: &[Format],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)
+    let mut written = write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)?;
+    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it.
+    if formats.contains(&Format::GeoJson) {
+        let path = dir.join("schedule.qml");
+        let style = map::schedule_style(run.rules);
+        crate::io::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
+        written.push(path);
+    }
+    Ok(written)
 }

@@ -11,10 +11,16 @@
 //!   (which, on January 1 of `Y`, means overdue). An obligation the law sets no time for (a floodplain
 //!   elevation, a refinancing report) is not on the list: no date can be given for it;
 //! - it is not a right that lapses (a clock with `lapses = true`, such as an appeal window): a notice
-//!   demands duties, not the use of rights.
+//!   demands duties, not the use of rights;
+//! - it is still open: a breach corrected late is listed in the obligations, not mailed; and it is not a
+//!   staff item such as a permit term the Health Department has still to set (`permit-term`).
 //!
-//! One letter goes to each parcel with at least one noticed obligation, listing all of them; the table
-//! has one row per noticed obligation, numbered by letter.
+//! **One letter per owner.** The noticed obligations are grouped by the owner's mailing address, compared
+//! normalised ([`crate::report::mailing::address_key`]: case, punctuation, USPS abbreviations, five-digit
+//! ZIP): an owner of several parcels gets one letter listing each parcel, each obligation and its due date.
+//! The table has one row per noticed obligation, numbered by letter. A parcel whose owner has no usable
+//! mailing address (no street line, or neither a ZIP code nor a city and state) is not mailed: its
+//! obligations go to the cannot-mail report ([`CannotMail`], `cannot_mail.csv`).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -25,6 +31,7 @@ use geo::MultiPolygon;
 use crate::obligations::Obligation;
 use crate::parcels::ParcelRecord;
 use crate::pipeline::{Row, Run};
+use crate::report::mailing;
 use crate::report::table::{text, Cell, Kind, Table};
 use crate::rules::RuleSet;
 
@@ -32,6 +39,8 @@ use crate::rules::RuleSet;
 pub const PERIODIC: &str = "periodic-inspection";
 /// The obligation kind of the interim-permit renewal.
 pub const INTERIM_RENEWAL: &str = "interim-renewal";
+/// The obligation kind of a permit term the Health Department has still to set: never mailed.
+pub const PERMIT_TERM: &str = "permit-term";
 
 /// The notice columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -42,7 +51,6 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("city", Kind::Text),
     ("state", Kind::Text),
     ("zip", Kind::Text),
-    ("address_source", Kind::Text),
     ("location", Kind::Text),
     ("town", Kind::Text),
     ("obligation", Kind::Text),
@@ -59,7 +67,8 @@ pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bo
     let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
     let owner_owes = matches!(obligation.id, PERIODIC | INTERIM_RENEWAL) || obligation.who == "owner";
     let lapses = rules.clocks.iter().any(|c| c.lapses && c.id == obligation.id);
-    owner_owes && due <= end_of_year && !lapses
+    let open = obligation.corrected.is_none() && obligation.id != PERMIT_TERM;
+    owner_owes && open && due <= end_of_year && !lapses
 }
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of
@@ -75,45 +84,39 @@ pub fn select<'a, 'r>(
     chosen
 }
 
-/// Where a letter is addressed.
+/// Where a letter is addressed: the owner's mailing address as the parcel layer keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Address<'a> {
     /// The owner as the parcel layer has it; `None` when it has no owner.
     pub owner: Option<&'a str>,
     /// The street or post-office box line.
-    pub street: Option<&'a str>,
+    pub street: &'a str,
     /// City or post office.
     pub city: Option<&'a str>,
     /// State.
     pub state: Option<&'a str>,
     /// ZIP code.
     pub zip: Option<&'a str>,
-    /// Whether this is the owner's mailing address (`true`) or, for a parcel layer without one, the
-    /// property's own location and town (`false`).
-    pub mailing: bool,
 }
 
 impl<'a> Address<'a> {
-    /// The parcel's mailing address, or its location and town when the layer keeps no mailing address.
-    pub fn of(parcel: &'a ParcelRecord, town: Option<&'a str>) -> Self {
-        match parcel.mailing.as_deref() {
-            Some(m) => Address {
-                owner: parcel.owner.as_deref(),
-                street: m.street.as_deref(),
-                city: m.city.as_deref(),
-                state: m.state.as_deref(),
-                zip: m.zip.as_deref(),
-                mailing: true,
-            },
-            None => Address {
-                owner: parcel.owner.as_deref(),
-                street: parcel.location.as_deref(),
-                city: town,
-                state: None,
-                zip: None,
-                mailing: false,
-            },
+    /// The parcel's mailing address, or why a letter cannot be addressed from it: a street line and either a
+    /// ZIP code or a city and state are needed.
+    pub fn of(parcel: &'a ParcelRecord) -> std::result::Result<Self, &'static str> {
+        let present = |v: &'a Option<String>| v.as_deref().map(str::trim).filter(|t| !t.is_empty());
+        let Some(m) = parcel.mailing.as_deref() else {
+            return Err(
+                "the parcel layer gives no mailing address for this parcel; add it to the owner's record",
+            );
+        };
+        let Some(street) = present(&m.street) else {
+            return Err("the mailing address has no street or post-office box line; complete it");
+        };
+        let (city, state, zip) = (present(&m.city), present(&m.state), present(&m.zip));
+        if zip.is_none() && (city.is_none() || state.is_none()) {
+            return Err("the mailing address has neither a ZIP code nor a city and state; complete it");
         }
+        Ok(Address { owner: parcel.owner.as_deref(), street, city, state, zip })
     }
 
     /// The last line: `City, ST 12345`, from the parts there are.
@@ -125,50 +128,102 @@ impl<'a> Address<'a> {
             (None, _) => state_zip.join(" "),
         }
     }
+
+    /// The key letters are grouped by: the address normalised ([`mailing::address_key`]).
+    pub fn key(&self) -> String {
+        mailing::address_key(
+            self.street,
+            self.city.unwrap_or_default(),
+            self.state.unwrap_or_default(),
+            self.zip.unwrap_or_default(),
+        )
+    }
 }
 
-/// One letter: a parcel and its noticed obligations.
+/// One letter: the noticed obligations of every parcel whose owner's mailing address is the same.
 #[derive(Debug, Clone, Copy)]
 pub struct Letter<'n, 'r> {
     /// 1-based number of the letter (its page in `letters.html`, its `letter` in `notices.csv`).
     pub number: usize,
-    /// The parcel's schedule row.
-    pub row: &'n Row<'r>,
-    /// Its noticed obligations, by due date.
+    /// The noticed obligations, by parcel (in id order) and due date; never empty.
     pub items: &'n [&'n Obligation<'r>],
+    rows: &'n [Row<'r>],
 }
 
-impl<'n> Letter<'n, '_> {
-    /// The parcel's town: the classified one, else the parcel layer's attribute.
-    pub fn town(&self) -> Option<&'n str> {
-        town(self.row)
+impl<'n, 'r> Letter<'n, 'r> {
+    /// The schedule row of obligation `o`'s parcel.
+    pub fn row(&self, o: &Obligation<'_>) -> &'n Row<'r> {
+        &self.rows[o.parcel]
     }
 
-    /// Where the letter goes.
+    /// The parcels of the letter, in id order.
+    pub fn parcels(&self) -> impl Iterator<Item = &'n Row<'r>> + '_ {
+        self.items.chunk_by(|a, b| a.parcel == b.parcel).map(|group| &self.rows[group[0].parcel])
+    }
+
+    /// Where the letter goes: the mailing address of its first parcel, which all its parcels share once
+    /// normalised, to the owners of all of them.
     pub fn address(&self) -> Address<'n> {
-        Address::of(&self.row.parcel, self.town())
+        Address::of(&self.rows[self.items[0].parcel].parcel).expect("letters hold mailable parcels only")
+    }
+
+    /// The owners the letter is addressed to: each name once (compared case-folded, without punctuation),
+    /// joined by `; `; `None` when no parcel names one.
+    pub fn owner(&self) -> Option<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for row in self.parcels() {
+            if let Some(name) = row.parcel.owner.as_deref().filter(|n| !n.trim().is_empty()) {
+                let folded = mailing::fold(name);
+                if !seen.contains(&folded) {
+                    seen.push(folded);
+                    names.push(name.trim());
+                }
+            }
+        }
+        (!names.is_empty()).then(|| names.join("; "))
     }
 }
 
-/// The notices of one year: the selected obligations of a run, grouped into letters. A [`Table`], one row
-/// per noticed obligation, so every output format can be written (`notices.csv`).
+/// The notices of one year: the selected obligations of a run, grouped into one letter per owner mailing
+/// address. A [`Table`], one row per noticed obligation with its letter number, so every output format can
+/// be written (`notices.csv`). The obligations of parcels whose owner has no usable mailing address are kept
+/// apart ([`Notices::cannot_mail`]), never dropped.
 pub struct Notices<'a, 'r> {
     run: &'a Run<'r>,
     year: i32,
     items: Vec<&'a Obligation<'r>>,
     letters: Vec<Range<usize>>,
+    cannot_mail: Vec<(&'a Obligation<'r>, &'static str)>,
 }
 
-/// The notices for `year` of `obligations`, whose parcels are rows of `run`.
+/// The notices for `year` of `obligations`, whose parcels are rows of `run`: letters in the order of their
+/// first parcel's id, each listing its parcels in id order.
 pub fn notices<'a, 'r>(run: &'a Run<'r>, obligations: &'a [Obligation<'r>], year: i32) -> Notices<'a, 'r> {
-    let items = select(obligations, run.rules, year);
-    let mut letters = Vec::new();
-    let mut start = 0;
-    for group in items.chunk_by(|a, b| a.parcel == b.parcel) {
-        letters.push(start..start + group.len());
-        start += group.len();
+    let selected = select(obligations, run.rules, year);
+    let mut groups: Vec<Vec<&'a Obligation<'r>>> = Vec::new();
+    let mut by_key: rustc_hash::FxHashMap<String, usize> = Default::default();
+    let mut cannot_mail = Vec::new();
+    for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
+        match Address::of(&run.rows[parcel[0].parcel].parcel) {
+            Ok(address) => {
+                let next = groups.len();
+                let at = *by_key.entry(address.key()).or_insert(next);
+                if at == next {
+                    groups.push(Vec::new());
+                }
+                groups[at].extend_from_slice(parcel);
+            }
+            Err(why) => cannot_mail.extend(parcel.iter().map(|o| (*o, why))),
+        }
     }
-    Notices { run, year, items, letters }
+    let mut items = Vec::with_capacity(selected.len());
+    let mut letters = Vec::with_capacity(groups.len());
+    for group in groups {
+        letters.push(items.len()..items.len() + group.len());
+        items.extend(group);
+    }
+    Notices { run, year, items, letters, cannot_mail }
 }
 
 impl<'a, 'r> Notices<'a, 'r> {
@@ -182,22 +237,29 @@ impl<'a, 'r> Notices<'a, 'r> {
         self.run
     }
 
-    /// The noticed obligations, grouped by parcel.
+    /// The noticed obligations that are mailed, letter by letter.
     pub fn items(&self) -> &[&'a Obligation<'r>] {
         &self.items
     }
 
-    /// The number of letters (parcels noticed).
+    /// The number of letters (owner mailing addresses noticed).
     pub fn letter_count(&self) -> usize {
         self.letters.len()
     }
 
-    /// The letters, one per parcel, in parcel-id order.
+    /// The letters, one per owner mailing address.
     pub fn letters(&self) -> impl Iterator<Item = Letter<'_, 'r>> + '_ {
-        self.letters.iter().enumerate().map(|(i, range)| {
-            let items = &self.items[range.clone()];
-            Letter { number: i + 1, row: &self.run.rows[items[0].parcel], items }
+        self.letters.iter().enumerate().map(|(i, range)| Letter {
+            number: i + 1,
+            items: &self.items[range.clone()],
+            rows: &self.run.rows,
         })
+    }
+
+    /// The noticed obligations that cannot be mailed, each with what is missing, by parcel: the
+    /// `cannot_mail.csv` report ([`CannotMail`]).
+    pub fn cannot_mail(&self) -> &[(&'a Obligation<'r>, &'static str)] {
+        &self.cannot_mail
     }
 
     /// Why `obligation` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise
@@ -223,10 +285,27 @@ impl<'a, 'r> Notices<'a, 'r> {
     fn letter_of(&self, row: usize) -> usize {
         self.letters.partition_point(|r| r.end <= row) + 1
     }
+
+    /// The cell of obligation `o` in a column shared by `notices.csv` and `cannot_mail.csv`.
+    fn obligation_cell<'s>(&'s self, o: &'s Obligation<'_>, column: &str) -> Cell<'s> {
+        let r = &self.run.rows[o.parcel];
+        match column {
+            "parcel_id" => Cell::Text(Cow::Borrowed(&r.parcel.id)),
+            "owner" => text(r.parcel.owner.as_deref()),
+            "location" => text(r.parcel.location.as_deref()),
+            "town" => text(town(r)),
+            "obligation" => Cell::Text(Cow::Borrowed(o.id)),
+            "what" => Cell::Text(Cow::Borrowed(&o.what)),
+            "due" => o.due.map_or(Cell::Null, Cell::Date),
+            "overdue" => Cell::Bool(o.overdue),
+            "citation" => Cell::Text(Cow::Borrowed(&o.citation)),
+            _ => Cell::Text(Cow::Owned(self.why(o))),
+        }
+    }
 }
 
 /// The parcel's town: the classified one, else the parcel layer's attribute (as the obligations table).
-fn town<'n>(row: &'n Row<'_>) -> Option<&'n str> {
+pub fn town<'n>(row: &'n Row<'_>) -> Option<&'n str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
@@ -245,25 +324,55 @@ impl Table for Notices<'_, '_> {
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {
         let o = self.items[row];
-        let r = &self.run.rows[o.parcel];
-        let address = Address::of(&r.parcel, town(r));
-        match column {
-            0 => Cell::Int(self.letter_of(row) as i64),
-            1 => Cell::Text(Cow::Borrowed(&r.parcel.id)),
-            2 => text(address.owner),
-            3 => text(address.street),
-            4 => text(address.city),
-            5 => text(address.state),
-            6 => text(address.zip),
-            7 => Cell::Text(Cow::Borrowed(if address.mailing { "mailing" } else { "property" })),
-            8 => text(r.parcel.location.as_deref()),
-            9 => text(town(r)),
-            10 => Cell::Text(Cow::Borrowed(o.id)),
-            11 => Cell::Text(Cow::Borrowed(&o.what)),
-            12 => o.due.map_or(Cell::Null, Cell::Date),
-            13 => Cell::Bool(o.overdue),
-            14 => Cell::Text(Cow::Borrowed(&o.citation)),
-            _ => Cell::Text(Cow::Owned(self.why(o))),
+        let address = || Address::of(&self.run.rows[o.parcel].parcel).ok();
+        match COLUMNS[column].0 {
+            "letter" => Cell::Int(self.letter_of(row) as i64),
+            "address" => text(address().map(|a| a.street)),
+            "city" => text(address().and_then(|a| a.city)),
+            "state" => text(address().and_then(|a| a.state)),
+            "zip" => text(address().and_then(|a| a.zip)),
+            name => self.obligation_cell(o, name),
+        }
+    }
+}
+
+/// The `cannot_mail.csv` columns, in order.
+pub const CANNOT_MAIL_COLUMNS: &[(&str, Kind)] = &[
+    ("parcel_id", Kind::Text),
+    ("owner", Kind::Text),
+    ("location", Kind::Text),
+    ("town", Kind::Text),
+    ("obligation", Kind::Text),
+    ("what", Kind::Text),
+    ("due", Kind::Date),
+    ("overdue", Kind::Bool),
+    ("citation", Kind::Text),
+    ("cannot_mail_because", Kind::Text),
+    ("why", Kind::Text),
+];
+
+/// The noticed obligations whose owner has no usable mailing address, one row each with what is missing:
+/// `cannot_mail.csv`, for the office to find the address or deliver by hand.
+pub struct CannotMail<'n, 'a, 'r>(pub &'n Notices<'a, 'r>);
+
+impl Table for CannotMail<'_, '_, '_> {
+    fn columns(&self) -> &[(&'static str, Kind)] {
+        CANNOT_MAIL_COLUMNS
+    }
+
+    fn len(&self) -> usize {
+        self.0.cannot_mail.len()
+    }
+
+    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
+        self.0.run.rows[self.0.cannot_mail[row].0.parcel].parcel.shape.as_ref()
+    }
+
+    fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+        let (o, because) = self.0.cannot_mail[row];
+        match CANNOT_MAIL_COLUMNS[column].0 {
+            "cannot_mail_because" => Cell::Text(Cow::Borrowed(because)),
+            name => self.0.obligation_cell(o, name),
         }
     }
 }
@@ -287,6 +396,7 @@ mod tests {
             since: None,
             due,
             overdue: due.is_some_and(|d| d < date("2027-01-15")),
+            corrected: None,
             detail: None,
             citation: Cow::Borrowed("§1"),
             source: None,
@@ -315,6 +425,26 @@ mod tests {
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [0, 1, 3, 5, 9]);
+    }
+
+    /// Art. V §V.B "a term of up to five years": the term is the Health Department's to set, so a term not
+    /// yet set is never mailed, even if a date were attached; nor is a transfer pump-out done late (§IV.B.1),
+    /// which is a record of the breach, not a duty still owed.
+    #[test]
+    fn staff_terms_and_corrected_breaches_are_not_mailed() {
+        let rules = RuleSet::cayuga_art_v();
+        let late = Obligation {
+            corrected: Some(date("2026-10-20")),
+            overdue: false,
+            ..obligation(1, "transfer-pump-out", "owner", Some("2026-10-15"))
+        };
+        let list = [
+            obligation(0, PERMIT_TERM, "owner", Some("2027-06-15")),
+            late,
+            obligation(2, "transfer-pump-out", "owner", Some("2026-10-15")),
+        ];
+        let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
+        assert_eq!(parcels, [2]);
     }
 
     #[test]
@@ -351,11 +481,10 @@ mod tests {
     fn the_city_line_uses_the_parts_there_are() {
         let mut a = Address {
             owner: None,
-            street: Some("PO Box 101"),
+            street: "PO Box 101",
             city: Some("Scranton"),
             state: Some("PA"),
             zip: Some("18503"),
-            mailing: true,
         };
         assert_eq!(a.city_line(), "Scranton, PA 18503");
         a.zip = None;

@@ -22,6 +22,7 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("since", Kind::Date),
     ("due", Kind::Date),
     ("overdue", Kind::Bool),
+    ("corrected", Kind::Date),
     ("detail", Kind::Text),
     ("citation", Kind::Text),
     ("source", Kind::Text),
@@ -69,14 +70,16 @@ impl Table for ObligationTable<'_, '_> {
             8 => date(o.since),
             9 => date(o.due),
             10 => Cell::Bool(o.overdue),
-            11 => text(o.detail.as_deref()),
-            12 => Cell::Text(Cow::Borrowed(&o.citation)),
+            11 => date(o.corrected),
+            12 => text(o.detail.as_deref()),
+            13 => Cell::Text(Cow::Borrowed(&o.citation)),
             _ => text(o.source.as_deref()),
         }
     }
 }
 
-/// Counts of open obligations per kind, for the terminal.
+/// Counts of open obligations per kind, for the terminal (breaches corrected late are listed in the table
+/// but not counted as open).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObligationSummary {
     /// The as-of date.
@@ -85,18 +88,23 @@ pub struct ObligationSummary {
     pub per_kind: std::collections::BTreeMap<String, (usize, usize)>,
     /// Parcels with at least one open obligation.
     pub parcels: usize,
+    /// Breaches corrected late (listed in the table, not open).
+    pub corrected: usize,
 }
 
 impl ObligationSummary {
     /// Counts `obligations`.
     pub fn of(obligations: &[Obligation<'_>], as_of: chrono::NaiveDate) -> Self {
         let mut s = ObligationSummary { as_of: Some(as_of), ..Default::default() };
-        for o in obligations {
+        for o in obligations.iter().filter(|o| o.corrected.is_none()) {
             let counts = s.per_kind.entry(o.id.to_string()).or_default();
             counts.0 += 1;
             counts.1 += usize::from(o.overdue);
         }
-        s.parcels = obligations.chunk_by(|a, b| a.parcel == b.parcel).count();
+        let open: Vec<usize> =
+            obligations.iter().filter(|o| o.corrected.is_none()).map(|o| o.parcel).collect();
+        s.parcels = open.chunk_by(|a, b| a == b).count();
+        s.corrected = obligations.len() - open.len();
         s
     }
 }
@@ -109,6 +117,13 @@ impl std::fmt::Display for ObligationSummary {
         writeln!(f, "{total} open obligations{day} on {} parcels, {overdue} overdue", self.parcels)?;
         for (kind, (open, late)) in &self.per_kind {
             writeln!(f, "  {kind:<28} {open:>7} open {late:>7} overdue")?;
+        }
+        if self.corrected > 0 {
+            writeln!(
+                f,
+                "{} breaches corrected late (listed with the day they were corrected)",
+                self.corrected
+            )?;
         }
         Ok(())
     }

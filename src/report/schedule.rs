@@ -53,6 +53,7 @@ columns! {
     Sewered => "sewered": Bool,
     InCounty => "in_county": Bool,
     Basis => "basis": Text,
+    GeometryInvalid => "geometry_invalid": Text,
     Citation => "citation": Text,
     Reason => "reason": Text,
 }
@@ -132,6 +133,7 @@ impl Table for ScheduleTable<'_, '_> {
             Col::Sewered => bool_fact(|f| f.sewered.is_some()),
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),
+            Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation)),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
         }

@@ -11,7 +11,8 @@ pub mod vocabulary;
 pub use eval::{decide, explain, Decision, Exclusion};
 pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
 pub use obligations::{
-    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherRules, PermitRules, ReportRules,
+    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
+    ReportRules,
 };
 pub use places::Place;
 
@@ -186,8 +187,8 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet =
-            toml::from_str(text).map_err(|e| Error::format(origin, format!("not a valid rule set: {e}")))?;
+        let set: RuleSet = toml::from_str(text)
+            .map_err(|e| Error::Config(crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V)))?;
         set.validate(origin)?;
         Ok(set)
     }
@@ -342,9 +343,11 @@ mod tests {
         assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
         let g = set.grandfather.as_ref().expect("§304.2");
         assert_eq!(
-            (g.individual_before.to_string(), g.intermediate_before.to_string()),
-            ("1990-12-01".into(), "1988-01-01".into())
+            (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),
+            ("1990-12-01".into(), "1988-01-01".into(), "2000-10-23".into())
         );
+        assert_eq!(g.reading, GrandfatherReading::Between);
+        assert_eq!(clock("deficiency-permit").mailing_days, Some(5)); // the rule set's mailing allowance
         assert!(set.calendar.as_ref().is_some_and(|c| c.roll_forward));
     }
 
@@ -361,8 +364,14 @@ mod tests {
             with("on = [\"expansion\"]\nwhen = { column = \"expansion_pct\", is = true }").contains("above")
         );
         assert!(with("on = [\"transfer\"]\nlapses = true").contains("needs a length"));
-        assert!(with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"")
-            .contains("not a valid rule set"));
+        assert!(with("on = [\"complaint\"]\nwithin_days = 3\nfrom_column = \"arms_length\"")
+            .contains("not a date column"));
+        assert!(
+            with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
+        );
+        // A key written twice: the file, line and key are named.
+        let twice = with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"");
+        assert!(twice.starts_with("r.toml:") && twice.contains("duplicate key"), "{twice}");
     }
 
     #[test]
@@ -387,6 +396,16 @@ mod tests {
         assert!(err.contains("SWIS '546'"), "{err}");
         let err =
             RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("y.toml")).unwrap_err().to_string();
-        assert!(err.starts_with("y.toml: not a valid rule set"), "{err}");
+        assert!(
+            err.starts_with("y.toml:2:8: [jurisdiction] name: found integer `1`, expected a string"),
+            "{err}"
+        );
+        assert!(err.contains("for example: name = \"Cayuga County Health District\""), "{err}");
+        // An unknown key in a rule: the nearest allowed key is suggested.
+        let misspelt = CAYUGA_ART_V.replacen("cycle_years = ", "cycle_year = ", 1);
+        let err = RuleSet::from_toml(&misspelt, Path::new("z.toml")).unwrap_err().to_string();
+        let line = CAYUGA_ART_V[..CAYUGA_ART_V.find("cycle_years = ").unwrap()].lines().count() + 1;
+        assert!(err.starts_with(&format!("z.toml:{line}:1: [[rule]] cycle_year: unknown key")), "{err}");
+        assert!(err.contains("did you mean `cycle_years`?"), "{err}");
     }
 }

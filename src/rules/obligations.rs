@@ -9,13 +9,18 @@ use super::iso_date;
 use super::vocabulary::{event_column, event_kind, ColumnKind};
 
 /// Classification of an inspected system and the permit that follows (Cayuga Art. V §V).
+///
+/// The terms are bounds the Health Department sets each permit within, not dates: a permit's issue date and
+/// expiry come from the records, and without them the obligations list the term as a staff item.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PermitRules {
-    /// Longest term of a permit to discharge, years (it never runs past the next periodic due date either).
+    /// Longest term of a permit to discharge, years ("up to five years").
     pub max_term_years: u32,
-    /// Term of an interim permit, years; renewal is applied for each term.
-    pub interim_term_years: u32,
+    /// Shortest term of an interim permit, years ("a minimum term of one year").
+    pub interim_min_term_years: u32,
+    /// Years between applications to renew an interim permit ("annually").
+    pub interim_renewal_years: u32,
     /// Vertical separation between absorption-device bottom and groundwater/bedrock for existing standards, ft.
     pub min_separation_ft: f64,
     /// Distance between absorption field and any watercourse or wetland for existing standards, ft.
@@ -36,6 +41,10 @@ pub struct PermitRules {
     pub failed_citation: String,
     /// Citation of the possible holding-tank requirement for substandard lakefront systems.
     pub holding_tank_citation: String,
+    /// Citation of the permit's dates: from acceptance of the report, terms set by the Health Department.
+    pub term_citation: String,
+    /// Citation of the measurement from the absorption field that existing standards need.
+    pub location_citation: String,
 }
 
 /// Fecal-coliform limits for drainage pipes on lakefront parcels (Art. V §III.G).
@@ -50,6 +59,13 @@ pub struct DrainagePipeRules {
     pub retest_days: u32,
     /// Citation.
     pub citation: String,
+    /// First due date of the periodic inspection of the drainage pipes of bordering parcels.
+    #[serde(deserialize_with = "iso_date")]
+    pub inspection_first_due: NaiveDate,
+    /// Years between the pipes' periodic inspections.
+    pub inspection_cycle_years: u32,
+    /// Citation of the periodic pipe inspection.
+    pub inspection_citation: String,
 }
 
 /// When a certified inspector's report is due (Art. V §VI.B.2).
@@ -76,14 +92,64 @@ pub struct CalendarRules {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrandfatherRules {
-    /// Individual household systems legally installed before this date.
+    /// Which reading of the paragraph dates the rule set takes.
+    pub reading: GrandfatherReading,
+    /// Why it takes that reading.
+    pub reason: String,
+    /// The paragraph date for individual household systems (§304.2(a): December 1, 1990).
     #[serde(deserialize_with = "iso_date")]
-    pub individual_before: NaiveDate,
-    /// Intermediate-sized systems legally installed before this date.
+    pub individual_date: NaiveDate,
+    /// The paragraph date for intermediate-sized systems (§304.2(b): January 1, 1988).
     #[serde(deserialize_with = "iso_date")]
-    pub intermediate_before: NaiveDate,
+    pub intermediate_date: NaiveDate,
+    /// The date of adoption of the law, the end of the window under [`GrandfatherReading::Between`].
+    #[serde(deserialize_with = "iso_date")]
+    pub adopted: NaiveDate,
+    /// Where the adoption date comes from (the text may not state it).
+    pub adopted_source: String,
     /// Citation.
     pub citation: String,
+}
+
+/// The two readings of Ch. 56 §304.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GrandfatherReading {
+    /// The sentence: installed after the paragraph date and before the adoption of the law.
+    Between,
+    /// The paragraphs: installed before the paragraph date.
+    Before,
+}
+
+impl GrandfatherRules {
+    /// Whether a system installed on `installed` (`intermediate`: an intermediate-sized system) is
+    /// grandfathered; `functioning` is the authority's finding that it is adequately functioning, which
+    /// grandfathers it whatever its date. `None` when neither date nor finding is known.
+    pub fn applies(
+        &self,
+        installed: Option<NaiveDate>,
+        intermediate: bool,
+        functioning: Option<bool>,
+    ) -> Option<bool> {
+        if functioning == Some(true) {
+            return Some(true);
+        }
+        let date = self.paragraph_date(intermediate);
+        let by_date = installed.map(|on| match self.reading {
+            GrandfatherReading::Between => on > date && on < self.adopted,
+            GrandfatherReading::Before => on < date,
+        });
+        by_date.or(functioning)
+    }
+
+    /// The date of paragraph (a) or, for intermediate-sized systems, (b).
+    pub fn paragraph_date(&self, intermediate: bool) -> NaiveDate {
+        if intermediate {
+            self.intermediate_date
+        } else {
+            self.individual_date
+        }
+    }
 }
 
 /// A condition on an event's column: `{ column = "arms_length", is = true }` or
@@ -117,12 +183,18 @@ pub struct Clock {
     pub who: String,
     /// Due this many calendar days after the event.
     pub within_days: Option<u32>,
+    /// The period runs from the date in this events-file column (a receipt date) when it is filled in.
+    pub from_column: Option<String>,
+    /// Without that date, the period runs from the event's date plus this many days (a mailing allowance).
+    pub mailing_days: Option<u32>,
     /// Due this many business days after the event.
     pub within_business_days: Option<u32>,
     /// Due on the event's own date (e.g. an inspection "prior to" a conveyance).
     #[serde(default)]
     pub due_on_event: bool,
-    /// Events that discharge the obligation (none: it stays open until the law's time runs out).
+    /// Events that discharge the obligation (none: it stays open until the law's time runs out). One on or
+    /// before the due date meets it; a later one corrects the breach late, and the obligation stays listed
+    /// with both dates.
     #[serde(default)]
     pub closed_by: Vec<String>,
     /// A closing event counts from this many months before the starting event ("pumped within the last
@@ -140,6 +212,16 @@ pub struct Clock {
 impl Clock {
     /// Checks names against the event vocabulary and that at most one length is given.
     pub(super) fn validate(&self) -> std::result::Result<(), String> {
+        if self.mailing_days.is_some() && (self.from_column.is_none() || self.within_days.is_none()) {
+            return Err("'mailing_days' needs 'from_column' and 'within_days': it stands in for a missing receipt date".into());
+        }
+        if let Some(column) = &self.from_column {
+            if event_column(column) != Some(ColumnKind::Date) {
+                return Err(format!(
+                    "'from_column' names '{column}', which is not a date column of the events file"
+                ));
+            }
+        }
         if self.on.is_empty() {
             return Err("'on' names no event; list the events that start the clock".into());
         }
@@ -190,5 +272,44 @@ impl Clock {
     /// Whether `name` (an event kind's canonical name) closes this clock.
     pub fn closes_on(&self, name: &str) -> bool {
         self.closed_by.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// Ch. 56 §304.2: the design standards "shall not apply to existing wastewater treatment systems legally
+    /// installed, repaired or approved ..., prior to the date of adoption of this local law and after the
+    /// dates identified in Paragraphs a and b identified below, or those systems determined by the authority
+    /// having jurisdiction to be adequately functioning"; (a) "prior to December 1, 1990", (b) "prior to
+    /// January 1, 1988". The rule set reads the sentence: after the paragraph date, before adoption (taken as
+    /// the filing date 2000-10-23).
+    #[test]
+    fn grandfathering_reads_the_sentence_and_its_alternative() {
+        let g = RuleSet::gorham_ch56().grandfather.expect("§304.2");
+        let individual = |on, functioning| g.applies(Some(on), false, functioning);
+        assert_eq!(individual(d(1985, 6, 1), None), Some(false)); // before (a): not in the window
+        assert_eq!(individual(d(1990, 12, 1), None), Some(false)); // on the date is not "after" it
+        assert_eq!(individual(d(1990, 12, 2), None), Some(true));
+        assert_eq!(individual(d(2000, 10, 22), None), Some(true));
+        assert_eq!(individual(d(2000, 10, 23), None), Some(false)); // not "prior to the date of adoption"
+                                                                    // (b) for intermediate-sized systems: after 1988-01-01.
+        assert_eq!(g.applies(Some(d(1987, 7, 1)), true, None), Some(false));
+        assert_eq!(g.applies(Some(d(1988, 3, 1)), true, None), Some(true));
+        // "or ... determined ... to be adequately functioning": any date, or none.
+        assert_eq!(individual(d(1985, 6, 1), Some(true)), Some(true));
+        assert_eq!(g.applies(None, false, Some(true)), Some(true));
+        assert_eq!(g.applies(None, false, Some(false)), Some(false));
+        assert_eq!(g.applies(None, false, None), None);
+        // The other reading, the paragraphs' "prior to": the 1985 system is grandfathered, the 1992 one not.
+        let before = GrandfatherRules { reading: GrandfatherReading::Before, ..g };
+        assert_eq!(before.applies(Some(d(1985, 6, 1)), false, None), Some(true));
+        assert_eq!(before.applies(Some(d(1992, 5, 1)), false, None), Some(false));
     }
 }

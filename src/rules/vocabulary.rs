@@ -36,6 +36,8 @@ pub const REPAIR_ORDER: &str = "repair-order";
 pub const INTERIM_RENEWAL: &str = "interim-renewal";
 /// The event `condition-breach`: a permit condition not conformed with.
 pub const CONDITION_BREACH: &str = "condition-breach";
+/// The event `permit-issued`: a permit issued (column `expires`).
+pub const PERMIT_ISSUED: &str = "permit-issued";
 
 /// Every event kind, in the order the README lists them.
 pub const EVENTS: &[EventKind] = &[
@@ -51,11 +53,11 @@ pub const EVENTS: &[EventKind] = &[
     event("complaint", "a complaint about the system received by the authority"),
     event("observation", "a personal observation of a deficient system by the authority"),
     event("owner-notice", "written notice to the owner and inhabitants that an inspection is required"),
-    event("deficiency-notice", "written notice to the owner of a failure or unacceptable condition"),
+    event("deficiency-notice", "written notice to the owner of a failure or unacceptable condition; column received"),
     event("permit-application", "an application for a wastewater treatment permit; columns flow_gpd, alternative_system, realty_subdivision, doh_facility"),
     event("state-approval", "NYSDOH or NYSDEC approval of the application"),
     event("watershed-inspector-review", "review by the Canandaigua Lake Watershed Inspector"),
-    event("permit-issued", "a wastewater treatment permit issued"),
+    event(PERMIT_ISSUED, "a permit issued (a wastewater treatment permit, a permit to discharge); column expires"),
     event("application-denied", "a permit application denied"),
     event("denial-notice", "written notice of denial with the reasons sent to the applicant"),
     event("appeal-received", "a written appeal received by the Clerk"),
@@ -95,6 +97,8 @@ pub const EVENT_COLUMNS: &[(&str, ColumnKind)] = &[
     ("realty_subdivision", ColumnKind::YesNo),
     ("doh_facility", ColumnKind::YesNo),
     ("due_date", ColumnKind::Date),
+    ("received", ColumnKind::Date),
+    ("expires", ColumnKind::Date),
 ];
 
 /// What an event column holds.

@@ -776,6 +776,56 @@ fn bad_dates_in_history() {
     assert_eq!(rows[&3]["last_inspection"], "2025-06-10", "{:#?}", rows[&3]);
 }
 
+/// The report columns that go with the findings and the grandfathering finding are checked cell by cell: an
+/// acceptance before the inspection, an expiry that is not a date, a measured distance that is not a number
+/// and a yes/no that is neither are each reported by line; the rest of the file counts.
+#[test]
+fn bad_report_columns_in_history() {
+    let dir = county("report-columns");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let findings = "no,no,yes,yes,2.5,no,no";
+    let history = dir.path("history.csv");
+    let text = format!(
+        "parcel_id,inspection_date,failure,overflow_points,components_working,tank_adequate,separation_ft,\
+         valid_permit,meets_75a,report_accepted,permit_issued,permit_expires,watercourse_ft,adequately_functioning\n\
+         {a},2026-05-01,{findings},2026-04-20,,,,\n\
+         {b},2026-05-01,{findings},,,soon,,\n\
+         {c},2026-05-01,{findings},,,,far,perhaps\n",
+        a = ids[0],
+        b = ids[1],
+        c = ids[2],
+    );
+    fs::write(&history, text).unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--history", arg(&history)]);
+    outcome.assert_exit(2);
+    assert_reported(&outcome, "history.csv", "line 2", &["report_accepted", "before the inspection_date"]);
+    assert_reported(&outcome, "history.csv", "line 3", &["soon"]);
+    assert_reported(&outcome, "history.csv", "line 4", &["far"]);
+    assert_reported(&outcome, "history.csv", "line 4", &["perhaps"]);
+    let rows = rows_by_record(&outcome, &specs);
+    assert_others_scheduled(&rows, &[]);
+    assert_eq!(rows[&1]["last_inspection"], "2026-05-01", "{:#?}", rows[&1]);
+}
+
+/// The pipes register reports a row without a pipe name and a row naming an unknown parcel, by line.
+#[test]
+fn bad_rows_in_the_pipes_register() {
+    let dir = county("pipes-register");
+    let specs = clean_parcels();
+    let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
+    let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
+    let pipes = dir.path("pipes.csv");
+    fs::write(&pipes, format!("parcel_id,pipe_id\n{a},D1\n{a},\n054689-999.99-9-9,D2\n", a = ids[0]))
+        .unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp), "--pipes", arg(&pipes)]);
+    outcome.assert_exit(2);
+    assert_reported(&outcome, "pipes.csv", "line 3", &["no pipe_id"]);
+    assert_reported(&outcome, "pipes.csv", "line 4", &["054689-999.99-9-9", "not in the parcels layer"]);
+    assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
+}
+
 /// Record files missing a required column stop the run naming the columns found; an inspections file with
 /// some findings columns but not all stops it naming the missing ones.
 #[test]

@@ -74,3 +74,35 @@ pub fn fresh_dir(label: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
 }
+
+/// The Chromium binary for a browser test, or `None` after saying the test is skipped. With the `CI`
+/// environment variable set a missing Chromium fails the test instead: CI installs it.
+#[allow(dead_code)]
+pub fn chromium_or_skip(test: &str) -> Option<std::path::PathBuf> {
+    let found = lakeshore::report::print::find_chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: no Chromium, and CI is set: install Debian package chromium (.ci/run does), or set CHROMIUM"
+        );
+        eprintln!("{test}: skipped: no Chromium (install Debian package chromium, or set CHROMIUM)");
+    }
+    found
+}
+
+/// A tool a test needs besides Chromium (`pdftotext`, `chromedriver`), found on `PATH`; `None` after saying
+/// the test is skipped, and a failure when `CI` is set.
+#[allow(dead_code)]
+pub fn tool_or_skip(test: &str, name: &str, package: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: no {name}, and CI is set: install Debian package {package} (.ci/run does)"
+        );
+        eprintln!("{test}: skipped: no {name} (install Debian package {package})");
+    }
+    found
+}

@@ -18,19 +18,24 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `lakeshore COMMAND --config data/sample/CONFIG` and returns the output folder.
+/// Runs `lakeshore COMMAND --config data/sample/CONFIG` and returns the output folder. Every record of the
+/// sample is good: the run exits 0.
 fn run(command: &str, config: &str) -> PathBuf {
-    let out = common::fresh_dir(&format!("golden-{command}-{config}"));
+    run_in("sample", command, config, 0)
+}
+
+/// Runs `lakeshore COMMAND --config data/SAMPLE/CONFIG`, checks the exit code and returns the output folder.
+fn run_in(sample: &str, command: &str, config: &str, code: i32) -> PathBuf {
+    let out = common::fresh_dir(&format!("golden-{sample}-{command}-{config}"));
     let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .arg(command)
         .arg("--config")
-        .arg(root().join("data/sample").join(config))
+        .arg(root().join("data").join(sample).join(config))
         .args(["--as-of", AS_OF, "--format", "csv", "--out"])
         .arg(&out)
         .output()
         .expect("cannot run the lakeshore binary");
-    // The sample holds bad rows on purpose, so the exit code is 2 (checked in `sample_bad_rows_are_reported`).
-    assert_eq!(output.status.code(), Some(2), "stderr:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(code), "stderr:\n{}", String::from_utf8_lossy(&output.stderr));
     out
 }
 
@@ -141,8 +146,50 @@ fn schedule_class_and_permit_columns_match_hand_expectations() {
     let _ = std::fs::remove_dir_all(out);
 }
 
-/// Chapter 56 §304.2: individual systems installed before 1990-12-01 and intermediate-sized ones before
-/// 1988-01-01 are grandfathered; the sample's installation dates sit on both sides of each cut-off.
+/// A closing act after the due date corrects the breach late: the obligation stays listed, not overdue, with
+/// the day of the act in `corrected`. Hand-worked from the sample's records:
+/// - Art. V §IV.B.1 "Prior to any property transfer ... pumped out": 053289-40.00-1-2, conveyance Thursday
+///   2026-10-15, licensed pump-out 2026-10-20.
+/// - Art. V §IV.B.2 "Prior to, or at the time of property transfer ... inspected", and Ch. 56 §501.1(b):
+///   054689-128.05-1-2, transfer Monday 2026-08-03, inspected only 2026-08-20 (its pump-out of 2026-07-28
+///   was in time, so no transfer-pump-out row).
+/// - Ch. 56 §601.1 "shall immediately notify": 054889-165.00-1-1, failed inspection 2024-07-07, notice
+///   2024-07-10.
+#[test]
+fn breaches_corrected_late_show_both_dates() {
+    let expected = [
+        ("county.toml", "053289-40.00-1-2", "transfer-pump-out", "2026-10-15", "2026-10-20"),
+        ("county.toml", "054689-128.05-1-2", "transfer-inspection", "2026-08-03", "2026-08-20"),
+        ("gorham.toml", "054689-128.05-1-2", "conveyance-inspection", "2026-08-03", "2026-08-20"),
+        ("gorham.toml", "054889-165.00-1-1", "deficiency-notice", "2024-07-07", "2024-07-10"),
+    ];
+    for config in ["county.toml", "gorham.toml"] {
+        let out = run("obligations", config);
+        let mut got: Vec<(String, String, String, String)> = rows(&out.join("obligations.csv"))
+            .into_iter()
+            .filter(|r| !r["corrected"].is_empty())
+            .inspect(|r| assert_eq!(r["overdue"], "false", "a corrected breach is not overdue: {r:?}"))
+            .map(|r| {
+                (r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone(), r["corrected"].clone())
+            })
+            .collect();
+        got.sort();
+        let mut want: Vec<(String, String, String, String)> = expected
+            .iter()
+            .filter(|e| e.0 == config)
+            .map(|e| (e.1.to_string(), e.2.to_string(), e.3.to_string(), e.4.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{config}");
+        let _ = std::fs::remove_dir_all(out);
+    }
+}
+
+/// Chapter 56 §304.2: the design standards do not apply to systems "legally installed ... prior to the date
+/// of adoption of this local law and after the dates identified in Paragraphs a and b" (December 1, 1990 for
+/// individual systems, January 1, 1988 for intermediate-sized ones), "or those systems determined ... to be
+/// adequately functioning". The rule set reads the sentence (after the date, before adoption on 2000-10-23);
+/// the sample's installation dates sit on both sides of each date.
 #[test]
 fn gorham_grandfathered_designs() {
     let out = run("schedule", "gorham.toml");
@@ -151,12 +198,12 @@ fn gorham_grandfathered_designs() {
         .map(|r| (r["parcel_id"].clone(), r["grandfathered"].clone()))
         .collect();
     let expected = [
-        ("054689-128.05-1-1", "true"),  // individual, 1985-06-01
-        ("054689-128.05-1-2", "false"), // individual, 1992-05-01
-        ("054489-156.00-1-1", "true"),  // intermediate, 1987-07-01
-        ("055689-10.07-1-3", "false"),  // intermediate, 1988-03-01
-        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30: the day before
-        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: not "prior to"
+        ("054689-128.05-1-1", "false"), // individual, 1985-06-01: before (a), not after it
+        ("054689-128.05-1-2", "true"),  // individual, 1992-05-01: after (a), before adoption
+        ("054489-156.00-1-1", "false"), // intermediate, 1987-07-01: before (b)
+        ("055689-10.07-1-3", "true"),   // intermediate, 1988-03-01: after (b)
+        ("054889-160.12-1-2", "true"),  // individual, 1990-11-30, but found adequately functioning
+        ("054689-129.00-2-1", "false"), // individual, 1990-12-01: on the date is not "after" it
         ("052089-123.45-1-2", ""),      // no installation on record
     ];
     for (id, want) in expected {
@@ -166,18 +213,42 @@ fn gorham_grandfathered_designs() {
     let _ = std::fs::remove_dir_all(out);
 }
 
-/// The sample's deliberately bad rows are each reported with file and line, under both rule sets.
+/// The line of `file` in the problem sample holding `row` (1-based, the header is line 1): where the
+/// problem must be reported, read from the file itself.
+fn line_of(file: &str, row: &str) -> String {
+    let text = std::fs::read_to_string(root().join("data/sample-problems").join(file)).unwrap();
+    let n = text.lines().position(|l| l.starts_with(row)).unwrap_or_else(|| panic!("{file}: no row {row}"));
+    format!("line {}", n + 1)
+}
+
+/// The problem sample's deliberately bad records are each reported with file and record, under both rule
+/// sets, and nothing else is.
 #[test]
-fn sample_bad_rows_are_reported() {
-    let common_lines = [
-        ("events.csv", "line 27", "unknown event 'alien-landing'"),
-        ("events.csv", "line 28", "not in the parcels layer"),
-        ("events.csv", "line 29", "after the as-of date"),
-        ("history.csv", "line 23", "contradict"),
-        ("history.csv", "line 42", "before the inspection_date"),
-        ("pump_outs.csv", "line 5", "hauler_licence"),
-        ("samples.csv", "line 15", "'TNTC' is not a number"),
+fn problem_sample_bad_records_are_reported() {
+    let common_rows = [
+        (
+            "events.csv",
+            line_of("events.csv", "054689-128.05-1-3,2026-05-05,alien-landing"),
+            "unknown event 'alien-landing'",
+        ),
+        ("events.csv", line_of("events.csv", "059999-1.00-1-1,"), "not in the parcels layer"),
+        ("events.csv", line_of("events.csv", "052089-123.45-1-3,2027-02-01"), "after the as-of date"),
+        ("history.csv", line_of("history.csv", "054889-170.00-1-1,2022-02-02"), "contradict"),
+        ("history.csv", line_of("history.csv", "052489-50.00-1-1,2019-09-19"), "before the inspection_date"),
+        ("pump_outs.csv", line_of("pump_outs.csv", "054689-128.05-1-1,2026-04-01,"), "hauler_licence"),
+        (
+            "samples.csv",
+            line_of("samples.csv", "055689-10.07-1-3,P1,2026-08-08,TNTC"),
+            "'TNTC' is not a number",
+        ),
+        // The bow-tie's edges (870000, 1080000)-(870400, 1080300) and (870400, 1080000)-(870000, 1080200)
+        // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 69 and 70 follow the
+        // design's 68 lots; the stray system follows the 20 of the design.
+        ("parcels.shp", "record 69".to_string(), "invalid polygon: Self-intersection at (870160 1080120)"),
+        ("parcels.shp", "record 70".to_string(), "duplicate parcel id 055289-90.00-1-1 (also record 51)"),
+        ("systems.geojson", "record 21".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
     ];
+    let expansion = line_of("events.csv", "055689-20.00-1-1,2026-08-01,expansion");
     // Art. V §I.B ("properties using public sewer systems") and Ch. 56 §102: the assessor's sewer code
     // decides; lots whose code 2 (private) contradicts the sewer-district polygon around them stay scheduled
     // and are reported (parcels.shp records 10 and 40: 054689-122.18-1-10 and 050100-106.41-1-3).
@@ -194,12 +265,12 @@ fn sample_bad_rows_are_reported() {
         ),
     ];
     for (config, extra) in
-        [("county.toml", None), ("gorham.toml", Some(("events.csv", "line 13", "without expansion_pct")))]
+        [("county.toml", None), ("gorham.toml", Some(("events.csv", expansion, "without expansion_pct")))]
     {
-        let out = run("obligations", config);
+        let out = run_in("sample-problems", "obligations", config, 2);
         let problems = rows(&out.join("problems.csv"));
-        let mut wanted: Vec<_> = common_lines.to_vec();
-        wanted.extend(sewer_lines);
+        let mut wanted: Vec<_> = common_rows.to_vec();
+        wanted.extend(sewer_lines.map(|(f, l, t)| (f, l.to_string(), t)));
         wanted.extend(extra);
         for (file, line, text) in &wanted {
             assert!(
@@ -212,4 +283,83 @@ fn sample_bad_rows_are_reported() {
         assert_eq!(problems.len(), wanted.len(), "{config}: {problems:?}");
         let _ = std::fs::remove_dir_all(out);
     }
+}
+
+/// The clean sample reports nothing under either rule set.
+#[test]
+fn clean_sample_reports_no_problems() {
+    for config in ["county.toml", "gorham.toml"] {
+        let out = run("obligations", config);
+        assert!(rows(&out.join("problems.csv")).is_empty(), "{config}");
+        let _ = std::fs::remove_dir_all(out);
+    }
+}
+
+/// Around its bad records the problem sample owes exactly what the clean sample owes: the same obligations
+/// (the source line numbers aside), plus under Chapter 56 the expansion inspection that its expansion
+/// without `expansion_pct` still starts (README: a blank condition is reported and applied), and under
+/// Article V the periodic inspections of the bow-tie lot, scheduled from its shape (Sennett's 7-year cohort
+/// 2004 grid: 2004, 2011, 2018, 2025-11-01; never inspected, so the 2025-11-01 date was missed) and of
+/// 054689-122.18-1-10, whose private sewer code decides over the district around it (lakefront 2-year grid
+/// from 1994-11-01; never inspected: 2026-11-01 missed).
+#[test]
+fn problem_sample_owes_what_the_clean_sample_owes() {
+    let key = |r: &BTreeMap<String, String>| {
+        ["parcel_id", "obligation", "trigger", "since", "due", "overdue", "detail"]
+            .map(|c| r[c].clone())
+            .join("|")
+    };
+    for (config, extra) in [
+        (
+            "county.toml",
+            vec![
+                "055289-91.00-1-1|periodic-inspection|schedule|2025-11-01|2025-11-01|true|status never-inspected",
+                "054689-122.18-1-10|periodic-inspection|schedule|2026-11-01|2026-11-01|true|status never-inspected",
+            ],
+        ),
+        ("gorham.toml", vec!["055689-20.00-1-1|expansion-inspection|expansion|2026-08-01|2026-08-01|true|"]),
+    ] {
+        let clean = run("obligations", config);
+        let bad = run_in("sample-problems", "obligations", config, 2);
+        let mut want: Vec<String> = rows(&clean.join("obligations.csv")).iter().map(key).collect();
+        want.extend(extra.iter().map(|s| s.to_string()));
+        want.sort();
+        let mut got: Vec<String> = rows(&bad.join("obligations.csv")).iter().map(key).collect();
+        got.sort();
+        assert_eq!(got, want, "{config}");
+        let _ = std::fs::remove_dir_all(clean);
+        let _ = std::fs::remove_dir_all(bad);
+    }
+}
+
+/// The problem sample's schedule: every lot of the clean sample as `tests/golden/sample/expected.csv` has it,
+/// and the lots only the problem sample holds as `tests/golden/sample-problems/expected.csv` (worked out by
+/// hand, with notes); the duplicate record (70) is unscheduled with the reason.
+#[test]
+fn problem_sample_schedule_matches_the_hand_worked_rows() {
+    let out = run_in("sample-problems", "schedule", "county.toml", 2);
+    let got = rows(&out.join("schedule.csv"));
+    let mut expected = rows(&root().join("tests/golden/sample/expected.csv"));
+    expected.extend(rows(&root().join("tests/golden/sample-problems/expected.csv")));
+    assert_eq!(got.len(), expected.len() + 1, "one row more: the duplicate");
+    let columns = ["tier", "cycle_years", "previous_due", "next_due", "status", "floodplain_verdict"];
+    for want in &expected {
+        let id = &want["parcel_id"];
+        let row = got
+            .iter()
+            .find(|r| &r["parcel_id"] == id && r["record"] != "70")
+            .unwrap_or_else(|| panic!("no row for {id}"));
+        for c in columns {
+            assert_eq!(row[c], want[c], "{id} {c} ({})", want["note"]);
+        }
+    }
+    let duplicate = got.iter().find(|r| r["record"] == "70").expect("the duplicate's row");
+    assert_eq!(
+        (duplicate["parcel_id"].as_str(), duplicate["tier"].as_str()),
+        ("055289-90.00-1-1", "unscheduled")
+    );
+    assert!(duplicate["reason"].contains("duplicate parcel id"), "{duplicate:?}");
+    let bow_tie = got.iter().find(|r| r["parcel_id"] == "055289-91.00-1-1").unwrap();
+    assert_eq!(bow_tie["geometry_invalid"], "Self-intersection at (870160 1080120)");
+    let _ = std::fs::remove_dir_all(out);
 }

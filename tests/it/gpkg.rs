@@ -227,8 +227,11 @@ fn sample_as_geopackage(dir: &Path) -> PathBuf {
         ("events", &sample.layers.events),
         ("pump_outs", &sample.layers.pump_outs),
         ("samples", &sample.layers.samples),
+        ("pipes", &sample.layers.pipes),
     ] {
-        toml.push_str(&format!("{name} = {:?}\n", path.as_ref().unwrap().canonicalize().unwrap()));
+        if let Some(path) = path {
+            toml.push_str(&format!("{name} = {:?}\n", path.canonicalize().unwrap()));
+        }
     }
     let config = dir.join("county.toml");
     std::fs::write(&config, toml).unwrap();

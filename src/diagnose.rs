@@ -1,0 +1,268 @@
+//! Compiler-style messages for TOML files (county configs, rule sets): the file, line and column, the key,
+//! what was expected with an example, the offending line with a caret, and "did you mean" for unknown keys.
+//!
+//! The `toml` crate's errors carry the byte span of the offending key or value; this module turns the span
+//! into a line and column, finds the key written there and the table it belongs to, and looks the key up in
+//! a reference document (the embedded rule set, a commented county config) for an example to show.
+
+use std::path::Path;
+
+/// A TOML parse or type error, rendered for a person: `path:line:col: [table] key: message`, the source
+/// line with a caret under the span, and hints (an example of the key, the nearest known key).
+pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &str) -> String {
+    let span = error.span().unwrap_or(0..0);
+    let (line, column) = line_column(text, span.start);
+    let source_line = text.lines().nth(line - 1).unwrap_or("");
+    let located = key_at(text, span.start);
+    let message = error.message().trim_end_matches('\n').to_string();
+    let mut hints = Vec::new();
+    let message = match unknown_key(&message) {
+        Some((found, expected)) => {
+            let what = if source_line.trim().starts_with('[') { "table" } else { "key" };
+            let mut m = format!("unknown {what} `{found}`");
+            match closest(&found, &expected) {
+                Some(best) => hints.push(format!("did you mean `{best}`?")),
+                None if !expected.is_empty() => {
+                    hints.push(format!("the keys allowed here are {}", quoted_list(&expected)))
+                }
+                None => {}
+            }
+            if let Some(table) = located.as_ref().and_then(|l| l.table.as_deref()) {
+                m.push_str(&format!(" in {table}"));
+            }
+            m
+        }
+        None => {
+            if let Some(example) = located.as_ref().and_then(|l| example_of(reference, l)) {
+                hints.push(format!("for example: {example}"));
+            }
+            plain(&message)
+        }
+    };
+    let place = match &located {
+        Some(Located { table: Some(t), key: Some(k) }) => format!("{t} {k}: "),
+        Some(Located { table: None, key: Some(k) }) => format!("{k}: "),
+        _ => String::new(),
+    };
+    let mut out = format!("{}:{line}:{column}: {place}{message}", path.display());
+    let gutter = line.to_string().len();
+    let width =
+        span.end.saturating_sub(span.start).clamp(1, source_line.len().saturating_sub(column - 1).max(1));
+    out.push_str(&format!("\n{:gutter$} |\n{line} | {source_line}\n{:gutter$} | ", "", ""));
+    out.push_str(&format!("{}{}", " ".repeat(column - 1), "^".repeat(width)));
+    for hint in hints {
+        out.push_str(&format!("\n{:gutter$} = {hint}", ""));
+    }
+    out
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The key written on the line of an offset, and the table header above it (as written, brackets included).
+#[derive(Debug, Clone, PartialEq)]
+struct Located {
+    table: Option<String>,
+    key: Option<String>,
+}
+
+/// Finds the `key = ` that an offset belongs to (the nearest assignment at or above it) and its table.
+fn key_at(text: &str, offset: usize) -> Option<Located> {
+    let (line, _) = line_column(text, offset);
+    let lines: Vec<&str> = text.lines().take(line).collect();
+    let mut key = None;
+    let mut table = None;
+    // A table header is itself a key of the table its dotted name is in: `[layer]` is the key `layer` of the
+    // top level, `[fields.history]` the key `history` of `[fields]`.
+    if let Some(last) = lines.last().map(|l| l.trim()).filter(|l| l.starts_with('[')) {
+        let name = header(last).trim_matches(|c| c == '[' || c == ']').trim().to_string();
+        return Some(match name.rsplit_once('.') {
+            Some((parent, key)) => Located { table: Some(format!("[{parent}]")), key: Some(key.to_string()) },
+            None => Located { table: None, key: Some(name) },
+        });
+    }
+    for l in lines.iter().rev() {
+        let t = l.trim();
+        if t.starts_with('[') {
+            table = Some(header(t));
+            break;
+        }
+        if key.is_none() {
+            key = assignment_key(t);
+        }
+    }
+    Some(Located { table, key })
+}
+
+/// A table header as written, without a trailing comment: `[fields]`, `[[rule]]`.
+fn header(line: &str) -> String {
+    line.split_once('#').map_or(line, |(h, _)| h).trim().to_string()
+}
+
+/// `key` of a line `key = value` (a dotted or quoted key as written).
+fn assignment_key(line: &str) -> Option<String> {
+    if line.starts_with('#') {
+        return None;
+    }
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    let ok = !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | ' '));
+    ok.then(|| key.trim_matches('"').to_string())
+}
+
+/// The line of `reference` that sets the same key in the same table, uncommented, as an example.
+fn example_of(reference: &str, at: &Located) -> Option<String> {
+    let key = at.key.as_deref()?;
+    let mut table: Option<String> = None;
+    for l in reference.lines() {
+        let t = l.trim();
+        if t.starts_with('[') {
+            table = Some(header(t));
+            continue;
+        }
+        // Commented examples count too: `# parcel_id = ["SWIS", "PRINT_KEY"]`.
+        let t = t.trim_start_matches('#').trim();
+        if table == at.table && assignment_key(t).as_deref() == Some(key) {
+            let value = t.split_once(" #").map_or(t, |(v, _)| v).trim();
+            return Some(value.to_string());
+        }
+    }
+    None
+}
+
+/// `unknown field `x`, expected one of `a`, `b`` (or `expected `a``), as serde writes it.
+fn unknown_key(message: &str) -> Option<(String, Vec<String>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (found, rest) = rest.split_once('`')?;
+    let expected = rest.split('`').skip(1).step_by(2).map(str::to_string).collect();
+    Some((found.to_string(), expected))
+}
+
+/// serde's wording made plainer: `invalid type: string "SBL", expected a sequence` says what was found and
+/// what was wanted in words a config author uses.
+fn plain(message: &str) -> String {
+    message
+        .replace("invalid type: ", "found ")
+        .replace("expected a sequence", "expected a list in brackets")
+        .replace("a sequence", "a list in brackets")
+        .replace("a map", "a table")
+        .replace("expected f64", "expected a number")
+        .replace("expected u32", "expected a whole number")
+        .replace("expected a boolean", "expected true or false")
+        .replace("struct ", "table ")
+}
+
+fn quoted_list(names: &[String]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The known name closest to `found` by edit distance, when it is close enough to be a slip.
+pub fn closest<'a>(found: &str, known: &'a [String]) -> Option<&'a str> {
+    let found_lower = found.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (edit_distance(&found_lower, &k.to_ascii_lowercase()), k))
+        .filter(|(d, k)| *d <= (k.chars().count().max(found.chars().count()) / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
+}
+
+/// Levenshtein distance between two strings, by characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("parcel_idd", "parcel_id"), 1);
+        let known = vec!["parcel_id".to_string(), "parcel_town".to_string(), "layers".to_string()];
+        assert_eq!(closest("parcl_id", &known), Some("parcel_id"));
+        assert_eq!(closest("layer", &known), Some("layers"));
+        assert_eq!(closest("colour", &known), None);
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        let text = "a = 1\n[t]\nkey = \"é\"\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 10), (3, 1));
+        // Byte 19 is the closing quote, after the two-byte é: column 9 in characters.
+        assert_eq!(line_column(text, 19), (3, 9));
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        top: Option<u32>,
+        #[serde(default)]
+        t: Table,
+    }
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Table {
+        names: Option<Vec<String>>,
+        other: Option<String>,
+    }
+
+    fn render(text: &str) -> String {
+        let e = toml::from_str::<Doc>(text).unwrap_err();
+        toml_error(Path::new("x.toml"), text, &e, "top = 3\n[t]\n# names = [\"A\", \"B\"]\n")
+    }
+
+    #[test]
+    fn a_wrong_type_names_line_key_and_example() {
+        let m = render("top = 1\n\n[t]\nnames = \"A\"\n");
+        assert!(m.starts_with("x.toml:4:9: [t] names: found string \"A\""), "{m}");
+        assert!(m.contains("expected a list in brackets"), "{m}");
+        assert!(m.contains("4 | names = \"A\""), "{m}");
+        assert!(m.contains("^^^"), "{m}");
+        assert!(m.contains("for example: names = [\"A\", \"B\"]"), "{m}");
+    }
+
+    #[test]
+    fn an_unknown_key_gets_a_suggestion() {
+        let m = render("[t]\nnamse = [\"A\"]\n");
+        assert!(m.starts_with("x.toml:2:1: [t] namse: unknown key `namse` in [t]"), "{m}");
+        assert!(m.contains("did you mean `names`?"), "{m}");
+        // A misspelt table header is an unknown key of the level above.
+        let m = render("top = 1\n[tt]\nnames = []\n");
+        assert!(m.starts_with("x.toml:2:2: tt: unknown table `tt`"), "{m}");
+        assert!(m.contains("did you mean `t`?"), "{m}");
+        let m = render("[t]\nzzzzzzzzzzzz = 1\n");
+        assert!(m.contains("the keys allowed here are `names`, `other`"), "{m}");
+    }
+}
