@@ -74,6 +74,18 @@ pub fn write_table(
     formats: &[Format],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
+    write_styled_table(table, dir, stem, formats, working_crs, None)
+}
+
+/// [`write_table`], with a QGIS style (QML) stored as the default style of the GeoPackage's layer.
+fn write_styled_table(
+    table: &dyn Table,
+    dir: &Path,
+    stem: &str,
+    formats: &[Format],
+    working_crs: &Crs,
+    style: Option<&str>,
+) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     for &format in formats {
@@ -82,7 +94,7 @@ pub fn write_table(
             Format::Csv => write_csv(&path, table)?,
             Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
             Format::Parquet => write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
-            Format::GeoPackage => write_gpkg(&path, stem, table, working_crs)?,
+            Format::GeoPackage => write_gpkg(&path, stem, table, working_crs, style)?,
         }
         written.push(path);
     }
@@ -90,18 +102,20 @@ pub fn write_table(
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
-/// and beside a GeoJSON its QGIS style `schedule.qml`.
+/// and its QGIS style: beside a GeoJSON as `schedule.qml`, inside the GeoPackage in `layer_styles`.
 pub fn write_schedule(
     run: &Run<'_>,
     dir: &Path,
     formats: &[Format],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    let mut written = write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)?;
-    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it.
+    let style = map::schedule_style(run.rules);
+    let table = schedule::ScheduleTable::new(run);
+    let mut written = write_styled_table(&table, dir, "schedule", formats, working_crs, Some(&style))?;
+    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a GeoPackage
+    // carries its style inside, in `layer_styles`.
     if formats.contains(&Format::GeoJson) {
         let path = dir.join("schedule.qml");
-        let style = map::schedule_style(run.rules);
         crate::io::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
         written.push(path);
     }

@@ -58,6 +58,13 @@ CREATE TABLE gpkg_extensions (
   scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 ";
 
+/// QGIS's `layer_styles` table. Its `update_time` has no default here (QGIS's own has the time of writing), so a
+/// GeoPackage written twice from the same inputs has the same styles.
+const LAYER_STYLES: &str = "CREATE TABLE IF NOT EXISTS layer_styles (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, f_table_catalog TEXT(256), f_table_schema TEXT(256),
+  f_table_name TEXT(256), f_geometry_column TEXT(256), styleName TEXT(30), styleQML TEXT, styleSLD TEXT,
+  useAsDefault BOOLEAN, description TEXT, owner TEXT(30), ui TEXT(30), update_time DATETIME);";
+
 /// The R-tree triggers of GeoPackage 1.3 (Annex F.3), with `<t>`, `<c>` and `<i>` standing for the table,
 /// geometry column and primary key.
 const RTREE_TRIGGERS: [&str; 6] = [
@@ -306,6 +313,25 @@ impl GpkgWriter {
         Ok(())
     }
 
+    /// Stores `qml` as the default QGIS style of the feature table `name` in `layer_styles`, the table QGIS
+    /// reads when it opens a GeoPackage layer (the same schema QGIS itself writes with "Save style ... in
+    /// database").
+    pub fn add_style(&mut self, name: &str, qml: &str) -> Result<()> {
+        let path = self.path.clone();
+        self.conn
+            .execute_batch(LAYER_STYLES)
+            .and_then(|()| {
+                self.conn.execute(
+                    "INSERT INTO layer_styles (f_table_catalog, f_table_schema, f_table_name, f_geometry_column, \
+                     styleName, styleQML, styleSLD, useAsDefault, description, owner, ui) \
+                     VALUES ('', '', ?1, ?2, ?1, ?3, '', 1, 'lakeshore: tiers, overdue outlined', '', NULL)",
+                    rusqlite::params![name, GEOMETRY, qml],
+                )
+            })
+            .map(drop)
+            .map_err(sql_error(&path))
+    }
+
     /// Commits the file and renames it to its target.
     pub fn finish(self) -> Result<()> {
         let GpkgWriter { conn, tmp, path, .. } = self;
@@ -321,11 +347,15 @@ impl GpkgWriter {
     }
 }
 
-/// Writes `table` to `path` as a GeoPackage holding the feature table `name` in the working CRS `crs`; on
-/// failure the previous file stays and the temporary one goes.
-pub fn write_gpkg(path: &Path, name: &str, table: &dyn Table, crs: &Crs) -> Result<()> {
+/// Writes `table` to `path` as a GeoPackage holding the feature table `name` in the working CRS `crs`, with
+/// `style` (QGIS QML), when given, as the table's default style in `layer_styles`; on failure the previous
+/// file stays and the temporary one goes.
+pub fn write_gpkg(path: &Path, name: &str, table: &dyn Table, crs: &Crs, style: Option<&str>) -> Result<()> {
     let result = GpkgWriter::create(path).and_then(|mut writer| {
         writer.add(name, table, crs)?;
+        if let Some(qml) = style {
+            writer.add_style(name, qml)?;
+        }
         writer.finish()
     });
     if result.is_err() {
