@@ -13,6 +13,8 @@
 # DUCKDB=0 skips the comparison with DuckDB spatial (bench/duckdb_job.py, the same job in SQL). Otherwise a
 # venv with the PyPI packages `duckdb` and `duckdb-ext-spatial` is made once in $BENCH_VENV
 # (default ~/.cache/lakeshore-bench-venv) and DuckDB's time, peak and the ratio are reported beside ours.
+# GPKG=1 also copies each county into one GeoPackage (examples/gpkg_county.rs; the copy is not timed) and
+# times scheduling it from there, as a second row "N gpkg".
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -24,6 +26,7 @@ target_dir="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
 target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
 gen="$target_dir/release/examples/synth_county"
+to_gpkg="$target_dir/release/examples/gpkg_county"
 
 duck_py=""
 if [ "${DUCKDB:-1}" != 0 ]; then
@@ -40,7 +43,7 @@ if [ "${DUCKDB:-1}" != 0 ]; then
 fi
 
 echo "building release binary and generator..." >&2
-if ! cargo build --release --quiet --bin lakeshore --example synth_county; then
+if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county; then
     echo "bench: cargo build --release failed" >&2
     exit 1
 fi
@@ -107,6 +110,21 @@ for n in "${sizes[@]}"; do
         fi
     fi
     rows+=("$n|$gwall|$wall|$((rss / 1024))|$duck|$status, $rows_out rows")
+    if [ "${GPKG:-0}" = 1 ]; then
+        echo "N=$n: copying into a GeoPackage and scheduling it ..." >&2
+        if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then
+            read -r code wall rss < <(measure "$dir/gpkg-schedule.log" "$bin" schedule --config "$dir/gpkg/county.toml" \
+                --as-of "$as_of" --out "$dir/gpkg/out" --format csv)
+            case "$code" in
+                0 | 2) status="ok (exit $code)" ;;
+                *) status="FAILED (exit $code)" ;;
+            esac
+            cmp -s "$dir/out/schedule.csv" "$dir/gpkg/out/schedule.csv" || status="$status, schedule.csv differs"
+            rows+=("$n gpkg|$gwall|$wall|$((rss / 1024))|-|-|-|$status")
+        else
+            rows+=("$n gpkg|-|-|-|-|-|-|GeoPackage copy failed: $(tail -1 "$dir/gpkg.log" | cut -c1-80)")
+        fi
+    fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
     else

@@ -4,6 +4,7 @@
 //! to it); the command line may override any of them. The binary merges the two and calls [`Config::new`];
 //! the library never sees raw flags.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
@@ -76,6 +77,51 @@ pub struct FieldNames {
     pub system_parcel: Option<String>,
     /// The absorption-field bottom elevation field of the systems layer (feet).
     pub system_bottom: Option<String>,
+    /// Columns of the inspections file by role, `[fields.history]`: `parcel_id`, `inspection_date` (or
+    /// `date`), `result`, `inspector`, ... (see [`crate::io::inspections::SPEC`]). Roles left out are detected.
+    #[serde(default, alias = "inspections")]
+    pub history: BTreeMap<String, String>,
+    /// Columns of the events file by role, `[fields.events]`: `parcel_id`, `date`, `event`, ...
+    #[serde(default)]
+    pub events: BTreeMap<String, String>,
+    /// Columns of the pump-outs file by role, `[fields.pump_outs]`: `parcel_id`, `date`, `hauler_licence`.
+    #[serde(default)]
+    pub pump_outs: BTreeMap<String, String>,
+    /// Columns of the samples file by role, `[fields.samples]`: `parcel_id`, `pipe_id`, `date`,
+    /// `fecal_coliform_per_100ml`.
+    #[serde(default)]
+    pub samples: BTreeMap<String, String>,
+    /// Columns of the drainage-pipe register by role, `[fields.pipes]`: `parcel_id`, `pipe_id`.
+    #[serde(default)]
+    pub pipes: BTreeMap<String, String>,
+}
+
+impl FieldNames {
+    /// Sets the column of a record file's role from `KIND.ROLE=COLUMN` (`history.date=INSPECTED`), as
+    /// `--field` gives it; the role itself is checked when the file is read.
+    pub fn set(&mut self, assignment: &str) -> Result<()> {
+        let bad = |why: &str| {
+            Error::Config(format!(
+                "--field '{assignment}': {why}; write it as KIND.ROLE=COLUMN with KIND one of history, events, \
+                 pump_outs, samples, pipes (e.g. --field history.date=INSPECTED)"
+            ))
+        };
+        let (key, column) = assignment.split_once('=').ok_or_else(|| bad("no '='"))?;
+        let (kind, role) = key.trim().split_once('.').ok_or_else(|| bad("no '.' between file and role"))?;
+        let map = match kind.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "history" | "inspections" => &mut self.history,
+            "events" => &mut self.events,
+            "pump_outs" => &mut self.pump_outs,
+            "samples" => &mut self.samples,
+            "pipes" => &mut self.pipes,
+            _ => return Err(bad(&format!("unknown file '{kind}'"))),
+        };
+        if role.trim().is_empty() || column.trim().is_empty() {
+            return Err(bad("a role and a column are both needed"));
+        }
+        map.insert(role.trim().to_string(), column.trim().to_string());
+        Ok(())
+    }
 }
 
 /// Reads a list of strings, or one string as a list of one.
@@ -126,6 +172,10 @@ watershed_name = "NAME"
 town_name = "NAME"
 system_parcel = "PARCEL_ID"
 system_bottom = "BOTTOM_FT"
+
+[fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
+parcel_id = "SBL"
+date = "INSPECTED"
 "#;
 
 /// A county configuration file (`county.toml`).

@@ -12,9 +12,11 @@ use rayon::prelude::*;
 use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
+use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
+use crate::io::records::Read;
 use crate::obligations::{events_of, permit_for, Permit};
 use crate::parcels::{
     parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
@@ -84,6 +86,8 @@ pub struct Run<'r> {
     pub events: Vec<Event>,
     /// Drainage-pipe samples, in file order.
     pub samples: Vec<Sample>,
+    /// Which column of each record file was taken for what, a line per file, for `-v`.
+    pub columns: Vec<String>,
     /// The register of known drainage pipes, in file order.
     pub pipes: Vec<Pipe>,
     /// Wall time of each stage, in order, for `-v`.
@@ -166,7 +170,7 @@ impl Run<'_> {
 }
 
 /// A reader of dated parcel events (the events file, the pump-outs file).
-type ReadEvents = fn(&Path, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<(Vec<Event>, Vec<Problem>)>;
+type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
 
 /// Reads and indexes the reference layers.
 fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
@@ -256,16 +260,20 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
         None => vec![None; records.len()],
     };
+    let mut columns = Vec::new();
+    let fields = &config.fields;
     let position = |id: &str| known.position(id);
     let mut events = Vec::new();
-    for (path, read) in [
-        (&config.layers.events, read_events as ReadEvents),
-        (&config.layers.pump_outs, read_pump_outs as ReadEvents),
+    for (path, fields, read) in [
+        (&config.layers.events, &fields.events, read_events as ReadEvents),
+        (&config.layers.pump_outs, &fields.pump_outs, read_pump_outs as ReadEvents),
     ] {
         if let Some(path) = path {
-            let (found, p) = read(path, &position, config.as_of)?;
-            events.extend(found);
-            problems.extend(p);
+            events.extend(keep_read(
+                &mut problems,
+                &mut columns,
+                read(path, fields, &position, config.as_of)?,
+            ));
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
@@ -274,26 +282,22 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     with_events.dedup();
     let (history, mut inspections) = match &config.layers.history {
         Some(path) => {
-            let (mut found, p) = read_inspections(path, known, config.as_of, &with_events)?;
-            problems.extend(p);
+            let read = read_inspections(path, &fields.history, known, config.as_of, &with_events)?;
+            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
             (Some(std::mem::take(&mut found.latest)), found)
         }
         None => (None, Inspections::default()),
     };
     let samples = match &config.layers.samples {
-        Some(path) => {
-            let (found, p) = read_samples(path, &position, config.as_of)?;
-            problems.extend(p);
-            found
-        }
+        Some(path) => keep_read(
+            &mut problems,
+            &mut columns,
+            read_samples(path, &fields.samples, &position, config.as_of)?,
+        ),
         None => Vec::new(),
     };
     let pipes = match &config.layers.pipes {
-        Some(path) => {
-            let (found, p) = read_pipes(path, &position)?;
-            problems.extend(p);
-            found
-        }
+        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
         None => Vec::new(),
     };
     let reports = std::mem::take(&mut inspections.reports);
@@ -384,10 +388,18 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         inspections,
         events,
         samples,
+        columns,
         pipes,
         timings: clock.laps,
         parcel_fields,
     })
+}
+
+/// The value of a record file's reading; its problems and the columns it took go to the run's lists.
+fn keep_read<T>(problems: &mut Vec<Problem>, columns: &mut Vec<String>, read: Read<T>) -> T {
+    problems.extend(read.problems);
+    columns.push(read.columns);
+    read.value
 }
 
 fn entry<'r>(

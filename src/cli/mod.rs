@@ -152,7 +152,7 @@ struct RunArgs {
     /// Output folder.
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
-    /// Output formats, comma-separated: csv, geojson, parquet.
+    /// Output formats, comma-separated: csv, geojson, parquet, gpkg.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "csv,geojson")]
     format: Vec<String>,
     /// Tax parcels (shapefile or GeoJSON).
@@ -194,6 +194,10 @@ struct RunArgs {
     /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
     #[arg(long, value_name = "FILE")]
     samples: Option<PathBuf>,
+    /// A record file's column for a role, KIND.ROLE=COLUMN (KIND: history, events, pump_outs, samples);
+    /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
+    #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
+    fields: Vec<String>,
     /// Drainage-pipes register CSV (parcel_id, pipe_id): pipes known on parcels, sampled or not.
     #[arg(long, value_name = "FILE")]
     pipes: Option<PathBuf>,
@@ -280,6 +284,9 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     if a.border_tolerance_ft.is_some() {
         file.border_tolerance_ft = a.border_tolerance_ft;
     }
+    for assignment in &a.fields {
+        file.fields.set(assignment)?;
+    }
     // A config file that names no parcels layer (cut short, or never written) is named in the error.
     if let (None, Some(config)) = (&file.layers.parcels, &a.config) {
         let message = "names no parcels layer: add [layers] parcels = \"...\" to it or give --parcels FILE";
@@ -315,6 +322,9 @@ fn finish(
     lakeshore::error::Problem::sort_unique(&mut problems);
     written.extend(write_table(&ProblemTable(&problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
     if a.verbose {
+        for line in &run.columns {
+            eprintln!("lakeshore: {line}");
+        }
         print_field_choices(run);
         for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
             eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
@@ -410,7 +420,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let run = run_with_progress(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
-    let csv_only: Vec<Format> = formats.into_iter().filter(|f| *f != Format::GeoJson).collect();
+    let csv_only: Vec<Format> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
     let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");

@@ -178,6 +178,18 @@ impl Crs {
         }
     }
 
+    /// The CRS as OGC WKT (WKT1), for files that store their CRS so: the built-in EPSG table's definition, the
+    /// WKT as given, or `None` for a CRS given as a PROJ string.
+    pub fn wkt(&self) -> Option<String> {
+        match &self.def {
+            CrsDef::Epsg(code) => {
+                u16::try_from(*code).ok().and_then(crs_definitions::from_code).map(|d| d.wkt.to_string())
+            }
+            CrsDef::Wkt(s) => Some(s.clone()),
+            CrsDef::Proj4(_) => None,
+        }
+    }
+
     /// The CRS as a PROJ string: from the built-in EPSG table, as given, or translated from the WKT.
     pub fn to_proj_string(&self) -> Result<String> {
         match &self.def {

@@ -1,5 +1,6 @@
-//! The event files (CSV): events (`parcel_id,date,event` plus optional columns), pump-outs
-//! (`parcel_id,date,hauler_licence`), drainage-pipe samples
+//! The event files (CSV or workbook sheets; columns named in `[fields.events]`, `[fields.pump_outs]`,
+//! `[fields.samples]`, `[fields.pipes]` or detected): events (`parcel_id,date,event` plus optional columns),
+//! pump-outs (`parcel_id,date,hauler_licence`), drainage-pipe samples
 //! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`) and the register of known drainage pipes
 //! (`parcel_id,pipe_id`). Every row is checked; a bad row names its line and
 //! is reported, the rest still count.
@@ -8,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 
-use super::records::{Checker, Records};
+use super::columns::{Detect, FieldMap, Role, Spec};
+use super::records::{Checker, Read, Records};
 use crate::error::{Problem, Result};
 use crate::rules::vocabulary::{event_column, event_kind, file_event_names, ColumnKind, EVENT_COLUMNS};
 
@@ -64,14 +66,79 @@ impl std::fmt::Display for Source {
     }
 }
 
-/// The columns every events file must have.
-pub const EVENT_REQUIRED: [&str; 3] = ["parcel_id", "date", "event"];
-/// The columns of the pump-outs file.
-pub const PUMP_OUT_REQUIRED: [&str; 3] = ["parcel_id", "date", "hauler_licence"];
 /// The columns of the samples file.
 pub const SAMPLE_REQUIRED: [&str; 4] = ["parcel_id", "pipe_id", "date", "fecal_coliform_per_100ml"];
-/// The columns of the drainage-pipes register.
-pub const PIPE_REQUIRED: [&str; 2] = ["parcel_id", "pipe_id"];
+
+const PARCEL_ID: Role = Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId };
+
+/// The roles of the events file's columns (the optional [`EVENT_COLUMNS`] by their names).
+fn event_roles() -> Vec<Role> {
+    let mut roles = vec![
+        PARCEL_ID,
+        Role { name: "date", aliases: &[], required: true, detect: Detect::Date(&["date"]) },
+        Role { name: "event", aliases: &[], required: true, detect: Detect::Words(&["event", "type"]) },
+    ];
+    roles.extend(EVENT_COLUMNS.iter().map(|&(name, _)| Role::named(name)));
+    roles
+}
+
+/// The roles of the pump-outs file's columns.
+pub const PUMP_OUT_SPEC: Spec<'static> = Spec {
+    what: "pump-outs",
+    key: "pump_outs",
+    roles: &[
+        PARCEL_ID,
+        Role { name: "date", aliases: &[], required: true, detect: Detect::Date(&["pump", "date"]) },
+        Role {
+            name: "hauler_licence",
+            aliases: &["hauler_license", "licence", "license"],
+            required: true,
+            detect: Detect::Words(&["licen", "hauler"]),
+        },
+    ],
+};
+
+/// The roles of the drainage-pipe register's columns.
+pub const PIPE_SPEC: Spec<'static> = Spec {
+    what: "drainage pipes",
+    key: "pipes",
+    roles: &[
+        PARCEL_ID,
+        Role {
+            name: "pipe_id",
+            aliases: &["pipe"],
+            required: true,
+            detect: Detect::Words(&["pipe", "outfall"]),
+        },
+    ],
+};
+
+/// The roles of the samples file's columns.
+pub const SAMPLE_SPEC: Spec<'static> = Spec {
+    what: "samples",
+    key: "samples",
+    roles: &[
+        PARCEL_ID,
+        Role {
+            name: "pipe_id",
+            aliases: &["pipe"],
+            required: true,
+            detect: Detect::Words(&["pipe", "outfall"]),
+        },
+        Role {
+            name: "date",
+            aliases: &[],
+            required: true,
+            detect: Detect::Date(&["sampl", "collect", "date"]),
+        },
+        Role {
+            name: "fecal_coliform_per_100ml",
+            aliases: &["count", "coliform"],
+            required: true,
+            detect: Detect::Words(&["coliform", "fecal", "faecal", "cfu"]),
+        },
+    ],
+};
 
 /// One data row with its parcel and date checked (`None` when bad or blank, already reported).
 struct Dated {
@@ -102,13 +169,16 @@ fn each_dated<T>(
     (kept, check.problems)
 }
 
-/// Reads the events file: events on or before `as_of`, with their optional columns.
+/// Reads the events file (columns named by `fields` or detected): events on or before `as_of`, with their
+/// optional columns.
 pub fn read_events(
     path: &Path,
+    fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
-) -> Result<(Vec<Event>, Vec<Problem>)> {
-    let records = Records::read(path, "events", &EVENT_REQUIRED)?;
+) -> Result<Read<Vec<Event>>> {
+    let roles = event_roles();
+    let records = Records::read(path, &Spec { what: "events", key: "events", roles: &roles }, fields)?;
     let kinds = records.cells("event");
     let optional: Vec<(&'static str, ColumnKind, Vec<&str>)> = EVENT_COLUMNS
         .iter()
@@ -116,7 +186,7 @@ pub fn read_events(
         .map(|&(name, kind)| (name, kind, records.cells(name)))
         .collect();
     debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
-    Ok(each_dated(&records, position, as_of, |check, d| {
+    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
         let row = d.row;
         let kind = match event_kind(kinds[row]).filter(|k| !k.derived) {
             Some(k) => Some(k.name),
@@ -142,19 +212,20 @@ pub fn read_events(
             values.extend(value.map(|v| (*name, v)));
         }
         Some(Event { parcel: d.parcel?, kind: kind?, date: d.date?, source: d.source, values })
-    }))
+    })))
 }
 
 /// Reads the pump-outs file as `pump-out` events. A pump-out without a hauler licence is reported and not
 /// counted: the law asks for a DEC-licensed hauler.
 pub fn read_pump_outs(
     path: &Path,
+    fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
-) -> Result<(Vec<Event>, Vec<Problem>)> {
-    let records = Records::read(path, "pump-outs", &PUMP_OUT_REQUIRED)?;
+) -> Result<Read<Vec<Event>>> {
+    let records = Records::read(path, &PUMP_OUT_SPEC, fields)?;
     let licences = records.cells("hauler_licence");
-    Ok(each_dated(&records, position, as_of, |check, d| {
+    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
         if licences[d.row].is_empty() {
             check.report(
                 d.row,
@@ -164,7 +235,7 @@ pub fn read_pump_outs(
         }
         let kind = crate::rules::vocabulary::PUMP_OUT;
         Some(Event { parcel: d.parcel?, kind, date: d.date?, source: d.source, values: Vec::new() })
-    }))
+    })))
 }
 
 /// One fecal-coliform sample of a drainage pipe.
@@ -185,12 +256,13 @@ pub struct Sample {
 /// Reads the drainage-pipe samples file.
 pub fn read_samples(
     path: &Path,
+    fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
-) -> Result<(Vec<Sample>, Vec<Problem>)> {
-    let records = Records::read(path, "samples", &SAMPLE_REQUIRED)?;
+) -> Result<Read<Vec<Sample>>> {
+    let records = Records::read(path, &SAMPLE_SPEC, fields)?;
     let (pipes, counts) = (records.cells("pipe_id"), records.cells(SAMPLE_REQUIRED[3]));
-    Ok(each_dated(&records, position, as_of, |check, d| {
+    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
         let pipe = pipes[d.row];
         if pipe.is_empty() {
             check.report(d.row, "no pipe_id; fill in the pipe's name so its retests can be matched");
@@ -204,7 +276,7 @@ pub fn read_samples(
         };
         let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
         Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
-    }))
+    })))
 }
 
 /// A drainage pipe known to be on a parcel, from the register of pipes.
@@ -222,9 +294,10 @@ pub struct Pipe {
 /// they have been sampled.
 pub fn read_pipes(
     path: &Path,
+    fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
-) -> Result<(Vec<Pipe>, Vec<Problem>)> {
-    let records = Records::read(path, "drainage pipes", &PIPE_REQUIRED)?;
+) -> Result<Read<Vec<Pipe>>> {
+    let records = Records::read(path, &PIPE_SPEC, fields)?;
     let (ids, pipes) = (records.cells("parcel_id"), records.cells("pipe_id"));
     let shared: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
     let mut check = Checker::new(records.path());
@@ -240,5 +313,5 @@ pub fn read_pipes(
             kept.push(Pipe { parcel, pipe: pipes[row].to_string(), source });
         }
     }
-    Ok((kept, check.problems))
+    Ok(records.finish((kept, check.problems)))
 }

@@ -1,5 +1,6 @@
-//! The inspections file (CSV): one row per inspection. `parcel_id` and `inspection_date` are required; the
-//! other columns are optional groups:
+//! The inspections file (CSV or a workbook sheet): one row per inspection. `parcel_id` and `inspection_date`
+//! are required (named in `[fields.history]`, or detected: see [`SPEC`]); the other columns are optional
+//! groups:
 //!
 //! - `result`, `inspector`: as written on the report;
 //! - `report_received`: when the report reached the Health Department (blank: not yet), for the inspector's
@@ -22,8 +23,9 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use rustc_hash::FxHashMap;
 
-use super::records::{Checker, Records};
-use crate::error::{Error, Problem, Result};
+use super::columns::{Detect, FieldMap, Role, Spec};
+use super::records::{Checker, Read, Records};
+use crate::error::{Error, Result};
 use crate::parcels::ParcelIndex;
 
 /// The latest inspection on record for a parcel.
@@ -37,6 +39,33 @@ pub struct LastInspection {
 
 /// The columns every inspections file must have.
 pub const REQUIRED: [&str; 2] = ["parcel_id", "inspection_date"];
+
+/// The roles of the inspections file's columns: `[fields.history]` in the config, `--field history.ROLE=COLUMN`.
+pub const SPEC: Spec<'static> = Spec {
+    what: "inspections",
+    key: "history",
+    roles: &[
+        Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId },
+        Role {
+            name: "inspection_date",
+            aliases: &["date"],
+            required: true,
+            detect: Detect::Date(&["inspect", "date"]),
+        },
+        Role { name: "result", aliases: &[], required: false, detect: Detect::Words(&["result", "outcome"]) },
+        Role { name: "inspector", aliases: &[], required: false, detect: Detect::Words(&["inspector"]) },
+        Role::named("report_received"),
+        Role::named("failure"),
+        Role::named("overflow_points"),
+        Role::named("components_working"),
+        Role::named("tank_adequate"),
+        Role::named("separation_ft"),
+        Role::named("valid_permit"),
+        Role::named("meets_75a"),
+        Role::named("installed"),
+        Role::named("system_size"),
+    ],
+};
 
 /// The findings columns (all or none).
 pub const FINDINGS: [&str; 7] = [
@@ -154,16 +183,18 @@ pub struct Inspections {
     pub pending: Vec<PendingReport>,
 }
 
-/// Reads the inspections file at `path` for the parcels of `parcels`; rows naming an unknown parcel, a bad
-/// cell or a date after `as_of` are reported, and the row does not count. Every inspection date is kept for
-/// the parcel positions in `keep_dates` (sorted), the rest only as each parcel's latest.
+/// Reads the inspections file at `path`, its columns named by `fields` or detected, for the parcels of
+/// `parcels`; rows naming an unknown parcel, a bad cell or a date after `as_of` are reported, and the row does
+/// not count. Every inspection date is kept for the parcel positions in `keep_dates` (sorted), the rest only
+/// as each parcel's latest.
 pub fn read_inspections(
     path: &Path,
+    fields: &FieldMap,
     parcels: ParcelIndex<'_>,
     as_of: NaiveDate,
     keep_dates: &[usize],
-) -> Result<(Inspections, Vec<Problem>)> {
-    let records = Records::read(path, "inspections", &REQUIRED)?;
+) -> Result<Read<Inspections>> {
+    let records = Records::read(path, &SPEC, fields)?;
     let has_findings = FINDINGS.iter().any(|c| records.has(c));
     let missing: Vec<&str> = FINDINGS.iter().copied().filter(|c| !records.has(c)).collect();
     if has_findings && !missing.is_empty() {
@@ -258,7 +289,7 @@ pub fn read_inspections(
             }
         }
     }
-    Ok((out, check.problems))
+    Ok(records.finish((out, check.problems)))
 }
 
 /// One shared copy of each distinct text (a file holds few distinct results and inspectors).

@@ -3,22 +3,29 @@
 //! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension:
 //!
 //! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
-//! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), streamed feature by feature.
+//! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), streamed feature by feature;
+//! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
 //!
-//! Both follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
+//! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
 //! `geometry: Err(reason)` and a [`Problem`] saying what to fix ([`check_geometry`] is the one check all
 //! formats share); only the fields named in [`ReadOptions::keep`] are kept.
 
 mod geojson;
+mod geoparquet;
 mod shapefile;
 
+pub mod columns;
 pub mod events;
+pub mod gpkg;
 pub mod inspections;
 pub mod records;
+pub mod sheet;
+pub mod wkb;
 pub mod write;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, Polygon};
 
@@ -39,26 +46,63 @@ pub struct ReadOptions {
 
 /// The attribute field names of the layer at `path`, without reading its records.
 ///
-/// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature.
+/// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature; for a
+/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
-    let format = Format::of(path)?;
-    require_file(path)?;
+    let (file, member) = split_member(path);
+    let format = Format::of(&file)?;
+    require_file(&file)?;
     match format {
-        Format::Shapefile => shapefile::field_names(path),
-        Format::GeoJson => geojson::field_names(path),
+        Format::Shapefile => shapefile::field_names(&file),
+        Format::GeoJson => geojson::field_names(&file),
+        Format::GeoPackage => gpkg::field_names(&file, member.as_deref()),
+        Format::GeoParquet => geoparquet::field_names(&file),
     }
 }
 
-/// Reads the layer at `path` (`.shp` or `.geojson`/`.json`), choosing the format by extension.
+/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
+/// format by extension.
 ///
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-    let format = Format::of(path)?;
-    require_file(path)?;
+    let (file, member) = split_member(path);
+    let format = Format::of(&file)?;
+    require_file(&file)?;
     match format {
-        Format::Shapefile => shapefile::read(path, options),
-        Format::GeoJson => geojson::read(path, options),
+        Format::Shapefile => shapefile::read(&file, options),
+        Format::GeoJson => geojson::read(&file, options),
+        Format::GeoPackage => gpkg::read(&file, member.as_deref(), path, options),
+        Format::GeoParquet => geoparquet::read(&file, options),
     }
+}
+
+/// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
+const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+
+/// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
+/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
+/// or whose part before the colon is not a GeoPackage or workbook, is the file itself.
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use lakeshore::io::split_member;
+/// assert_eq!(
+///     split_member(Path::new("county/county.gpkg:parcels")),
+///     (PathBuf::from("county/county.gpkg"), Some("parcels".to_string()))
+/// );
+/// assert_eq!(split_member(Path::new("parcels.shp")), (PathBuf::from("parcels.shp"), None));
+/// ```
+pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
+    let whole = (path.to_path_buf(), None);
+    if path.is_file() {
+        return whole;
+    }
+    let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
+    let ext = Path::new(file).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if member.is_empty() || member.contains(['/', '\\']) || !CONTAINERS.contains(&ext.as_str()) {
+        return whole;
+    }
+    (PathBuf::from(file), Some(member.to_string()))
 }
 
 /// A missing layer file is named as such, before any of its siblings are looked for.
@@ -78,6 +122,8 @@ pub fn require_file(path: &Path) -> Result<()> {
 enum Format {
     Shapefile,
     GeoJson,
+    GeoPackage,
+    GeoParquet,
 }
 
 impl Format {
@@ -86,9 +132,12 @@ impl Format {
         match ext.as_str() {
             "shp" => Ok(Format::Shapefile),
             "geojson" | "json" => Ok(Format::GeoJson),
+            "gpkg" | "sqlite" => Ok(Format::GeoPackage),
+            "parquet" | "geoparquet" => Ok(Format::GeoParquet),
             _ => Err(Error::format(
                 path,
-                "unsupported layer format: give a shapefile (.shp) or a GeoJSON FeatureCollection (.geojson, .json)",
+                "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
+                 .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
             )),
         }
     }
@@ -222,7 +271,9 @@ mod tests {
         assert_eq!(Format::of(Path::new("a/parcels.SHP")).unwrap(), Format::Shapefile);
         assert_eq!(Format::of(Path::new("lakes.geojson")).unwrap(), Format::GeoJson);
         assert_eq!(Format::of(Path::new("lakes.json")).unwrap(), Format::GeoJson);
-        let err = Format::of(Path::new("parcels.gpkg")).unwrap_err();
+        assert_eq!(Format::of(Path::new("county.GPKG")).unwrap(), Format::GeoPackage);
+        assert_eq!(Format::of(Path::new("parcels.parquet")).unwrap(), Format::GeoParquet);
+        let err = Format::of(Path::new("parcels.kml")).unwrap_err();
         assert!(matches!(err, Error::Format { .. }));
         assert!(Format::of(Path::new("no_extension")).is_err());
     }

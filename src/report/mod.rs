@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
-use crate::io::write::{write_csv, write_geojson, write_parquet};
+use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet};
 use crate::pipeline::Run;
 use table::Table;
 
@@ -32,6 +32,8 @@ pub enum Format {
     GeoJson,
     /// `.parquet`
     Parquet,
+    /// `.gpkg` (GeoPackage in the working CRS, with an R-tree index)
+    GeoPackage,
 }
 
 impl Format {
@@ -41,7 +43,10 @@ impl Format {
             "csv" => Ok(Format::Csv),
             "geojson" | "json" => Ok(Format::GeoJson),
             "parquet" => Ok(Format::Parquet),
-            other => Err(Error::Config(format!("unknown format '{other}': choose csv, geojson or parquet"))),
+            "gpkg" | "geopackage" => Ok(Format::GeoPackage),
+            other => {
+                Err(Error::Config(format!("unknown format '{other}': choose csv, geojson, parquet or gpkg")))
+            }
         }
     }
 
@@ -51,7 +56,13 @@ impl Format {
             Format::Csv => "csv",
             Format::GeoJson => "geojson",
             Format::Parquet => "parquet",
+            Format::GeoPackage => "gpkg",
         }
+    }
+
+    /// Whether the format exists only to carry geometry (a table without any is not written in it).
+    pub fn has_geometry(self) -> bool {
+        matches!(self, Format::GeoJson | Format::GeoPackage)
     }
 }
 
@@ -63,6 +74,18 @@ pub fn write_table(
     formats: &[Format],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
+    write_styled_table(table, dir, stem, formats, working_crs, None)
+}
+
+/// [`write_table`], with a QGIS style (QML) stored as the default style of the GeoPackage's layer.
+fn write_styled_table(
+    table: &dyn Table,
+    dir: &Path,
+    stem: &str,
+    formats: &[Format],
+    working_crs: &Crs,
+    style: Option<&str>,
+) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     for &format in formats {
@@ -71,25 +94,28 @@ pub fn write_table(
             Format::Csv => write_csv(&path, table)?,
             Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
             Format::Parquet => write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
+            Format::GeoPackage => write_gpkg(&path, stem, table, working_crs, style)?,
         }
         written.push(path);
     }
     Ok(written)
 }
 
-/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`), and beside a
-/// GeoJSON its QGIS style `schedule.qml`.
+/// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
+/// and its QGIS style: beside a GeoJSON as `schedule.qml`, inside the GeoPackage in `layer_styles`.
 pub fn write_schedule(
     run: &Run<'_>,
     dir: &Path,
     formats: &[Format],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    let mut written = write_table(&schedule::ScheduleTable::new(run), dir, "schedule", formats, working_crs)?;
-    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it.
+    let style = map::schedule_style(run.rules);
+    let table = schedule::ScheduleTable::new(run);
+    let mut written = write_styled_table(&table, dir, "schedule", formats, working_crs, Some(&style))?;
+    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a GeoPackage
+    // carries its style inside, in `layer_styles`.
     if formats.contains(&Format::GeoJson) {
         let path = dir.join("schedule.qml");
-        let style = map::schedule_style(run.rules);
         crate::io::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
         written.push(path);
     }

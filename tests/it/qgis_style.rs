@@ -89,3 +89,46 @@ fn the_style_beside_the_geojson_is_well_formed_and_names_real_columns() {
     assert!(of("expression").iter().all(|e| e.contains("'overdue'")), "{:?}", of("expression"));
     assert_eq!(of("scales"), ["1 1 5000"], "labels from 1:5,000 inwards");
 }
+
+/// Prints each `layer_styles` row as `table<TAB>geometry column<TAB>default<TAB>QML length` (so a second row
+/// would stand where the declared column is expected), then the geometry column the GeoPackage declares for
+/// the first row's table, then that row's QML.
+const LAYER_STYLES: &str = r#"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+rows = c.execute("SELECT f_table_name, f_geometry_column, useAsDefault, styleQML FROM layer_styles").fetchall()
+declared = c.execute("SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?", (rows[0][0],)).fetchone()
+for t, g, d, q in rows:
+    print("%s\t%s\t%s\t%d" % (t, g, d, len(q)))
+print(declared[0])
+sys.stdout.write(rows[0][3])
+"#;
+
+#[test]
+fn the_geopackage_carries_the_same_style_as_its_default() {
+    let Some(python) = common::tool_or_skip("qgis_style", "python3", "python3") else { return };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    let config = Config::new(ConfigFile::load(&path).unwrap(), "2027-01-15".parse().unwrap()).unwrap();
+    let run = run_schedule(&config).unwrap();
+    let dir = common::fresh_dir("qgis-style-gpkg");
+    write_schedule(&run, &dir, &[Format::GeoJson, Format::GeoPackage], &config.crs).unwrap();
+
+    let out =
+        Command::new(python).args(["-c", LAYER_STYLES]).arg(dir.join("schedule.gpkg")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.splitn(3, '\n');
+    let row: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let declared = lines.next().unwrap();
+    let qml = lines.next().unwrap();
+    assert_eq!(
+        row[..3],
+        ["schedule", declared, "1"],
+        "one default style for the schedule layer and its geometry"
+    );
+    assert_eq!(
+        qml,
+        std::fs::read_to_string(dir.join("schedule.qml")).unwrap(),
+        "the style beside the GeoJSON"
+    );
+}

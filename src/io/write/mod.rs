@@ -1,4 +1,4 @@
-//! Writers: tables to CSV, GeoJSON and Parquet, each file written atomically.
+//! Writers: tables to CSV, GeoJSON, Parquet and GeoPackage, each file written atomically.
 //!
 //! A file is written to a temporary name in the target folder and renamed over the target only when
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
@@ -7,10 +7,12 @@
 
 mod csv;
 mod geojson;
+pub mod gpkg;
 mod parquet;
 
 pub use self::csv::write_csv;
 pub use self::geojson::write_geojson;
+pub use self::gpkg::write_gpkg;
 pub use self::parquet::write_parquet;
 
 use std::fs::File;
@@ -44,11 +46,7 @@ pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
 /// Writes `path` atomically: `fill` writes into a temporary file beside it, which then replaces `path`.
 /// Temporary files of `path` left by an earlier run that was killed are removed first.
 pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let prefix = format!(".{name}.tmp-");
-    remove_stale_temps(dir, &prefix);
-    let tmp = dir.join(format!("{prefix}{}", std::process::id()));
+    let tmp = temp_path(path);
     let result = (|| {
         let mut out = BufWriter::with_capacity(1 << 20, Faulty(File::create(&tmp)?));
         fill(&mut out)?;
@@ -108,6 +106,16 @@ impl Write for Faulty {
     fn flush(&mut self) -> std::io::Result<()> {
         self.0.flush()
     }
+}
+
+/// The temporary name beside `path` that a file is written under before it is renamed to `path`. Temporary
+/// files of `path` left by an earlier run that was killed are removed on the way.
+fn temp_path(path: &Path) -> PathBuf {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.tmp-");
+    remove_stale_temps(dir, &prefix);
+    dir.join(format!("{prefix}{}", std::process::id()))
 }
 
 #[cfg(test)]

@@ -9,18 +9,18 @@
 //!
 //! The `geo` file metadata (the column's encoding, geometry type, orientation and bounding box) goes into
 //! the Parquet footer through polars' own `ParquetWriter::with_key_value_metadata`; polars adds its
-//! `ARROW:schema` key beside it. The WKB is written here (a few lines) rather than through a geometry crate.
+//! `ARROW:schema` key beside it. The WKB comes from [`crate::io::wkb`], which the GeoPackage writer shares.
 
 use std::ops::Range;
 use std::path::Path;
 
-use geo::winding_order::{Winding, WindingOrder};
-use geo::{BoundingRect, Geometry, LineString, MultiPolygon, Rect};
+use geo::{BoundingRect, Geometry, MultiPolygon, Rect};
 use polars::prelude::*;
 use rayon::prelude::*;
 
 use crate::crs::Reprojector;
 use crate::error::{Error, Result};
+use crate::io::wkb::{push_geometry, push_multipolygon};
 use crate::io::write::write_atomic;
 use crate::report::table::{Cell, Kind, Table};
 
@@ -63,89 +63,6 @@ fn column(table: &dyn Table, col: usize, name: &str, kind: Kind) -> Column {
     }
 }
 
-fn push_u32(out: &mut Vec<u8>, n: usize) {
-    // A count past u32 (four billion rings or vertices in one parcel) cannot occur in a county layer.
-    out.extend_from_slice(&(n as u32).to_le_bytes());
-}
-
-/// Appends a ring's point count and points, reversed when its winding is not the one asked for. geo closes
-/// every ring of a polygon, so the ring is written as it is.
-fn push_ring(out: &mut Vec<u8>, ring: &LineString<f64>, want: WindingOrder) {
-    push_u32(out, ring.0.len());
-    let reverse = ring.winding_order().is_some_and(|w| w != want);
-    let mut push = |c: &geo::Coord<f64>| {
-        out.extend_from_slice(&c.x.to_le_bytes());
-        out.extend_from_slice(&c.y.to_le_bytes());
-    };
-    if reverse {
-        ring.0.iter().rev().for_each(&mut push);
-    } else {
-        ring.0.iter().for_each(&mut push);
-    }
-}
-
-/// Appends the ISO WKB of `shape` to `out`: byte order 1 (little-endian), type 6 (`MultiPolygon`) of type 3
-/// (`Polygon`) parts, exteriors counterclockwise and holes clockwise as GeoParquet's `orientation` states.
-fn push_wkb(out: &mut Vec<u8>, shape: &MultiPolygon<f64>) {
-    out.push(1);
-    out.extend_from_slice(&6u32.to_le_bytes());
-    push_u32(out, shape.0.len());
-    for polygon in &shape.0 {
-        out.push(1);
-        out.extend_from_slice(&3u32.to_le_bytes());
-        push_u32(out, 1 + polygon.interiors().len());
-        push_ring(out, polygon.exterior(), WindingOrder::CounterClockwise);
-        for hole in polygon.interiors() {
-            push_ring(out, hole, WindingOrder::Clockwise);
-        }
-    }
-}
-
-/// Appends the ISO WKB of a point or line geometry (points, lines and their multi forms; polygons go through
-/// [`push_wkb`]), returning its GeoParquet type name, or `None` for kinds not written.
-fn push_other_wkb(out: &mut Vec<u8>, geometry: &Geometry<f64>) -> Option<&'static str> {
-    let header = |out: &mut Vec<u8>, kind: u32| {
-        out.push(1);
-        out.extend_from_slice(&kind.to_le_bytes());
-    };
-    let point = |out: &mut Vec<u8>, c: geo::Coord<f64>| {
-        out.extend_from_slice(&c.x.to_le_bytes());
-        out.extend_from_slice(&c.y.to_le_bytes());
-    };
-    let line = |out: &mut Vec<u8>, l: &LineString<f64>| {
-        header(out, 2);
-        push_u32(out, l.0.len());
-        l.0.iter().for_each(|c| point(out, *c));
-    };
-    match geometry {
-        Geometry::Point(p) => {
-            header(out, 1);
-            point(out, p.0);
-            Some("Point")
-        }
-        Geometry::MultiPoint(mp) => {
-            header(out, 4);
-            push_u32(out, mp.0.len());
-            for p in &mp.0 {
-                header(out, 1);
-                point(out, p.0);
-            }
-            Some("MultiPoint")
-        }
-        Geometry::LineString(l) => {
-            line(out, l);
-            Some("LineString")
-        }
-        Geometry::MultiLineString(ml) => {
-            header(out, 5);
-            push_u32(out, ml.0.len());
-            ml.0.iter().for_each(|l| line(out, l));
-            Some("MultiLineString")
-        }
-        _ => None,
-    }
-}
-
 fn union(a: Option<Rect<f64>>, b: Option<Rect<f64>>) -> Option<Rect<f64>> {
     match (a, b) {
         (Some(a), Some(b)) => Some(Rect::new(
@@ -181,15 +98,15 @@ fn encode_block(table: &dyn Table, rows: Range<usize>, to_wgs84: &Reprojector) -
         let start = block.bytes.len();
         let written = match shape.and_then(|g| to_wgs84.transform(&g).ok()) {
             Some(Geometry::MultiPolygon(mp)) => {
-                push_wkb(&mut block.bytes, &mp);
+                push_multipolygon(&mut block.bytes, &mp);
                 Some(("MultiPolygon", mp.bounding_rect()))
             }
             Some(Geometry::Polygon(p)) => {
                 let mp = MultiPolygon(vec![p]);
-                push_wkb(&mut block.bytes, &mp);
+                push_multipolygon(&mut block.bytes, &mp);
                 Some(("MultiPolygon", mp.bounding_rect()))
             }
-            Some(other) => push_other_wkb(&mut block.bytes, &other).map(|kind| (kind, other.bounding_rect())),
+            Some(other) => push_geometry(&mut block.bytes, &other).map(|kind| (kind, other.bounding_rect())),
             None => None,
         };
         block.spans.push(written.map(|(kind, bbox)| {
@@ -312,7 +229,7 @@ mod tests {
 
     fn wkb(shape: &MultiPolygon<f64>) -> Vec<u8> {
         let mut out = Vec::new();
-        push_wkb(&mut out, shape);
+        push_multipolygon(&mut out, shape);
         out
     }
 
@@ -321,7 +238,7 @@ mod tests {
     #[test]
     fn parquet_wkb_of_a_point_matches_the_spec_byte_for_byte() {
         let mut out = Vec::new();
-        let kind = push_other_wkb(&mut out, &Geometry::Point(geo::Point::new(1.5, -2.0)));
+        let kind = push_geometry(&mut out, &Geometry::Point(geo::Point::new(1.5, -2.0)));
         assert_eq!(kind, Some("Point"));
         #[rustfmt::skip]
         let expected = [

@@ -1,0 +1,354 @@
+//! Which column of a record file plays which role: named in the config (`[fields.history]
+//! inspection_date = "INSPECTED"`, or `--field history.date=INSPECTED`), spelled as lakeshore spells it, or
+//! detected from the names county offices use (`SBL`, `SWIS` + `PRINT_KEY`, a column whose name says
+//! "date" or "inspected" and whose values are dates, ...).
+//!
+//! [`resolve`] renames the chosen columns to their role names, so the readers read one spelling, and says what
+//! it took. Columns named in the config or spelled as lakeshore spells them are taken first; detection only
+//! looks at the columns left, and only for roles still open.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::records::parse_date;
+use crate::error::{Error, Result};
+
+/// Column names by role, from the config file or `--field` flags (role → column).
+pub type FieldMap = BTreeMap<String, String>;
+
+/// How a role's column is found when no column has its name.
+#[derive(Debug, Clone, Copy)]
+pub enum Detect {
+    /// Only by its own name.
+    Name,
+    /// A parcel id: `SBL`, `SWIS_SBL_ID`, `SWIS_PRINT_KEY_ID`, `PARCEL_ID`, ..., or `SWIS` and `PRINT_KEY`
+    /// joined as the parcels layer joins them (`SWIS-PRINT_KEY`).
+    ParcelId,
+    /// A column whose name contains one of these words (tried in order) and whose filled cells are all dates.
+    Date(&'static [&'static str]),
+    /// A column whose name contains one of these words (tried in order).
+    Words(&'static [&'static str]),
+}
+
+/// One role a record file's column can play.
+#[derive(Debug, Clone, Copy)]
+pub struct Role {
+    /// The role's name, which is also lakeshore's own spelling of the column (`inspection_date`).
+    pub name: &'static str,
+    /// Other keys the config and `--field` accept for it (`date`).
+    pub aliases: &'static [&'static str],
+    /// Whether the file must have it.
+    pub required: bool,
+    /// How to find it otherwise.
+    pub detect: Detect,
+}
+
+impl Role {
+    /// A role found by its name only.
+    pub const fn named(name: &'static str) -> Role {
+        Role { name, aliases: &[], required: false, detect: Detect::Name }
+    }
+}
+
+/// The roles of one kind of record file.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec<'a> {
+    /// What the file is, for messages ("inspections").
+    pub what: &'static str,
+    /// Its key in `[fields.KEY]` and `--field KEY.role=COLUMN` ("history").
+    pub key: &'static str,
+    /// The roles, required ones first.
+    pub roles: &'a [Role],
+}
+
+/// Parcel-id column names, in order of preference, as normalised by [`normal`] (shapefile truncations too).
+const PARCEL_IDS: [&str; 10] = [
+    "parcel_id",
+    "sbl",
+    "swis_sbl_id",
+    "swis_sbl_i",
+    "swis_print_key_id",
+    "swis_print",
+    "parcelid",
+    "parcel",
+    "sbl_id",
+    "tax_map_id",
+];
+
+/// Rows looked at to decide whether a column holds dates.
+const SAMPLE_ROWS: usize = 1000;
+
+/// A column name in lower case with every run of other characters than letters and digits made one `_`.
+fn normal(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+/// Whether at least three in four of the filled cells among the first rows of `column` are dates (a typo in
+/// one date does not hide the column; the check of each cell reports it).
+fn holds_dates(frame: &DataFrame, column: &str) -> bool {
+    let Ok(cells) = frame.column(column).and_then(|c| c.str().cloned()) else { return false };
+    let filled = cells.iter().take(SAMPLE_ROWS).flatten().map(str::trim).filter(|c| !c.is_empty());
+    let (dates, all) = filled.fold((0, 0), |(d, n), c| (d + usize::from(parse_date(c).is_some()), n + 1));
+    all > 0 && dates * 4 >= all * 3
+}
+
+/// How a role's column was found.
+enum How {
+    Config,
+    Name,
+    Detected(String),
+}
+
+/// Renames the columns of `frame` (read from `path`) that play the roles of `spec` to the roles' names,
+/// after the config's `fields`; returns the frame and a line saying which column was taken for what.
+///
+/// A required role no column plays is an error listing the columns found and the config key and flag that
+/// name one; so is a config key that is no role, or a configured column the file does not have.
+pub fn resolve(
+    path: &Path,
+    mut frame: DataFrame,
+    spec: &Spec<'_>,
+    fields: &FieldMap,
+) -> Result<(DataFrame, String)> {
+    let found: Vec<String> = frame.get_column_names().iter().map(|s| s.to_string()).collect();
+    let list = || if found.is_empty() { "none".to_string() } else { found.join(", ") };
+    let mut taken: Vec<(&Role, String, How)> = Vec::new();
+    let mut used = vec![false; found.len()];
+    // The config first, then lakeshore's own spelling.
+    for (key, column) in fields {
+        let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
+        else {
+            let keys: Vec<&str> = spec.roles.iter().map(|r| r.name).collect();
+            return Err(Error::Config(format!(
+                "[fields.{}] {key}: the {} file has no such column role; use one of: {}",
+                spec.key,
+                spec.what,
+                keys.join(", ")
+            )));
+        };
+        let Some(i) = found
+            .iter()
+            .position(|f| f == column)
+            .or_else(|| found.iter().position(|f| f.eq_ignore_ascii_case(column)))
+        else {
+            return Err(Error::format(
+                path,
+                format!(
+                    "no column '{column}' for {}.{key} (set in [fields.{}] or --field); columns found: {}; \
+                     correct the name",
+                    spec.key,
+                    spec.key,
+                    list()
+                ),
+            ));
+        };
+        used[i] = true;
+        taken.push((role, found[i].clone(), How::Config));
+    }
+    for role in spec.roles {
+        if taken.iter().any(|(r, _, _)| r.name == role.name) {
+            continue;
+        }
+        if let Some(i) = (0..found.len()).find(|&i| !used[i] && normal(&found[i]) == role.name) {
+            used[i] = true;
+            taken.push((role, found[i].clone(), How::Name));
+        }
+    }
+    // Detection among the columns left, for the roles still open.
+    let mut combined = None;
+    for role in spec.roles {
+        if taken.iter().any(|(r, _, _)| r.name == role.name) {
+            continue;
+        }
+        let free = |i: &usize| !used[*i];
+        let pick = match role.detect {
+            Detect::Name => None,
+            Detect::ParcelId => {
+                let by_name = PARCEL_IDS
+                    .iter()
+                    .find_map(|want| (0..found.len()).filter(free).find(|&i| normal(&found[i]) == *want));
+                by_name.map(|i| (i, "a parcel-id name".to_string())).or_else(|| {
+                    let swis = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "swis")?;
+                    let key = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "print_key")?;
+                    combined = Some((swis, key));
+                    Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
+                })
+            }
+            Detect::Date(words) => words.iter().find_map(|w| {
+                (0..found.len())
+                    .filter(free)
+                    .find(|&i| normal(&found[i]).contains(w) && holds_dates(&frame, &found[i]))
+                    .map(|i| (i, format!("its name says '{w}' and it holds dates")))
+            }),
+            Detect::Words(words) => words.iter().find_map(|w| {
+                (0..found.len())
+                    .filter(free)
+                    .find(|&i| normal(&found[i]).contains(w))
+                    .map(|i| (i, format!("its name says '{w}'")))
+            }),
+        };
+        match pick {
+            Some((i, why)) => {
+                used[i] = true;
+                taken.push((role, found[i].clone(), How::Detected(why)));
+            }
+            None if role.required => return Err(missing(path, spec, role, &list())),
+            None => {}
+        }
+    }
+    // A column that has a role's name but plays no role steps aside.
+    for (i, name) in found.iter().enumerate() {
+        if !used[i] && spec.roles.iter().any(|r| r.name == name.as_str()) {
+            let _ = frame.rename(name, format!("{name} (not used)").into());
+        }
+    }
+    let mut said = Vec::new();
+    for (role, column, how) in &taken {
+        if let (Some((swis, key)), Detect::ParcelId) = (combined, role.detect) {
+            if *column == found[key] {
+                let joined = join_ids(&frame, &found[swis], &found[key])
+                    .map_err(|e| Error::format(path, e.to_string()))?;
+                frame
+                    .with_column(joined.with_name(role.name.into()))
+                    .map_err(|e| Error::format(path, e.to_string()))?;
+            }
+        } else if column != role.name {
+            frame.rename(column, role.name.into()).map_err(|e| Error::format(path, e.to_string()))?;
+        }
+        said.push(match how {
+            How::Config => format!("{} = {column} (from the config)", role.name),
+            How::Name if column == role.name => role.name.to_string(),
+            How::Name => format!("{} = {column}", role.name),
+            How::Detected(why) => format!("{} = {column} (detected: {why})", role.name),
+        });
+    }
+    Ok((frame, format!("{} columns: {}", spec.what, said.join(", "))))
+}
+
+/// `SWIS-PRINT_KEY` of every row (blank when either is blank).
+fn join_ids(frame: &DataFrame, swis: &str, key: &str) -> PolarsResult<Column> {
+    let (a, b) = (frame.column(swis)?.str()?, frame.column(key)?.str()?);
+    let joined: StringChunked = a
+        .iter()
+        .zip(b.iter())
+        .map(|(a, b)| match (a.map(str::trim), b.map(str::trim)) {
+            (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => Some(format!("{a}-{b}")),
+            _ => None,
+        })
+        .collect();
+    Ok(joined.into_column())
+}
+
+/// The error for a required role no column plays.
+fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str) -> Error {
+    let hint = match role.detect {
+        Detect::Name => String::new(),
+        Detect::ParcelId => {
+            " (looked for parcel_id, SBL, SWIS_SBL_ID, SWIS_PRINT_KEY_ID, PARCEL_ID, SWIS + PRINT_KEY)".into()
+        }
+        Detect::Date(words) => {
+            format!(" (looked for a column whose name says {} and that holds dates)", words.join("/"))
+        }
+        Detect::Words(words) => format!(" (looked for a column whose name says {})", words.join("/")),
+    };
+    Error::format(
+        path,
+        format!(
+            "no '{}' column{hint}; columns found: {found}; name it in the config file under [fields.{}] as \
+             {} = \"COLUMN\", or with --field {}.{}=COLUMN",
+            role.name, spec.key, role.name, spec.key, role.name
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: Spec<'static> = Spec {
+        what: "inspections",
+        key: "history",
+        roles: &[
+            Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId },
+            Role {
+                name: "inspection_date",
+                aliases: &["date"],
+                required: true,
+                detect: Detect::Date(&["insp", "date"]),
+            },
+            Role { name: "result", aliases: &[], required: false, detect: Detect::Words(&["result"]) },
+        ],
+    };
+
+    fn frame(columns: &[(&str, &[&str])]) -> DataFrame {
+        let columns = columns.iter().map(|(n, v)| Column::new((*n).into(), v.to_vec())).collect();
+        DataFrame::new_infer_height(columns).unwrap()
+    }
+
+    fn names(f: &DataFrame) -> Vec<String> {
+        f.get_column_names().iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn county_names_are_detected() {
+        let f = frame(&[
+            ("SBL", &["1.-1-1"]),
+            ("Date Received", &["3/4/2026"]),
+            ("Date Inspected", &["3/1/2026"]),
+            ("Inspection Result", &["pass"]),
+        ]);
+        let (f, said) = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "Date Received", "inspection_date", "result"]);
+        assert!(said.contains("parcel_id = SBL (detected"), "{said}");
+        assert!(said.contains("inspection_date = Date Inspected (detected: its name says 'insp'"), "{said}");
+    }
+
+    #[test]
+    fn swis_and_print_key_are_joined() {
+        let f = frame(&[
+            ("SWIS", &["050100", ""]),
+            ("PRINT_KEY", &["1.-1-1", "2.-1-1"]),
+            ("DATE", &["2026-01-02", ""]),
+        ]);
+        let (f, _) = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap();
+        let ids: Vec<Option<&str>> = f.column("parcel_id").unwrap().str().unwrap().iter().collect();
+        assert_eq!(ids, [Some("050100-1.-1-1"), None]);
+    }
+
+    #[test]
+    fn config_wins_and_a_text_column_is_no_date() {
+        let f = frame(&[
+            ("parcel_id", &["a"]),
+            ("PIN", &["b"]),
+            ("Date Note", &["see file"]),
+            ("When", &["2026-01-02"]),
+        ]);
+        let fields = FieldMap::from([("parcel_id".into(), "PIN".into()), ("date".into(), "when".into())]);
+        let (f, said) = resolve(Path::new("log.csv"), f, &SPEC, &fields).unwrap();
+        assert_eq!(names(&f), ["parcel_id (not used)", "parcel_id", "Date Note", "inspection_date"]);
+        assert!(said.contains("parcel_id = PIN (from the config)"), "{said}");
+    }
+
+    #[test]
+    fn a_missing_role_names_the_columns_and_the_key_to_set() {
+        let f = frame(&[("SBL", &["1"]), ("Visited", &["2026-01-02"])]);
+        let err = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap_err().to_string();
+        assert!(err.contains("columns found: SBL, Visited"), "{err}");
+        assert!(err.contains("inspection_date = \"COLUMN\""), "{err}");
+        assert!(err.contains("--field history.inspection_date=COLUMN"), "{err}");
+        let fields = FieldMap::from([("when".into(), "Visited".into())]);
+        let f = frame(&[("SBL", &["1"])]);
+        let err = resolve(Path::new("log.csv"), f, &SPEC, &fields).unwrap_err().to_string();
+        assert!(err.contains("use one of: parcel_id, inspection_date, result"), "{err}");
+    }
+}

@@ -1,0 +1,456 @@
+//! GeoPackage and GeoParquet layers, and `--format gpkg`.
+//!
+//! The sample county is converted here, layer by layer, into one GeoPackage (and its parcels into a
+//! GeoParquet file) by code of this test: SQLite through rusqlite and WKB built by hand, some of it big-endian
+//! and some blobs without an envelope, so lakeshore's reader is checked against a writer that is not its
+//! own. Scheduling the converted county must give the very same `schedule.csv`. The `schedule.gpkg` lakeshore
+//! writes is opened with the `sqlite3` tool (or Python's sqlite3 module), which know nothing of lakeshore.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use geo::{Geometry, LineString, Polygon};
+use lakeshore::config::ConfigFile;
+use lakeshore::io::{read_layer, ReadOptions};
+use lakeshore::layer::{Layer, Value};
+use rusqlite::Connection;
+
+use crate::common;
+
+const AS_OF: &str = "2027-01-15";
+const LAYERS: [&str; 9] = [
+    "parcels",
+    "shoreline",
+    "watershed",
+    "floodplain",
+    "towns",
+    "systems",
+    "sewered",
+    "county",
+    "watercourses",
+];
+
+fn sample_config() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml")
+}
+
+/// WKB in either byte order, written from the OGC simple-features layout.
+struct Wkb {
+    out: Vec<u8>,
+    big: bool,
+}
+
+impl Wkb {
+    fn u32(&mut self, n: usize) {
+        let n = n as u32;
+        self.out.extend_from_slice(&if self.big { n.to_be_bytes() } else { n.to_le_bytes() });
+    }
+    fn f64(&mut self, v: f64) {
+        self.out.extend_from_slice(&if self.big { v.to_be_bytes() } else { v.to_le_bytes() });
+    }
+    fn header(&mut self, kind: usize) {
+        self.out.push(if self.big { 0 } else { 1 });
+        self.u32(kind);
+    }
+    fn points(&mut self, line: &LineString<f64>) {
+        self.u32(line.0.len());
+        for c in &line.0 {
+            self.f64(c.x);
+            self.f64(c.y);
+        }
+    }
+    fn polygon(&mut self, p: &Polygon<f64>) {
+        self.header(3);
+        self.u32(1 + p.interiors().len());
+        self.points(p.exterior());
+        p.interiors().iter().for_each(|r| self.points(r));
+    }
+    fn geometry(&mut self, g: &Geometry<f64>) {
+        match g {
+            Geometry::Point(p) => {
+                self.header(1);
+                self.f64(p.x());
+                self.f64(p.y());
+            }
+            Geometry::LineString(l) => {
+                self.header(2);
+                self.points(l);
+            }
+            Geometry::Polygon(p) => self.polygon(p),
+            Geometry::MultiPoint(mp) => {
+                self.header(4);
+                self.u32(mp.0.len());
+                mp.0.iter().for_each(|p| self.geometry(&Geometry::Point(*p)));
+            }
+            Geometry::MultiLineString(ml) => {
+                self.header(5);
+                self.u32(ml.0.len());
+                ml.0.iter().for_each(|l| self.geometry(&Geometry::LineString(l.clone())));
+            }
+            Geometry::MultiPolygon(mp) => {
+                self.header(6);
+                self.u32(mp.0.len());
+                mp.0.iter().for_each(|p| self.polygon(p));
+            }
+            other => panic!("the sample has no {other:?}"),
+        }
+    }
+}
+
+fn wkb(g: &Geometry<f64>, big: bool) -> Vec<u8> {
+    let mut w = Wkb { out: Vec::new(), big };
+    w.geometry(g);
+    w.out
+}
+
+/// A GeoPackage blob: `GP`, version 0, flags (byte order; envelope kind 1 with the envelope, or 0), srs_id.
+fn blob(g: &Geometry<f64>, srs_id: i32, record: usize) -> Vec<u8> {
+    use geo::BoundingRect;
+    let big = record % 2 == 0;
+    let with_envelope = record % 3 != 0;
+    let mut out = b"GP\0".to_vec();
+    out.push(u8::from(!big) | if with_envelope { 0b10 } else { 0 });
+    out.extend_from_slice(&if big { srs_id.to_be_bytes() } else { srs_id.to_le_bytes() });
+    if with_envelope {
+        let r = g.bounding_rect().unwrap();
+        for v in [r.min().x, r.max().x, r.min().y, r.max().y] {
+            out.extend_from_slice(&if big { v.to_be_bytes() } else { v.to_le_bytes() });
+        }
+    }
+    out.extend_from_slice(&wkb(g, big));
+    out
+}
+
+/// The minimum GeoPackage tables.
+fn new_geopackage(path: &Path) -> Connection {
+    let conn = Connection::open(path).unwrap();
+    conn.execute_batch(
+        "PRAGMA application_id = 1196444487;
+         CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY,
+           organization TEXT NOT NULL, organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL,
+           description TEXT);
+         CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL,
+           identifier TEXT UNIQUE, description TEXT DEFAULT '', last_change DATETIME, min_x DOUBLE,
+           min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
+         CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL,
+           geometry_type_name TEXT NOT NULL, srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL);",
+    )
+    .unwrap();
+    conn
+}
+
+/// Adds `layer` as table `name`: the CRS by EPSG code when it has one, else its WKT under an own srs_id;
+/// `fid` is the record number; columns typed from their values.
+fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i32) {
+    if let Some(code) = layer.crs.epsg() {
+        assert_eq!(code as i32, srs_id);
+    }
+    let (org, definition) = match layer.crs.epsg() {
+        Some(_) => ("EPSG", "see EPSG".to_string()),
+        None => ("NONE", layer.crs.to_string()),
+    };
+    conn.execute(
+        "INSERT OR IGNORE INTO gpkg_spatial_ref_sys VALUES (?1, ?2, ?3, ?2, ?4, NULL)",
+        rusqlite::params![format!("srs of {name}"), srs_id, org, definition],
+    )
+    .unwrap();
+    let kinds: Vec<&str> = (0..layer.fields.len())
+        .map(|i| {
+            let values = || layer.features.iter().map(|f| &f.values[i]).filter(|v| **v != Value::Null);
+            if values().all(|v| matches!(v, Value::Number(_))) {
+                "REAL"
+            } else {
+                "TEXT"
+            }
+        })
+        .collect();
+    let columns: Vec<String> = layer.fields.iter().zip(&kinds).map(|(f, k)| format!("\"{f}\" {k}")).collect();
+    conn.execute_batch(&format!(
+        "CREATE TABLE \"{name}\" (fid INTEGER PRIMARY KEY, shape GEOMETRY, {});",
+        columns.join(", ")
+    ))
+    .unwrap();
+    conn.execute(
+        "INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES (?1, 'features', ?2)",
+        rusqlite::params![name, srs_id],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO gpkg_geometry_columns VALUES (?1, 'shape', 'GEOMETRY', ?2, 0, 0)",
+        rusqlite::params![name, srs_id],
+    )
+    .unwrap();
+    let marks: Vec<String> = (0..layer.fields.len() + 2).map(|i| format!("?{}", i + 1)).collect();
+    let mut insert = conn.prepare(&format!("INSERT INTO \"{name}\" VALUES ({})", marks.join(", "))).unwrap();
+    for f in &layer.features {
+        use rusqlite::types::Value as Sql;
+        let mut row = vec![Sql::Integer(f.record as i64)];
+        row.push(match &f.geometry {
+            Ok(g) => Sql::Blob(blob(g, srs_id, f.record)),
+            Err(_) => Sql::Null,
+        });
+        row.extend(f.values.iter().map(|v| match v {
+            Value::Null => Sql::Null,
+            Value::Text(t) => Sql::Text(t.to_string()),
+            Value::Number(n) => Sql::Real(*n),
+            Value::Bool(b) => Sql::Integer(i64::from(*b)),
+        }));
+        insert.execute(rusqlite::params_from_iter(row)).unwrap();
+    }
+}
+
+/// The sample county's config with every layer in one GeoPackage, written in `dir`.
+fn sample_as_geopackage(dir: &Path) -> PathBuf {
+    let sample = ConfigFile::load(&sample_config()).unwrap();
+    let gpkg = dir.join("county.gpkg");
+    let conn = new_geopackage(&gpkg);
+    let mut toml = String::from("crs = \"EPSG:2261\"\nborder_tolerance_ft = 10.0\n[layers]\n");
+    for (i, name) in LAYERS.iter().enumerate() {
+        let path = match *name {
+            "parcels" => &sample.layers.parcels,
+            "shoreline" => &sample.layers.shoreline,
+            "watershed" => &sample.layers.watershed,
+            "floodplain" => &sample.layers.floodplain,
+            "towns" => &sample.layers.towns,
+            "systems" => &sample.layers.systems,
+            "sewered" => &sample.layers.sewered,
+            "county" => &sample.layers.county,
+            _ => &sample.layers.watercourses,
+        };
+        let (layer, _) = read_layer(path.as_ref().unwrap(), &ReadOptions::default()).unwrap();
+        let srs_id = layer.crs.epsg().map_or(100_001 + i as i32, |c| c as i32);
+        add_layer(&conn, name, &layer, srs_id);
+        toml.push_str(&format!("{name} = \"county.gpkg:{name}\"\n"));
+    }
+    for (name, path) in [
+        ("history", &sample.layers.history),
+        ("events", &sample.layers.events),
+        ("pump_outs", &sample.layers.pump_outs),
+        ("samples", &sample.layers.samples),
+        ("pipes", &sample.layers.pipes),
+    ] {
+        if let Some(path) = path {
+            toml.push_str(&format!("{name} = {:?}\n", path.canonicalize().unwrap()));
+        }
+    }
+    let config = dir.join("county.toml");
+    std::fs::write(&config, toml).unwrap();
+    config
+}
+
+fn schedule(config: &Path, out: &Path, formats: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["schedule", "--as-of", AS_OF, "--format", formats, "--config"])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(matches!(output.status.code(), Some(0 | 2)), "{stderr}");
+    stderr
+}
+
+#[test]
+fn the_sample_as_one_geopackage_schedules_identically() {
+    let dir = common::fresh_dir("gpkg-round-trip");
+    let config = sample_as_geopackage(&dir);
+    schedule(&sample_config(), &dir.join("from-sample"), "csv");
+    schedule(&config, &dir.join("from-gpkg"), "csv");
+    let a = std::fs::read(dir.join("from-sample/schedule.csv")).unwrap();
+    let b = std::fs::read(dir.join("from-gpkg/schedule.csv")).unwrap();
+    assert!(
+        a == b,
+        "schedule.csv differs:\n{}\n---\n{}",
+        String::from_utf8_lossy(&a),
+        String::from_utf8_lossy(&b)
+    );
+}
+
+#[test]
+fn a_geopackage_of_several_layers_needs_the_layer_named() {
+    let dir = common::fresh_dir("gpkg-which");
+    sample_as_geopackage(&dir);
+    let err = read_layer(&dir.join("county.gpkg"), &ReadOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("holds 9 layers"), "{err}");
+    assert!(err.contains("FILE.gpkg:LAYER"), "{err}");
+    let err = read_layer(&dir.join("county.gpkg:lots"), &ReadOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("no feature layer 'lots'"), "{err}");
+    let (layer, problems) = read_layer(&dir.join("county.gpkg:Towns"), &ReadOptions::default()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(!layer.features.is_empty());
+}
+
+#[test]
+fn damaged_and_missing_geometries_are_reported_and_every_row_kept() {
+    let dir = common::fresh_dir("gpkg-damaged");
+    let path = dir.join("lots.gpkg");
+    let conn = new_geopackage(&path);
+    conn.execute_batch(
+        "INSERT INTO gpkg_spatial_ref_sys VALUES ('NY Central', 2261, 'EPSG', 2261, 'see EPSG', NULL);
+         INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('lots', 'features', 2261);
+         INSERT INTO gpkg_geometry_columns VALUES ('lots', 'geom', 'POLYGON', 2261, 0, 0);
+         CREATE TABLE lots (fid INTEGER PRIMARY KEY, geom BLOB, name TEXT);",
+    )
+    .unwrap();
+    let ring = LineString::from(vec![(0., 0.), (9., 0.), (9., 9.), (0., 0.)]);
+    let square: Geometry<f64> = Geometry::Polygon(Polygon::new(ring, vec![]));
+    let good = blob(&square, 2261, 1);
+    let mut huge = good.clone();
+    // The ring count of the polygon (after 40 bytes of header and envelope and 5 of WKB header) made 2^32-1.
+    huge[45..49].copy_from_slice(&u32::MAX.to_le_bytes());
+    let rows: Vec<(i64, Option<Vec<u8>>)> = vec![
+        (1, Some(good.clone())),
+        (2, Some(good[..good.len() - 3].to_vec())),
+        (3, None),
+        (4, Some(vec![b'G', b'P', 0, 0b0001_0001, 0xD5, 8, 0, 0])),
+        (5, Some(huge)),
+        (6, Some(b"not a geometry".to_vec())),
+    ];
+    for (fid, geom) in rows {
+        conn.execute(
+            "INSERT INTO lots VALUES (?1, ?2, ?3)",
+            rusqlite::params![fid, geom, format!("lot {fid}")],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
+    assert_eq!(layer.features.len(), 6, "every row is kept");
+    assert!(layer.features[0].geometry.is_ok());
+    assert_eq!(layer.features[5].values, vec![Value::Text("lot 6".into())]);
+    let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
+    assert_eq!(records, ["record 2", "record 3", "record 4", "record 5", "record 6"]);
+    assert!(problems[0].message.starts_with("unreadable geometry blob"), "{}", problems[0].message);
+    assert!(problems[1].message.contains("null geometry"), "{}", problems[1].message);
+    assert!(problems[2].message.contains("empty geometry"), "{}", problems[2].message);
+    assert!(problems[3].message.contains("more than"), "{}", problems[3].message);
+    assert!(problems[4].message.contains("magic"), "{}", problems[4].message);
+    assert!(problems.iter().all(|p| p.path.ends_with("lots.gpkg")));
+}
+
+/// Runs SQL on a SQLite file with the `sqlite3` tool, or else Python's sqlite3 module; `None` when neither is
+/// installed (a failure when `CI` is set).
+fn independent_sql(db: &Path, sql: &str) -> Option<String> {
+    let sqlite3 = Command::new("sqlite3").arg("-batch").arg(db).arg(sql).output();
+    if let Ok(out) = sqlite3 {
+        assert!(out.status.success(), "sqlite3: {}", String::from_utf8_lossy(&out.stderr));
+        return Some(String::from_utf8_lossy(&out.stdout).trim().to_string());
+    }
+    let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nfor q in sys.argv[2].split(';'):\n    \
+                  if q.strip():\n        for r in c.execute(q): print('|'.join('' if v is None else str(v) for v in r))";
+    match Command::new("python3").args(["-c", script]).arg(db).arg(sql).output() {
+        Ok(out) if out.status.success() => Some(String::from_utf8_lossy(&out.stdout).trim().to_string()),
+        _ if std::env::var_os("CI").is_some() => panic!("neither the sqlite3 tool nor python3 is installed"),
+        _ => None,
+    }
+}
+
+#[test]
+fn schedule_gpkg_opens_in_an_independent_reader() {
+    let dir = common::fresh_dir("gpkg-out");
+    let out = dir.join("out");
+    schedule(&sample_config(), &out, "csv,gpkg");
+    let db = out.join("schedule.gpkg");
+    let (_, rows) = common::read_rows(&out.join("schedule.csv")).unwrap();
+    let sql = "SELECT table_name, data_type, identifier, srs_id FROM gpkg_contents;
+        SELECT table_name, column_name, geometry_type_name, srs_id, z, m FROM gpkg_geometry_columns;
+        SELECT organization, organization_coordsys_id, substr(definition, 1, 45) FROM gpkg_spatial_ref_sys WHERE srs_id = 2261;
+        SELECT count(*) FROM schedule;
+        SELECT count(*) FROM rtree_schedule_geom;
+        SELECT extension_name FROM gpkg_extensions WHERE table_name = 'schedule' AND column_name = 'geom';
+        PRAGMA application_id;
+        SELECT hex(substr(geom, 1, 8)) FROM schedule WHERE fid = 1;
+        SELECT parcel_id FROM schedule WHERE fid = 1;
+        SELECT count(*) FROM schedule s JOIN rtree_schedule_geom r ON r.id = s.fid
+          WHERE r.minx <= 820000 AND r.maxx >= 780000;";
+    // lakeshore reads back what it wrote: every row, in the working CRS.
+    let (layer, problems) = read_layer(&db, &ReadOptions::default()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(layer.features.len(), rows.len());
+    assert_eq!(layer.crs.epsg(), Some(2261));
+    let Some(answer) = independent_sql(&db, sql) else {
+        eprintln!("schedule_gpkg_opens_in_an_independent_reader: skipped: no sqlite3 tool and no python3");
+        return;
+    };
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines[0], "schedule|features|schedule|2261");
+    assert_eq!(lines[1], "schedule|geom|MULTIPOLYGON|2261|0|0");
+    assert!(lines[2].starts_with("EPSG|2261|PROJCS[\"NAD83 / New York Central (ftUS)\","), "{}", lines[2]);
+    assert_eq!(lines[3], rows.len().to_string(), "one row per parcel");
+    assert_eq!(lines[4], rows.len().to_string(), "every sample parcel has a shape, so an R-tree entry");
+    assert_eq!(lines[5], "gpkg_rtree_index");
+    // 'GPKG' as a 32-bit integer.
+    assert_eq!(lines[6], "1196444487");
+    // 'G' 'P', version 0, flags 0b011 (little-endian, xy envelope), srs_id 2261 = 0x08D5 little-endian.
+    assert_eq!(lines[7], "47500003D5080000");
+    assert_eq!(lines[8], rows[0]["parcel_id"], "rows in schedule.csv order (sorted by parcel id)");
+    assert!(lines[9].parse::<usize>().unwrap() <= rows.len());
+
+    // GeoPandas through pyogrio, when present, reads every row.
+    let pyogrio = Command::new("python3")
+        .args(["-c", "import sys, pyogrio; print(len(pyogrio.read_dataframe(sys.argv[1])))"])
+        .arg(&db)
+        .output();
+    match pyogrio {
+        Ok(out) if out.status.success() => {
+            assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), rows.len().to_string())
+        }
+        _ => eprintln!(
+            "schedule_gpkg_opens_in_an_independent_reader: pyogrio not importable, its check skipped"
+        ),
+    }
+}
+
+#[test]
+fn geoparquet_parcels_schedule_identically() {
+    use polars::prelude::*;
+    let dir = common::fresh_dir("geoparquet-in");
+    let sample = ConfigFile::load(&sample_config()).unwrap();
+    let (layer, _) = read_layer(sample.layers.parcels.as_ref().unwrap(), &ReadOptions::default()).unwrap();
+    let mut columns: Vec<Column> = Vec::new();
+    for (i, name) in layer.fields.iter().enumerate() {
+        let numeric = layer.features.iter().all(|f| matches!(f.values[i], Value::Number(_) | Value::Null));
+        let column = if numeric {
+            let v: Vec<Option<f64>> = layer.features.iter().map(|f| f.values[i].as_f64()).collect();
+            Column::new(name.as_str().into(), v)
+        } else {
+            let v: Vec<Option<String>> = layer.features.iter().map(|f| f.values[i].as_text()).collect();
+            Column::new(name.as_str().into(), v)
+        };
+        columns.push(column);
+    }
+    let shapes: Vec<Option<Vec<u8>>> =
+        layer.features.iter().map(|f| f.geometry.as_ref().ok().map(|g| wkb(g, false))).collect();
+    let mut geometry = BinaryChunkedBuilder::new("geometry".into(), shapes.len());
+    shapes.iter().for_each(|s| geometry.append_option(s.as_deref()));
+    columns.push(geometry.finish().into_column());
+    let mut frame = DataFrame::new(layer.features.len(), columns).unwrap();
+    let crs = match layer.crs.epsg() {
+        Some(code) => serde_json::json!({"id": {"authority": "EPSG", "code": code}}),
+        None => serde_json::Value::String(layer.crs.to_string()),
+    };
+    let geo = serde_json::json!({"version": "1.1.0", "primary_column": "geometry",
+        "columns": {"geometry": {"encoding": "WKB", "geometry_types": [], "crs": crs}}});
+    let parquet = dir.join("parcels.parquet");
+    let metadata = KeyValueMetadata::from_static(vec![("geo".into(), geo.to_string())]);
+    ParquetWriter::new(std::fs::File::create(&parquet).unwrap())
+        .with_key_value_metadata(Some(metadata))
+        .finish(&mut frame)
+        .unwrap();
+
+    schedule(&sample_config(), &dir.join("from-sample"), "csv");
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["schedule", "--as-of", AS_OF, "--format", "csv", "--config"])
+        .arg(sample_config())
+        .arg("--parcels")
+        .arg(&parquet)
+        .arg("--out")
+        .arg(dir.join("from-parquet"))
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&output.stderr));
+    let a = std::fs::read_to_string(dir.join("from-sample/schedule.csv")).unwrap();
+    let b = std::fs::read_to_string(dir.join("from-parquet/schedule.csv")).unwrap();
+    assert_eq!(a, b);
+}
