@@ -605,7 +605,7 @@ fn unknown_format() {
     for word in ["kml", "csv", "geojson", "parquet"] {
         assert!(error.contains(word), "the error should mention {word}:\n{}", outcome.describe());
     }
-    assert!(says_the_fix(&error, "choose csv, geojson or parquet"), "{error}");
+    assert!(says_the_fix(&error, "choose csv, geojson, parquet or gpkg"), "{error}");
     assert!(!outcome.out.join("schedule.csv").exists(), "nothing may be written with a bad --format");
 }
 
@@ -875,7 +875,7 @@ fn record_files_without_their_columns_stop_the_run() {
         &outcome,
         "events.csv",
         &["'event'", "found: parcel_id, date, kind"],
-        "add or rename the column",
+        "name it in the config file under [fields.events] as event = \"COLUMN\"",
     );
 
     let inspections = dir.path("inspections.csv");
