@@ -1,4 +1,5 @@
-//! The CSV record readers: the events file, read as the pipeline reads it (every parcel id known).
+//! The CSV record readers: the events file, read as the pipeline reads it (column roles detected, every
+//! parcel id known).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,5 +10,6 @@ mod scratch;
 fuzz_target!(|data: &[u8]| {
     let path = scratch::file("events.csv", data);
     let as_of = chrono::NaiveDate::from_ymd_opt(2027, 1, 15).expect("a date");
-    let _ = lakeshore::io::events::read_events(&path, &|_| Some(0), as_of);
+    let fields = lakeshore::io::columns::FieldMap::new();
+    let _ = lakeshore::io::events::read_events(&path, &fields, &|_| Some(0), as_of);
 });
