@@ -98,20 +98,13 @@ pub const PUMP_OUT_SPEC: Spec<'static> = Spec {
     ],
 };
 
+/// The pipe id, named alike in the samples file and the pipe register.
+const PIPE_ID: Role =
+    Role { name: "pipe_id", aliases: &["pipe"], required: true, detect: Detect::Words(&["pipe", "outfall"]) };
+
 /// The roles of the drainage-pipe register's columns.
-pub const PIPE_SPEC: Spec<'static> = Spec {
-    what: "drainage pipes",
-    key: "pipes",
-    roles: &[
-        PARCEL_ID,
-        Role {
-            name: "pipe_id",
-            aliases: &["pipe"],
-            required: true,
-            detect: Detect::Words(&["pipe", "outfall"]),
-        },
-    ],
-};
+pub const PIPE_SPEC: Spec<'static> =
+    Spec { what: "drainage pipes", key: "pipes", roles: &[PARCEL_ID, PIPE_ID] };
 
 /// The roles of the samples file's columns.
 pub const SAMPLE_SPEC: Spec<'static> = Spec {
@@ -119,12 +112,7 @@ pub const SAMPLE_SPEC: Spec<'static> = Spec {
     key: "samples",
     roles: &[
         PARCEL_ID,
-        Role {
-            name: "pipe_id",
-            aliases: &["pipe"],
-            required: true,
-            detect: Detect::Words(&["pipe", "outfall"]),
-        },
+        PIPE_ID,
         Role {
             name: "date",
             aliases: &[],

@@ -6,6 +6,7 @@
 //! [`schedule_qml`] returns the style as text, so a writer can also store it in a GeoPackage's
 //! `layer_styles` table.
 
+use super::svg::escape;
 use crate::map::Rgba;
 
 /// The columns the style reads; all are columns of `schedule.csv`.
@@ -25,35 +26,19 @@ pub struct Category {
     pub fill: Rgba,
 }
 
-/// Text with the characters XML gives meaning to escaped (for attribute values and text).
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn colour(c: Rgba) -> String {
     format!("{},{},{},{}", c.0, c.1, c.2, c.3)
 }
 
 /// A `<Option name=.. type="QString" value=..>` line.
 fn option(name: &str, value: &str) -> String {
-    format!("<Option name=\"{name}\" type=\"QString\" value=\"{}\"/>", xml(value))
+    format!("<Option name=\"{name}\" type=\"QString\" value=\"{}\"/>", escape(value))
 }
 
 /// The fill symbol of one category: the fill with a thin grey outline, then a heavy dark red outline drawn
 /// only for overdue parcels.
 fn symbol(index: usize, fill: Rgba) -> String {
-    let overdue = xml("\"status\" = 'overdue'");
+    let overdue = escape("\"status\" = 'overdue'");
     format!(
         r#"      <symbol type="fill" name="{index}" alpha="1" clip_to_extent="1" force_rhr="0">
         <layer class="SimpleFill" enabled="1" pass="0" locked="0">
@@ -110,8 +95,8 @@ pub fn schedule_qml(categories: &[Category]) -> String {
     for (i, c) in categories.iter().enumerate() {
         cats.push_str(&format!(
             "      <category render=\"true\" symbol=\"{i}\" value=\"{}\" label=\"{}\"/>\n",
-            xml(&c.value),
-            xml(&c.label)
+            escape(&c.value),
+            escape(&c.label)
         ));
         symbols.push_str(&symbol(i, c.fill));
     }

@@ -264,8 +264,8 @@ fn n(v: f64) -> String {
     t
 }
 
-/// Text made safe for XML content and attribute values.
-fn escape(t: &str) -> String {
+/// Text made safe for XML content and attribute values (SVG here, QGIS QML in `qml`).
+pub(super) fn escape(t: &str) -> String {
     let mut out = String::with_capacity(t.len());
     for c in t.chars() {
         match c {
