@@ -1,225 +1,22 @@
 //! Command-line flags (clap derive structs that only mirror the flags) and the step that turns them into a
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
+mod args;
 mod init;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono::{Datelike, NaiveDate};
-use clap::{Parser, Subcommand};
 
+pub use args::Args;
+use args::{BufferArgs, Command, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
 use lakeshore::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
 use lakeshore::report::{write_schedule, write_table, Format};
-
-/// Septic-inspection schedules for lakeshore watersheds, from a county's GIS layers.
-#[derive(Debug, Parser)]
-#[command(name = "lakeshore", version, about, long_about = None)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Compute every parcel's inspection tier, cycle and due dates.
-    ///
-    /// Example: lakeshore schedule --config data/sample/county.toml --as-of 2027-01-15 --out out/
-    Schedule(RunArgs),
-    /// List every open obligation of every parcel: what, who, due date, citation, source record.
-    ///
-    /// Example: lakeshore obligations --config data/sample/county.toml --as-of 2027-03-01 --out out/
-    Obligations(RunArgs),
-    /// Count the periodic inspections due per year, town and tier, and the overdue backlog.
-    ///
-    /// Example: lakeshore workload --config data/sample/county.toml --as-of 2027-01-15 --years 2027..2036
-    Workload(WorkloadArgs),
-    /// List the parcels and features within a distance of the shoreline, the systems or any layer, with
-    /// exact distances, and write the buffer polygon.
-    ///
-    /// Example: lakeshore buffer --config data/sample/county.toml --distance 500 --features data/sample/watercourses.geojson
-    Buffer(BufferArgs),
-    /// Write the year's inspection notices: a mail-merge CSV, printable letters and Avery 5160 labels.
-    ///
-    /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
-    Notices(NoticesArgs),
-    /// Draw the schedule as a map (PNG or SVG): parcels by tier or status, shoreline, 500-ft buffer,
-    /// watershed, floodplain, towns, legend, scale bar and north arrow; or, with `--format html` (or an
-    /// `.html` file), one offline interactive page with filters, search and parcel popups.
-    ///
-    /// Example: lakeshore map --config data/sample/county.toml --as-of 2027-01-15 --out out/map.png --by status
-    Map(MapArgs),
-    /// Look at a folder of county data, work out which file is which layer, and write a commented
-    /// county.toml there (an existing one is kept unless --force).
-    ///
-    /// Example: lakeshore init county/ && lakeshore schedule --config county/county.toml --out out/
-    Init {
-        /// The folder holding the county's layers and record files.
-        dir: PathBuf,
-        /// Replace an existing county.toml.
-        #[arg(long)]
-        force: bool,
-    },
-    /// Print a shell completion script.
-    ///
-    /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
-    Completions {
-        /// The shell: bash, zsh, fish, powershell or elvish.
-        shell: clap_complete::Shell,
-    },
-}
-
-/// Flags of `lakeshore buffer`.
-#[derive(Debug, clap::Args)]
-struct BufferArgs {
-    #[command(flatten)]
-    run: RunArgs,
-    /// The distance, feet.
-    #[arg(long, value_name = "FEET", default_value_t = 500.0)]
-    distance: f64,
-    /// Measure from `shoreline` (the mean-high-water line), `systems`, or a layer file.
-    #[arg(long, value_name = "shoreline|systems|FILE", default_value = "shoreline")]
-    from: String,
-    /// Feature layers to list too (wells, springs, buildings, watercourses); repeat for several.
-    #[arg(long = "features", value_name = "FILE")]
-    features: Vec<PathBuf>,
-}
-
-/// Flags of `lakeshore notices`.
-#[derive(Debug, clap::Args)]
-struct NoticesArgs {
-    #[command(flatten)]
-    run: RunArgs,
-    /// The year whose notices to write; default: the as-of year.
-    #[arg(long, value_name = "YEAR")]
-    year: Option<i32>,
-    /// Letter template (HTML with {{placeholders}}); default: the built-in data/templates/letter.html.
-    #[arg(long, value_name = "FILE")]
-    template: Option<PathBuf>,
-    /// Also print the letters and labels to letters.pdf and labels.pdf through headless Chromium.
-    #[arg(long)]
-    pdf: bool,
-}
-
-/// Flags of `lakeshore map`. `--out` is the image file, its extension (.png or .svg) picking the format, or a
-/// folder to write `map.png` in.
-#[derive(Debug, clap::Args)]
-struct MapArgs {
-    #[command(flatten)]
-    run: RunArgs,
-    /// Colour parcels by `tier` or by `status`.
-    #[arg(long, value_name = "tier|status", default_value = "tier")]
-    by: String,
-    /// Map one town only, framed on its boundary.
-    #[arg(long, value_name = "NAME")]
-    town: Option<String>,
-    /// Image width, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 1600)]
-    width: u32,
-    /// Image height, pixels.
-    #[arg(long, value_name = "PX", default_value_t = 1200)]
-    height: u32,
-    /// With `--format html`: a tile URL template for a base map, e.g. https://tile.example/{z}/{x}/{y}.png
-    /// (default: none, the map needs no network).
-    #[arg(long, value_name = "URL")]
-    basemap: Option<String>,
-}
-
-/// Flags of `lakeshore workload`.
-#[derive(Debug, clap::Args)]
-struct WorkloadArgs {
-    #[command(flatten)]
-    run: RunArgs,
-    /// Years to count, `FIRST..LAST` (inclusive) or one year; default: the as-of year and the nine after.
-    #[arg(long, value_name = "FIRST..LAST")]
-    years: Option<String>,
-}
-
-/// Flags of `lakeshore schedule` and `lakeshore obligations`. Each layer flag overrides the config file's
-/// `[layers]` entry.
-#[derive(Debug, clap::Args)]
-struct RunArgs {
-    /// County config file (TOML): layers, CRS, rules, field names.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Date the schedule is computed for (YYYY-MM-DD); default today.
-    #[arg(long, value_name = "DATE")]
-    as_of: Option<String>,
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out")]
-    out: PathBuf,
-    /// Output formats, comma-separated: csv, geojson, parquet, gpkg.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "csv,geojson")]
-    format: Vec<String>,
-    /// Tax parcels (shapefile or GeoJSON).
-    #[arg(long, value_name = "FILE")]
-    parcels: Option<PathBuf>,
-    /// Lake polygons or mean-high-water lines.
-    #[arg(long, value_name = "FILE")]
-    shoreline: Option<PathBuf>,
-    /// Watershed polygons.
-    #[arg(long, value_name = "FILE")]
-    watershed: Option<PathBuf>,
-    /// FEMA flood-hazard polygons (NFHL S_FLD_HAZ_AR).
-    #[arg(long, value_name = "FILE")]
-    floodplain: Option<PathBuf>,
-    /// Town polygons.
-    #[arg(long, value_name = "FILE")]
-    towns: Option<PathBuf>,
-    /// System locations (points with parcel id and bottom elevation).
-    #[arg(long, value_name = "FILE")]
-    systems: Option<PathBuf>,
-    /// Public sewer districts.
-    #[arg(long, value_name = "FILE")]
-    sewered: Option<PathBuf>,
-    /// County boundary.
-    #[arg(long, value_name = "FILE")]
-    county: Option<PathBuf>,
-    /// Inspections CSV (parcel_id, inspection_date, optional result, inspector, report_received, findings).
-    #[arg(long, visible_alias = "inspections", value_name = "FILE")]
-    history: Option<PathBuf>,
-    /// Watercourses and wetlands (lines and polygons).
-    #[arg(long, value_name = "FILE")]
-    watercourses: Option<PathBuf>,
-    /// Events CSV (parcel_id, date, event, optional columns).
-    #[arg(long, value_name = "FILE")]
-    events: Option<PathBuf>,
-    /// Pump-outs CSV (parcel_id, date, hauler_licence).
-    #[arg(long, value_name = "FILE")]
-    pump_outs: Option<PathBuf>,
-    /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
-    #[arg(long, value_name = "FILE")]
-    samples: Option<PathBuf>,
-    /// A record file's column for a role, KIND.ROLE=COLUMN (KIND: history, events, pump_outs, samples);
-    /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
-    #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
-    fields: Vec<String>,
-    /// Drainage-pipes register CSV (parcel_id, pipe_id): pipes known on parcels, sampled or not.
-    #[arg(long, value_name = "FILE")]
-    pipes: Option<PathBuf>,
-    /// Rule set TOML (default: Cayuga County Article V, built in).
-    #[arg(long, value_name = "FILE")]
-    rules: Option<PathBuf>,
-    /// Working CRS, projected in feet (default EPSG:2261).
-    #[arg(long, value_name = "CRS")]
-    crs: Option<String>,
-    /// CRS to assume for shapefiles without a .prj.
-    #[arg(long, value_name = "CRS")]
-    assume_crs: Option<String>,
-    /// Distance within which a parcel edge borders the mean-high-water line, feet (default 10).
-    #[arg(long, value_name = "FEET")]
-    border_tolerance_ft: Option<f64>,
-    /// Print the time each stage took on stderr.
-    #[arg(short, long, conflicts_with = "quiet")]
-    verbose: bool,
-    /// Print nothing but errors and a count of the problems found (they are all in problems.csv).
-    #[arg(short, long)]
-    quiet: bool,
-}
 
 /// Runs the command; the exit code is 2 when bad records were reported.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
