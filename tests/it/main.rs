@@ -10,6 +10,7 @@ mod geoparquet;
 mod golden_obligations;
 mod golden_sample;
 mod gpkg;
+mod identical_outputs;
 mod index_vs_brute_force;
 mod law_readings;
 mod letters_render;

@@ -58,6 +58,13 @@ CREATE TABLE gpkg_extensions (
   scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 ";
 
+/// `SOURCE_DATE_EPOCH` (seconds since 1970, the reproducible-builds convention) when set: the `last_change` of
+/// every table written, so that the same inputs give the same bytes. Without it `last_change` is the time of
+/// writing, as the GeoPackage standard describes it.
+fn source_date_epoch() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH").ok()?.trim().parse().ok()
+}
+
 /// QGIS's `layer_styles` table. Its `update_time` has no default here (QGIS's own has the time of writing), so a
 /// GeoPackage written twice from the same inputs has the same styles.
 const LAYER_STYLES: &str = "CREATE TABLE IF NOT EXISTS layer_styles (
@@ -289,8 +296,9 @@ impl GpkgWriter {
         self.conn
             .execute(
                 "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, \
-                 max_y, srs_id) VALUES (?1, 'features', ?1, '', ?2, ?3, ?4, ?5, ?6)",
-                rusqlite::params![name, min_x, min_y, max_x, max_y, srs_id],
+                 max_y, srs_id, last_change) VALUES (?1, 'features', ?1, '', ?2, ?3, ?4, ?5, ?6, \
+                 COALESCE(strftime('%Y-%m-%dT%H:%M:%fZ', ?7, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+                rusqlite::params![name, min_x, min_y, max_x, max_y, srs_id, source_date_epoch()],
             )
             .map_err(&err)?;
         self.conn
