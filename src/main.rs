@@ -14,7 +14,15 @@ fn main() -> ExitCode {
     if std::env::var(lakeshore::io::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
         panic!("panic injected through {}", lakeshore::io::write::FAULT_ENV);
     }
-    let args = cli::Args::parse();
+    // clap exits with 2 on a bad flag; here 2 means "done, with bad records reported", so a command line that
+    // cannot run exits with 1 like any other error. Help and version go to stdout and exit 0.
+    let args = match cli::Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::from(e.use_stderr()));
+        }
+    };
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {

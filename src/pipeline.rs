@@ -90,8 +90,8 @@ pub struct Run<'r> {
     pub columns: Vec<String>,
     /// The register of known drainage pipes, in file order.
     pub pipes: Vec<Pipe>,
-    /// Wall time of each stage, in order, for `-v`.
-    pub timings: Vec<(&'static str, std::time::Duration)>,
+    /// Wall time of each stage, in order, and the peak memory of the process at its end, for `-v`.
+    pub timings: Vec<Lap>,
     /// Which field of the parcels layer was taken for what, for `-v`.
     pub parcel_fields: Vec<FieldChoice>,
 }
@@ -127,10 +127,29 @@ impl Progress {
     }
 }
 
+/// One stage of a run: its name, its wall time, and the process's peak resident memory when it ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Lap {
+    /// What the stage did.
+    pub stage: &'static str,
+    /// Its wall time.
+    pub time: std::time::Duration,
+    /// The peak resident set size so far, in bytes (`VmHWM`; `None` where the system does not say).
+    pub peak_bytes: Option<u64>,
+}
+
+/// The process's peak resident set size so far, from `/proc/self/status` (Linux).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Records the wall time of consecutive stages.
 struct Stopwatch {
     last: std::time::Instant,
-    laps: Vec<(&'static str, std::time::Duration)>,
+    laps: Vec<Lap>,
 }
 
 impl Stopwatch {
@@ -140,7 +159,7 @@ impl Stopwatch {
 
     fn lap(&mut self, stage: &'static str) {
         let now = std::time::Instant::now();
-        self.laps.push((stage, now - self.last));
+        self.laps.push(Lap { stage, time: now - self.last, peak_bytes: peak_rss_bytes() });
         self.last = now;
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Septic-inspection schedules for lakeshore watersheds, from a county's GIS layers.
 #[derive(Debug, Parser)]
@@ -62,6 +62,37 @@ pub(super) enum Command {
     },
 }
 
+/// A value of `--format`: the tables' file formats, and the map's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub(super) enum FormatArg {
+    /// Comma-separated values, one row per line.
+    Csv,
+    /// GeoJSON in WGS 84 (RFC 7946).
+    #[value(alias = "json")]
+    Geojson,
+    /// GeoParquet 1.1: typed columns and WKB geometry.
+    Parquet,
+    /// GeoPackage 1.3 in the working CRS, with an R-tree index and a QGIS style.
+    #[value(alias = "geopackage")]
+    Gpkg,
+    /// `map` only: a PNG image.
+    Png,
+    /// `map` only: an SVG image.
+    Svg,
+    /// `map` only: one offline interactive HTML page.
+    Html,
+}
+
+/// A value of `--by`: what the map's parcel colours show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ColourByArg {
+    /// The inspection tier (lakefront, near-shore, watershed, county, unscheduled).
+    #[value(alias = "tiers")]
+    Tier,
+    /// The compliance status (current, due, overdue, ...).
+    Status,
+}
+
 /// Flags of `lakeshore buffer`.
 #[derive(Debug, clap::Args)]
 pub(super) struct BufferArgs {
@@ -100,9 +131,9 @@ pub(super) struct NoticesArgs {
 pub(super) struct MapArgs {
     #[command(flatten)]
     pub(super) run: RunArgs,
-    /// Colour parcels by `tier` or by `status`.
-    #[arg(long, value_name = "tier|status", default_value = "tier")]
-    pub(super) by: String,
+    /// Colour parcels by tier or by status.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColourByArg::Tier)]
+    pub(super) by: ColourByArg,
     /// Map one town only, framed on its boundary.
     #[arg(long, value_name = "NAME")]
     pub(super) town: Option<String>,
@@ -141,9 +172,16 @@ pub(super) struct RunArgs {
     /// Output folder.
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub(super) out: PathBuf,
-    /// Output formats, comma-separated: csv, geojson, parquet, gpkg.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "csv,geojson")]
-    pub(super) format: Vec<String>,
+    /// Output formats, comma-separated: csv, geojson, parquet, gpkg (`map`: png, svg or html).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_enum,
+        value_delimiter = ',',
+        ignore_case = true,
+        default_value = "csv,geojson"
+    )]
+    pub(super) format: Vec<FormatArg>,
     /// Tax parcels (shapefile or GeoJSON).
     #[arg(long, value_name = "FILE")]
     pub(super) parcels: Option<PathBuf>,

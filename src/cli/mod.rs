@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use chrono::{Datelike, NaiveDate};
 
 pub use args::Args;
-use args::{BufferArgs, Command, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
+use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
+use clap::ValueEnum;
 use lakeshore::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
@@ -98,7 +99,20 @@ fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<Format>)> {
         Some(text) => parse_date(text)?,
         None => chrono::Local::now().date_naive(),
     };
-    let mut formats = a.format.iter().map(|f| Format::parse(f)).collect::<Result<Vec<_>, _>>()?;
+    let mut formats = Vec::new();
+    for format in &a.format {
+        formats.push(match format {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Geojson => Format::GeoJson,
+            FormatArg::Parquet => Format::Parquet,
+            FormatArg::Gpkg => Format::GeoPackage,
+            // The map command takes its own formats out before it gets here.
+            FormatArg::Png | FormatArg::Svg | FormatArg::Html => anyhow::bail!(
+                "--format {}: only `lakeshore map` draws maps; for tables choose csv, geojson, parquet or gpkg",
+                format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+            ),
+        });
+    }
     formats.sort_unstable();
     formats.dedup();
     Ok((Config::new(merge(a)?, as_of)?, formats))
@@ -123,8 +137,14 @@ fn finish(
             eprintln!("lakeshore: {line}");
         }
         print_field_choices(run);
-        for (stage, time) in run.timings.iter().copied().chain([("write outputs", writing.elapsed())]) {
-            eprintln!("lakeshore: {stage:<34} {:>8.3} s", time.as_secs_f64());
+        let written = lakeshore::pipeline::Lap {
+            stage: "write outputs",
+            time: writing.elapsed(),
+            peak_bytes: lakeshore::pipeline::peak_rss_bytes(),
+        };
+        for lap in run.timings.iter().chain([&written]) {
+            let peak = lap.peak_bytes.map(|b| format!("   peak {:>6} MiB", b >> 20)).unwrap_or_default();
+            eprintln!("lakeshore: {:<34} {:>8.3} s{peak}", lap.stage, lap.time.as_secs_f64());
         }
     }
     if a.quiet {
@@ -335,22 +355,16 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
 fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::map::{render_png, render_svg, schedule_scene};
     use lakeshore::report::map::{map_input, MapOptions};
-    let html_asked = a.run.format.iter().any(|f| f.trim().eq_ignore_ascii_case("html"));
-    if html_asked || a.run.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("html")) {
+    let format = map_format(&mut a)?;
+    if format == FormatArg::Html {
         return html_map(a);
     }
-    // The image format comes from the file name; other --format values do not apply to a map.
-    a.run.format.retain(|f| !matches!(f.trim().to_ascii_lowercase().as_str(), "png" | "svg"));
-    let colour_by = parse_colour_by(&a.by)?;
-    // `--out out/` (a folder) means `out/map.png`.
+    let colour_by = colour_by(a.by);
+    // `--out out/` (a folder) means `out/map.png` (or `.svg`).
     let out = match a.run.out.extension() {
         Some(_) => a.run.out.clone(),
+        None if format == FormatArg::Svg => a.run.out.join("map.svg"),
         None => a.run.out.join("map.png"),
-    };
-    let svg = match out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("png") => false,
-        Some("svg") => true,
-        _ => anyhow::bail!("--out {}: name the image file map.png or map.svg", out.display()),
     };
     let (config, _) = prepare(&a.run)?;
     let run = run_with_progress(&a.run, &config)?;
@@ -361,7 +375,7 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     let input = map_input(&run, reference, &options, config.as_of.to_string())?;
     let scene = schedule_scene(&input);
     let writing = std::time::Instant::now();
-    let bytes = if svg {
+    let bytes = if format == FormatArg::Svg {
         render_svg(&scene, a.width, a.height).into_bytes()
     } else {
         render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
@@ -377,16 +391,44 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The map's format: the one `--format` names (png, svg or html), else the `--out` file's extension, else
+/// PNG. The table formats of `--format` do not apply to a map and are dropped.
+fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
+    let image = |f: &FormatArg| matches!(f, FormatArg::Png | FormatArg::Svg | FormatArg::Html);
+    let mut asked: Vec<FormatArg> = a.run.format.iter().copied().filter(image).collect();
+    asked.dedup();
+    a.run.format.retain(|f| !image(f));
+    let extension = a.run.out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let from_name = match extension.as_deref() {
+        None => None,
+        Some("png") => Some(FormatArg::Png),
+        Some("svg") => Some(FormatArg::Svg),
+        Some("html" | "htm") => Some(FormatArg::Html),
+        Some(_) => anyhow::bail!(
+            "--out {}: name the map file map.png, map.svg or map.html, or give a folder",
+            a.run.out.display()
+        ),
+    };
+    match (asked.as_slice(), from_name) {
+        ([], name) => Ok(name.unwrap_or(FormatArg::Png)),
+        ([one], None) => Ok(*one),
+        ([one], Some(name)) if *one == name => Ok(name),
+        _ => anyhow::bail!(
+            "--format and --out ask for different maps: give one of png, svg or html, and an --out file of \
+             that kind or a folder"
+        ),
+    }
+}
+
 /// `lakeshore map --format html`: the interactive map, `map.html` in the `--out` folder or the `.html` file
 /// named.
-fn html_map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
+fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::map::{html_map, HtmlExtras, MapOptions};
-    a.run.format.retain(|f| !f.trim().eq_ignore_ascii_case("html"));
     let out = match a.run.out.extension() {
         Some(_) => a.run.out.clone(),
         None => a.run.out.join("map.html"),
     };
-    let colour_by = parse_colour_by(&a.by)?;
+    let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
     let (run, found, mut problems) = run_obligations(&a.run, &config)?;
     let mut notes = Vec::new();
@@ -409,12 +451,11 @@ fn html_map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// `--by tier` or `--by status`.
-fn parse_colour_by(by: &str) -> anyhow::Result<lakeshore::map::ColourBy> {
-    match by.trim().to_ascii_lowercase().as_str() {
-        "tier" | "tiers" => Ok(lakeshore::map::ColourBy::Tier),
-        "status" => Ok(lakeshore::map::ColourBy::Status),
-        other => anyhow::bail!("--by '{other}': choose tier or status"),
+/// The map's colouring for `--by`.
+fn colour_by(by: ColourByArg) -> lakeshore::map::ColourBy {
+    match by {
+        ColourByArg::Tier => lakeshore::map::ColourBy::Tier,
+        ColourByArg::Status => lakeshore::map::ColourBy::Status,
     }
 }
 

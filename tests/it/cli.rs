@@ -67,5 +67,12 @@ fn bad_flags_say_what_to_write() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("write it as 2027..2036"));
     let out = lakeshore(&["map", "--config", "data/sample/county.toml", "--by", "colour"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("choose tier or status"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: tier, status]"));
+    // Map formats are the map's: a table command says so.
+    let out = lakeshore(&["schedule", "--config", "data/sample/county.toml", "--format", "csv,png"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only `lakeshore map` draws maps"));
+    let out = lakeshore(&["schedule", "--config", "data/sample/county.toml", "--format", "xml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: csv, geojson, parquet, gpkg"));
 }

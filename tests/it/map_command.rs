@@ -89,3 +89,18 @@ fn county_map_svg_legend_counts_statuses() {
     }
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn the_format_flag_picks_the_map_file_in_a_folder() {
+    // `--out` a folder: `--format svg` writes map.svg there (an SVG, not a PNG under another name), and no
+    // format means map.png.
+    let folder = map(&["--format", "svg"], "maps");
+    assert!(folder.is_dir(), "--out names a folder");
+    let svg = std::fs::read_to_string(folder.join("map.svg")).expect("map.svg in the folder");
+    assert!(svg.contains("<svg"), "map.svg is not an SVG");
+    assert!(!folder.join("map.png").exists(), "--format svg also wrote map.png");
+    let folder = map(&[], "maps");
+    let png = std::fs::read(folder.join("map.png")).expect("map.png in the folder");
+    assert!(png.starts_with(b"\x89PNG"), "map.png is not a PNG");
+    let _ = std::fs::remove_dir_all(folder.parent().unwrap());
+}
