@@ -287,7 +287,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
 fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
-    use lakeshore::report::table::Table;
+    use lakeshore::table::Table;
     // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
         Some(path) => Template::load(path)?,

@@ -16,9 +16,9 @@ use crate::obligations::{Class, Obligation};
 use crate::pipeline::{Row, Run};
 use crate::reference::Reference;
 use crate::report::schedule::ScheduleTable;
-use crate::report::table::Table;
 use crate::report::workload::workload;
 use crate::schedule::Status;
+use crate::table::Table;
 
 /// What to map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -12,7 +12,6 @@ pub mod print;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
-pub mod table;
 pub mod workload;
 
 use std::path::{Path, PathBuf};
@@ -21,7 +20,7 @@ use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
 use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet};
 use crate::pipeline::Run;
-use table::Table;
+use crate::table::Table;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use geo::MultiPolygon;
 
 use crate::pipeline::Run;
-use crate::report::table::{text, Cell, Kind, Table};
+use crate::table::{text, Cell, Kind, Table};
 
 /// Declares the schedule's columns once: the enum the cell lookup matches on, and the name/kind list.
 macro_rules! columns {

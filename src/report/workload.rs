@@ -13,8 +13,8 @@ use chrono::Datelike;
 use geo::MultiPolygon;
 
 use crate::pipeline::Run;
-use crate::report::table::{Cell, Kind, Table};
 use crate::schedule::{last_day, Grid, Status};
+use crate::table::{Cell, Kind, Table};
 
 /// One line of the workload: a year, a town, a tier.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -15,8 +15,6 @@ use std::path::Path;
 /// Upward imports that exist today, as (importing top-level module, imported top-level module).
 const KNOWN_UPWARD: &[(&str, &str)] = &[
     ("io", "parcels"),
-    ("io", "report"),
-    ("io", "schedule"),
     ("layer", "crs"),
     ("layer", "io"),
     ("obligations", "pipeline"),

@@ -16,8 +16,8 @@ use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, CannotMail};
-use lakeshore::report::table::Table;
 use lakeshore::report::{write_table, Format};
+use lakeshore::table::Table;
 
 const AS_OF: &str = "2027-01-15";
 
