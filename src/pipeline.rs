@@ -282,7 +282,8 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     with_events.dedup();
     let (history, mut inspections) = match &config.layers.history {
         Some(path) => {
-            let read = read_inspections(path, &fields.history, known, config.as_of, &with_events)?;
+            let read =
+                read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
             let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
             (Some(std::mem::take(&mut found.latest)), found)
         }

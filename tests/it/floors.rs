@@ -14,7 +14,6 @@ use std::path::Path;
 
 /// Upward imports that exist today, as (importing top-level module, imported top-level module).
 const KNOWN_UPWARD: &[(&str, &str)] = &[
-    ("io", "parcels"),
     ("layer", "crs"),
     ("layer", "io"),
     ("obligations", "pipeline"),
