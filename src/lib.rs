@@ -32,6 +32,7 @@ pub mod crs;
 pub mod date;
 pub mod diagnose;
 pub mod error;
+pub mod facts;
 pub mod index;
 pub mod init;
 pub mod io;

@@ -9,9 +9,10 @@ use std::path::Path;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 
-use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
+use crate::classify::{classify, AreaLayer, Areas, Floodplain, Parcel, Shore, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
+use crate::facts::Facts;
 use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;

@@ -7,7 +7,7 @@
 
 use geo::MultiPolygon;
 
-use crate::classify::Name;
+use crate::facts::Name;
 use crate::index::AreaIndex;
 use crate::rules::{Place, RuleSet};
 

@@ -3,11 +3,10 @@
 //! water body's own: it touches or lies within the rule set's `lake_zone_within_ft` of that water body's
 //! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
 
-use crate::classify::{Basis, Name, Parcel, Shore};
+use crate::classify::{Parcel, Shore};
+use crate::facts::{Basis, FloodFacts, Name};
 use crate::index::AreaIndex;
 use crate::rules::{RuleSet, ZoneFacts};
-
-pub use crate::rules::FloodVerdict;
 
 /// One FEMA flood-zone polygon's attributes (NFHL `S_FLD_HAZ_AR`).
 #[derive(Debug, Clone, PartialEq)]
@@ -50,27 +49,6 @@ impl FloodZone {
 pub struct Floodplain {
     index: Option<AreaIndex>,
     zones: Vec<(FloodZone, Option<Name>)>,
-}
-
-/// A system or parcel in a special flood hazard area.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FloodFacts {
-    /// The flood zone label.
-    pub zone: String,
-    /// The zone's FEMA static base flood elevation, feet, when it has one.
-    pub static_bfe_ft: Option<f64>,
-    /// The water body whose own zone it is (touching or near its mean-high-water line).
-    pub lake: Option<Name>,
-    /// The binding flood elevation, feet, when known.
-    pub flood_elevation_ft: Option<f64>,
-    /// Where that elevation comes from (the reason, "elevation must be determined" without one).
-    pub elevation_source: String,
-    /// The absorption field must be at least this high, feet (flood elevation + freeboard).
-    pub required_bottom_ft: Option<f64>,
-    /// The elevation verdict.
-    pub verdict: FloodVerdict,
-    /// What the zone was found from.
-    pub basis: Basis,
 }
 
 impl Floodplain {
@@ -121,6 +99,7 @@ impl Floodplain {
 mod tests {
     use super::*;
     use crate::classify::System;
+    use crate::facts::FloodVerdict;
 
     fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> geo::MultiPolygon<f64> {
         geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])

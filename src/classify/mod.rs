@@ -12,15 +12,12 @@ pub mod shore;
 
 use geo::{MultiPolygon, Point};
 
+use crate::facts::{Basis, Facts};
 use crate::rules::RuleSet;
 
 pub use areas::{AreaLayer, Areas, Sewer};
-pub use floodplain::{FloodFacts, FloodVerdict, FloodZone, Floodplain};
-pub use shore::{Shore, ShoreFacts};
-
-/// A shared name (town, water body, watershed): one allocation per layer feature, cloned into each parcel's
-/// facts by reference count.
-pub type Name = std::sync::Arc<str>;
+pub use floodplain::{FloodZone, Floodplain};
+pub use shore::Shore;
 
 /// A parcel ready for classification: projected geometry and the attributes the rules read.
 #[derive(Debug, Clone)]
@@ -46,25 +43,6 @@ pub struct System {
     pub bottom_ft: Option<f64>,
 }
 
-/// What a fact was measured from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Basis {
-    /// The system's surveyed location.
-    System,
-    /// The parcel polygon (the system's location is unknown).
-    Parcel,
-}
-
-impl Basis {
-    /// "system" or "parcel".
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Basis::System => "system",
-            Basis::Parcel => "parcel",
-        }
-    }
-}
-
 /// The reference layers, projected and indexed once, shared read-only by every parcel.
 #[derive(Debug)]
 pub struct World {
@@ -79,44 +57,6 @@ pub struct World {
     pub watercourses: Option<Shore>,
     /// How close a parcel edge must come to the mean-high-water line to border it, feet.
     pub border_tolerance_ft: f64,
-}
-
-/// Everything the rules need to know about one parcel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Facts {
-    /// The canonical town name, when known.
-    pub town: Option<Name>,
-    /// The town as found (attribute or towns layer) when it is not a municipality of the rule set.
-    pub unknown_town: Option<String>,
-    /// The nearest mean-high-water line within the search radius, and the parcel edge's distance to it.
-    pub shore: Option<ShoreFacts>,
-    /// The parcel borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
-    pub borders_mhw: bool,
-    /// The system's distance to the nearest mean-high-water line, when the system location is known and the
-    /// line is within the search radius; `Some(None)` means known location, farther than the radius.
-    pub system_mhw_ft: Option<Option<f64>>,
-    /// The system's absorption-field bottom elevation, feet, when surveyed.
-    pub system_bottom_ft: Option<f64>,
-    /// The watershed of one of the rule set's water bodies (by its canonical name) the system, or else any
-    /// part of the parcel, is in.
-    pub watershed: Option<Name>,
-    /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
-    /// (boxed: few parcels have one, and every parcel carries the field).
-    pub flood: Option<Box<FloodFacts>>,
-    /// Why the parcel is on public sewer, if it is.
-    pub sewered: Option<String>,
-    /// The assessor's sewer code says the parcel does not use public sewer while a sewer district contains
-    /// it: what each says (the code decided; the disagreement is reported).
-    pub sewer_disagreement: Option<String>,
-    /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
-    /// the lakes' mean-high-water line included: `None` without a watercourse layer, `Some(None)` when farther
-    /// than the search radius.
-    pub watercourse_ft: Option<Option<f64>>,
-    /// Whether the system, or else any part of the parcel, lies inside the county boundary (true without a
-    /// boundary layer).
-    pub in_county: bool,
-    /// What location facts were measured from.
-    pub basis: Basis,
 }
 
 /// Classifies one parcel against the prepared layers.

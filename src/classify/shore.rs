@@ -7,7 +7,7 @@
 
 use geo::{Geometry, MultiPolygon};
 
-use crate::classify::Name;
+use crate::facts::{Name, ShoreFacts};
 use crate::index::{push_pieces, AreaIndex, LineIndex};
 
 /// The indexed shorelines of the rule set's water bodies.
@@ -18,16 +18,6 @@ pub struct Shore {
     /// Water body name of each shoreline feature (the owner index of its pieces).
     names: Vec<Name>,
     radius_ft: f64,
-}
-
-/// The nearest mean-high-water line to a parcel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShoreFacts {
-    /// Its water body.
-    pub water_body: Name,
-    /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
-    /// water).
-    pub parcel_distance_ft: f64,
 }
 
 impl Shore {

@@ -19,8 +19,8 @@ use pipes::grid_due;
 pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
 
 use crate::calendar::{add_business_days, add_years};
-use crate::classify::{Basis, Facts};
 use crate::error::Problem;
+use crate::facts::{Basis, Facts};
 use crate::io::events::{Event, EventValue, Sample, Source};
 use crate::io::inspections::Report;
 use crate::pipeline::{Row, Run};

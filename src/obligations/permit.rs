@@ -16,7 +16,7 @@
 use chrono::NaiveDate;
 
 use crate::calendar::{add_years, roll_forward};
-use crate::classify::FloodVerdict;
+use crate::facts::FloodVerdict;
 use crate::io::inspections::Findings;
 use crate::rules::PermitRules;
 
@@ -81,7 +81,7 @@ pub struct Context {
     /// The inspection date.
     pub inspected: NaiveDate,
     /// The GIS distance from the system's location to the nearest watercourse or wetland (see
-    /// [`crate::classify::Facts::watercourse_ft`]); `None` without a watercourse layer.
+    /// [`crate::facts::Facts::watercourse_ft`]); `None` without a watercourse layer.
     pub watercourse_ft: Option<Option<f64>>,
     /// Whether the system's location is known (the GIS distance was measured from it, not the parcel).
     pub system_located: bool,

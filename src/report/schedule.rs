@@ -92,7 +92,7 @@ impl Table for ScheduleTable<'_, '_> {
         let (p, e, f) = (&r.parcel, &r.entry, r.facts.as_ref());
         let flood = f.and_then(|f| f.flood.as_ref());
         let date = |d: Option<chrono::NaiveDate>| d.map_or(Cell::Null, Cell::Date);
-        let bool_fact = |g: fn(&crate::classify::Facts) -> bool| f.map_or(Cell::Null, |f| Cell::Bool(g(f)));
+        let bool_fact = |g: fn(&crate::facts::Facts) -> bool| f.map_or(Cell::Null, |f| Cell::Bool(g(f)));
         match ORDER[column] {
             Col::ParcelId => Cell::Text(Cow::Borrowed(&p.id)),
             Col::Record => Cell::Int(p.record as i64),

@@ -2,8 +2,8 @@
 //! deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
 
 #[cfg(test)]
-use crate::classify::Basis;
-use crate::classify::Facts;
+use crate::facts::Basis;
+use crate::facts::Facts;
 use crate::rules::{Rule, RuleSet};
 
 /// Why a parcel is outside the law altogether.
@@ -226,7 +226,7 @@ pub(crate) fn feet(d: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::ShoreFacts;
+    use crate::facts::ShoreFacts;
 
     fn facts(town: &str) -> Facts {
         Facts {

@@ -9,7 +9,7 @@ mod places;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
-pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
+pub use flood::{FloodCheck, ZoneFacts};
 pub use obligations::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
     ReportRules,

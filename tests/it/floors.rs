@@ -19,7 +19,6 @@ const KNOWN_UPWARD: &[(&str, &str)] = &[
     ("obligations", "pipeline"),
     ("pipeline", "report"),
     ("reference", "pipeline"),
-    ("rules", "classify"),
 ];
 
 /// Parses the "Floors" table of ARCHITECTURE.md: rows `| N | `a`, `b` | ... |` give each module its floor.
