@@ -3,8 +3,11 @@
 //! [`World`] holds the prepared (projected, indexed) reference layers; [`classify`] answers, for one
 //! [`Parcel`], how far it is from the mean-high-water line and whether it borders it, where its system is,
 //! whether it is in a watershed, a floodplain, a sewer district or the county, and which town it is in. The
-//! facts are plain data; [`crate::rules`] decides what they mean. One module per predicate:
-//! [`shore`] (lakefront and distance), [`floodplain`], and [`areas`] (watershed, town, sewer, county).
+//! facts are plain data ([`crate::facts`]); [`crate::rules`] decides what they mean. Where the law makes a
+//! call on them — whether a parcel uses public sewer, whether a system is high enough above the flood — the
+//! rule set decides from the evidence found here ([`RuleSet::public_sewer`], [`RuleSet::flood_check`]) and
+//! the facts record its verdict. One module per predicate: [`shore`] (lakefront and distance),
+//! [`floodplain`], and [`areas`] (watershed, town, sewer district, county).
 
 pub mod areas;
 pub mod floodplain;
@@ -13,9 +16,9 @@ pub mod shore;
 use geo::{MultiPolygon, Point};
 
 use crate::facts::{Basis, Facts};
-use crate::rules::RuleSet;
+use crate::rules::{District, RuleSet, SewerFacts};
 
-pub use areas::{AreaLayer, Areas, Sewer};
+pub use areas::{AreaLayer, Areas};
 pub use floodplain::{FloodZone, Floodplain};
 pub use shore::Shore;
 
@@ -77,7 +80,10 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     };
     let (town, unknown_town) =
         world.areas.town(rules, locate, parcel.town_attribute.as_deref(), parcel.swis.as_deref());
-    let sewer = world.areas.sewer(rules, locate, parcel.sewer_code.as_deref());
+    // Art. V §I.B: the rule set decides from the assessor's code and the district the parcel lies in.
+    let district =
+        world.areas.sewer_district(locate).map(|name| District { name: name.map(|n| &**n), basis });
+    let sewer = rules.public_sewer(&SewerFacts { code: parcel.sewer_code.as_deref(), district });
     // Art. V §I.C.1: systems "located wholly or partially within" the county.
     let in_county = match system_at {
         Some(p) => world.areas.in_county(p),

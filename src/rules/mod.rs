@@ -6,6 +6,7 @@ mod eval;
 mod flood;
 mod obligations;
 mod places;
+mod sewer;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
@@ -15,6 +16,7 @@ pub use obligations::{
     ReportRules,
 };
 pub use places::Place;
+pub use sewer::{District, Sewer, SewerFacts};
 
 use std::collections::BTreeMap;
 use std::path::Path;
