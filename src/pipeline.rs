@@ -1,5 +1,5 @@
 //! The schedule pipeline, one direction: read layers → reproject → index → classify each parcel → apply the
-//! rules → due dates and status. Writers in [`crate::report`] turn the result into files.
+//! rules → due dates and status. The report writers turn the result into files.
 //!
 //! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
