@@ -40,6 +40,7 @@ pub mod layer;
 pub mod map;
 pub mod obligations;
 pub mod parcels;
+pub mod permit;
 pub mod pipeline;
 pub mod planar;
 pub mod reference;

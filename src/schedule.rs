@@ -3,10 +3,18 @@
 //! Article V's inspections fall on a **fixed grid**: "on or before November 1, 1994 and every two years
 //! thereafter" means due dates 1994-11-01, 1996-11-01, ... whatever the date of the last inspection. A date
 //! `first_due + k·cycle` that does not exist (February 29 in a common year) falls on the last day of the month.
+//!
+//! A parcel's result is its [`Row`]: the parcel as read, its facts, and its [`Entry`] (tier, due dates,
+//! status, class and permit). The pipeline makes one row per parcel; the obligations and the reports read them.
 
 use chrono::{Datelike, Months, NaiveDate};
 
 use crate::calendar::roll_forward;
+use crate::facts::Facts;
+use crate::io::inspections::LastInspection;
+use crate::parcels::ParcelRecord;
+use crate::permit::Permit;
+use crate::rules::Exclusion;
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +128,48 @@ pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: boo
     } else {
         Status::Current
     }
+}
+
+/// The tier written for parcels no periodic rule covers.
+pub const UNSCHEDULED: &str = "unscheduled";
+
+/// One parcel's line in the schedule.
+#[derive(Debug, Clone)]
+pub struct Row<'r> {
+    /// The parcel as read (id, record, attributes, projected shape).
+    pub parcel: ParcelRecord,
+    /// The spatial facts, when the parcel could be classified.
+    pub facts: Option<Facts>,
+    /// The schedule entry.
+    pub entry: Entry<'r>,
+}
+
+/// The schedule columns of a row; names and citations are borrowed from the rule set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<'r> {
+    /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
+    pub tier: &'r str,
+    /// The rule that matched.
+    pub rule: Option<&'r str>,
+    /// Why unscheduled, when it is.
+    pub exclusion: Option<Exclusion>,
+    /// Years between inspections.
+    pub cycle_years: Option<u32>,
+    /// First due date of the grid.
+    pub first_due: Option<NaiveDate>,
+    /// The due date before `next_due`.
+    pub previous_due: Option<NaiveDate>,
+    /// The first due date that can still be met on the as-of date: on or after it, or (§25-a, when the rule
+    /// set's calendar rolls) one on a weekend or holiday whose next business day is the as-of date.
+    pub next_due: Option<NaiveDate>,
+    /// Compliance status, when a history was given.
+    pub status: Option<Status>,
+    /// Latest inspection on record.
+    pub last_inspection: Option<LastInspection>,
+    /// The law's citation.
+    pub citation: &'r str,
+    /// Class and permit after the latest inspection with findings, when the rule set has permits.
+    pub permit: Option<Box<Permit>>,
 }
 
 #[cfg(test)]

@@ -424,7 +424,7 @@ fn run_obligations<'c>(
     config: &'c Config,
 ) -> anyhow::Result<(Run<'c>, Vec<lakeshore::obligations::Obligation<'c>>, Vec<lakeshore::error::Problem>)> {
     let mut run = run_with_progress(a, config)?;
-    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
+    let (found, more, notes) = run.obligations(config.as_of);
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
     problems.extend(more);

@@ -13,7 +13,6 @@ use std::process::{Command, Stdio};
 
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::obligations::collect;
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template, BUILTIN_TEMPLATE};
@@ -38,7 +37,7 @@ fn sample_letters(label: &str, template: &Template) -> (PathBuf, Vec<Mailed>) {
     let as_of: NaiveDate = "2027-01-15".parse().unwrap();
     let config = Config::new(ConfigFile::load(&path).unwrap(), as_of).unwrap();
     let run = run_schedule(&config).unwrap();
-    let (obligations, _, _) = collect(&run, as_of);
+    let (obligations, _, _) = run.obligations(as_of);
     let list = notices(&run, &obligations, 2027);
     assert!(list.letter_count() > 1, "the sample has letters for 2027");
     let dir = common::fresh_dir(label);

@@ -11,7 +11,6 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::obligations::collect;
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
@@ -32,7 +31,7 @@ fn sample_config() -> Config {
 fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
     let config = sample_config();
     let run = run_schedule(&config).expect("the sample runs");
-    let (obligations, _, _) = collect(&run, config.as_of);
+    let (obligations, _, _) = run.obligations(config.as_of);
     let list = notices(&run, &obligations, year);
     let dir = common::fresh_dir(&format!("notices-{year}"));
     write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
