@@ -37,7 +37,7 @@ pub struct Facts {
     /// The town as found (attribute or towns layer) when it is not a municipality of the rule set.
     pub unknown_town: Option<String>,
     /// The nearest mean-high-water line within the search radius, and the parcel edge's distance to it.
-    pub shore: Option<ShoreFacts>,
+    pub shore: Option<NearestWater>,
     /// The parcel borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
     pub borders_mhw: bool,
     /// The system's distance to the nearest mean-high-water line, when the system location is known and the
@@ -67,10 +67,11 @@ pub struct Facts {
     pub basis: Basis,
 }
 
-/// The nearest mean-high-water line to a parcel.
+/// The nearest water to a parcel — a water body's mean-high-water line, or a watercourse — and how far the
+/// parcel's edge is from it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ShoreFacts {
-    /// Its water body.
+pub struct NearestWater {
+    /// Its water body (or watercourse).
     pub water_body: Name,
     /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
     /// water).

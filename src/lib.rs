@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use lakeshore::config::{Config, ConfigFile};
-//! use lakeshore::report::{write_schedule, Format};
+//! use lakeshore::report::{write_schedule, OutputFormat};
 //!
 //! # fn main() -> lakeshore::error::Result<()> {
 //! let file = ConfigFile::load("data/sample/county.toml".as_ref())?;
@@ -19,7 +19,7 @@
 //! let config = Config::new(file, as_of)?;
 //! let run = lakeshore::pipeline::run_schedule(&config)?;
 //! // Every input parcel is in run.rows exactly once; bad records are in run.problems.
-//! write_schedule(&run, "out".as_ref(), &[Format::Csv, Format::GeoJson], &config.crs)?;
+//! write_schedule(&run, "out".as_ref(), &[OutputFormat::Csv, OutputFormat::GeoJson], &config.crs)?;
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs)]

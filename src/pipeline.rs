@@ -9,7 +9,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 
-use crate::classify::{classify, AreaLayer, Areas, Floodplain, Parcel, Shore, World};
+use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
 use crate::io::columns::FieldMap;
@@ -26,7 +26,7 @@ use crate::parcels::{
 use crate::permit::permit_for;
 use crate::reference::{load, read_reference};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
-use crate::schedule::{status, Entry, Grid, Row, UNSCHEDULED};
+use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -172,7 +172,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-    let shore = Shore::new(reference.shoreline, radius_ft);
+    let shore = DistanceIndex::new(reference.shoreline, radius_ft);
     Ok(World {
         floodplain: reference
             .floodplain
@@ -180,7 +180,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
             .unwrap_or_default(),
         shore,
         areas,
-        watercourses: reference.watercourses.map(|w| Shore::new(w, watercourse_radius_ft)),
+        watercourses: reference.watercourses.map(|w| DistanceIndex::new(w, watercourse_radius_ft)),
         border_tolerance_ft: config.border_tolerance_ft,
     })
 }
@@ -402,7 +402,7 @@ fn entry<'r>(
             unscheduled(Some(exclusion), citation, last)
         }
         Some(Decision::Scheduled { rule }) => {
-            let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
+            let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
             let around = grid.around_rolled(config.as_of, rolls);
             let status =

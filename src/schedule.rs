@@ -18,7 +18,7 @@ use crate::rules::Exclusion;
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Grid {
+pub struct DueGrid {
     /// The first due date.
     pub first_due: NaiveDate,
     /// Years between due dates (at least 1).
@@ -36,7 +36,7 @@ pub struct Around {
     pub before_previous: Option<NaiveDate>,
 }
 
-impl Grid {
+impl DueGrid {
     /// The `k`-th due date (k = 0 is `first_due`), or `None` past chrono's calendar.
     pub fn due(&self, k: u32) -> Option<NaiveDate> {
         let months = k.checked_mul(self.cycle_years)?.checked_mul(12)?;
@@ -111,9 +111,9 @@ impl Status {
 ///
 /// Each due date D covers the window since the due date before it: an inspection after that earlier date
 /// satisfies D (early inspections count), and one after D still catches up late. With `rolls` each due date
-/// ends on its last day under §25-a ([`Grid::around_rolled`]): an inspection on the Monday after a Sunday due
+/// ends on its last day under §25-a ([`DueGrid::around_rolled`]): an inspection on the Monday after a Sunday due
 /// date meets that due date, and the next window starts after it.
-pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
+pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
     let Some(last) = last else { return Status::NeverInspected };
     let around = grid.around_rolled(as_of, rolls);
     let end = |d: NaiveDate| last_day(d, rolls);
@@ -180,8 +180,8 @@ mod tests {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
     }
 
-    fn grid(first: &str, cycle: u32) -> Grid {
-        Grid { first_due: d(first), cycle_years: cycle }
+    fn grid(first: &str, cycle: u32) -> DueGrid {
+        DueGrid { first_due: d(first), cycle_years: cycle }
     }
 
     #[test]
@@ -222,7 +222,7 @@ mod tests {
     fn status_follows_the_windows() {
         let g = grid("1994-11-01", 2); // previous 2026-11-01, before that 2024-11-01, next 2028-11-01
         let as_of = d("2027-01-15");
-        let status = |g: &Grid, as_of, last| status(g, as_of, last, false);
+        let status = |g: &DueGrid, as_of, last| status(g, as_of, last, false);
         assert_eq!(status(&g, as_of, None), Status::NeverInspected);
         assert_eq!(status(&g, as_of, Some(d("2025-06-01"))), Status::Current);
         assert_eq!(status(&g, as_of, Some(d("2024-11-02"))), Status::Current);

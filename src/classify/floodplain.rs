@@ -3,7 +3,7 @@
 //! water body's own: it touches or lies within the rule set's `lake_zone_within_ft` of that water body's
 //! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
 
-use crate::classify::{Parcel, Shore};
+use crate::classify::{DistanceIndex, Parcel};
 use crate::facts::{Basis, FloodFacts, Name};
 use crate::index::AreaIndex;
 use crate::rules::{RuleSet, ZoneFacts};
@@ -55,7 +55,11 @@ impl Floodplain {
     /// Indexes the zones that are special flood hazard areas (other zones, X, are not floodplain under §X),
     /// and finds each one's water body: the nearest mean-high-water line of `shore` within `lake_zone_ft` of
     /// the zone (0: touching it). Zones are few; each is measured once here, not once per parcel.
-    pub fn new(features: Vec<(geo::MultiPolygon<f64>, FloodZone)>, shore: &Shore, lake_zone_ft: f64) -> Self {
+    pub fn new(
+        features: Vec<(geo::MultiPolygon<f64>, FloodZone)>,
+        shore: &DistanceIndex,
+        lake_zone_ft: f64,
+    ) -> Self {
         let mut zones = Vec::new();
         let mut shapes = Vec::new();
         for (shape, zone) in features.into_iter().filter(|(_, z)| z.sfha) {
@@ -111,7 +115,7 @@ mod tests {
     fn a_zone_is_the_lakes_own_when_it_touches_or_nears_its_mhw_line() {
         let rules = RuleSet::cayuga_art_v();
         let lake = geo::Geometry::Polygon(geo::Rect::new((0.0, 0.0), (1000.0, 1000.0)).to_polygon());
-        let shore = Shore::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
+        let shore = DistanceIndex::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
         let zone = |x0: f64, bfe: Option<f64>| {
             (square(x0, 0.0, x0 + 200.0, 1000.0), FloodZone::from_nfhl("AE", None, Some("T"), bfe))
         };

@@ -20,7 +20,7 @@ use crate::rules::{District, RuleSet, SewerFacts};
 
 pub use areas::{AreaLayer, Areas};
 pub use floodplain::{FloodZone, Floodplain};
-pub use shore::Shore;
+pub use shore::DistanceIndex;
 
 /// A parcel ready for classification: projected geometry and the attributes the rules read.
 #[derive(Debug, Clone)]
@@ -50,14 +50,14 @@ pub struct System {
 #[derive(Debug)]
 pub struct World {
     /// Shorelines (mean-high-water lines) and the lakes they bound.
-    pub shore: Shore,
+    pub shore: DistanceIndex,
     /// Watersheds, towns, sewer districts and the county boundary.
     pub areas: Areas,
     /// FEMA flood zones.
     pub floodplain: Floodplain,
     /// Watercourses and wetlands (lines and polygons), when a layer was given. Distances up to its radius
     /// are exact.
-    pub watercourses: Option<Shore>,
+    pub watercourses: Option<DistanceIndex>,
     /// How close a parcel edge must come to the mean-high-water line to border it, feet.
     pub border_tolerance_ft: f64,
 }

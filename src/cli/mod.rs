@@ -16,7 +16,7 @@ use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
-use lakeshore::report::{write_schedule, write_table, Format};
+use lakeshore::report::{write_schedule, write_table, OutputFormat};
 
 /// Runs the command; the exit code is 2 when bad records were reported.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -93,12 +93,12 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
 }
 
 /// The configuration and output formats the flags ask for.
-fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<Format>)> {
+fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
     let as_of = match &a.as_of {
         Some(text) => parse_date(text)?,
         None => chrono::Local::now().date_naive(),
     };
-    let mut formats = a.format.iter().map(|f| Format::parse(f)).collect::<Result<Vec<_>, _>>()?;
+    let mut formats = a.format.iter().map(|f| OutputFormat::parse(f)).collect::<Result<Vec<_>, _>>()?;
     formats.sort_unstable();
     formats.dedup();
     Ok((Config::new(merge(a)?, as_of)?, formats))
@@ -117,7 +117,13 @@ fn finish(
     // A layer read by two stages (the schedule, then a map or buffer report) reports its bad records once.
     let mut problems = problems.to_vec();
     lakeshore::error::Problem::sort_unique(&mut problems);
-    written.extend(write_table(&ProblemTable(&problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
+    written.extend(write_table(
+        &ProblemTable(&problems),
+        &a.out,
+        "problems",
+        &[OutputFormat::Csv],
+        &config.crs,
+    )?);
     if a.verbose {
         for line in &run.columns {
             eprintln!("lakeshore: {line}");
@@ -217,7 +223,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let run = run_with_progress(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
-    let csv_only: Vec<Format> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
+    let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
     let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");
@@ -307,7 +313,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let list = lakeshore::report::notices::notices(&run, &found, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
-    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[Format::Csv], &config.crs)?);
+    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[OutputFormat::Csv], &config.crs)?);
     let html = [write_letters(&list, &template, &a.run.out, config.as_of)?, write_labels(&list, &a.run.out)?];
     written.extend(html.iter().cloned());
     if let Some(chromium) = &chromium {

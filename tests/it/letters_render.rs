@@ -18,7 +18,7 @@ use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template, BUILTIN_TEMPLATE};
 use lakeshore::report::notices::notices;
 use lakeshore::report::print::{print_to_pdf, HEADLESS_FLAGS};
-use lakeshore::report::{write_table, Format};
+use lakeshore::report::{write_table, OutputFormat};
 
 /// US Letter at 96 CSS pixels per inch.
 const PAGE_PX: (u32, u32) = (816, 1056);
@@ -43,7 +43,7 @@ fn sample_letters(label: &str, template: &Template) -> (PathBuf, Vec<Mailed>) {
     let dir = common::fresh_dir(label);
     let file = write_letters(&list, template, &dir, as_of).unwrap();
     write_labels(&list, &dir).unwrap();
-    write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
+    write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
     let mut mailed: Vec<Mailed> = Vec::new();
     for row in rows {

@@ -15,7 +15,7 @@ use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, CannotMail};
-use lakeshore::report::{write_table, Format};
+use lakeshore::report::{write_table, OutputFormat};
 use lakeshore::table::Table;
 
 const AS_OF: &str = "2027-01-15";
@@ -34,9 +34,9 @@ fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
     let (obligations, _, _) = run.obligations(config.as_of);
     let list = notices(&run, &obligations, year);
     let dir = common::fresh_dir(&format!("notices-{year}"));
-    write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
+    write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     write_letters(&list, &Template::builtin().unwrap(), &dir, config.as_of).unwrap();
-    write_table(&CannotMail(&list), &dir, "cannot_mail", &[Format::Csv], &config.crs).unwrap();
+    write_table(&CannotMail(&list), &dir, "cannot_mail", &[OutputFormat::Csv], &config.crs).unwrap();
     write_labels(&list, &dir).unwrap();
     assert_eq!(list.len(), list.items().len());
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
