@@ -4,7 +4,7 @@
 //! Everything here is computed from the rows of a finished schedule (each with its entry, facts and permit),
 //! the record files the run read and the rule set; the rule set decides which obligations exist at all
 //! (Gorham's has no periodic cycle or permits but has its event clocks; Cayuga's has both). The pipeline
-//! hands them over (`Run::obligations`); nothing here knows how the run was made.
+//! hands them over; nothing here knows how the run was made.
 
 mod clocks;
 pub mod pipes;
