@@ -13,7 +13,7 @@ use lakeshore::config::ConfigFile;
 use lakeshore::io::write::gpkg::GpkgWriter;
 use lakeshore::io::{read_layer, ReadOptions};
 use lakeshore::layer::{Layer, Value};
-use lakeshore::report::table::{Cell, Kind, Table};
+use lakeshore::table::{Cell, Kind, Table};
 
 /// A layer as a table: its fields as columns (numbers when every value is one), its shapes as geometry.
 struct LayerTable {

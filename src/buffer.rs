@@ -3,7 +3,7 @@
 //!
 //! Serves Gorham Ch. 56 §401.1(c) (every well, spring, water supply, building and watercourse within 500 ft of a
 //! proposed system, on adjacent properties too) as well as the 500-ft shoreline question of Article V.
-//! Distances are measured exactly against the indexed source ([`crate::classify::Shore`] over its pieces, with
+//! Distances are measured exactly against the indexed source ([`crate::classify::DistanceIndex`] over its pieces, with
 //! points as pieces of no length); the polygon is `geo`'s [`Buffer`] of the source in the working CRS, for
 //! maps only: membership is decided by the exact distance, never by the polygon's approximated arcs.
 
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use geo::{Buffer, Geometry, GeometryCollection, MultiPolygon};
 use rayon::prelude::*;
 
-use crate::classify::Shore;
+use crate::classify::DistanceIndex;
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
 use crate::pipeline::Run;
@@ -129,7 +129,7 @@ pub fn buffer_report(
         )));
     }
     let zone = GeometryCollection(source.clone()).buffer(distance_ft);
-    let index = Shore::new(source.into_iter().map(|g| (g, String::new())).collect(), distance_ft);
+    let index = DistanceIndex::new(source.into_iter().map(|g| (g, String::new())).collect(), distance_ft);
 
     let mut hits: Vec<Hit> = run
         .rows
@@ -185,7 +185,7 @@ pub fn buffer_report(
 }
 
 /// Exact distance from `geometry` to the nearest source feature, if within the index's radius.
-fn distance_to(index: &Shore, geometry: &Geometry<f64>) -> Option<f64> {
+fn distance_to(index: &DistanceIndex, geometry: &Geometry<f64>) -> Option<f64> {
     match geometry {
         Geometry::Point(p) => index.distance_from_point([p.x(), p.y()]),
         Geometry::MultiPoint(mp) => {

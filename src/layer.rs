@@ -1,7 +1,8 @@
 //! The in-memory form of a GIS layer: features with a geometry and the attribute values the pipeline kept.
 //!
-//! Readers in [`crate::io`] produce a [`Layer`] in the file's own CRS; [`crate::crs`] turns it into a
-//! [`Projected`] layer in the working CRS, the only form classification accepts.
+//! The readers produce a [`Layer`] in the file's own CRS; [`crate::crs::Reprojector`] turns it into a
+//! [`Projected`] layer in the working CRS, the only form classification accepts. A layer holds its [`Crs`], so
+//! it stands on the floor of the CRSs, beside the reprojector that consumes and produces layers.
 
 use std::path::PathBuf;
 

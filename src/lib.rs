@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use lakeshore::config::{Config, ConfigFile};
-//! use lakeshore::report::{write_schedule, Format};
+//! use lakeshore::report::{write_schedule, OutputFormat};
 //!
 //! # fn main() -> lakeshore::error::Result<()> {
 //! let file = ConfigFile::load("data/sample/county.toml".as_ref())?;
@@ -19,7 +19,7 @@
 //! let config = Config::new(file, as_of)?;
 //! let run = lakeshore::pipeline::run_schedule(&config)?;
 //! // Every input parcel is in run.rows exactly once; bad records are in run.problems.
-//! write_schedule(&run, "out".as_ref(), &[Format::Csv, Format::GeoJson], &config.crs)?;
+//! write_schedule(&run, "out".as_ref(), &[OutputFormat::Csv, OutputFormat::GeoJson], &config.crs)?;
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs)]
@@ -29,8 +29,10 @@ pub mod calendar;
 pub mod classify;
 pub mod config;
 pub mod crs;
+pub mod date;
 pub mod diagnose;
 pub mod error;
+pub mod facts;
 pub mod index;
 pub mod init;
 pub mod io;
@@ -38,10 +40,12 @@ pub mod layer;
 pub mod map;
 pub mod obligations;
 pub mod parcels;
+pub mod permit;
 pub mod pipeline;
 pub mod planar;
 pub mod reference;
 pub mod report;
 pub mod rules;
 pub mod schedule;
+pub mod table;
 pub mod validity;

@@ -1,5 +1,5 @@
 //! The schedule pipeline, one direction: read layers → reproject → index → classify each parcel → apply the
-//! rules → due dates and status. Writers in [`crate::report`] turn the result into files.
+//! rules → due dates and status. The report writers turn the result into files.
 //!
 //! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
@@ -9,63 +9,24 @@ use std::path::Path;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 
-use crate::classify::{classify, AreaLayer, Areas, Facts, Floodplain, Parcel, Shore, World};
+use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
 use crate::io::columns::FieldMap;
-use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
+use crate::io::events::{
+    events_of, read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample,
+};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::records::Read;
-use crate::obligations::{events_of, permit_for, Permit};
+use crate::obligations::{Obligation, Records};
 use crate::parcels::{
     parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
 };
+use crate::permit::permit_for;
 use crate::reference::{load, read_reference};
 use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
-use crate::schedule::{status, Grid, Status};
-
-/// The tier written for parcels no periodic rule covers.
-pub const UNSCHEDULED: &str = "unscheduled";
-
-/// One parcel's line in the schedule.
-#[derive(Debug, Clone)]
-pub struct Row<'r> {
-    /// The parcel as read (id, record, attributes, projected shape).
-    pub parcel: ParcelRecord,
-    /// The spatial facts, when the parcel could be classified.
-    pub facts: Option<Facts>,
-    /// The schedule entry.
-    pub entry: Entry<'r>,
-}
-
-/// The schedule columns of a row; names and citations are borrowed from the rule set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry<'r> {
-    /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
-    pub tier: &'r str,
-    /// The rule that matched.
-    pub rule: Option<&'r str>,
-    /// Why unscheduled, when it is.
-    pub exclusion: Option<Exclusion>,
-    /// Years between inspections.
-    pub cycle_years: Option<u32>,
-    /// First due date of the grid.
-    pub first_due: Option<NaiveDate>,
-    /// The due date before `next_due`.
-    pub previous_due: Option<NaiveDate>,
-    /// The first due date that can still be met on the as-of date: on or after it, or (§25-a, when the rule
-    /// set's calendar rolls) one on a weekend or holiday whose next business day is the as-of date.
-    pub next_due: Option<NaiveDate>,
-    /// Compliance status, when a history was given.
-    pub status: Option<Status>,
-    /// Latest inspection on record.
-    pub last_inspection: Option<LastInspection>,
-    /// The law's citation.
-    pub citation: &'r str,
-    /// Class and permit after the latest inspection with findings, when the rule set has permits.
-    pub permit: Option<Box<Permit>>,
-}
+use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -164,7 +125,7 @@ impl Stopwatch {
     }
 }
 
-impl Run<'_> {
+impl<'r> Run<'r> {
     /// Whether the system of the parcel at `at` is grandfathered (installed within the rule set's window for
     /// its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
@@ -174,6 +135,19 @@ impl Run<'_> {
             installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
         let functioning = self.inspections.functioning.get(at).copied().flatten();
         rules.applies(installed.map(|i| i.date), intermediate, functioning)
+    }
+
+    /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see
+    /// [`crate::obligations::collect`]).
+    pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
+        let records = Records {
+            history_path: self.history_path.as_ref(),
+            inspections: &self.inspections,
+            events: &self.events,
+            samples: &self.samples,
+            pipes: &self.pipes,
+        };
+        crate::obligations::collect(&self.rows, &records, self.rules, as_of)
     }
 
     /// Why the row's parcel has its schedule, in a sentence.
@@ -217,7 +191,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-    let shore = Shore::new(reference.shoreline, radius_ft);
+    let shore = DistanceIndex::new(reference.shoreline, radius_ft);
     Ok(World {
         floodplain: reference
             .floodplain
@@ -225,7 +199,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
             .unwrap_or_default(),
         shore,
         areas,
-        watercourses: reference.watercourses.map(|w| Shore::new(w, watercourse_radius_ft)),
+        watercourses: reference.watercourses.map(|w| DistanceIndex::new(w, watercourse_radius_ft)),
         border_tolerance_ft: config.border_tolerance_ft,
     })
 }
@@ -301,7 +275,8 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     with_events.dedup();
     let (history, mut inspections) = match &config.layers.history {
         Some(path) => {
-            let read = read_inspections(path, &fields.history, known, config.as_of, &with_events)?;
+            let read =
+                read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
             let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
             (Some(std::mem::take(&mut found.latest)), found)
         }
@@ -446,7 +421,7 @@ fn entry<'r>(
             unscheduled(Some(exclusion), citation, last)
         }
         Some(Decision::Scheduled { rule }) => {
-            let grid = Grid { first_due: rule.first_due, cycle_years: rule.cycle_years };
+            let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
             let around = grid.around_rolled(config.as_of, rolls);
             let status =

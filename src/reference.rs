@@ -1,7 +1,6 @@
 //! The reference layers — shoreline, watersheds, towns, sewer districts, county, floodplain, watercourses —
 //! read and reprojected into the working CRS, with their names and zones, before anything is indexed. The
-//! pipeline indexes them for classification ([`crate::pipeline`]); maps and buffer reports draw and measure
-//! the same features.
+//! pipeline indexes them for classification; maps and buffer reports draw and measure the same features.
 
 use std::path::Path;
 

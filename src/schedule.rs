@@ -3,32 +3,22 @@
 //! Article V's inspections fall on a **fixed grid**: "on or before November 1, 1994 and every two years
 //! thereafter" means due dates 1994-11-01, 1996-11-01, ... whatever the date of the last inspection. A date
 //! `first_due + k·cycle` that does not exist (February 29 in a common year) falls on the last day of the month.
+//!
+//! A parcel's result is its [`Row`]: the parcel as read, its facts, and its [`Entry`] (tier, due dates,
+//! status, class and permit). The pipeline makes one row per parcel; the obligations and the reports read them.
 
 use chrono::{Datelike, Months, NaiveDate};
 
 use crate::calendar::roll_forward;
-
-/// Parses an ISO date `YYYY-MM-DD` (exactly that form; a history file holds millions of them).
-pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
-    let b = text.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        b[r].iter().try_fold(0u32, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0')))
-    };
-    NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)
-}
-
-/// Writes a date as `YYYY-MM-DD` (years 0 to 9999, as chrono's `%Y-%m-%d` does for them).
-pub fn push_iso_date(out: &mut String, d: NaiveDate) {
-    use std::fmt::Write;
-    let _ = write!(out, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day());
-}
+use crate::facts::Facts;
+use crate::io::inspections::LastInspection;
+use crate::parcels::ParcelRecord;
+use crate::permit::Permit;
+use crate::rules::Exclusion;
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Grid {
+pub struct DueGrid {
     /// The first due date.
     pub first_due: NaiveDate,
     /// Years between due dates (at least 1).
@@ -46,7 +36,7 @@ pub struct Around {
     pub before_previous: Option<NaiveDate>,
 }
 
-impl Grid {
+impl DueGrid {
     /// The `k`-th due date (k = 0 is `first_due`), or `None` past chrono's calendar.
     pub fn due(&self, k: u32) -> Option<NaiveDate> {
         let months = k.checked_mul(self.cycle_years)?.checked_mul(12)?;
@@ -121,9 +111,9 @@ impl Status {
 ///
 /// Each due date D covers the window since the due date before it: an inspection after that earlier date
 /// satisfies D (early inspections count), and one after D still catches up late. With `rolls` each due date
-/// ends on its last day under §25-a ([`Grid::around_rolled`]): an inspection on the Monday after a Sunday due
+/// ends on its last day under §25-a ([`DueGrid::around_rolled`]): an inspection on the Monday after a Sunday due
 /// date meets that due date, and the next window starts after it.
-pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
+pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
     let Some(last) = last else { return Status::NeverInspected };
     let around = grid.around_rolled(as_of, rolls);
     let end = |d: NaiveDate| last_day(d, rolls);
@@ -140,6 +130,48 @@ pub fn status(grid: &Grid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: boo
     }
 }
 
+/// The tier written for parcels no periodic rule covers.
+pub const UNSCHEDULED: &str = "unscheduled";
+
+/// One parcel's line in the schedule.
+#[derive(Debug, Clone)]
+pub struct Row<'r> {
+    /// The parcel as read (id, record, attributes, projected shape).
+    pub parcel: ParcelRecord,
+    /// The spatial facts, when the parcel could be classified.
+    pub facts: Option<Facts>,
+    /// The schedule entry.
+    pub entry: Entry<'r>,
+}
+
+/// The schedule columns of a row; names and citations are borrowed from the rule set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<'r> {
+    /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
+    pub tier: &'r str,
+    /// The rule that matched.
+    pub rule: Option<&'r str>,
+    /// Why unscheduled, when it is.
+    pub exclusion: Option<Exclusion>,
+    /// Years between inspections.
+    pub cycle_years: Option<u32>,
+    /// First due date of the grid.
+    pub first_due: Option<NaiveDate>,
+    /// The due date before `next_due`.
+    pub previous_due: Option<NaiveDate>,
+    /// The first due date that can still be met on the as-of date: on or after it, or (§25-a, when the rule
+    /// set's calendar rolls) one on a weekend or holiday whose next business day is the as-of date.
+    pub next_due: Option<NaiveDate>,
+    /// Compliance status, when a history was given.
+    pub status: Option<Status>,
+    /// Latest inspection on record.
+    pub last_inspection: Option<LastInspection>,
+    /// The law's citation.
+    pub citation: &'r str,
+    /// Class and permit after the latest inspection with findings, when the rule set has permits.
+    pub permit: Option<Box<Permit>>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,8 +180,8 @@ mod tests {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
     }
 
-    fn grid(first: &str, cycle: u32) -> Grid {
-        Grid { first_due: d(first), cycle_years: cycle }
+    fn grid(first: &str, cycle: u32) -> DueGrid {
+        DueGrid { first_due: d(first), cycle_years: cycle }
     }
 
     #[test]
@@ -175,17 +207,6 @@ mod tests {
     }
 
     #[test]
-    fn iso_dates_round_trip_and_refuse_what_is_not_a_date() {
-        assert_eq!(parse_iso_date("2024-02-29"), Some(d("2024-02-29")));
-        for bad in ["2023-02-29", "2026-13-45", "2026-1-5", "20260105", "2026-01-0x", " 2026-01-05", ""] {
-            assert_eq!(parse_iso_date(bad), None, "{bad}");
-        }
-        let mut s = String::new();
-        push_iso_date(&mut s, d("0999-01-05"));
-        assert_eq!(s, "0999-01-05");
-    }
-
-    #[test]
     fn leap_days() {
         // A grid anchored on February 29 falls on February 28 in common years, back to the 29th in leap years.
         let g = grid("2000-02-29", 1);
@@ -201,7 +222,7 @@ mod tests {
     fn status_follows_the_windows() {
         let g = grid("1994-11-01", 2); // previous 2026-11-01, before that 2024-11-01, next 2028-11-01
         let as_of = d("2027-01-15");
-        let status = |g: &Grid, as_of, last| status(g, as_of, last, false);
+        let status = |g: &DueGrid, as_of, last| status(g, as_of, last, false);
         assert_eq!(status(&g, as_of, None), Status::NeverInspected);
         assert_eq!(status(&g, as_of, Some(d("2025-06-01"))), Status::Current);
         assert_eq!(status(&g, as_of, Some(d("2024-11-02"))), Status::Current);

@@ -7,7 +7,7 @@
 
 use geo::MultiPolygon;
 
-use crate::classify::Name;
+use crate::facts::Name;
 use crate::index::AreaIndex;
 use crate::rules::{Place, RuleSet};
 
@@ -127,32 +127,13 @@ impl Areas {
         }
     }
 
-    /// Whether the parcel uses public sewer (Art. V §I.B "properties using public sewer systems"): the
-    /// assessor's sewer code decides when it is present; a sewer district containing `at` decides only when
-    /// the code is absent.
-    pub fn sewer(&self, rules: &RuleSet, at: Option<[f64; 2]>, code: Option<&str>) -> Sewer {
-        let district = || {
-            let layer = self.sewered.as_ref()?;
-            let i = layer.at(at?)?;
-            Some(match layer.name(i) {
-                Some(name) => format!("inside sewer district {name}"),
-                None => "inside a sewer district".to_string(),
-            })
-        };
-        // A rule set that lists no public-sewer codes cannot read the code: the district decides.
-        let codes = &rules.coverage.public_sewer_codes;
-        match code.map(str::trim).filter(|c| !c.is_empty() && !codes.is_empty()) {
-            Some(code) if codes.iter().any(|c| c == code) => Sewer {
-                public: Some(format!("assessor sewer code {code} (public sewer)")),
-                disagreement: None,
-            },
-            Some(code) => Sewer {
-                public: None,
-                disagreement: district()
-                    .map(|d| format!("assessor sewer code {code} (not public sewer) but {d}")),
-            },
-            None => Sewer { public: district(), disagreement: None },
-        }
+    /// The sewer district containing `at` (the system point when known, else the parcel's interior point), with
+    /// its name when it has one; `None` outside every district or without a sewer-district layer. Whether the
+    /// parcel uses public sewer is the rule set's to decide ([`RuleSet::public_sewer`]).
+    pub fn sewer_district(&self, at: Option<[f64; 2]>) -> Option<Option<&Name>> {
+        let layer = self.sewered.as_ref()?;
+        let i = layer.at(at?)?;
+        Some(layer.name(i))
     }
 
     /// Whether `p` is inside the county boundary; true when no boundary layer is given.
@@ -164,15 +145,6 @@ impl Areas {
     pub fn touches_county(&self, shape: &MultiPolygon<f64>) -> bool {
         self.county.as_ref().is_none_or(|layer| layer.touching(shape).is_some())
     }
-}
-
-/// What the sewer evidence says about a parcel.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Sewer {
-    /// Why the parcel uses public sewer, if it does.
-    pub public: Option<String>,
-    /// The sewer code and the district layer disagree (the code decided): what each says.
-    pub disagreement: Option<String>,
 }
 
 #[cfg(test)]
@@ -209,33 +181,17 @@ mod tests {
         }
     }
 
-    /// Art. V §I.B "This article does not apply to those properties using public sewer systems": the
-    /// assessor's code says who uses it; the district polygon only says sewer is available, so it decides
-    /// only without a code, and a code saying "private" inside a district is a disagreement to report.
+    /// The sewer district is found at the point given (the system's, or the parcel's interior point); what it
+    /// means is the rule set's (`rules::sewer`).
     #[test]
-    fn the_sewer_code_decides_and_the_district_only_without_one() {
+    fn the_sewer_district_is_found_at_the_point() {
         let rules = RuleSet::cayuga_art_v();
         let a = areas(&rules);
-        let inside = Some([25.0, 50.0]);
-        let outside = Some([75.0, 50.0]);
-        let private_in_district = a.sewer(&rules, inside, Some("2"));
-        assert_eq!(private_in_district.public, None);
-        assert_eq!(
-            private_in_district.disagreement.as_deref(),
-            Some("assessor sewer code 2 (not public sewer) but inside sewer district Moravia Sewer")
-        );
-        assert_eq!(
-            a.sewer(&rules, inside, Some("3")).public.as_deref(),
-            Some("assessor sewer code 3 (public sewer)")
-        );
-        assert_eq!(a.sewer(&rules, outside, Some("3")).disagreement, None);
-        assert_eq!(
-            a.sewer(&rules, inside, Some(" ")).public.as_deref(),
-            Some("inside sewer district Moravia Sewer")
-        );
-        assert_eq!(a.sewer(&rules, inside, None).disagreement, None);
-        assert_eq!(a.sewer(&rules, outside, None), Sewer::default());
-        assert_eq!(a.sewer(&rules, outside, Some("2")), Sewer::default());
+        let name = |at| a.sewer_district(at).map(|n| n.map(|n| n.to_string()));
+        assert_eq!(name(Some([25.0, 50.0])), Some(Some("Moravia Sewer".to_string())));
+        assert_eq!(name(Some([75.0, 50.0])), None);
+        assert_eq!(name(None), None);
+        assert_eq!(Areas::default().sewer_district(Some([25.0, 50.0])), None);
     }
 
     /// §I.C.1 "wastewater treatment systems located wholly or partially within Cayuga County": any part of

@@ -3,11 +3,10 @@
 //! water body's own: it touches or lies within the rule set's `lake_zone_within_ft` of that water body's
 //! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
 
-use crate::classify::{Basis, Name, Parcel, Shore};
+use crate::classify::{DistanceIndex, Parcel};
+use crate::facts::{Basis, FloodFacts, Name};
 use crate::index::AreaIndex;
 use crate::rules::{RuleSet, ZoneFacts};
-
-pub use crate::rules::FloodVerdict;
 
 /// One FEMA flood-zone polygon's attributes (NFHL `S_FLD_HAZ_AR`).
 #[derive(Debug, Clone, PartialEq)]
@@ -52,32 +51,15 @@ pub struct Floodplain {
     zones: Vec<(FloodZone, Option<Name>)>,
 }
 
-/// A system or parcel in a special flood hazard area.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FloodFacts {
-    /// The flood zone label.
-    pub zone: String,
-    /// The zone's FEMA static base flood elevation, feet, when it has one.
-    pub static_bfe_ft: Option<f64>,
-    /// The water body whose own zone it is (touching or near its mean-high-water line).
-    pub lake: Option<Name>,
-    /// The binding flood elevation, feet, when known.
-    pub flood_elevation_ft: Option<f64>,
-    /// Where that elevation comes from (the reason, "elevation must be determined" without one).
-    pub elevation_source: String,
-    /// The absorption field must be at least this high, feet (flood elevation + freeboard).
-    pub required_bottom_ft: Option<f64>,
-    /// The elevation verdict.
-    pub verdict: FloodVerdict,
-    /// What the zone was found from.
-    pub basis: Basis,
-}
-
 impl Floodplain {
     /// Indexes the zones that are special flood hazard areas (other zones, X, are not floodplain under §X),
     /// and finds each one's water body: the nearest mean-high-water line of `shore` within `lake_zone_ft` of
     /// the zone (0: touching it). Zones are few; each is measured once here, not once per parcel.
-    pub fn new(features: Vec<(geo::MultiPolygon<f64>, FloodZone)>, shore: &Shore, lake_zone_ft: f64) -> Self {
+    pub fn new(
+        features: Vec<(geo::MultiPolygon<f64>, FloodZone)>,
+        shore: &DistanceIndex,
+        lake_zone_ft: f64,
+    ) -> Self {
         let mut zones = Vec::new();
         let mut shapes = Vec::new();
         for (shape, zone) in features.into_iter().filter(|(_, z)| z.sfha) {
@@ -121,6 +103,7 @@ impl Floodplain {
 mod tests {
     use super::*;
     use crate::classify::System;
+    use crate::facts::FloodVerdict;
 
     fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> geo::MultiPolygon<f64> {
         geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])
@@ -132,7 +115,7 @@ mod tests {
     fn a_zone_is_the_lakes_own_when_it_touches_or_nears_its_mhw_line() {
         let rules = RuleSet::cayuga_art_v();
         let lake = geo::Geometry::Polygon(geo::Rect::new((0.0, 0.0), (1000.0, 1000.0)).to_polygon());
-        let shore = Shore::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
+        let shore = DistanceIndex::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
         let zone = |x0: f64, bfe: Option<f64>| {
             (square(x0, 0.0, x0 + 200.0, 1000.0), FloodZone::from_nfhl("AE", None, Some("T"), bfe))
         };

@@ -4,15 +4,20 @@
 //! The mean-high-water line is the boundary of each lake polygon (islands included), or a line feature. It is
 //! indexed piece by piece ([`crate::index::LineIndex`]); a parcel is measured only against the pieces within
 //! the search radius of it, with exact polygon-to-segment distances.
+//!
+//! The same [`DistanceIndex`] measures from watercourses and wetlands (Art. V §V.B.5) and from a buffer
+//! report's source layer: named features, whose lines, polygon rings and points are measured exactly.
 
 use geo::{Geometry, MultiPolygon};
 
-use crate::classify::Name;
+use crate::facts::{Name, NearestWater};
 use crate::index::{push_pieces, AreaIndex, LineIndex};
 
-/// The indexed shorelines of the rule set's water bodies.
+/// Named features indexed for exact distances within a search radius: the shorelines of the rule set's water
+/// bodies, the watercourses, a buffer report's source. Lines and polygon rings are split into pieces, points
+/// are pieces of no length, and a point or parcel inside a polygon is at distance 0.
 #[derive(Debug)]
-pub struct Shore {
+pub struct DistanceIndex {
     lines: LineIndex,
     lakes: AreaIndex,
     /// Water body name of each shoreline feature (the owner index of its pieces).
@@ -20,17 +25,7 @@ pub struct Shore {
     radius_ft: f64,
 }
 
-/// The nearest mean-high-water line to a parcel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShoreFacts {
-    /// Its water body.
-    pub water_body: Name,
-    /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
-    /// water).
-    pub parcel_distance_ft: f64,
-}
-
-impl Shore {
+impl DistanceIndex {
     /// Indexes shoreline features: polygons (lakes; their rings are the mean-high-water line) and lines.
     /// `radius_ft` bounds the search: distances up to it are exact, farther ones are reported as "beyond".
     pub fn new(features: Vec<(Geometry<f64>, String)>, radius_ft: f64) -> Self {
@@ -47,7 +42,7 @@ impl Shore {
             }
             names.push(Name::from(name));
         }
-        Shore { lines: LineIndex::new(pieces), lakes: AreaIndex::new(lakes), names, radius_ft }
+        DistanceIndex { lines: LineIndex::new(pieces), lakes: AreaIndex::new(lakes), names, radius_ft }
     }
 
     /// How far out distances are measured exactly, feet.
@@ -62,14 +57,14 @@ impl Shore {
 
     /// The nearest mean-high-water line within the search radius of the parcel; distance 0 when the parcel
     /// overlaps a lake.
-    pub fn nearest_to_parcel(&self, shape: &MultiPolygon<f64>) -> Option<ShoreFacts> {
+    pub fn nearest_to_parcel(&self, shape: &MultiPolygon<f64>) -> Option<NearestWater> {
         if let Some(&lake) = self.lakes.intersecting(shape).first() {
-            return Some(ShoreFacts {
+            return Some(NearestWater {
                 water_body: self.names[lake as usize].clone(),
                 parcel_distance_ft: 0.0,
             });
         }
-        self.lines.nearest_to_area(shape, self.radius_ft).map(|hit| ShoreFacts {
+        self.lines.nearest_to_area(shape, self.radius_ft).map(|hit| NearestWater {
             water_body: self.names[hit.owner as usize].clone(),
             parcel_distance_ft: hit.distance_ft,
         })

@@ -17,7 +17,7 @@ use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
-use lakeshore::report::{write_schedule, write_table, Format};
+use lakeshore::report::{write_schedule, write_table, OutputFormat};
 
 /// Runs the command; the exit code is 2 when bad records were reported.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -94,7 +94,7 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
 }
 
 /// The configuration and output formats the flags ask for.
-fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<Format>)> {
+fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
     let as_of = match &a.as_of {
         Some(text) => parse_date(text)?,
         None => chrono::Local::now().date_naive(),
@@ -102,10 +102,10 @@ fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<Format>)> {
     let mut formats = Vec::new();
     for format in &a.format {
         formats.push(match format {
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Geojson => Format::GeoJson,
-            FormatArg::Parquet => Format::Parquet,
-            FormatArg::Gpkg => Format::GeoPackage,
+            FormatArg::Csv => OutputFormat::Csv,
+            FormatArg::Geojson => OutputFormat::GeoJson,
+            FormatArg::Parquet => OutputFormat::Parquet,
+            FormatArg::Gpkg => OutputFormat::GeoPackage,
             // The map command takes its own formats out before it gets here.
             FormatArg::Png | FormatArg::Svg | FormatArg::Html => anyhow::bail!(
                 "--format {}: only `lakeshore map` draws maps; for tables choose csv, geojson, parquet or gpkg",
@@ -131,7 +131,13 @@ fn finish(
     // A layer read by two stages (the schedule, then a map or buffer report) reports its bad records once.
     let mut problems = problems.to_vec();
     lakeshore::error::Problem::sort_unique(&mut problems);
-    written.extend(write_table(&ProblemTable(&problems), &a.out, "problems", &[Format::Csv], &config.crs)?);
+    written.extend(write_table(
+        &ProblemTable(&problems),
+        &a.out,
+        "problems",
+        &[OutputFormat::Csv],
+        &config.crs,
+    )?);
     if a.verbose {
         for line in &run.columns {
             eprintln!("lakeshore: {line}");
@@ -237,7 +243,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let run = run_with_progress(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
-    let csv_only: Vec<Format> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
+    let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
     let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");
@@ -307,7 +313,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
 fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
-    use lakeshore::report::table::Table;
+    use lakeshore::table::Table;
     // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
         Some(path) => Template::load(path)?,
@@ -327,7 +333,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let list = lakeshore::report::notices::notices(&run, &found, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
-    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[Format::Csv], &config.crs)?);
+    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[OutputFormat::Csv], &config.crs)?);
     let html = [write_letters(&list, &template, &a.run.out, config.as_of)?, write_labels(&list, &a.run.out)?];
     written.extend(html.iter().cloned());
     if let Some(chromium) = &chromium {
@@ -465,7 +471,7 @@ fn run_obligations<'c>(
     config: &'c Config,
 ) -> anyhow::Result<(Run<'c>, Vec<lakeshore::obligations::Obligation<'c>>, Vec<lakeshore::error::Problem>)> {
     let mut run = run_with_progress(a, config)?;
-    let (found, more, notes) = lakeshore::obligations::collect(&run, config.as_of);
+    let (found, more, notes) = run.obligations(config.as_of);
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
     problems.extend(more);

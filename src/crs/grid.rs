@@ -29,7 +29,7 @@ const COST_PER_CELL: f64 = 8.0;
 
 /// An interpolation grid over a rectangle of the source CRS.
 #[derive(Debug)]
-pub(crate) struct Grid {
+pub(crate) struct InterpolationGrid {
     x0: f64,
     y0: f64,
     nx: usize,
@@ -37,12 +37,12 @@ pub(crate) struct Grid {
     /// `1 / dx` and `1 / dy`: multiplications are cheaper than divisions on the hot path.
     inv: (f64, f64),
     /// The patch of each of the `nx × ny` cells, row by row; `None` for a cell that may not be interpolated.
-    cells: Vec<Option<Cell>>,
+    cells: Vec<Option<Patch>>,
 }
 
 /// `value(u, v) = Σ c[i][j]·u^i·v^j` (`i, j ≤ 2`) for x and for y, with `(u, v)` in the cell's unit square.
 #[derive(Debug, Clone, Copy)]
-struct Cell {
+struct Patch {
     x: [[f64; 3]; 3],
     y: [[f64; 3]; 3],
 }
@@ -50,10 +50,10 @@ struct Cell {
 /// The quadratic Lagrange basis on the nodes 0, ½, 1, as coefficients of 1, t, t².
 const LAGRANGE: [[f64; 3]; 3] = [[1.0, -3.0, 2.0], [0.0, 4.0, -4.0], [0.0, -1.0, 2.0]];
 
-impl Cell {
+impl Patch {
     /// The patch through `p[r][s]`, the values at `u = s/2, v = r/2`.
-    fn through(p: &[[(f64, f64); 3]; 3]) -> Cell {
-        let mut cell = Cell { x: [[0.0; 3]; 3], y: [[0.0; 3]; 3] };
+    fn through(p: &[[(f64, f64); 3]; 3]) -> Patch {
+        let mut cell = Patch { x: [[0.0; 3]; 3], y: [[0.0; 3]; 3] };
         for (r, row) in p.iter().enumerate() {
             for (s, value) in row.iter().enumerate() {
                 for (i, wu) in LAGRANGE[s].iter().enumerate() {
@@ -81,7 +81,7 @@ impl Cell {
 pub(crate) trait PointFn: Fn(f64, f64) -> Result<(f64, f64), String> + Sync {}
 impl<F: Fn(f64, f64) -> Result<(f64, f64), String> + Sync> PointFn for F {}
 
-impl Grid {
+impl InterpolationGrid {
     /// A grid over `min..max` whose usable cells interpolate within `tolerance` (target units), or `None`
     /// when building it would cost more than a quarter of transforming the `vertices` exactly.
     pub fn build(
@@ -90,7 +90,7 @@ impl Grid {
         max: (f64, f64),
         vertices: usize,
         tolerance: f64,
-    ) -> Option<Grid> {
+    ) -> Option<InterpolationGrid> {
         let finite = [min.0, min.1, max.0, max.1].iter().all(|v| v.is_finite());
         if vertices < MIN_VERTICES || !finite || max.0 <= min.0 || max.1 <= min.1 || tolerance <= 0.0 {
             return None;
@@ -99,7 +99,7 @@ impl Grid {
         let pad = ((max.0 - min.0) * 1e-9, (max.1 - min.1) * 1e-9);
         let (min, max) = ((min.0 - pad.0, min.1 - pad.1), (max.0 + pad.0, max.1 + pad.1));
 
-        let (pilot, error) = Grid::compute(f, min, max, PILOT, PILOT, tolerance);
+        let (pilot, error) = InterpolationGrid::compute(f, min, max, PILOT, PILOT, tolerance);
         let error = error?;
         // The error of a quadratic patch shrinks with the cube of the cell size: aim for a quarter of the
         // tolerance, half of what the check accepts.
@@ -112,7 +112,7 @@ impl Grid {
         if n == PILOT {
             Some(pilot)
         } else {
-            Some(Grid::compute(f, min, max, n, n, tolerance).0)
+            Some(InterpolationGrid::compute(f, min, max, n, n, tolerance).0)
         }
     }
 
@@ -125,7 +125,7 @@ impl Grid {
         nx: usize,
         ny: usize,
         tolerance: f64,
-    ) -> (Grid, Option<f64>) {
+    ) -> (InterpolationGrid, Option<f64>) {
         let (dx, dy) = ((max.0 - min.0) / nx as f64, (max.1 - min.1) / ny as f64);
         let eval = |x: f64, y: f64| f(x, y).unwrap_or((f64::NAN, f64::NAN));
         // The lattice at half the cell size: corners, edge midpoints and centres of all cells.
@@ -134,7 +134,7 @@ impl Grid {
             .into_par_iter()
             .map(|k| eval(min.0 + (k % lx) as f64 * dx / 2.0, min.1 + (k / lx) as f64 * dy / 2.0))
             .collect();
-        let checked: Vec<(Option<Cell>, f64)> = (0..nx * ny)
+        let checked: Vec<(Option<Patch>, f64)> = (0..nx * ny)
             .into_par_iter()
             .map(|k| {
                 let (i, j) = (k % nx, k / nx);
@@ -144,7 +144,7 @@ impl Grid {
                         *value = lattice[(2 * j + r) * lx + 2 * i + s];
                     }
                 }
-                let cell = Cell::through(&p);
+                let cell = Patch::through(&p);
                 let mut error: f64 = 0.0;
                 for (u, v) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
                     let exact = eval(min.0 + (i as f64 + u) * dx, min.1 + (j as f64 + v) * dy);
@@ -158,7 +158,7 @@ impl Grid {
             .collect();
         let worst = checked.iter().map(|(_, e)| *e).filter(|e| e.is_finite()).reduce(f64::max);
         let cells = checked.into_iter().map(|(cell, _)| cell).collect();
-        (Grid { x0: min.0, y0: min.1, nx, ny, inv: (1.0 / dx, 1.0 / dy), cells }, worst)
+        (InterpolationGrid { x0: min.0, y0: min.1, nx, ny, inv: (1.0 / dx, 1.0 / dy), cells }, worst)
     }
 
     /// The interpolated value at `(x, y)`, or `None` outside the grid or in a cell that failed its check.
@@ -190,8 +190,8 @@ mod tests {
     #[test]
     fn linear_maps_interpolate_exactly_and_small_layers_get_no_grid() {
         let f = |x: f64, y: f64| Ok((2.0 * x + 3.0, y - 1.0));
-        assert!(Grid::build(&f, (0.0, 0.0), (10.0, 10.0), 100, 1e-6).is_none());
-        let g = Grid::build(&f, (0.0, 0.0), (10.0, 10.0), 1_000_000, 1e-6).unwrap();
+        assert!(InterpolationGrid::build(&f, (0.0, 0.0), (10.0, 10.0), 100, 1e-6).is_none());
+        let g = InterpolationGrid::build(&f, (0.0, 0.0), (10.0, 10.0), 1_000_000, 1e-6).unwrap();
         assert_eq!(g.cells(), (16, 16));
         let (x, y) = g.interpolate(10.0, 0.0).unwrap();
         assert!((x - 23.0).abs() < 1e-9 && (y + 1.0).abs() < 1e-9);
@@ -203,7 +203,7 @@ mod tests {
     fn curved_maps_get_fine_cells_within_tolerance() {
         // Biquadratic terms are reproduced exactly; the cubic and exponential ones need finer cells.
         let f = |x: f64, y: f64| Ok((x * x * y * y * 1e-9 + (x * 1e-3).exp(), y * y * y * 1e-6 + x));
-        let g = Grid::build(&f, (0.0, 0.0), (1000.0, 1000.0), 10_000_000, 1e-3).unwrap();
+        let g = InterpolationGrid::build(&f, (0.0, 0.0), (1000.0, 1000.0), 10_000_000, 1e-3).unwrap();
         let (cells, usable) = g.cells();
         assert_eq!(cells, usable);
         assert!(cells > 16, "{cells} cells");
@@ -218,7 +218,7 @@ mod tests {
     #[test]
     fn cells_touching_failures_are_not_used() {
         let f = |x: f64, y: f64| if x > 500.0 && y > 500.0 { Err("outside".to_string()) } else { Ok((x, y)) };
-        let g = Grid::build(&f, (0.0, 0.0), (1000.0, 1000.0), 1_000_000, 1e-3).unwrap();
+        let g = InterpolationGrid::build(&f, (0.0, 0.0), (1000.0, 1000.0), 1_000_000, 1e-3).unwrap();
         assert!(g.interpolate(100.0, 100.0).is_some());
         assert!(g.interpolate(900.0, 900.0).is_none());
     }

@@ -195,7 +195,7 @@ fn as_polygons(geometry: &mut Geometry<f64>) {
 /// The grid covers the central 99.8 % of the vertices of a sample of features in each direction (plus a
 /// margin), so that a few stray coordinates (a vertex at latitude 91, a parcel digitised at 0, 0) do not
 /// stretch it over half the globe; vertices outside it are transformed exactly.
-fn layer_grid(layer: &Layer, exact: &impl grid::PointFn, tolerance: f64) -> Option<grid::Grid> {
+fn layer_grid(layer: &Layer, exact: &impl grid::PointFn, tolerance: f64) -> Option<grid::InterpolationGrid> {
     let geometries = || layer.features.par_iter().filter_map(|f| f.geometry.as_ref().ok());
     let count: usize = geometries().map(|g| g.coords_count()).sum();
     if count < grid::MIN_VERTICES {
@@ -223,7 +223,7 @@ fn layer_grid(layer: &Layer, exact: &impl grid::PointFn, tolerance: f64) -> Opti
         (lo - margin, hi + margin)
     };
     let ((x0, x1), (y0, y1)) = (range(&mut xs), range(&mut ys));
-    grid::Grid::build(exact, (x0, y0), (x1, y1), count, tolerance)
+    grid::InterpolationGrid::build(exact, (x0, y0), (x1, y1), count, tolerance)
 }
 
 #[cfg(test)]

@@ -47,6 +47,13 @@ impl Event {
     }
 }
 
+/// The events of the parcel at `parcel` in `events` (sorted by parcel, as the pipeline keeps them).
+pub fn events_of(events: &[Event], parcel: usize) -> &[Event] {
+    let start = events.partition_point(|e| e.parcel < parcel);
+    let end = events.partition_point(|e| e.parcel <= parcel);
+    &events[start..end]
+}
+
 /// Where a record was read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Source {

@@ -26,7 +26,6 @@ use rustc_hash::FxHashMap;
 use super::columns::{Detect, FieldMap, Role, Spec};
 use super::records::{Checker, Read, Records};
 use crate::error::{Error, Result};
-use crate::parcels::ParcelIndex;
 
 /// The latest inspection on record for a parcel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,14 +182,16 @@ pub struct Inspections {
     pub pending: Vec<PendingReport>,
 }
 
-/// Reads the inspections file at `path`, its columns named by `fields` or detected, for the parcels of
-/// `parcels`; rows naming an unknown parcel, a bad cell or a date after `as_of` are reported, and the row does
+/// Reads the inspections file at `path`, its columns named by `fields` or detected, for `parcels` parcels whose
+/// positions `position` finds by id (as for the events readers; the reader knows nothing of how the parcels
+/// are kept); rows naming an unknown parcel, a bad cell or a date after `as_of` are reported, and the row does
 /// not count. Every inspection date is kept for the parcel positions in `keep_dates` (sorted), the rest only
 /// as each parcel's latest.
 pub fn read_inspections(
     path: &Path,
     fields: &FieldMap,
-    parcels: ParcelIndex<'_>,
+    parcels: usize,
+    position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
     keep_dates: &[usize],
 ) -> Result<Read<Inspections>> {
@@ -227,17 +228,17 @@ pub fn read_inspections(
         REPORT_COLUMNS.iter().map(|c| records.has(c).then(|| records.cells(c))).collect();
 
     let mut out = Inspections {
-        latest: vec![None; parcels.len()],
-        reports: if has_findings { vec![None; parcels.len()] } else { Vec::new() },
-        installed: if install.is_some() { vec![None; parcels.len()] } else { Vec::new() },
-        functioning: if functioning.is_some() { vec![None; parcels.len()] } else { Vec::new() },
+        latest: vec![None; parcels],
+        reports: if has_findings { vec![None; parcels] } else { Vec::new() },
+        installed: if install.is_some() { vec![None; parcels] } else { Vec::new() },
+        functioning: if functioning.is_some() { vec![None; parcels] } else { Vec::new() },
         dated: Vec::new(),
         pending: Vec::new(),
     };
     let mut shared: FxHashMap<&str, Arc<str>> = FxHashMap::default();
     let mut check = Checker::new(path);
     for (row, (id, date)) in ids.iter().zip(dates.iter()).enumerate() {
-        let Some(at) = check.parcel(row, id.unwrap_or("").trim(), |id| parcels.position(id)) else {
+        let Some(at) = check.parcel(row, id.unwrap_or("").trim(), position) else {
             continue;
         };
         let Some(date) = check.date(row, REQUIRED[1], date.unwrap_or("").trim(), as_of) else { continue };

@@ -50,13 +50,13 @@ pub struct ReadOptions {
 /// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
     let (file, member) = split_member(path);
-    let format = Format::of(&file)?;
+    let format = LayerFormat::of(&file)?;
     require_file(&file)?;
     match format {
-        Format::Shapefile => shapefile::field_names(&file),
-        Format::GeoJson => geojson::field_names(&file),
-        Format::GeoPackage => gpkg::field_names(&file, member.as_deref()),
-        Format::GeoParquet => geoparquet::field_names(&file),
+        LayerFormat::Shapefile => shapefile::field_names(&file),
+        LayerFormat::GeoJson => geojson::field_names(&file),
+        LayerFormat::GeoPackage => gpkg::field_names(&file, member.as_deref()),
+        LayerFormat::GeoParquet => geoparquet::field_names(&file),
     }
 }
 
@@ -66,13 +66,13 @@ pub fn field_names(path: &Path) -> Result<Vec<String>> {
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
     let (file, member) = split_member(path);
-    let format = Format::of(&file)?;
+    let format = LayerFormat::of(&file)?;
     require_file(&file)?;
     match format {
-        Format::Shapefile => shapefile::read(&file, options),
-        Format::GeoJson => geojson::read(&file, options),
-        Format::GeoPackage => gpkg::read(&file, member.as_deref(), path, options),
-        Format::GeoParquet => geoparquet::read(&file, options),
+        LayerFormat::Shapefile => shapefile::read(&file, options),
+        LayerFormat::GeoJson => geojson::read(&file, options),
+        LayerFormat::GeoPackage => gpkg::read(&file, member.as_deref(), path, options),
+        LayerFormat::GeoParquet => geoparquet::read(&file, options),
     }
 }
 
@@ -119,21 +119,21 @@ pub fn require_file(path: &Path) -> Result<()> {
 
 /// The file formats [`read_layer`] knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+enum LayerFormat {
     Shapefile,
     GeoJson,
     GeoPackage,
     GeoParquet,
 }
 
-impl Format {
+impl LayerFormat {
     fn of(path: &Path) -> Result<Self> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         match ext.as_str() {
-            "shp" => Ok(Format::Shapefile),
-            "geojson" | "json" => Ok(Format::GeoJson),
-            "gpkg" | "sqlite" => Ok(Format::GeoPackage),
-            "parquet" | "geoparquet" => Ok(Format::GeoParquet),
+            "shp" => Ok(LayerFormat::Shapefile),
+            "geojson" | "json" => Ok(LayerFormat::GeoJson),
+            "gpkg" | "sqlite" => Ok(LayerFormat::GeoPackage),
+            "parquet" | "geoparquet" => Ok(LayerFormat::GeoParquet),
             _ => Err(Error::format(
                 path,
                 "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
@@ -268,14 +268,14 @@ mod tests {
 
     #[test]
     fn format_by_extension() {
-        assert_eq!(Format::of(Path::new("a/parcels.SHP")).unwrap(), Format::Shapefile);
-        assert_eq!(Format::of(Path::new("lakes.geojson")).unwrap(), Format::GeoJson);
-        assert_eq!(Format::of(Path::new("lakes.json")).unwrap(), Format::GeoJson);
-        assert_eq!(Format::of(Path::new("county.GPKG")).unwrap(), Format::GeoPackage);
-        assert_eq!(Format::of(Path::new("parcels.parquet")).unwrap(), Format::GeoParquet);
-        let err = Format::of(Path::new("parcels.kml")).unwrap_err();
+        assert_eq!(LayerFormat::of(Path::new("a/parcels.SHP")).unwrap(), LayerFormat::Shapefile);
+        assert_eq!(LayerFormat::of(Path::new("lakes.geojson")).unwrap(), LayerFormat::GeoJson);
+        assert_eq!(LayerFormat::of(Path::new("lakes.json")).unwrap(), LayerFormat::GeoJson);
+        assert_eq!(LayerFormat::of(Path::new("county.GPKG")).unwrap(), LayerFormat::GeoPackage);
+        assert_eq!(LayerFormat::of(Path::new("parcels.parquet")).unwrap(), LayerFormat::GeoParquet);
+        let err = LayerFormat::of(Path::new("parcels.kml")).unwrap_err();
         assert!(matches!(err, Error::Format { .. }));
-        assert!(Format::of(Path::new("no_extension")).is_err());
+        assert!(LayerFormat::of(Path::new("no_extension")).is_err());
     }
 
     #[test]

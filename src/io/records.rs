@@ -30,7 +30,7 @@ const EXCEL_EPOCH_OFFSET: i64 = 25_569;
 pub fn parse_date(text: &str) -> Option<NaiveDate> {
     let text = text.trim();
     if text.len() >= 10 && text.is_char_boundary(10) {
-        if let Some(date) = crate::schedule::parse_iso_date(&text[..10]) {
+        if let Some(date) = crate::date::parse_iso_date(&text[..10]) {
             let rest = &text[10..];
             return (rest.is_empty() || rest.starts_with(['T', ' '])).then_some(date);
         }

@@ -1,33 +1,34 @@
 //! What each parcel owes next and by when: the periodic inspection, the permit that follows an inspection,
 //! reports inspectors owe, drainage-pipe retests and violations, and the rule set's event clocks.
 //!
-//! Everything here is computed from a finished schedule [`Run`] (which read the record files) and the rule
-//! set; the rule set decides which obligations exist at all (Gorham's has no periodic cycle or permits but
-//! has its event clocks; Cayuga's has both).
+//! Everything here is computed from the rows of a finished schedule (each with its entry, facts and permit),
+//! the record files the run read and the rule set; the rule set decides which obligations exist at all
+//! (Gorham's has no periodic cycle or permits but has its event clocks; Cayuga's has both). The pipeline
+//! hands them over; nothing here knows how the run was made.
 
 mod clocks;
-pub mod permit;
 pub mod pipes;
 
 use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
 pub use clocks::{clock_obligations, ParcelEvents};
-pub use permit::{decide_permit, Class, Context, Permit, PermitKind};
 use pipes::grid_due;
 pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
 
 use crate::calendar::{add_business_days, add_years};
-use crate::classify::{Basis, Facts};
 use crate::error::Problem;
-use crate::io::events::{Event, EventValue, Sample, Source};
-use crate::io::inspections::Report;
-use crate::pipeline::{Row, Run};
+use crate::io::events::{events_of, Event, EventValue, Pipe, Sample, Source};
+use crate::io::inspections::{Inspections, Report};
+use crate::permit::{Class, Permit, PermitKind};
 use crate::rules::vocabulary::{
     CONDITION_BREACH, FAILED_INSPECTION, INSPECTION, INTERIM_RENEWAL, PERMIT_ISSUED, REPAIR_ORDER,
 };
 use crate::rules::RuleSet;
+use crate::schedule::Row;
 
 /// One open obligation of a parcel.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,74 +64,45 @@ pub struct Obligation<'r> {
     pub source: Option<String>,
 }
 
-/// The events of the parcel at `parcel` in `events` (sorted by parcel).
-pub fn events_of(events: &[Event], parcel: usize) -> &[Event] {
-    let start = events.partition_point(|e| e.parcel < parcel);
-    let end = events.partition_point(|e| e.parcel <= parcel);
-    &events[start..end]
+/// The record files a schedule run read, as the obligations need them; parcels are named by their position in
+/// the run's rows.
+#[derive(Debug, Clone, Copy)]
+pub struct Records<'a> {
+    /// The inspections file, when given (obligations from it name its rows).
+    pub history_path: Option<&'a Arc<Path>>,
+    /// What the inspections file says beyond each parcel's latest inspection (which is in its entry).
+    pub inspections: &'a Inspections,
+    /// Events and pump-outs, sorted by parcel position and date.
+    pub events: &'a [Event],
+    /// Drainage-pipe samples, in file order.
+    pub samples: &'a [Sample],
+    /// The register of known drainage pipes, in file order.
+    pub pipes: &'a [Pipe],
 }
 
-/// The class and permit following the parcel's latest inspection with findings, when the rule set has
-/// permits. `events` are the parcel's events; `roll_forward` applies N.Y. Gen. Constr. Law §25-a to renewals.
-///
-/// The permit's dates come from the records: the latest `permit-issued` event on or after the inspection
-/// (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the acceptance of
-/// the report (§V.A: the permit follows it).
-pub fn permit_for(
-    rules: &RuleSet,
-    report: &Report,
-    facts: Option<&Facts>,
-    events: &[Event],
-) -> Option<Permit> {
-    let permits = rules.permits.as_ref()?;
-    let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
-    let (starts, expires) = match after(PERMIT_ISSUED).max_by_key(|e| e.date) {
-        Some(issued) => (
-            Some(issued.date),
-            match issued.value("expires") {
-                Some(EventValue::Date(d)) => Some(d),
-                _ => report.permit_expires,
-            },
-        ),
-        None => (report.permit_issued.or(report.accepted), report.permit_expires),
-    };
-    let context = Context {
-        inspected: report.date,
-        watercourse_ft: facts.and_then(|f| f.watercourse_ft),
-        system_located: facts.is_some_and(|f| f.basis == Basis::System),
-        measured_ft: report.watercourse_ft,
-        flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
-        starts,
-        expires,
-        renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
-        breached: after(CONDITION_BREACH).next().is_some(),
-        roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
-    };
-    Some(decide_permit(permits, &report.findings, &context))
-}
-
-/// Every open obligation of every parcel of `run` on `as_of`, sorted by parcel, due date and kind; plus
-/// problems found on the way (events whose conditions cannot be checked) and notes (records that set no
-/// obligation under this rule set).
-pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
-    let rules = run.rules;
+/// Every open obligation of every parcel of `rows` on `as_of` under `rules`, from the rows and the `records`
+/// the run read, sorted by parcel, due date and kind; plus problems found on the way (events whose conditions
+/// cannot be checked) and notes (records that set no obligation under this rule set).
+pub fn collect<'r>(
+    rows: &[Row<'r>],
+    records: &Records<'_>,
+    rules: &'r RuleSet,
+    as_of: NaiveDate,
+) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut notes = Vec::new();
-    let events = with_failed_inspections(run);
-    for (at, row) in run.rows.iter().enumerate() {
+    let events = with_failed_inspections(records);
+    for (at, row) in rows.iter().enumerate() {
         periodic(at, row, &mut out);
-        let report = run.inspections.reports.get(at).and_then(|r| r.as_deref());
+        let report = records.inspections.reports.get(at).and_then(|r| r.as_deref());
         if let (Some(permit), Some(report)) = (&row.entry.permit, report) {
             let case = PermitCase {
                 at,
                 row,
                 permit,
                 report,
-                source: run
-                    .history_path
-                    .as_ref()
-                    .map(|p| Source { path: p.clone(), row: report.row }.to_string()),
+                source: records.history_path.map(|p| Source { path: p.clone(), row: report.row }.to_string()),
                 events: events_of(&events, at),
             };
             permit_obligations(rules, &case, as_of, &mut out);
@@ -139,7 +111,7 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
         out.extend(clock_obligations(rules, &input, as_of, &mut problems));
     }
     if let Some(report_rules) = &rules.inspection_report {
-        for pending in &run.inspections.pending {
+        for pending in &records.inspections.pending {
             let due = add_business_days(pending.date, report_rules.business_days);
             let who = if pending.inspector.is_empty() {
                 Cow::Borrowed("inspector")
@@ -161,17 +133,16 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
                 corrected: None,
                 detail: None,
                 citation: Cow::Borrowed(&report_rules.citation),
-                source: run
+                source: records
                     .history_path
-                    .as_ref()
                     .map(|p| Source { path: p.clone(), row: pending.row }.to_string()),
             });
         }
     }
-    pipe_obligations(run, as_of, &mut out, &mut notes);
-    pipe_inspections(run, as_of, &mut out, &mut notes);
+    pipe_obligations(rows, records, rules, as_of, &mut out, &mut notes);
+    pipe_inspections(rows, records, rules, as_of, &mut out, &mut notes);
     let unused: Vec<&str> = {
-        let mut kinds: Vec<&str> = run
+        let mut kinds: Vec<&str> = records
             .events
             .iter()
             .map(|e| e.kind)
@@ -206,10 +177,10 @@ pub fn collect<'r>(run: &Run<'r>, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec
 
 /// The run's events plus an `inspection` event for each inspection of a parcel with events, and a
 /// `failed-inspection` event for each parcel whose latest findings show failure, sorted by parcel and date.
-fn with_failed_inspections(run: &Run<'_>) -> Vec<Event> {
-    let mut events = run.events.clone();
-    if let Some(path) = &run.history_path {
-        events.extend(run.inspections.dated.iter().map(|&(parcel, date, row)| Event {
+fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
+    let mut events = records.events.to_vec();
+    if let Some(path) = records.history_path {
+        events.extend(records.inspections.dated.iter().map(|&(parcel, date, row)| Event {
             parcel,
             kind: INSPECTION,
             date,
@@ -217,8 +188,8 @@ fn with_failed_inspections(run: &Run<'_>) -> Vec<Event> {
             values: Vec::new(),
         }));
     }
-    for (at, report) in run.inspections.reports.iter().enumerate() {
-        if let (Some(report), Some(path)) = (report, &run.history_path) {
+    for (at, report) in records.inspections.reports.iter().enumerate() {
+        if let (Some(report), Some(path)) = (report, records.history_path) {
             if report.findings.failure {
                 events.push(Event {
                     parcel: at,
@@ -427,17 +398,19 @@ fn permit_obligations<'r>(
 /// parcel's pipes are those its samples name and those on the pipes register; the pipe sampled least
 /// recently (or never) decides whether the last due date was met.
 fn pipe_inspections<'r>(
-    run: &Run<'r>,
+    rows: &[Row<'r>],
+    records: &Records<'_>,
+    rule_set: &'r RuleSet,
     as_of: NaiveDate,
     out: &mut Vec<Obligation<'r>>,
     notes: &mut Vec<String>,
 ) {
-    let Some(rules) = &run.rules.drainage_pipes else { return };
-    let mut latest: Vec<(usize, &str, Option<NaiveDate>)> = run
+    let Some(rules) = &rule_set.drainage_pipes else { return };
+    let mut latest: Vec<(usize, &str, Option<NaiveDate>)> = records
         .samples
         .iter()
         .map(|s| (s.parcel, s.pipe.as_str(), Some(s.date)))
-        .chain(run.pipes.iter().map(|p| (p.parcel, p.pipe.as_str(), None)))
+        .chain(records.pipes.iter().map(|p| (p.parcel, p.pipe.as_str(), None)))
         .collect();
     latest.sort_unstable();
     // Per parcel and pipe, the last sample (the sort puts it last in each run, after a register entry).
@@ -446,17 +419,17 @@ fn pipe_inspections<'r>(
     latest.reverse();
     for pipes in latest.chunk_by(|a, b| a.0 == b.0) {
         let parcel = pipes[0].0;
-        if !run.rows[parcel].facts.as_ref().is_some_and(|f| f.borders_mhw) {
-            for pipe in run.pipes.iter().filter(|p| p.parcel == parcel) {
+        if !rows[parcel].facts.as_ref().is_some_and(|f| f.borders_mhw) {
+            for pipe in records.pipes.iter().filter(|p| p.parcel == parcel) {
                 notes.push(format!(
                     "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} owes no periodic inspection",
-                    pipe.source, run.rows[parcel].parcel.id, rules.inspection_citation, pipe.pipe
+                    pipe.source, rows[parcel].parcel.id, rules.inspection_citation, pipe.pipe
                 ));
             }
             continue;
         }
         let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.2).collect();
-        let rolls = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        let rolls = rule_set.calendar.as_ref().is_some_and(|c| c.roll_forward);
         let Some(owed) = pipes_due(rules, &last, as_of, rolls) else { continue };
         let sampled: Vec<String> = pipes
             .iter()
@@ -486,18 +459,20 @@ fn pipe_inspections<'r>(
 }
 
 fn pipe_obligations<'r>(
-    run: &Run<'r>,
+    rows: &[Row<'r>],
+    records: &Records<'_>,
+    rule_set: &'r RuleSet,
     as_of: NaiveDate,
     out: &mut Vec<Obligation<'r>>,
     notes: &mut Vec<String>,
 ) {
-    let Some(rules) = &run.rules.drainage_pipes else { return };
-    let mut samples: Vec<&Sample> = run.samples.iter().collect();
+    let Some(rules) = &rule_set.drainage_pipes else { return };
+    let mut samples: Vec<&Sample> = records.samples.iter().collect();
     samples
         .sort_by(|a, b| (a.parcel, &a.pipe, a.date, &a.source).cmp(&(b.parcel, &b.pipe, b.date, &b.source)));
     for pipe in samples.chunk_by(|a, b| a.parcel == b.parcel && a.pipe == b.pipe) {
         let first = pipe[0];
-        let row = &run.rows[first.parcel];
+        let row = &rows[first.parcel];
         if !row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
             notes.push(format!(
                 "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} sets no obligation",
@@ -508,7 +483,7 @@ fn pipe_obligations<'r>(
         let dated: Vec<(NaiveDate, f64)> = pipe.iter().map(|s| (s.date, s.count)).collect();
         let source = Some(format!("{} (pipe {})", first.source, first.pipe));
         let limit = rules.limit_per_100ml;
-        let roll = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        let roll = rule_set.calendar.as_ref().is_some_and(|c| c.roll_forward);
         let obligation = match pipe_state(rules, &dated, as_of, roll) {
             Some(PipeState::RetestOpen { exceeded, until, taken }) => Obligation {
                 parcel: first.parcel,

@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 
 use crate::calendar::{add_days, add_days_rolled};
 use crate::rules::DrainagePipeRules;
-use crate::schedule::{status, Grid, Status};
+use crate::schedule::{status, DueGrid, Status};
 
 /// Where a bordering parcel's pipes stand against their periodic inspection (Art. V §IV.A.1 ¶1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub fn pipes_due(
 ) -> Option<PipesDue> {
     // `None` sorts first: a pipe never sampled decides.
     let oldest = *last.iter().min()?;
-    let grid = Grid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
+    let grid = DueGrid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
     let around = grid.around_rolled(as_of, rolls);
     let status = status(&grid, as_of, oldest, rolls);
     let (due, overdue) = grid_due(Some(status), around.previous, around.next);

@@ -7,7 +7,7 @@ use geo::MultiPolygon;
 
 use crate::buffer::BufferReport;
 use crate::pipeline::Run;
-use crate::report::table::{text, Cell, Kind, Table};
+use crate::table::{text, Cell, Kind, Table};
 
 /// The buffer report columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[

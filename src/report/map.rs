@@ -12,13 +12,15 @@ use crate::map::html::{
     display_tolerance, simplify_for_display, HtmlLayer, HtmlMap, HtmlObligation, HtmlParcel, PARCEL_FIELDS,
 };
 use crate::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
-use crate::obligations::{Class, Obligation};
-use crate::pipeline::{Row, Run};
+use crate::obligations::Obligation;
+use crate::permit::Class;
+use crate::pipeline::Run;
 use crate::reference::Reference;
 use crate::report::schedule::ScheduleTable;
-use crate::report::table::Table;
 use crate::report::workload::workload;
+use crate::schedule::Row;
 use crate::schedule::Status;
+use crate::table::Table;
 
 /// What to map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -268,7 +270,7 @@ pub fn schedule_style(rules: &crate::rules::RuleSet) -> String {
         .collect();
     let unscheduled = ParcelClass::Unscheduled;
     categories.push(Category {
-        value: crate::pipeline::UNSCHEDULED.to_string(),
+        value: crate::schedule::UNSCHEDULED.to_string(),
         label: unscheduled.label().to_string(),
         fill: unscheduled.style().fill.unwrap_or(Rgba::hex(0xD9D9D9)),
     });

@@ -12,7 +12,6 @@ pub mod print;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
-pub mod table;
 pub mod workload;
 
 use std::path::{Path, PathBuf};
@@ -21,11 +20,11 @@ use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
 use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet};
 use crate::pipeline::Run;
-use table::Table;
+use crate::table::Table;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Format {
+pub enum OutputFormat {
     /// `.csv`
     Csv,
     /// `.geojson` (WGS 84)
@@ -36,14 +35,14 @@ pub enum Format {
     GeoPackage,
 }
 
-impl Format {
+impl OutputFormat {
     /// Parses "csv", "geojson" or "parquet".
     pub fn parse(text: &str) -> Result<Self> {
         match text.trim().to_ascii_lowercase().as_str() {
-            "csv" => Ok(Format::Csv),
-            "geojson" | "json" => Ok(Format::GeoJson),
-            "parquet" => Ok(Format::Parquet),
-            "gpkg" | "geopackage" => Ok(Format::GeoPackage),
+            "csv" => Ok(OutputFormat::Csv),
+            "geojson" | "json" => Ok(OutputFormat::GeoJson),
+            "parquet" => Ok(OutputFormat::Parquet),
+            "gpkg" | "geopackage" => Ok(OutputFormat::GeoPackage),
             other => {
                 Err(Error::Config(format!("unknown format '{other}': choose csv, geojson, parquet or gpkg")))
             }
@@ -53,16 +52,16 @@ impl Format {
     /// The file extension.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::Csv => "csv",
-            Format::GeoJson => "geojson",
-            Format::Parquet => "parquet",
-            Format::GeoPackage => "gpkg",
+            OutputFormat::Csv => "csv",
+            OutputFormat::GeoJson => "geojson",
+            OutputFormat::Parquet => "parquet",
+            OutputFormat::GeoPackage => "gpkg",
         }
     }
 
     /// Whether the format exists only to carry geometry (a table without any is not written in it).
     pub fn has_geometry(self) -> bool {
-        matches!(self, Format::GeoJson | Format::GeoPackage)
+        matches!(self, OutputFormat::GeoJson | OutputFormat::GeoPackage)
     }
 }
 
@@ -71,7 +70,7 @@ pub fn write_table(
     table: &dyn Table,
     dir: &Path,
     stem: &str,
-    formats: &[Format],
+    formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
     write_styled_table(table, dir, stem, formats, working_crs, None)
@@ -82,7 +81,7 @@ fn write_styled_table(
     table: &dyn Table,
     dir: &Path,
     stem: &str,
-    formats: &[Format],
+    formats: &[OutputFormat],
     working_crs: &Crs,
     style: Option<&str>,
 ) -> Result<Vec<PathBuf>> {
@@ -91,10 +90,14 @@ fn write_styled_table(
     for &format in formats {
         let path = crate::io::write::output_path(dir, &format!("{stem}.{}", format.extension()))?;
         match format {
-            Format::Csv => write_csv(&path, table)?,
-            Format::GeoJson => write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
-            Format::Parquet => write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?,
-            Format::GeoPackage => write_gpkg(&path, stem, table, working_crs, style)?,
+            OutputFormat::Csv => write_csv(&path, table)?,
+            OutputFormat::GeoJson => {
+                write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?
+            }
+            OutputFormat::Parquet => {
+                write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?
+            }
+            OutputFormat::GeoPackage => write_gpkg(&path, stem, table, working_crs, style)?,
         }
         written.push(path);
     }
@@ -106,7 +109,7 @@ fn write_styled_table(
 pub fn write_schedule(
     run: &Run<'_>,
     dir: &Path,
-    formats: &[Format],
+    formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
     let style = map::schedule_style(run.rules);
@@ -114,7 +117,7 @@ pub fn write_schedule(
     let mut written = write_styled_table(&table, dir, "schedule", formats, working_crs, Some(&style))?;
     // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a GeoPackage
     // carries its style inside, in `layer_styles`.
-    if formats.contains(&Format::GeoJson) {
+    if formats.contains(&OutputFormat::GeoJson) {
         let path = dir.join("schedule.qml");
         crate::io::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
         written.push(path);

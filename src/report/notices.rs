@@ -30,10 +30,11 @@ use geo::MultiPolygon;
 
 use crate::obligations::Obligation;
 use crate::parcels::ParcelRecord;
-use crate::pipeline::{Row, Run};
+use crate::pipeline::Run;
 use crate::report::mailing;
-use crate::report::table::{text, Cell, Kind, Table};
 use crate::rules::RuleSet;
+use crate::schedule::Row;
+use crate::table::{text, Cell, Kind, Table};
 
 /// The obligation kind of the periodic inspection.
 pub const PERIODIC: &str = "periodic-inspection";

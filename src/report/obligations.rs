@@ -7,7 +7,7 @@ use geo::MultiPolygon;
 
 use crate::obligations::Obligation;
 use crate::pipeline::Run;
-use crate::report::table::{text, Cell, Kind, Table};
+use crate::table::{text, Cell, Kind, Table};
 
 /// The obligations columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use geo::MultiPolygon;
 
 use crate::error::Problem;
-use crate::report::table::{Cell, Kind, Table};
+use crate::table::{Cell, Kind, Table};
 
 /// Problems viewed as a [`Table`].
 pub struct ProblemTable<'a>(pub &'a [Problem]);

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::pipeline::{Run, UNSCHEDULED};
+use crate::pipeline::Run;
 use crate::rules::Exclusion;
+use crate::schedule::UNSCHEDULED;
 
 /// Counts over a schedule run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -13,8 +13,8 @@ use chrono::Datelike;
 use geo::MultiPolygon;
 
 use crate::pipeline::Run;
-use crate::report::table::{Cell, Kind, Table};
-use crate::schedule::{last_day, Grid, Status};
+use crate::schedule::{last_day, DueGrid, Status};
+use crate::table::{Cell, Kind, Table};
 
 /// One line of the workload: a year, a town, a tier.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) 
     for row in &run.rows {
         let e = &row.entry;
         let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
-        let grid = Grid { first_due, cycle_years: cycle };
+        let grid = DueGrid { first_due, cycle_years: cycle };
         let town = row
             .facts
             .as_ref()

@@ -2,8 +2,8 @@
 //! deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
 
 #[cfg(test)]
-use crate::classify::Basis;
-use crate::classify::Facts;
+use crate::facts::Basis;
+use crate::facts::Facts;
 use crate::rules::{Rule, RuleSet};
 
 /// Why a parcel is outside the law altogether.
@@ -226,7 +226,7 @@ pub(crate) fn feet(d: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::ShoreFacts;
+    use crate::facts::NearestWater;
 
     fn facts(town: &str) -> Facts {
         Facts {
@@ -247,7 +247,7 @@ mod tests {
     }
 
     fn near(mut f: Facts, d: f64, tolerance: f64) -> Facts {
-        f.shore = Some(ShoreFacts { water_body: "Owasco Lake".into(), parcel_distance_ft: d });
+        f.shore = Some(NearestWater { water_body: "Owasco Lake".into(), parcel_distance_ft: d });
         f.borders_mhw = d <= tolerance;
         f
     }

@@ -8,28 +8,7 @@
 //! applies to it; where both apply the higher binds; with neither the elevation must be determined first.
 
 use super::RuleSet;
-
-/// The outcome of the elevation check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FloodVerdict {
-    /// Bottom of the absorption field at or above flood elevation + freeboard.
-    Ok,
-    /// Below it: no permit may issue (§X).
-    Below,
-    /// Cannot tell: no surveyed bottom elevation, or no flood elevation for the zone.
-    Unknown,
-}
-
-impl FloodVerdict {
-    /// "ok", "below" or "unknown".
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FloodVerdict::Ok => "ok",
-            FloodVerdict::Below => "below",
-            FloodVerdict::Unknown => "unknown",
-        }
-    }
-}
+use crate::facts::FloodVerdict;
 
 /// The facts of one flood zone a system (or parcel) lies in, as classification found them.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,15 +6,17 @@ mod eval;
 mod flood;
 mod obligations;
 mod places;
+mod sewer;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, Decision, Exclusion};
-pub use flood::{FloodCheck, FloodVerdict, ZoneFacts};
+pub use flood::{FloodCheck, ZoneFacts};
 pub use obligations::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
     ReportRules,
 };
 pub use places::Place;
+pub use sewer::{District, Sewer, SewerFacts};
 
 use std::collections::BTreeMap;
 use std::path::Path;

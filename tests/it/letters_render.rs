@@ -13,13 +13,12 @@ use std::process::{Command, Stdio};
 
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::obligations::collect;
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template, BUILTIN_TEMPLATE};
 use lakeshore::report::notices::notices;
 use lakeshore::report::print::{print_to_pdf, HEADLESS_FLAGS};
-use lakeshore::report::{write_table, Format};
+use lakeshore::report::{write_table, OutputFormat};
 
 /// US Letter at 96 CSS pixels per inch.
 const PAGE_PX: (u32, u32) = (816, 1056);
@@ -38,13 +37,13 @@ fn sample_letters(label: &str, template: &Template) -> (PathBuf, Vec<Mailed>) {
     let as_of: NaiveDate = "2027-01-15".parse().unwrap();
     let config = Config::new(ConfigFile::load(&path).unwrap(), as_of).unwrap();
     let run = run_schedule(&config).unwrap();
-    let (obligations, _, _) = collect(&run, as_of);
+    let (obligations, _, _) = run.obligations(as_of);
     let list = notices(&run, &obligations, 2027);
     assert!(list.letter_count() > 1, "the sample has letters for 2027");
     let dir = common::fresh_dir(label);
     let file = write_letters(&list, template, &dir, as_of).unwrap();
     write_labels(&list, &dir).unwrap();
-    write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
+    write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
     let mut mailed: Vec<Mailed> = Vec::new();
     for row in rows {

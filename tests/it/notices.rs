@@ -11,13 +11,12 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::obligations::collect;
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, CannotMail};
-use lakeshore::report::table::Table;
-use lakeshore::report::{write_table, Format};
+use lakeshore::report::{write_table, OutputFormat};
+use lakeshore::table::Table;
 
 const AS_OF: &str = "2027-01-15";
 
@@ -32,12 +31,12 @@ fn sample_config() -> Config {
 fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
     let config = sample_config();
     let run = run_schedule(&config).expect("the sample runs");
-    let (obligations, _, _) = collect(&run, config.as_of);
+    let (obligations, _, _) = run.obligations(config.as_of);
     let list = notices(&run, &obligations, year);
     let dir = common::fresh_dir(&format!("notices-{year}"));
-    write_table(&list, &dir, "notices", &[Format::Csv], &config.crs).unwrap();
+    write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     write_letters(&list, &Template::builtin().unwrap(), &dir, config.as_of).unwrap();
-    write_table(&CannotMail(&list), &dir, "cannot_mail", &[Format::Csv], &config.crs).unwrap();
+    write_table(&CannotMail(&list), &dir, "cannot_mail", &[OutputFormat::Csv], &config.crs).unwrap();
     write_labels(&list, &dir).unwrap();
     assert_eq!(list.len(), list.items().len());
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
-use lakeshore::report::{write_schedule, Format};
+use lakeshore::report::{write_schedule, OutputFormat};
 
 /// Parses the style with `xml.etree` and prints what it refers to, one `kind<TAB>value` a line: the
 /// renderer's attribute, each category value, each label field, every "quoted" field name in an expression,
@@ -48,7 +48,8 @@ fn the_style_beside_the_geojson_is_well_formed_and_names_real_columns() {
     let config = Config::new(ConfigFile::load(&path).unwrap(), as_of).unwrap();
     let run = run_schedule(&config).unwrap();
     let dir = common::fresh_dir("qgis-style");
-    let written = write_schedule(&run, &dir, &[Format::Csv, Format::GeoJson], &config.crs).unwrap();
+    let written =
+        write_schedule(&run, &dir, &[OutputFormat::Csv, OutputFormat::GeoJson], &config.crs).unwrap();
     let style = dir.join("schedule.qml");
     assert!(written.contains(&style), "{written:?}");
 
@@ -111,7 +112,7 @@ fn the_geopackage_carries_the_same_style_as_its_default() {
     let config = Config::new(ConfigFile::load(&path).unwrap(), "2027-01-15".parse().unwrap()).unwrap();
     let run = run_schedule(&config).unwrap();
     let dir = common::fresh_dir("qgis-style-gpkg");
-    write_schedule(&run, &dir, &[Format::GeoJson, Format::GeoPackage], &config.crs).unwrap();
+    write_schedule(&run, &dir, &[OutputFormat::GeoJson, OutputFormat::GeoPackage], &config.crs).unwrap();
 
     let out =
         Command::new(python).args(["-c", LAYER_STYLES]).arg(dir.join("schedule.gpkg")).output().unwrap();

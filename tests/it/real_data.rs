@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, MultiPolygon, Point, Polygon};
-use lakeshore::classify::{AreaLayer, FloodZone, Floodplain, Parcel, Shore, System};
+use lakeshore::classify::{AreaLayer, DistanceIndex, FloodZone, Floodplain, Parcel, System};
 use lakeshore::crs::{Crs, Reprojector};
 use lakeshore::index::AreaIndex;
 use lakeshore::io::{read_layer, ReadOptions};
@@ -333,7 +333,7 @@ fn vernonia_structures_in_flood_zones() {
                 (shape.clone(), FloodZone::from_nfhl(zone.as_deref().unwrap_or(""), None, None, None))
             })
             .collect(),
-        &Shore::new(Vec::new(), 0.0),
+        &DistanceIndex::new(Vec::new(), 0.0),
         0.0,
     );
     let rules = RuleSet::cayuga_art_v();
@@ -441,7 +441,7 @@ fn little_sodus_bay_distances() {
     assert_eq!(layer.features.len(), 1);
     let geometry = layer.features[0].geometry.clone().expect("the bay's geometry");
     let bay = polygons(&geometry).expect("the bay is a polygon");
-    let shore = Shore::new(vec![(geometry, "Little Sodus Bay".to_string())], 1_000.0);
+    let shore = DistanceIndex::new(vec![(geometry, "Little Sodus Bay".to_string())], 1_000.0);
     let outline = &bay.0[0];
     let rings: Vec<&LineString<f64>> =
         bay.0.iter().flat_map(|p| std::iter::once(p.exterior()).chain(p.interiors())).collect();

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::io::write::write_atomic;
-use crate::report::table::{Cell, Table};
+use crate::table::{Cell, Table};
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::crs::Reprojector;
 use crate::error::Result;
 use crate::io::write::write_atomic;
-use crate::report::table::{Cell, Table};
+use crate::table::{Cell, Table};
 
 fn push_ring(out: &mut String, ring: &geo::LineString<f64>) {
     out.push('[');

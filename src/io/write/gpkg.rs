@@ -22,7 +22,7 @@ use crate::crs::Crs;
 use crate::error::{Error, Result};
 use crate::io::gpkg::blob::push_blob;
 use crate::io::gpkg::quote;
-use crate::report::table::{Cell, Kind, Table};
+use crate::table::{Cell, Kind, Table};
 
 /// `PRAGMA application_id` of a GeoPackage: "GPKG" as a big-endian 32-bit integer.
 pub const APPLICATION_ID: i32 = 0x4750_4B47;

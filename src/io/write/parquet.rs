@@ -22,7 +22,7 @@ use crate::crs::Reprojector;
 use crate::error::{Error, Result};
 use crate::io::wkb::{push_geometry, push_multipolygon};
 use crate::io::write::write_atomic;
-use crate::report::table::{Cell, Kind, Table};
+use crate::table::{Cell, Kind, Table};
 
 /// The name of the geometry column, GeoParquet's `primary_column`.
 const GEOMETRY: &str = "geometry";

@@ -1,5 +1,8 @@
 //! A system's class and permit after an inspection (Cayuga Art. V §V, with the floodplain bar of §X).
 //!
+//! The pipeline decides each parcel's class and permit beside its schedule entry ([`permit_for`]), from its
+//! latest findings, its facts and its events; the row carries the result, and the obligations read it.
+//!
 //! | class | when | permit |
 //! |---|---|---|
 //! | failed | evidence of failure | none; repair order (§V.G.4) |
@@ -16,9 +19,11 @@
 use chrono::NaiveDate;
 
 use crate::calendar::{add_years, roll_forward};
-use crate::classify::FloodVerdict;
-use crate::io::inspections::Findings;
-use crate::rules::PermitRules;
+use crate::facts::{Basis, Facts, FloodVerdict};
+use crate::io::events::{Event, EventValue};
+use crate::io::inspections::{Findings, Report};
+use crate::rules::vocabulary::{CONDITION_BREACH, INTERIM_RENEWAL, PERMIT_ISSUED};
+use crate::rules::{PermitRules, RuleSet};
 
 /// The class of an inspected system (§V.A).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +86,7 @@ pub struct Context {
     /// The inspection date.
     pub inspected: NaiveDate,
     /// The GIS distance from the system's location to the nearest watercourse or wetland (see
-    /// [`crate::classify::Facts::watercourse_ft`]); `None` without a watercourse layer.
+    /// [`crate::facts::Facts::watercourse_ft`]); `None` without a watercourse layer.
     pub watercourse_ft: Option<Option<f64>>,
     /// Whether the system's location is known (the GIS distance was measured from it, not the parcel).
     pub system_located: bool,
@@ -122,6 +127,45 @@ pub struct Permit {
     pub shortfalls: Vec<String>,
     /// The floodplain requirement is not shown to be met, so no permit issues (§X).
     pub floodplain_bar: bool,
+}
+
+/// The class and permit following the parcel's latest inspection with findings, when the rule set has
+/// permits. `events` are the parcel's events; `roll_forward` applies N.Y. Gen. Constr. Law §25-a to renewals.
+///
+/// The permit's dates come from the records: the latest `permit-issued` event on or after the inspection
+/// (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the acceptance of
+/// the report (§V.A: the permit follows it).
+pub fn permit_for(
+    rules: &RuleSet,
+    report: &Report,
+    facts: Option<&Facts>,
+    events: &[Event],
+) -> Option<Permit> {
+    let permits = rules.permits.as_ref()?;
+    let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
+    let (starts, expires) = match after(PERMIT_ISSUED).max_by_key(|e| e.date) {
+        Some(issued) => (
+            Some(issued.date),
+            match issued.value("expires") {
+                Some(EventValue::Date(d)) => Some(d),
+                _ => report.permit_expires,
+            },
+        ),
+        None => (report.permit_issued.or(report.accepted), report.permit_expires),
+    };
+    let context = Context {
+        inspected: report.date,
+        watercourse_ft: facts.and_then(|f| f.watercourse_ft),
+        system_located: facts.is_some_and(|f| f.basis == Basis::System),
+        measured_ft: report.watercourse_ft,
+        flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
+        starts,
+        expires,
+        renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
+        breached: after(CONDITION_BREACH).next().is_some(),
+        roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
+    };
+    Some(decide_permit(permits, &report.findings, &context))
 }
 
 /// The distance existing standards measure, as far as it is known.
@@ -267,7 +311,6 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
 
     fn date(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()

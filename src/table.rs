@@ -1,6 +1,7 @@
 //! A table of parcel rows as the writers see it: named, typed columns, cells computed on demand, and an
-//! optional geometry per row. Reports (the schedule now; notices, buffer reports later) implement [`Table`];
-//! the CSV, GeoJSON and Parquet writers take any table, so every command writes every format the same way.
+//! optional geometry per row. Reports (the schedule, obligations, notices, buffer reports...) implement
+//! [`Table`]; the CSV, GeoJSON, Parquet and GeoPackage writers take any table, so every command writes every
+//! format the same way. It stands on the bottom floor, so that the writers, below the reports, can take it.
 
 use std::borrow::Cow;
 
@@ -52,7 +53,7 @@ impl Cell<'_> {
             Cell::Int(i) => write!(out, "{i}"),
             Cell::Float(f, decimals) => write!(out, "{f:.decimals$}"),
             Cell::Date(d) => {
-                crate::schedule::push_iso_date(out, *d);
+                crate::date::push_iso_date(out, *d);
                 Ok(())
             }
             Cell::Bool(b) => {
@@ -71,7 +72,7 @@ impl Cell<'_> {
             Cell::Float(f, decimals) => Cow::Owned(format!("{f:.decimals$}")),
             Cell::Date(d) => {
                 let mut s = String::with_capacity(10);
-                crate::schedule::push_iso_date(&mut s, *d);
+                crate::date::push_iso_date(&mut s, *d);
                 Cow::Owned(s)
             }
             Cell::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),

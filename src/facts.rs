@@ -1,0 +1,122 @@
+//! What classification found about one parcel, as plain data: everything the rules, the schedule and the
+//! obligations read about it, each location fact with its basis (the system's point or the parcel).
+//!
+//! Classification (`classify`) fills these in from the reference layers; the rule set (`rules`) decides what
+//! they mean. They stand on the bottom floor so that the rules, below classification, can read them without
+//! knowing how they were found. The verdicts they carry (§X flood elevation, public sewer) are the rule set's,
+//! recorded here once per parcel.
+
+/// A shared name (town, water body, watershed): one allocation per layer feature, cloned into each parcel's
+/// facts by reference count.
+pub type Name = std::sync::Arc<str>;
+
+/// What a fact was measured from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The system's surveyed location.
+    System,
+    /// The parcel polygon (the system's location is unknown).
+    Parcel,
+}
+
+impl Basis {
+    /// "system" or "parcel".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::System => "system",
+            Basis::Parcel => "parcel",
+        }
+    }
+}
+
+/// Everything the rules need to know about one parcel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    /// The canonical town name, when known.
+    pub town: Option<Name>,
+    /// The town as found (attribute or towns layer) when it is not a municipality of the rule set.
+    pub unknown_town: Option<String>,
+    /// The nearest mean-high-water line within the search radius, and the parcel edge's distance to it.
+    pub shore: Option<NearestWater>,
+    /// The parcel borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
+    pub borders_mhw: bool,
+    /// The system's distance to the nearest mean-high-water line, when the system location is known and the
+    /// line is within the search radius; `Some(None)` means known location, farther than the radius.
+    pub system_mhw_ft: Option<Option<f64>>,
+    /// The system's absorption-field bottom elevation, feet, when surveyed.
+    pub system_bottom_ft: Option<f64>,
+    /// The watershed of one of the rule set's water bodies (by its canonical name) the system, or else any
+    /// part of the parcel, is in.
+    pub watershed: Option<Name>,
+    /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
+    /// (boxed: few parcels have one, and every parcel carries the field).
+    pub flood: Option<Box<FloodFacts>>,
+    /// Why the parcel is on public sewer, if it is.
+    pub sewered: Option<String>,
+    /// The assessor's sewer code says the parcel does not use public sewer while a sewer district contains
+    /// it: what each says (the code decided; the disagreement is reported).
+    pub sewer_disagreement: Option<String>,
+    /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
+    /// the lakes' mean-high-water line included: `None` without a watercourse layer, `Some(None)` when farther
+    /// than the search radius.
+    pub watercourse_ft: Option<Option<f64>>,
+    /// Whether the system, or else any part of the parcel, lies inside the county boundary (true without a
+    /// boundary layer).
+    pub in_county: bool,
+    /// What location facts were measured from.
+    pub basis: Basis,
+}
+
+/// The nearest water to a parcel — a water body's mean-high-water line, or a watercourse — and how far the
+/// parcel's edge is from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NearestWater {
+    /// Its water body (or watercourse).
+    pub water_body: Name,
+    /// Exact distance from the parcel's edge to the line, feet (0 when the parcel touches or overlaps the
+    /// water).
+    pub parcel_distance_ft: f64,
+}
+
+/// A system or parcel in a special flood hazard area.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloodFacts {
+    /// The flood zone label.
+    pub zone: String,
+    /// The zone's FEMA static base flood elevation, feet, when it has one.
+    pub static_bfe_ft: Option<f64>,
+    /// The water body whose own zone it is (touching or near its mean-high-water line).
+    pub lake: Option<Name>,
+    /// The binding flood elevation, feet, when known.
+    pub flood_elevation_ft: Option<f64>,
+    /// Where that elevation comes from (the reason, "elevation must be determined" without one).
+    pub elevation_source: String,
+    /// The absorption field must be at least this high, feet (flood elevation + freeboard).
+    pub required_bottom_ft: Option<f64>,
+    /// The elevation verdict.
+    pub verdict: FloodVerdict,
+    /// What the zone was found from.
+    pub basis: Basis,
+}
+
+/// The outcome of the elevation check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloodVerdict {
+    /// Bottom of the absorption field at or above flood elevation + freeboard.
+    Ok,
+    /// Below it: no permit may issue (§X).
+    Below,
+    /// Cannot tell: no surveyed bottom elevation, or no flood elevation for the zone.
+    Unknown,
+}
+
+impl FloodVerdict {
+    /// "ok", "below" or "unknown".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FloodVerdict::Ok => "ok",
+            FloodVerdict::Below => "below",
+            FloodVerdict::Unknown => "unknown",
+        }
+    }
+}
