@@ -4,7 +4,7 @@
 //! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
-use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
+use rayon::iter::{IntoParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 use std::path::Path;
 
@@ -13,7 +13,7 @@ use geo::{Geometry, MultiPolygon, Point};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::layer::{Layer, Value};
+use crate::layer::{Feature, Layer, Value};
 use crate::validity::invalid_reason;
 
 /// Which attribute fields of the parcels layer mean what.
@@ -266,77 +266,112 @@ fn take_text(values: &mut [Value], i: Option<usize>) -> Option<String> {
     }
 }
 
+/// Which of a parcels layer's kept fields holds each part of a record.
+#[derive(Debug, Clone)]
+pub struct ParcelColumns {
+    id: Vec<Option<usize>>,
+    town: Option<usize>,
+    sewer: Option<usize>,
+    swis: Option<usize>,
+    owner: Option<usize>,
+    location: Vec<Option<usize>>,
+    mailing: [Option<usize>; 4],
+}
+
+impl ParcelColumns {
+    /// The columns of `schema`'s fields among a layer's kept `fields`.
+    pub fn new(fields: &[String], schema: &ParcelSchema) -> Self {
+        let index = |f: &String| fields.iter().position(|x| x.eq_ignore_ascii_case(f));
+        let m = &schema.mailing;
+        ParcelColumns {
+            id: schema.id.iter().map(index).collect(),
+            town: schema.town.as_ref().and_then(index),
+            sewer: schema.sewer.as_ref().and_then(index),
+            swis: schema.swis.as_ref().and_then(index),
+            owner: schema.owner.as_ref().and_then(index),
+            location: schema.location.iter().map(index).collect(),
+            mailing: [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
+        }
+    }
+
+    /// The columns of the id's parts, each once, for [`crate::io::blocks::LayerBlocks::scan`].
+    pub fn id_columns(&self) -> Vec<usize> {
+        let mut columns: Vec<usize> = self.id.iter().flatten().copied().collect();
+        columns.sort_unstable();
+        columns.dedup();
+        columns
+    }
+
+    /// The id's parts of a record, in order, taken out of its values: a part whose field is missing, or
+    /// whose field an earlier part already took, is null.
+    fn take_id_parts(&self, values: &mut [Value]) -> Vec<Value> {
+        self.id
+            .iter()
+            .map(|&i| {
+                i.and_then(|i| values.get_mut(i)).map_or(Value::Null, |v| std::mem::replace(v, Value::Null))
+            })
+            .collect()
+    }
+}
+
+/// The id of record `record` from the values of its id's parts, in order: joined with `-`, or, when a part is
+/// empty, `<no id: record N>` and why.
+fn parcel_id(parts: &mut [Value], wanted: usize, record: usize) -> (String, bool) {
+    let parts: Vec<String> = (0..parts.len()).filter_map(|i| take_text(parts, Some(i))).collect();
+    if parts.len() == wanted {
+        (parts.join("-"), true)
+    } else {
+        (format!("<no id: record {record}>"), false)
+    }
+}
+
 /// Turns a projected parcels layer into records: ids joined, bad geometry marked, problems reported. Every
 /// feature yields exactly one record. Records come back sorted by id, then record number, with every
 /// repeat of an id after its first record marked as a duplicate.
 pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>, Vec<Problem>) {
-    let index = |f: &String| layer.field_index(f);
-    let id_fields: Vec<Option<usize>> = schema.id.iter().map(index).collect();
-    let town = schema.town.as_ref().and_then(index);
-    let sewer = schema.sewer.as_ref().and_then(index);
-    let swis = schema.swis.as_ref().and_then(index);
-    let owner = schema.owner.as_ref().and_then(index);
-    let location: Vec<Option<usize>> = schema.location.iter().map(index).collect();
-    let m = &schema.mailing;
-    let mailing = [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index));
-    let path = layer.path;
-    // Places in messages are in the working CRS the layer was projected to.
-    let crs = layer.crs.short_name();
-    let mut problems = Vec::new();
-    let mut records = Vec::with_capacity(layer.features.len());
-    for feature in layer.features {
-        let (record, mut values) = (feature.record, feature.values);
-        let at = || format!("record {record}");
-        // Read before the id takes its parts: the SWIS code is usually one of them.
-        let swis = swis.and_then(|i| values.get(i)).and_then(Value::as_text);
-        let parts: Vec<String> = id_fields.iter().filter_map(|&i| take_text(&mut values, i)).collect();
-        let mut defect = None;
-        let id = if parts.len() == schema.id.len() {
-            parts.join("-")
-        } else {
-            let why = format!("no parcel id ({} empty)", schema.id.join(" or "));
-            problems.push(Problem::new(&path, at(), format!("{why}; fill it in the parcels layer")));
-            defect = Some(why);
-            format!("<no id: record {record}>")
-        };
-        let shape = match feature.geometry {
-            Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p])),
-            Ok(Geometry::MultiPolygon(mp)) => Some(mp),
-            Ok(other) => {
-                let why = format!("parcel geometry is a {}, not a polygon", geometry_kind(&other));
-                problems.push(Problem::new(&path, at(), format!("{why}; fix the parcel's shape")));
-                defect.get_or_insert(why);
-                None
-            }
-            // The reader has already reported the broken geometry.
-            Err(why) => {
-                defect.get_or_insert(format!("unusable geometry: {why}"));
-                None
-            }
-        };
-        let address: Vec<String> = location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
-        let [street, city, state, zip] = mailing.map(|i| take_text(&mut values, i));
-        let mailing = MailingAddress { street, city, state, zip };
-        records.push(ParcelRecord {
-            id,
-            record,
-            town: take_text(&mut values, town),
-            sewer: take_text(&mut values, sewer),
-            swis,
-            owner: take_text(&mut values, owner),
-            location: (!address.is_empty()).then(|| address.join(" ")),
-            mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
-            shape,
-            defect,
-            geometry_invalid: None,
-        });
+    let columns = ParcelColumns::new(&layer.fields, schema);
+    let (mut records, mut problems) =
+        records_of(layer.features, &columns, schema, &layer.path, &layer.crs.short_name());
+    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
+    let ids = ParcelIds::from_sorted(records.iter().map(|r| (r.id.as_str(), r.record)));
+    for r in &mut records {
+        if let Some(why) = ids.duplicate(&r.id, r.record) {
+            problems.push(duplicate_problem(&layer.path, r.record, &why));
+            r.defect.get_or_insert(why);
+        }
     }
+    (records, problems)
+}
+
+/// The problem of a record whose id an earlier record has.
+pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
+    Problem::new(
+        path,
+        format!("record {record}"),
+        format!("{why}; give each parcel its own id or merge the records"),
+    )
+}
+
+/// Turns projected parcel features into records, one per feature, in their order: ids joined, bad geometry
+/// marked, invalid polygons found, problems reported. `crs` names the working CRS for places in messages.
+/// Duplicate ids are not looked for here: [`ParcelIds::duplicate`] knows them.
+pub fn records_of(
+    features: Vec<Feature>,
+    columns: &ParcelColumns,
+    schema: &ParcelSchema,
+    path: &Path,
+    crs: &str,
+) -> (Vec<ParcelRecord>, Vec<Problem>) {
+    // Features are converted on all cores; each keeps its problems, listed in record order after.
+    let (mut records, found): (Vec<ParcelRecord>, Vec<Vec<Problem>>) =
+        features.into_par_iter().map(|feature| record_of(feature, columns, schema, path)).unzip();
+    let mut problems: Vec<Problem> = found.into_iter().flatten().collect();
     // Validity is checked on all cores; the problems are then listed in record order.
     records.par_iter_mut().for_each(|r| r.geometry_invalid = r.shape.as_ref().and_then(invalid_reason));
     for r in records.iter().filter(|r| r.geometry_invalid.is_some()) {
         let why = r.geometry_invalid.as_deref().unwrap_or_default();
         problems.push(Problem::new(
-            &path,
+            path,
             format!("record {}", r.record),
             format!(
                 "parcel {} has an invalid polygon: {why} ({crs}); it is still scheduled from that shape, fix \
@@ -345,45 +380,128 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
             ),
         ));
     }
-    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
-    // Sorted, repeats of an id stand together, the first record first.
-    let mut first = 0;
-    for i in 1..records.len() {
-        if records[i].id != records[first].id {
-            first = i;
-            continue;
-        }
-        let why = format!("duplicate parcel id {} (also record {})", records[i].id, records[first].record);
-        problems.push(Problem::new(
-            &path,
-            format!("record {}", records[i].record),
-            format!("{why}; give each parcel its own id or merge the records"),
-        ));
-        records[i].defect.get_or_insert(why);
-    }
     (records, problems)
 }
 
-/// Finds parcels by id in records sorted by [`parcel_records`], by binary search: a repeated id resolves to
-/// its first record, the one that is scheduled.
-#[derive(Debug, Clone, Copy)]
-pub struct ParcelIndex<'a>(pub &'a [ParcelRecord]);
+/// One parcel feature as a record, with the problems it shows (a missing id, a shape that is not a
+/// polygon).
+fn record_of(
+    feature: Feature,
+    columns: &ParcelColumns,
+    schema: &ParcelSchema,
+    path: &Path,
+) -> (ParcelRecord, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let (record, mut values) = (feature.record, feature.values);
+    let at = || format!("record {record}");
+    // Read before the id takes its parts: the SWIS code is usually one of them.
+    let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
+    let mut parts = columns.take_id_parts(&mut values);
+    let (id, has_id) = parcel_id(&mut parts, schema.id.len(), record);
+    let mut defect = None;
+    if !has_id {
+        let why = format!("no parcel id ({} empty)", schema.id.join(" or "));
+        problems.push(Problem::new(path, at(), format!("{why}; fill it in the parcels layer")));
+        defect = Some(why);
+    }
+    let shape = match feature.geometry {
+        Ok(Geometry::Polygon(p)) => Some(MultiPolygon(vec![p])),
+        Ok(Geometry::MultiPolygon(mp)) => Some(mp),
+        Ok(other) => {
+            let why = format!("parcel geometry is a {}, not a polygon", geometry_kind(&other));
+            problems.push(Problem::new(path, at(), format!("{why}; fix the parcel's shape")));
+            defect.get_or_insert(why);
+            None
+        }
+        // The reader has already reported the broken geometry.
+        Err(why) => {
+            defect.get_or_insert(format!("unusable geometry: {why}"));
+            None
+        }
+    };
+    let address: Vec<String> = columns.location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
+    let [street, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
+    let mailing = MailingAddress { street, city, state, zip };
+    let parcel = ParcelRecord {
+        id,
+        record,
+        town: take_text(&mut values, columns.town),
+        sewer: take_text(&mut values, columns.sewer),
+        swis,
+        owner: take_text(&mut values, columns.owner),
+        location: (!address.is_empty()).then(|| address.join(" ")),
+        mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
+        shape,
+        defect,
+        geometry_invalid: None,
+    };
+    (parcel, problems)
+}
 
-impl ParcelIndex<'_> {
-    /// The position of the parcel with this id.
+/// The id and record number of every parcel record, sorted by id, then record number. A record's place in
+/// this order is its *position*: the index of its row in the schedule and of its entries in the per-parcel
+/// tables (systems, inspections). A repeated id resolves to its first record, the one that is scheduled.
+#[derive(Debug, Default)]
+pub struct ParcelIds {
+    ids: Vec<(Box<str>, usize)>,
+}
+
+impl ParcelIds {
+    /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
+    /// them), record by record; a record with a part missing gets the `<no id: record N>` of
+    /// [`records_of`].
+    pub fn collect(
+        scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, &[Value])) -> Result<()>,
+        columns: &ParcelColumns,
+    ) -> Result<Self> {
+        let scanned = columns.id_columns();
+        // The scan gives the scanned columns in order; the parts are taken from a record of the layer's width.
+        let width = scanned.last().map_or(0, |&c| c + 1);
+        let mut ids = Vec::new();
+        let mut record_values = vec![Value::Null; width];
+        scan(&scanned, &mut |record, values| {
+            for (&c, v) in scanned.iter().zip(values) {
+                record_values[c] = v.clone();
+            }
+            let mut parts = columns.take_id_parts(&mut record_values);
+            let (id, _) = parcel_id(&mut parts, columns.id.len(), record);
+            ids.push((id.into_boxed_str(), record));
+        })?;
+        ids.par_sort_unstable();
+        Ok(ParcelIds { ids })
+    }
+
+    /// The ids of records already sorted by id, then record number.
+    fn from_sorted<'a>(records: impl Iterator<Item = (&'a str, usize)>) -> Self {
+        ParcelIds { ids: records.map(|(id, record)| (id.into(), record)).collect() }
+    }
+
+    /// The position of the parcel with this id (its first record's).
     pub fn position(&self, id: &str) -> Option<usize> {
-        let i = self.0.partition_point(|r| r.id.as_str() < id);
-        (self.0.get(i)?.id == id).then_some(i)
+        let i = self.ids.partition_point(|(x, _)| &**x < id);
+        (self.ids.get(i)?.0.as_ref() == id).then_some(i)
     }
 
-    /// Number of parcels.
+    /// The position of record `record`, whose id is `id`.
+    pub fn slot(&self, id: &str, record: usize) -> Option<usize> {
+        self.ids.binary_search_by(|(x, r)| (&**x, *r).cmp(&(id, record))).ok()
+    }
+
+    /// Why record `record` cannot be scheduled under `id` when an earlier record has the same id.
+    pub fn duplicate(&self, id: &str, record: usize) -> Option<String> {
+        let first = self.position(id)?;
+        let first_record = self.ids[first].1;
+        (first_record != record).then(|| format!("duplicate parcel id {id} (also record {first_record})"))
+    }
+
+    /// Number of parcel records.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.ids.len()
     }
 
-    /// Whether there are no parcels.
+    /// Whether there are no parcel records.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.ids.is_empty()
     }
 }
 
@@ -435,7 +553,7 @@ pub fn systems_by_parcel(
     layer: Layer,
     parcel_field: &str,
     bottom_field: Option<&str>,
-    parcels: ParcelIndex<'_>,
+    parcels: &ParcelIds,
 ) -> (Vec<Option<System>>, Vec<Problem>) {
     let mut out: Vec<Option<System>> = vec![None; parcels.len()];
     let mut problems = Vec::new();

@@ -11,7 +11,9 @@ use rayon::prelude::*;
 
 use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
 use crate::config::Config;
+use crate::crs::Reprojector;
 use crate::error::{Error, Problem, Result};
+use crate::io::blocks::LayerBlocks;
 use crate::io::columns::FieldMap;
 use crate::io::events::{
     events_of, read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample,
@@ -19,9 +21,12 @@ use crate::io::events::{
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::records::Read;
+use crate::io::ReadOptions;
+use crate::layer::Layer;
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
-    parcel_records, system_fields, systems_by_parcel, FieldChoice, ParcelIndex, ParcelRecord, ParcelSchema,
+    duplicate_problem, records_of, system_fields, systems_by_parcel, FieldChoice, ParcelColumns, ParcelIds,
+    ParcelSchema,
 };
 use crate::permit::permit_for;
 use crate::reference::{load, read_reference};
@@ -33,8 +38,11 @@ use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 pub struct Run<'r> {
     /// The rule set the rows were decided by.
     pub rules: &'r RuleSet,
-    /// One row per input parcel, sorted by parcel id.
+    /// One row per input parcel, sorted by parcel id (then record number): row `i` is the parcel at
+    /// position `i`. Empty in the run [`stream_schedule`] returns, which hands the rows out instead.
     pub rows: Vec<Row<'r>>,
+    /// The number of parcel records: the rows there are, or will be.
+    pub parcels: usize,
     /// Bad records found on the way (the run carried on).
     pub problems: Vec<Problem>,
     /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
@@ -204,15 +212,32 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
     })
 }
 
-/// Reads the parcels layer and turns it into records.
-fn read_parcels(config: &Config) -> Result<(Vec<ParcelRecord>, Vec<Problem>, Vec<FieldChoice>)> {
+/// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
+/// parcels are never held whole), large enough that each block keeps both cores busy.
+pub const BLOCK: usize = 1 << 16;
+
+/// The parcels layer, opened: its records come in blocks; their ids, sorted, were read first.
+struct Parcels {
+    blocks: LayerBlocks,
+    schema: ParcelSchema,
+    columns: ParcelColumns,
+    ids: ParcelIds,
+    reprojector: Reprojector,
+}
+
+/// Opens the parcels layer and reads the ids of all its records (the `.dbf` id columns alone, for a
+/// shapefile), so that every record has its position before any is classified.
+fn open_parcels(config: &Config) -> Result<Parcels> {
     let path =
         config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
-    let (layer, mut problems) = load(path, config, Some(schema.keep()))?;
-    let (records, more) = parcel_records(layer, &schema);
-    problems.extend(more);
-    Ok((records, problems, schema.choices(&config.fields)))
+    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(schema.keep()) };
+    let blocks = LayerBlocks::open(path, &options)?;
+    let reprojector = Reprojector::new(blocks.crs(), &config.crs)
+        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
+    let columns = ParcelColumns::new(blocks.fields(), &schema);
+    let ids = ParcelIds::collect(|scanned, each| blocks.scan(scanned, each), &columns)?;
+    Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 
 /// Runs the schedule pipeline.
@@ -220,27 +245,72 @@ pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
     run_schedule_with(config, &Progress::default())
 }
 
-/// Runs the schedule pipeline, reporting its stages and the parcels classified to `progress`.
+/// Runs the schedule pipeline, reporting its stages and the parcels classified to `progress`. The rows are
+/// gathered from the blocks of [`stream_schedule`] and put in order of position.
 pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<Run<'c>> {
+    let mut rows: Vec<Row<'c>> = Vec::new();
+    let mut run = stream_schedule(config, progress, &mut |run, block| {
+        if rows.is_empty() {
+            rows.reserve_exact(run.parcels);
+        }
+        rows.extend(block);
+        Ok(())
+    })?;
+    put_in_order(&mut rows, |row| row.at);
+    run.rows = rows;
+    Ok(run)
+}
+
+/// Puts items in order when `place` gives each its index in that order (a permutation of `0..len`): every
+/// swap puts one item where it belongs, so each moves about once and no second vector is needed.
+pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
+    for i in 0..items.len() {
+        loop {
+            let j = place(&items[i]);
+            // A place out of range or taken twice would loop forever; it stops here instead.
+            if j == i || j >= items.len() || place(&items[j]) == j {
+                break;
+            }
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Runs the schedule pipeline and hands its rows to `each_block` a block at a time, in the parcels file's
+/// order, each row with its position ([`Row::at`]); the run it returns has everything but the rows (its
+/// `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps nothing of a block
+/// (a CSV writer) lets a run of any size go through in little memory.
+pub fn stream_schedule<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    each_block: &mut dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()>,
+) -> Result<Run<'c>> {
+    stream_schedule_in_blocks(config, progress, BLOCK, each_block)
+}
+
+/// [`stream_schedule`] with blocks of `block` records (at most; a layer that must be reprojected comes in
+/// one block). The rows do not depend on the block size, which the tests check with tiny blocks.
+pub fn stream_schedule_in_blocks<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    block: usize,
+    each_block: &mut dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()>,
+) -> Result<Run<'c>> {
     progress.start("reading layers", 0);
     let mut clock = Stopwatch::new();
     let mut problems = Vec::new();
     let mut notes = Vec::new();
-    // The parcels (the big layer) are read on one core while the reference layers are read and indexed on
-    // the other.
+    // The parcel ids are read on one core while the reference layers are read and indexed on the other.
     let (parcels, world) = std::thread::scope(|s| {
-        let parcels = s.spawn(|| read_parcels(config));
+        let parcels = s.spawn(|| open_parcels(config));
         let world = build_world(config, &mut problems, &mut notes);
         let parcels = parcels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (parcels, world)
     });
-    clock.lap("read parcels and reference layers");
-    // Sorted by id already (parcel_records), so the rows come out in order.
-    let (records, parcel_problems, parcel_fields) = parcels?;
+    clock.lap("read parcel ids and reference layers");
+    let mut parcels = parcels?;
     let world = world?;
-    problems.extend(parcel_problems);
-
-    let known = ParcelIndex(&records);
+    let known = &parcels.ids;
 
     let systems = match &config.layers.systems {
         Some(path) => {
@@ -251,7 +321,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
             problems.extend(p);
             systems
         }
-        None => vec![None; records.len()],
+        None => vec![None; known.len()],
     };
     let mut columns = Vec::new();
     let fields = &config.fields;
@@ -298,47 +368,107 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
     clock.lap("read systems and records");
 
     let rules = &config.rules;
-    progress.start("classifying parcels", records.len());
-    let rows: Vec<Row> = records
-        .into_par_iter()
-        .enumerate()
-        .map(|(at, mut parcel)| {
-            let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
-                (None, Some(shape)) => {
-                    let input = Parcel {
-                        shape,
-                        town_attribute: parcel.town.take(),
-                        sewer_code: parcel.sewer.take(),
-                        swis: parcel.swis.take(),
-                        system: systems[at],
-                    };
-                    let facts = classify(&world, rules, &input);
-                    // The parcel keeps its shape and town for the outputs; the sewer code has served.
-                    (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
-                    let decision = decide(rules, &facts);
-                    (Some(facts), Some(decision))
+    let mut run = Run {
+        rules,
+        rows: Vec::new(),
+        parcels: known.len(),
+        problems,
+        notes,
+        history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
+        inspections,
+        events,
+        samples,
+        columns,
+        pipes,
+        timings: Vec::new(),
+        parcel_fields: parcels.schema.choices(&config.fields),
+    };
+    progress.start("classifying parcels", known.len());
+    // Reprojection interpolates on a grid fitted to the whole layer, so a layer that needs it is converted
+    // in one block: its coordinates stay those of a whole-layer read.
+    let block_size = if parcels.reprojector.is_identity() { block.max(1) } else { usize::MAX };
+    let path = parcels.blocks.path().to_path_buf();
+    let crs = config.crs.short_name();
+    loop {
+        let (features, block_problems) = parcels.blocks.next_block(block_size)?;
+        run.problems.extend(block_problems);
+        if features.is_empty() {
+            break;
+        }
+        let layer =
+            Layer { path: path.clone(), crs: parcels.blocks.crs().clone(), fields: Vec::new(), features };
+        let (layer, more) = parcels.reprojector.project_layer(layer);
+        run.problems.extend(more);
+        let (records, more) =
+            records_of(layer.into_inner().features, &parcels.columns, &parcels.schema, &path, &crs);
+        run.problems.extend(more);
+        let ids = &parcels.ids;
+        let slots: Vec<Option<usize>> = records.par_iter().map(|r| ids.slot(&r.id, r.record)).collect();
+        if let Some((r, _)) = records.iter().zip(&slots).find(|(_, slot)| slot.is_none()) {
+            return Err(Error::format(
+                &path,
+                format!(
+                    "record {} changed while the layer was read (its id is now {}): run again",
+                    r.record, r.id
+                ),
+            ));
+        }
+        let rows: Vec<Row> = records
+            .into_par_iter()
+            .zip(slots)
+            .map(|(mut parcel, slot)| {
+                let at = slot.unwrap_or_default();
+                if let Some(why) = ids.duplicate(&parcel.id, parcel.record) {
+                    parcel.defect.get_or_insert(why);
                 }
-                (_, shape) => {
-                    parcel.shape = shape;
-                    (None, None)
+                let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
+                    (None, Some(shape)) => {
+                        let input = Parcel {
+                            shape,
+                            town_attribute: parcel.town.take(),
+                            sewer_code: parcel.sewer.take(),
+                            swis: parcel.swis.take(),
+                            system: systems[at],
+                        };
+                        let facts = classify(&world, rules, &input);
+                        // The parcel keeps its shape and town for the outputs; the sewer code has served.
+                        (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
+                        let decision = decide(rules, &facts);
+                        (Some(facts), Some(decision))
+                    }
+                    (_, shape) => {
+                        parcel.shape = shape;
+                        (None, None)
+                    }
+                };
+                let last = history.as_ref().and_then(|h| h[at].clone());
+                let mut entry = entry(config, decision, last, history.is_some());
+                if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
+                    entry.permit =
+                        permit_for(rules, report, facts.as_ref(), events_of(&run.events, at)).map(Box::new);
                 }
-            };
-            let last = history.as_ref().and_then(|h| h[at].clone());
-            let mut entry = entry(config, decision, last, history.is_some());
-            if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
-                entry.permit =
-                    permit_for(rules, report, facts.as_ref(), events_of(&events, at)).map(Box::new);
-            }
-            progress.advance();
-            Row { parcel, facts, entry }
-        })
-        .collect();
+                progress.advance();
+                Row { at, parcel, facts, entry }
+            })
+            .collect();
+        report_parcel_problems(&rows, ids, &path, &mut run.problems);
+        each_block(&run, rows)?;
+    }
     progress.start("writing", 0);
-    clock.lap("classify and schedule");
-    // An unknown town and a sewer code the district layer contradicts are bad input in the parcels layer:
-    // report them there, by record, whether or not they changed the parcel's schedule.
-    let parcels_path = config.layers.parcels.as_deref().unwrap_or(Path::new(""));
-    for row in &rows {
+    clock.lap("read, classify and schedule parcels");
+    Problem::sort_unique(&mut run.problems);
+    run.inspections.reports = reports;
+    run.timings = clock.laps;
+    Ok(run)
+}
+
+/// The problems a block of rows shows in the parcels layer: repeated ids, unknown towns and sewer codes the
+/// district layer contradicts, reported by record whether or not they changed the parcel's schedule.
+fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, problems: &mut Vec<Problem>) {
+    for row in rows {
+        if let Some(why) = ids.duplicate(&row.parcel.id, row.parcel.record) {
+            problems.push(duplicate_problem(path, row.parcel.record, &why));
+        }
         let Some(facts) = &row.facts else { continue };
         let at = || format!("record {}", row.parcel.record);
         // Outside the county or on public sewer, the town does not matter.
@@ -350,7 +480,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         };
         if let (Some(found), false) = (&facts.unknown_town, held.is_empty()) {
             problems.push(Problem::new(
-                parcels_path,
+                path,
                 at(),
                 format!(
                     "parcel {} ({held}): unknown town '{found}'; use one of the rule set's municipalities, a SWIS \
@@ -361,7 +491,7 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
         }
         if let Some(both) = &facts.sewer_disagreement {
             problems.push(Problem::new(
-                parcels_path,
+                path,
                 at(),
                 format!(
                     "parcel {}: {both}; the sewer code decides, so the parcel stays on the schedule; correct the \
@@ -371,22 +501,6 @@ pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<
             ));
         }
     }
-    Problem::sort_unique(&mut problems);
-    inspections.reports = reports;
-    Ok(Run {
-        rules,
-        rows,
-        problems,
-        notes,
-        history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
-        inspections,
-        events,
-        samples,
-        columns,
-        pipes,
-        timings: clock.laps,
-        parcel_fields,
-    })
 }
 
 /// The value of a record file's reading; its problems and the columns it took go to the run's lists.
@@ -440,5 +554,27 @@ fn entry<'r>(
                 permit: None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::put_in_order;
+
+    #[test]
+    fn items_go_to_the_places_they_name() {
+        // Each letter names its place: a permutation with a 3-cycle, a swap and a fixed point.
+        let mut items = vec![('c', 2), ('a', 0), ('b', 1), ('e', 4), ('d', 3), ('f', 5)];
+        put_in_order(&mut items, |&(_, at)| at);
+        let letters: String = items.iter().map(|&(c, _)| c).collect();
+        assert_eq!(letters, "abcdef");
+    }
+
+    #[test]
+    fn a_broken_permutation_stops_instead_of_looping() {
+        // Two items claim place 0 and one names a place beyond the end: the function returns.
+        let mut items = vec![(0, 'x'), (0, 'y'), (9, 'z')];
+        put_in_order(&mut items, |&(at, _)| at);
+        assert_eq!(items.len(), 3);
     }
 }

@@ -136,6 +136,9 @@ pub const UNSCHEDULED: &str = "unscheduled";
 /// One parcel's line in the schedule.
 #[derive(Debug, Clone)]
 pub struct Row<'r> {
+    /// The parcel's position: its place among all parcel records sorted by id, then record number, which is
+    /// the index of its row and of its entries in the per-parcel tables (systems, inspections).
+    pub at: usize,
     /// The parcel as read (id, record, attributes, projected shape).
     pub parcel: ParcelRecord,
     /// The spatial facts, when the parcel could be classified.

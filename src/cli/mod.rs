@@ -13,7 +13,7 @@ pub use args::Args;
 use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::config::{Config, ConfigFile};
-use lakeshore::pipeline::{run_schedule, run_schedule_with, Progress, Run};
+use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
@@ -190,6 +190,16 @@ fn print_field_choices(run: &Run<'_>) {
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a)?;
+    if formats == [OutputFormat::Csv] {
+        // CSV alone needs no row kept: the file is written from the rows as they come.
+        let (run, summary, written) =
+            with_progress(&a, |progress| lakeshore::report::stream_schedule_csv(&config, progress, &a.out))?;
+        let writing = std::time::Instant::now();
+        if !a.quiet {
+            print!("{summary}");
+        }
+        return finish(&a, &config, &run, &run.problems, written, writing);
+    }
     let run = run_with_progress(&a, &config)?;
     let writing = std::time::Instant::now();
     let written = write_schedule(&run, &a.out, &formats, &config.crs)?;
@@ -255,10 +265,15 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
 fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::error::Result<Run<'c>> {
+    with_progress(a, |progress| run_schedule_with(config, progress))
+}
+
+/// Runs `job`, with a progress bar of what it reports on stderr when that is a terminal (and not `--quiet`).
+fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, Ordering};
     if a.quiet || !std::io::stderr().is_terminal() {
-        return run_schedule(config);
+        return job(&Progress::default());
     }
     let progress = Progress::default();
     let finished = AtomicBool::new(false);
@@ -279,9 +294,9 @@ fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::error::R
             }
             bar.finish_and_clear();
         });
-        let run = run_schedule_with(config, &progress);
+        let done = job(&progress);
         finished.store(true, Ordering::Relaxed);
-        run
+        done
     })
 }
 

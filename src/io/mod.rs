@@ -16,6 +16,7 @@ mod geojson;
 mod geoparquet;
 mod shapefile;
 
+pub mod blocks;
 pub mod columns;
 pub mod events;
 pub mod gpkg;

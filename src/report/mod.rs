@@ -18,8 +18,10 @@ use std::path::{Path, PathBuf};
 
 use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
-use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet};
-use crate::pipeline::Run;
+use rayon::prelude::*;
+
+use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet, CsvByPlace};
+use crate::pipeline::{stream_schedule, Progress, Run};
 use crate::table::Table;
 
 /// An output format.
@@ -102,6 +104,47 @@ fn write_styled_table(
         written.push(path);
     }
     Ok(written)
+}
+
+/// Runs the schedule and writes `schedule.csv` in `dir` from the rows as they come, keeping only each row's
+/// rendered line: a county of millions of parcels is scheduled in little memory. The run comes back without
+/// rows (see [`stream_schedule`]), with the summary counted on the way. The file is the one
+/// [`write_schedule`] writes from the whole run.
+pub fn stream_schedule_csv<'c>(
+    config: &'c crate::config::Config,
+    progress: &Progress,
+    dir: &Path,
+) -> Result<(Run<'c>, summary::Summary, Vec<PathBuf>)> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = crate::io::write::output_path(dir, "schedule.csv")?;
+    let mut csv: Option<CsvByPlace> = None;
+    let mut summary = summary::Summary::default();
+    let mut run = stream_schedule(config, progress, &mut |run, rows| {
+        let table = schedule::ScheduleTable::of_rows(run, &rows);
+        let csv = match &mut csv {
+            Some(csv) => csv,
+            None => csv.insert(CsvByPlace::create(&path, table.columns(), run.parcels)?),
+        };
+        csv.add(&table, &|i| rows[i].at)?;
+        summary.count(run.rules, &rows);
+        // The block's rows are freed on all cores: they are many small allocations.
+        rows.into_par_iter().for_each(drop);
+        Ok(())
+    })?;
+    summary.problems = run.problems.len();
+    let writing = std::time::Instant::now();
+    let csv = match csv {
+        Some(csv) => csv,
+        None => CsvByPlace::create(&path, schedule::ScheduleTable::of_rows(&run, &[]).columns(), 0)?,
+    };
+    csv.write()?;
+    let lap = crate::pipeline::Lap {
+        stage: "write schedule.csv",
+        time: writing.elapsed(),
+        peak_bytes: crate::pipeline::peak_rss_bytes(),
+    };
+    run.timings.push(lap);
+    Ok((run, summary, vec![path]))
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),

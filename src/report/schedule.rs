@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use geo::MultiPolygon;
 
 use crate::pipeline::Run;
+use crate::schedule::Row;
 use crate::table::{text, Cell, Kind, Table};
 
 /// Declares the schedule's columns once: the enum the cell lookup matches on, and the name/kind list.
@@ -61,12 +62,18 @@ columns! {
 /// A schedule run viewed as a [`Table`].
 pub struct ScheduleTable<'a, 'r> {
     run: &'a Run<'r>,
+    rows: &'a [Row<'r>],
 }
 
 impl<'a, 'r> ScheduleTable<'a, 'r> {
     /// The table of `run`.
     pub fn new(run: &'a Run<'r>) -> Self {
-        ScheduleTable { run }
+        ScheduleTable { run, rows: &run.rows }
+    }
+
+    /// The table of a block of `run`'s rows, as [`crate::pipeline::stream_schedule`] hands them out.
+    pub fn of_rows(run: &'a Run<'r>, rows: &'a [Row<'r>]) -> Self {
+        ScheduleTable { run, rows }
     }
 }
 
@@ -80,15 +87,15 @@ impl Table for ScheduleTable<'_, '_> {
     }
 
     fn len(&self) -> usize {
-        self.run.rows.len()
+        self.rows.len()
     }
 
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.run.rows[row].parcel.shape.as_ref()
+        self.rows[row].parcel.shape.as_ref()
     }
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {
-        let r = &self.run.rows[row];
+        let r = &self.rows[row];
         let (p, e, f) = (&r.parcel, &r.entry, r.facts.as_ref());
         let flood = f.and_then(|f| f.flood.as_ref());
         let date = |d: Option<chrono::NaiveDate>| d.map_or(Cell::Null, Cell::Date);
@@ -129,7 +136,7 @@ impl Table for ScheduleTable<'_, '_> {
             Col::Class => text(e.permit.as_ref().map(|p| p.class.as_str())),
             Col::Permit => text(e.permit.as_ref().map(|p| p.kind.as_str())),
             Col::PermitExpires => date(e.permit.as_ref().and_then(|p| p.expires)),
-            Col::Grandfathered => self.run.grandfathered(row).map_or(Cell::Null, Cell::Bool),
+            Col::Grandfathered => self.run.grandfathered(r.at).map_or(Cell::Null, Cell::Bool),
             Col::Sewered => bool_fact(|f| f.sewered.is_some()),
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::pipeline::Run;
-use crate::rules::Exclusion;
-use crate::schedule::UNSCHEDULED;
+use crate::rules::{Exclusion, RuleSet};
+use crate::schedule::{Row, UNSCHEDULED};
 
 /// Counts over a schedule run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,8 +28,17 @@ pub struct Summary {
 impl Summary {
     /// Counts `run`.
     pub fn of(run: &Run) -> Self {
-        let mut s = Summary { parcels: run.rows.len(), problems: run.problems.len(), ..Default::default() };
-        for row in &run.rows {
+        let mut s = Summary::default();
+        s.count(run.rules, &run.rows);
+        s.problems = run.problems.len();
+        s
+    }
+
+    /// Adds `rows` to the counts (all but [`Summary::problems`]), for a run whose rows come in blocks.
+    pub fn count(&mut self, rules: &RuleSet, rows: &[Row<'_>]) {
+        let s = self;
+        s.parcels += rows.len();
+        for row in rows {
             let e = &row.entry;
             *s.per_tier.entry(e.tier.to_string()).or_default() += 1;
             let facts = row.facts.as_ref();
@@ -48,7 +57,7 @@ impl Summary {
                     (Some(Exclusion::UnknownTown), Some(f)) => {
                         format!("unknown town '{}'", f.unknown_town.as_deref().unwrap_or_default())
                     }
-                    (Some(Exclusion::NoRule), Some(_)) if run.rules.rules.is_empty() => {
+                    (Some(Exclusion::NoRule), Some(_)) if rules.rules.is_empty() => {
                         "no periodic cycle (inspections follow events)".to_string()
                     }
                     (Some(Exclusion::NoRule), Some(f)) => match &f.town {
@@ -60,7 +69,6 @@ impl Summary {
                 *s.unscheduled.entry(group).or_default() += 1;
             }
         }
-        s
     }
 }
 

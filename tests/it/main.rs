@@ -25,4 +25,5 @@ mod qgis_style;
 mod real_data;
 mod record_files;
 mod safe_outputs;
+mod streaming;
 mod workload;

@@ -31,6 +31,55 @@ pub(super) struct DbfTable {
     text: TextDecoder,
 }
 
+/// The records of a [`DbfTable`], read front to back in blocks.
+pub(super) struct DbfRows {
+    table: DbfTable,
+    kept: Vec<usize>,
+    reader: BufReader<File>,
+    buf: Vec<u8>,
+    /// The 1-based number of the next record.
+    next: usize,
+}
+
+impl DbfRows {
+    /// Reads the next `count` records (fewer at the end of the table), decoding the kept fields; a record marked
+    /// deleted is read all the same (its shape is still in the `.shp`) and reported.
+    pub(super) fn read(&mut self, count: usize) -> Result<(Vec<Vec<Value>>, Numbered)> {
+        let table = &self.table;
+        let path = &table.path;
+        let last = table.num_records.min(self.next.saturating_add(count).saturating_sub(1));
+        let mut rows = Vec::with_capacity(last + 1 - self.next.min(last + 1));
+        let mut problems = Vec::new();
+        for record in self.next..=last {
+            self.reader.read_exact(&mut self.buf).map_err(|e| match e.kind() {
+                ErrorKind::UnexpectedEof => Error::format(path, format!("ends inside record {record}")),
+                _ => Error::io(path, e),
+            })?;
+            if self.buf[0] == b'*' {
+                let message =
+                    "marked deleted in the .dbf but its shape is in the .shp, so it is read: delete the \
+                               feature in a GIS (or undelete the row) to settle it";
+                problems.push((record, Problem::new(path, record_label(record), message)));
+            }
+            let row = self
+                .kept
+                .iter()
+                .map(|&i| {
+                    let field = &table.fields[i];
+                    let bytes = &self.buf[field.offset..field.offset + field.len];
+                    table.decode(field, bytes).unwrap_or_else(|message| {
+                        problems.push((record, Problem::new(path, record_label(record), message)));
+                        Value::Null
+                    })
+                })
+                .collect();
+            rows.push(row);
+        }
+        self.next = last + 1;
+        Ok((rows, problems))
+    }
+}
+
 /// One `.dbf` column.
 pub(super) struct DbfField {
     pub(super) name: String,
@@ -129,9 +178,9 @@ impl DbfTable {
         Ok((table, problem))
     }
 
-    /// Reads every record, decoding only the fields at indices `kept`; a record marked deleted is read all the
-    /// same (its shape is still in the `.shp`) and reported.
-    pub(super) fn read_records(self, kept: &[usize]) -> Result<(Vec<Vec<Value>>, Numbered)> {
+    /// Opens the records for reading in blocks, decoding only the fields at indices `kept`. A file shorter
+    /// than its header's record count is an error here, before any record is read.
+    pub(super) fn rows(self, kept: Vec<usize>) -> Result<DbfRows> {
         let path = &self.path;
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let available = file.metadata().map_err(|e| Error::io(path, e))?.len().saturating_sub(self.start);
@@ -148,34 +197,8 @@ impl DbfTable {
         }
         let mut reader = BufReader::with_capacity(BUFFER, file);
         reader.seek(SeekFrom::Start(self.start)).map_err(|e| Error::io(path, e))?;
-        let mut buf = vec![0u8; self.record_len];
-        let mut rows = Vec::with_capacity(self.num_records);
-        let mut problems = Vec::new();
-        for record in 1..=self.num_records {
-            reader.read_exact(&mut buf).map_err(|e| match e.kind() {
-                ErrorKind::UnexpectedEof => Error::format(path, format!("ends inside record {record}")),
-                _ => Error::io(path, e),
-            })?;
-            if buf[0] == b'*' {
-                let message =
-                    "marked deleted in the .dbf but its shape is in the .shp, so it is read: delete the \
-                               feature in a GIS (or undelete the row) to settle it";
-                problems.push((record, Problem::new(path, record_label(record), message)));
-            }
-            let row = kept
-                .iter()
-                .map(|&i| {
-                    let field = &self.fields[i];
-                    let bytes = &buf[field.offset..field.offset + field.len];
-                    self.decode(field, bytes).unwrap_or_else(|message| {
-                        problems.push((record, Problem::new(path, record_label(record), message)));
-                        Value::Null
-                    })
-                })
-                .collect();
-            rows.push(row);
-        }
-        Ok((rows, problems))
+        let buf = vec![0u8; self.record_len];
+        Ok(DbfRows { table: self, kept, reader, buf, next: 1 })
     }
 
     /// One field's value; an unparsable value is an error message (the value is then null).

@@ -22,13 +22,13 @@ use std::path::{Path, PathBuf};
 
 use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 
-use self::dbf::DbfTable;
+use self::dbf::{DbfRows, DbfTable};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
 use super::{check_geometry, record_label, select_fields, ReadOptions, Unusable};
 use crate::crs::Crs;
 use crate::error::{Error, Problem, Result};
-use crate::layer::{Feature, Layer};
+use crate::layer::{Feature, Layer, Value};
 
 /// Problems with the record number each is about (0 for the whole file), to be merged in record order.
 type Numbered = Vec<(usize, Problem)>;
@@ -48,52 +48,116 @@ pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
 
 /// Reads the shapefile at `path` (the `.shp`) with its `.shx`, `.dbf`, `.prj` and `.cpg`.
 pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-    // A missing .shp is reported as such, not as its missing siblings.
-    std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    let shx = required_sibling(path, "shx", "shape index")?;
-    let dbf = required_sibling(path, "dbf", "attribute table")?;
-    let mut problems = Numbered::new();
-    let (crs, crs_problem) = layer_crs(path, options)?;
-    problems.extend(crs_problem.map(|p| (0, p)));
-
-    let shx_bytes = std::fs::read(&shx).map_err(|e| Error::io(&shx, e))?;
-    let index = shp::parse_index(&shx_bytes).map_err(|message| Error::format(&shx, message))?;
-    let count = index.len();
-    let shapes = ShpFile::open(path)?;
-    let (table, encoding_problem) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
-    problems.extend(encoding_problem.map(|p| (0, p)));
-    if table.num_records != count {
-        return Err(Error::format(
-            path,
-            format!(
-                "{} has {} records but {} has {}: the files are out of step; re-export the layer",
-                dbf.display(),
-                table.num_records,
-                shx.display(),
-                count
-            ),
-        ));
-    }
-    let names: Vec<String> = table.fields.iter().map(|f| f.name.clone()).collect();
-    let kept = select_fields(&dbf, &names, options.keep.as_deref())?;
-    let fields = kept.iter().map(|&i| names[i].clone()).collect();
-
-    let (geometry, attributes) = std::thread::scope(|scope| {
-        let attributes = scope.spawn(move || table.read_records(&kept));
-        let geometry = read_shapes(path, shapes, &index);
-        let attributes = attributes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (geometry, attributes)
-    });
-    let (mut features, shape_problems) = geometry?;
-    let (rows, row_problems) = attributes?;
-    for (feature, values) in features.iter_mut().zip(rows) {
-        feature.values = values;
-    }
-    problems.extend(shape_problems);
-    problems.extend(row_problems);
-    problems.sort_by_key(|(record, _)| *record);
-    let problems = problems.into_iter().map(|(_, p)| p).collect();
+    let mut blocks = Blocks::open(path, options)?;
+    let (features, problems) = blocks.next_block(usize::MAX)?;
+    let Blocks { crs, fields, .. } = blocks;
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
+}
+
+/// An open shapefile, read front to back in blocks of records: shapes and attribute rows of a block are read
+/// on two threads and paired by record number.
+pub(super) struct Blocks {
+    path: PathBuf,
+    /// The CRS of the coordinates.
+    pub(super) crs: Crs,
+    /// The kept attribute fields, in the order of each feature's values.
+    pub(super) fields: Vec<String>,
+    index: Vec<Entry>,
+    shapes: ShpFile,
+    rows: DbfRows,
+    /// The `.dbf` and `.cpg`, and the `.dbf` column of each kept field, for [`Blocks::scan`].
+    dbf: (PathBuf, Option<PathBuf>, Vec<usize>),
+    /// Records read so far.
+    done: usize,
+    /// Problems with the whole file (its CRS, its text encoding), given with the first block.
+    opening: Vec<Problem>,
+}
+
+impl Blocks {
+    /// Opens the shapefile at `path`: its CRS, the `.shx` index, and the `.dbf` header, checked against each
+    /// other before any record is read.
+    pub(super) fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
+        // A missing .shp is reported as such, not as its missing siblings.
+        std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        let shx = required_sibling(path, "shx", "shape index")?;
+        let dbf = required_sibling(path, "dbf", "attribute table")?;
+        let (crs, crs_problem) = layer_crs(path, options)?;
+        let shx_bytes = std::fs::read(&shx).map_err(|e| Error::io(&shx, e))?;
+        let index = shp::parse_index(&shx_bytes).map_err(|message| Error::format(&shx, message))?;
+        let count = index.len();
+        let shapes = ShpFile::open(path)?;
+        let (table, encoding_problem) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
+        if table.num_records != count {
+            return Err(Error::format(
+                path,
+                format!(
+                    "{} has {} records but {} has {}: the files are out of step; re-export the layer",
+                    dbf.display(),
+                    table.num_records,
+                    shx.display(),
+                    count
+                ),
+            ));
+        }
+        let names: Vec<String> = table.fields.iter().map(|f| f.name.clone()).collect();
+        let kept = select_fields(&dbf, &names, options.keep.as_deref())?;
+        let fields = kept.iter().map(|&i| names[i].clone()).collect();
+        let rows = table.rows(kept.clone())?;
+        let opening = crs_problem.into_iter().chain(encoding_problem).collect();
+        let dbf = (dbf, sibling(path, "cpg"), kept);
+        Ok(Blocks { path: path.to_path_buf(), crs, fields, index, shapes, rows, dbf, done: 0, opening })
+    }
+
+    /// Calls `each` with the record number and the values of the kept fields at indices `columns` of every
+    /// record, reading only those columns of the `.dbf`. Values that cannot be decoded are null here; the
+    /// blocks report them.
+    pub(super) fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, &[Value])) -> Result<()> {
+        const SCAN_BLOCK: usize = 1 << 16;
+        let (dbf, cpg, kept) = &self.dbf;
+        let (table, _) = DbfTable::open(dbf, cpg.as_deref())?;
+        let mut rows = table.rows(columns.iter().map(|&c| kept[c]).collect())?;
+        let mut record = 0;
+        loop {
+            let (block, _) = rows.read(SCAN_BLOCK)?;
+            if block.is_empty() {
+                return Ok(());
+            }
+            for values in &block {
+                record += 1;
+                each(record, values);
+            }
+        }
+    }
+
+    /// The number of records in the file.
+    pub(super) fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The next `count` records (fewer at the end; none once all are read) with their problems in record
+    /// order, the whole file's first.
+    pub(super) fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        let first = self.done;
+        let last = self.index.len().min(first.saturating_add(count));
+        let (path, index, shapes, rows) =
+            (&self.path, &self.index[first..last], &mut self.shapes, &mut self.rows);
+        let (geometry, attributes) = std::thread::scope(|scope| {
+            let attributes = scope.spawn(|| rows.read(last - first));
+            let geometry = read_shapes(path, shapes, index, first);
+            let attributes = attributes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (geometry, attributes)
+        });
+        let (mut features, mut problems) = geometry?;
+        let (values, row_problems) = attributes?;
+        for (feature, values) in features.iter_mut().zip(values) {
+            feature.values = values;
+        }
+        problems.extend(row_problems);
+        problems.sort_by_key(|(record, _)| *record);
+        self.done = last;
+        let opening = std::mem::take(&mut self.opening);
+        Ok((features, opening.into_iter().chain(problems.into_iter().map(|(_, p)| p)).collect()))
+    }
 }
 
 /// The sibling of `shp` with extension `ext` (given in lower case), as `parcels.dbf` or `parcels.DBF`.
@@ -148,13 +212,18 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
     }
 }
 
-/// Reads the shapes the `.shx` lists: a record whose shape cannot be read or used keeps its place with a
+/// Reads the shapes of the `.shx` entries `index`, the first of them record `before + 1`: a record whose shape cannot be read or used keeps its place with a
 /// geometry error.
-fn read_shapes(path: &Path, mut shapes: ShpFile, index: &[Entry]) -> Result<(Vec<Feature>, Numbered)> {
+fn read_shapes(
+    path: &Path,
+    shapes: &mut ShpFile,
+    index: &[Entry],
+    before: usize,
+) -> Result<(Vec<Feature>, Numbered)> {
     let mut features = Vec::with_capacity(index.len());
     let mut problems = Vec::new();
     for (i, &entry) in index.iter().enumerate() {
-        let record = i + 1;
+        let record = before + i + 1;
         let shape = shapes.read(entry).map_err(|e| Error::io(path, e))?;
         let geometry = match shape {
             Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {

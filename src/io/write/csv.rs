@@ -6,13 +6,15 @@
 //! cells (owner names, addresses, notes, ids) get the quote: numbers and dates are typed cells and are
 //! written as they are, so `-12.5` stays a number.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::error::Result;
-use crate::io::write::write_atomic;
-use crate::table::{Cell, Table};
+use crate::error::{Error, Result};
+use crate::io::write::{temp_path_tagged, write_atomic};
+use crate::table::{Cell, Kind, Table};
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {
@@ -39,21 +41,38 @@ fn push_cell(out: &mut String, cell: &Cell<'_>) {
     }
 }
 
+/// The header line of a CSV file with `columns`.
+fn header(columns: &[(&'static str, Kind)]) -> String {
+    let mut header = String::new();
+    for (i, (name, _)) in columns.iter().enumerate() {
+        if i > 0 {
+            header.push(',');
+        }
+        push_field(&mut header, name);
+    }
+    header.push('\n');
+    header
+}
+
+/// Appends row `row` of `table` as a CSV line.
+fn push_row(out: &mut String, table: &dyn Table, row: usize) {
+    for col in 0..table.columns().len() {
+        if col > 0 {
+            out.push(',');
+        }
+        push_cell(out, &table.cell(row, col));
+    }
+    out.push('\n');
+}
+
+/// Rows rendered on all cores at a time, in blocks of this many.
+const BLOCK: usize = 16_384;
+
 /// Writes `table` to `path` as CSV with a header row. Rows are rendered on all cores in blocks and written in
 /// order.
 pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
-    const BLOCK: usize = 16_384;
-    let columns = table.columns();
     write_atomic(path, |w| {
-        let mut header = String::new();
-        for (i, (name, _)) in columns.iter().enumerate() {
-            if i > 0 {
-                header.push(',');
-            }
-            push_field(&mut header, name);
-        }
-        header.push('\n');
-        w.write_all(header.as_bytes())?;
+        w.write_all(header(table.columns()).as_bytes())?;
         // A few blocks per core at a time: parallel rendering without holding the whole file in memory.
         let blocks: Vec<usize> = (0..table.len()).step_by(BLOCK).collect();
         for group in blocks.chunks(4 * rayon::current_num_threads()) {
@@ -62,13 +81,7 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
                 .map(|&start| {
                     let mut out = String::with_capacity(BLOCK * 256);
                     for row in start..(start + BLOCK).min(table.len()) {
-                        for col in 0..columns.len() {
-                            if col > 0 {
-                                out.push(',');
-                            }
-                            push_cell(&mut out, &table.cell(row, col));
-                        }
-                        out.push('\n');
+                        push_row(&mut out, table, row);
                     }
                     out
                 })
@@ -77,6 +90,119 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
         }
         Ok(())
     })
+}
+
+/// A CSV file whose rows arrive in blocks in any order, each row with its place in the file.
+///
+/// Each block's lines are rendered on all cores, put in order of place and appended to a scratch file beside
+/// the output as one sorted run; memory keeps only each place's run and line length (8 bytes a row). The
+/// file is then written in order of place by reading each run front to back: a merge of sorted runs, so
+/// every byte is read once, sequentially.
+pub struct CsvByPlace {
+    path: PathBuf,
+    header: String,
+    scratch: PathBuf,
+    lines: BufWriter<File>,
+    /// The byte offset where each run starts in the scratch file.
+    runs: Vec<u64>,
+    written: u64,
+    /// For each place in the file: the run holding its line (`u32::MAX` before one does) and its length.
+    places: Vec<(u32, u32)>,
+}
+
+impl CsvByPlace {
+    /// A CSV file at `path` of `rows` rows with `columns`, its scratch file created beside it.
+    pub fn create(path: &Path, columns: &[(&'static str, Kind)], rows: usize) -> Result<Self> {
+        let scratch = temp_path_tagged(path, "lines");
+        let file = File::create(&scratch).map_err(|e| Error::io(&scratch, e))?;
+        Ok(CsvByPlace {
+            path: path.to_path_buf(),
+            header: header(columns),
+            scratch,
+            lines: BufWriter::with_capacity(1 << 20, file),
+            runs: Vec::new(),
+            written: 0,
+            places: vec![(u32::MAX, 0); rows],
+        })
+    }
+
+    /// Renders every row of `table`; row `i` goes to place `place(i)` in the file.
+    pub fn add(&mut self, table: &dyn Table, place: &(dyn Fn(usize) -> usize + Sync)) -> Result<()> {
+        const PIECE: usize = 4096;
+        let pieces: Vec<RenderedPiece> = (0..table.len())
+            .step_by(PIECE)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let mut out = String::with_capacity(PIECE * 320);
+                let mut lines = Vec::with_capacity(PIECE);
+                for row in start..(start + PIECE).min(table.len()) {
+                    let from = out.len();
+                    push_row(&mut out, table, row);
+                    lines.push((place(row), from, out.len()));
+                }
+                (out, lines)
+            })
+            .collect();
+        let mut order: Vec<(usize, usize, usize, usize)> = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(piece, (_, lines))| lines.iter().map(move |&(at, from, to)| (at, piece, from, to)))
+            .collect();
+        order.par_sort_unstable_by_key(|&(at, ..)| at);
+        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
+        self.runs.push(self.written);
+        for (at, piece, from, to) in order {
+            let line = &pieces[piece].0.as_bytes()[from..to];
+            self.lines.write_all(line).map_err(|e| Error::io(&self.scratch, e))?;
+            let len = u32::try_from(line.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
+            self.places[at] = (run, len);
+            self.written += u64::from(len);
+        }
+        Ok(())
+    }
+
+    /// Writes the file: the header, then the lines in order of place, each run read front to back. A place
+    /// no row went to is a bug in the caller, and an error rather than a short file.
+    pub fn write(mut self) -> Result<()> {
+        self.lines.flush().map_err(|e| Error::io(&self.scratch, e))?;
+        let mut runs = Vec::with_capacity(self.runs.len());
+        for &start in &self.runs {
+            let mut file = File::open(&self.scratch).map_err(|e| Error::io(&self.scratch, e))?;
+            file.seek(SeekFrom::Start(start)).map_err(|e| Error::io(&self.scratch, e))?;
+            runs.push(BufReader::with_capacity(1 << 18, file));
+        }
+        let mut line = Vec::new();
+        write_atomic(&self.path, |w| {
+            w.write_all(self.header.as_bytes())?;
+            for (at, &(run, len)) in self.places.iter().enumerate() {
+                let Some(reader) = runs.get_mut(run as usize) else {
+                    return Err(std::io::Error::other(format!(
+                        "row {} of the file was never rendered",
+                        at + 1
+                    )));
+                };
+                line.resize(len as usize, 0);
+                reader.read_exact(&mut line)?;
+                w.write_all(&line)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+impl Drop for CsvByPlace {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.scratch);
+    }
+}
+
+/// Lines rendered together: their text, and each line's place in the file and its span in the text.
+type RenderedPiece = (String, Vec<(usize, usize, usize)>);
+
+/// The error of a file beyond what a run index or a line length can count.
+fn too_many() -> std::io::Error {
+    std::io::Error::other("more than 4 GiB in one line, or more than 4 billion blocks")
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ mod geojson;
 pub mod gpkg;
 mod parquet;
 
-pub use self::csv::write_csv;
+pub use self::csv::{write_csv, CsvByPlace};
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
 pub use self::parquet::write_parquet;
@@ -111,9 +111,15 @@ impl Write for Faulty {
 /// The temporary name beside `path` that a file is written under before it is renamed to `path`. Temporary
 /// files of `path` left by an earlier run that was killed are removed on the way.
 fn temp_path(path: &Path) -> PathBuf {
+    temp_path_tagged(path, "tmp")
+}
+
+/// A scratch file beside `path`, `.NAME.TAG-PID`; scratch files of the same tag left by killed runs are
+/// removed first.
+fn temp_path_tagged(path: &Path, tag: &str) -> PathBuf {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let prefix = format!(".{name}.tmp-");
+    let prefix = format!(".{name}.{tag}-");
     remove_stale_temps(dir, &prefix);
     dir.join(format!("{prefix}{}", std::process::id()))
 }

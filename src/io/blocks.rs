@@ -1,0 +1,105 @@
+//! A layer read front to back in blocks of records, so that a large layer (a state's parcels) need not be
+//! held whole.
+//!
+//! Shapefiles are read block by block from their files: a block's shapes and attribute rows are read on two
+//! threads, and [`LayerBlocks::scan`] reads chosen attribute columns alone, at their fixed offsets in the
+//! `.dbf`, without touching the shapes. The other formats are read whole on opening and handed out in blocks
+//! from memory.
+
+use std::path::{Path, PathBuf};
+
+use super::{read_layer, shapefile, split_member, LayerFormat, ReadOptions};
+use crate::crs::Crs;
+use crate::error::{Problem, Result};
+use crate::layer::{Feature, Value};
+
+/// A layer being read in blocks of records.
+pub struct LayerBlocks {
+    path: PathBuf,
+    crs: Crs,
+    fields: Vec<String>,
+    len: usize,
+    source: Source,
+}
+
+enum Source {
+    Shapefile(Box<shapefile::Blocks>),
+    /// The features not yet handed out, and the reader's problems, given with the first block.
+    Memory {
+        features: std::vec::IntoIter<Feature>,
+        problems: Vec<Problem>,
+    },
+}
+
+impl LayerBlocks {
+    /// Opens the layer at `path` (any format [`read_layer`] reads) with the fields `options` keeps.
+    pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
+        let (file, member) = split_member(path);
+        if member.is_none() && LayerFormat::of(&file)? == LayerFormat::Shapefile {
+            super::require_file(&file)?;
+            let blocks = shapefile::Blocks::open(&file, options)?;
+            let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
+            return Ok(LayerBlocks { path: file, crs, fields, len, source: Source::Shapefile(Box::new(blocks)) });
+        }
+        let (layer, problems) = read_layer(path, options)?;
+        let len = layer.features.len();
+        let source = Source::Memory { features: layer.features.into_iter(), problems };
+        Ok(LayerBlocks { path: layer.path, crs: layer.crs, fields: layer.fields, len, source })
+    }
+
+    /// The file the layer is read from (the `.shp` for a shapefile).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The CRS of the coordinates.
+    pub fn crs(&self) -> &Crs {
+        &self.crs
+    }
+
+    /// The kept attribute fields, in the order of each feature's values.
+    pub fn fields(&self) -> &[String] {
+        &self.fields
+    }
+
+    /// The number of records in the layer.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the layer has no records.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Calls `each` with the record number and the values of the kept fields at indices `columns`, for every
+    /// record in order, before any block is read. A shapefile reads those `.dbf` columns alone; a value that
+    /// cannot be decoded is null here, and is reported when its block is read.
+    pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, &[Value])) -> Result<()> {
+        match &self.source {
+            Source::Shapefile(blocks) => blocks.scan(columns, each),
+            Source::Memory { features, .. } => {
+                let mut values = Vec::with_capacity(columns.len());
+                for feature in features.as_slice() {
+                    values.clear();
+                    values.extend(
+                        columns.iter().map(|&c| feature.values.get(c).cloned().unwrap_or(Value::Null)),
+                    );
+                    each(feature.record, &values);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The next `count` records (fewer at the end, none once all are read) and the problems found in them,
+    /// in record order; problems with the whole file come with the first block.
+    pub fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        match &mut self.source {
+            Source::Shapefile(blocks) => blocks.next_block(count),
+            Source::Memory { features, problems } => {
+                Ok((features.by_ref().take(count).collect(), std::mem::take(problems)))
+            }
+        }
+    }
+}
