@@ -334,8 +334,8 @@ pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>
         records_of(layer.features, &columns, schema, &layer.path, &layer.crs.short_name());
     records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
     let ids = ParcelIds::from_sorted(records.iter().map(|r| (r.id.as_str(), r.record)));
-    for r in &mut records {
-        if let Some(why) = ids.duplicate(&r.id, r.record) {
+    for (position, r) in records.iter_mut().enumerate() {
+        if let Some(why) = ids.duplicate(position) {
             problems.push(duplicate_problem(&layer.path, r.record, &why));
             r.defect.get_or_insert(why);
         }
@@ -451,7 +451,7 @@ impl ParcelIds {
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
     /// [`records_of`].
     pub fn collect(
-        scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, &[Value])) -> Result<()>,
+        scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>,
         columns: &ParcelColumns,
     ) -> Result<Self> {
         let scanned = columns.id_columns();
@@ -461,7 +461,7 @@ impl ParcelIds {
         let mut record_values = vec![Value::Null; width];
         scan(&scanned, &mut |record, values| {
             for (&c, v) in scanned.iter().zip(values) {
-                record_values[c] = v.clone();
+                record_values[c] = v;
             }
             let mut parts = columns.take_id_parts(&mut record_values);
             let (id, _) = parcel_id(&mut parts, columns.id.len(), record);
@@ -487,11 +487,15 @@ impl ParcelIds {
         self.ids.binary_search_by(|(x, r)| (&**x, *r).cmp(&(id, record))).ok()
     }
 
-    /// Why record `record` cannot be scheduled under `id` when an earlier record has the same id.
-    pub fn duplicate(&self, id: &str, record: usize) -> Option<String> {
-        let first = self.position(id)?;
-        let first_record = self.ids[first].1;
-        (first_record != record).then(|| format!("duplicate parcel id {id} (also record {first_record})"))
+    /// Why the record at `position` cannot be scheduled, when an earlier record has the same id: the id's
+    /// records stand together, the first one first.
+    pub fn duplicate(&self, position: usize) -> Option<String> {
+        let id = &self.ids.get(position)?.0;
+        if position == 0 || self.ids[position - 1].0 != *id {
+            return None;
+        }
+        let first = self.ids[..position].iter().rposition(|(other, _)| other != id).map_or(0, |i| i + 1);
+        Some(format!("duplicate parcel id {id} (also record {})", self.ids[first].1))
     }
 
     /// Number of parcel records.

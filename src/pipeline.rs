@@ -194,6 +194,7 @@ fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<Str
         towns: reference.towns.map(AreaLayer::new),
         sewered: reference.sewered.map(AreaLayer::new),
         county: reference.county.map(AreaLayer::new),
+        places: Default::default(),
     };
     // Watercourse distances are exact as far out as the shoreline's (and at least twice the separation the
     // law asks for), so the column means the same for a stream as for the lake.
@@ -389,71 +390,85 @@ pub fn stream_schedule_in_blocks<'c>(
     let block_size = if parcels.reprojector.is_identity() { block.max(1) } else { usize::MAX };
     let path = parcels.blocks.path().to_path_buf();
     let crs = config.crs.short_name();
-    loop {
-        let (features, block_problems) = parcels.blocks.next_block(block_size)?;
-        run.problems.extend(block_problems);
-        if features.is_empty() {
-            break;
-        }
-        let layer =
-            Layer { path: path.clone(), crs: parcels.blocks.crs().clone(), fields: Vec::new(), features };
-        let (layer, more) = parcels.reprojector.project_layer(layer);
-        run.problems.extend(more);
-        let (records, more) =
-            records_of(layer.into_inner().features, &parcels.columns, &parcels.schema, &path, &crs);
-        run.problems.extend(more);
-        let ids = &parcels.ids;
-        let slots: Vec<Option<usize>> = records.par_iter().map(|r| ids.slot(&r.id, r.record)).collect();
-        if let Some((r, _)) = records.iter().zip(&slots).find(|(_, slot)| slot.is_none()) {
-            return Err(Error::format(
-                &path,
-                format!(
-                    "record {} changed while the layer was read (its id is now {}): run again",
-                    r.record, r.id
-                ),
-            ));
-        }
-        let rows: Vec<Row> = records
-            .into_par_iter()
-            .zip(slots)
-            .map(|(mut parcel, slot)| {
-                let at = slot.unwrap_or_default();
-                if let Some(why) = ids.duplicate(&parcel.id, parcel.record) {
-                    parcel.defect.get_or_insert(why);
-                }
-                let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
-                    (None, Some(shape)) => {
-                        let input = Parcel {
-                            shape,
-                            town_attribute: parcel.town.take(),
-                            sewer_code: parcel.sewer.take(),
-                            swis: parcel.swis.take(),
-                            system: systems[at],
-                        };
-                        let facts = classify(&world, rules, &input);
-                        // The parcel keeps its shape and town for the outputs; the sewer code has served.
-                        (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
-                        let decision = decide(rules, &facts);
-                        (Some(facts), Some(decision))
+    let layer_crs = parcels.blocks.crs().clone();
+    let Parcels { blocks, schema, columns: parcel_columns, ids, reprojector } = &mut parcels;
+    // The next block is read on its own thread while this one is classified.
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+    let reader = std::thread::scope(|s| -> Result<()> {
+        s.spawn(move || loop {
+            let block = blocks.next_block(block_size);
+            let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
+            if sender.send(block).is_err() || last {
+                break;
+            }
+        });
+        for block in receiver {
+            let (features, block_problems) = block?;
+            run.problems.extend(block_problems);
+            if features.is_empty() {
+                break;
+            }
+            let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
+            let (layer, more) = reprojector.project_layer(layer);
+            run.problems.extend(more);
+            let (records, more) =
+                records_of(layer.into_inner().features, parcel_columns, schema, &path, &crs);
+            run.problems.extend(more);
+            let ids = &*ids;
+            let slots: Vec<Option<usize>> = records.par_iter().map(|r| ids.slot(&r.id, r.record)).collect();
+            if let Some((r, _)) = records.iter().zip(&slots).find(|(_, slot)| slot.is_none()) {
+                return Err(Error::format(
+                    &path,
+                    format!(
+                        "record {} changed while the layer was read (its id is now {}): run again",
+                        r.record, r.id
+                    ),
+                ));
+            }
+            let rows: Vec<Row> = records
+                .into_par_iter()
+                .zip(slots)
+                .map(|(mut parcel, slot)| {
+                    let at = slot.unwrap_or_default();
+                    if let Some(why) = ids.duplicate(at) {
+                        parcel.defect.get_or_insert(why);
                     }
-                    (_, shape) => {
-                        parcel.shape = shape;
-                        (None, None)
+                    let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
+                        (None, Some(shape)) => {
+                            let input = Parcel {
+                                shape,
+                                town_attribute: parcel.town.take(),
+                                sewer_code: parcel.sewer.take(),
+                                swis: parcel.swis.take(),
+                                system: systems[at],
+                            };
+                            let facts = classify(&world, rules, &input);
+                            // The parcel keeps its shape and town for the outputs; the sewer code has served.
+                            (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
+                            let decision = decide(rules, &facts);
+                            (Some(facts), Some(decision))
+                        }
+                        (_, shape) => {
+                            parcel.shape = shape;
+                            (None, None)
+                        }
+                    };
+                    let last = history.as_ref().and_then(|h| h[at].clone());
+                    let mut entry = entry(config, decision, last, history.is_some());
+                    if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
+                        entry.permit = permit_for(rules, report, facts.as_ref(), events_of(&run.events, at))
+                            .map(Box::new);
                     }
-                };
-                let last = history.as_ref().and_then(|h| h[at].clone());
-                let mut entry = entry(config, decision, last, history.is_some());
-                if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
-                    entry.permit =
-                        permit_for(rules, report, facts.as_ref(), events_of(&run.events, at)).map(Box::new);
-                }
-                progress.advance();
-                Row { at, parcel, facts, entry }
-            })
-            .collect();
-        report_parcel_problems(&rows, ids, &path, &mut run.problems);
-        each_block(&run, rows)?;
-    }
+                    progress.advance();
+                    Row { at, parcel, facts, entry }
+                })
+                .collect();
+            report_parcel_problems(&rows, ids, &path, &mut run.problems);
+            each_block(&run, rows)?;
+        }
+        Ok(())
+    });
+    reader?;
     progress.start("writing", 0);
     clock.lap("read, classify and schedule parcels");
     Problem::sort_unique(&mut run.problems);
@@ -466,7 +481,7 @@ pub fn stream_schedule_in_blocks<'c>(
 /// district layer contradicts, reported by record whether or not they changed the parcel's schedule.
 fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, problems: &mut Vec<Problem>) {
     for row in rows {
-        if let Some(why) = ids.duplicate(&row.parcel.id, row.parcel.record) {
+        if let Some(why) = ids.duplicate(row.at) {
             problems.push(duplicate_problem(path, row.parcel.record, &why));
         }
         let Some(facts) = &row.facts else { continue };

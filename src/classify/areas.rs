@@ -63,6 +63,21 @@ pub struct Areas {
     pub county: Option<AreaLayer>,
     /// The rule set's municipalities, in its order, shared by every parcel's facts.
     pub municipalities: Vec<Name>,
+    /// What each town name met so far means ([`RuleSet::place`]): a county spells its towns a few dozen
+    /// ways, and a million parcels name them.
+    pub places: PlaceMemo,
+}
+
+/// [`RuleSet::place`] of the names met, with a town as its shared name; filled as parcels are classified.
+#[derive(Debug, Default)]
+pub struct PlaceMemo(std::sync::RwLock<rustc_hash::FxHashMap<Box<str>, KnownPlace>>);
+
+/// A [`Place`] with the town's shared name.
+#[derive(Debug, Clone)]
+enum KnownPlace {
+    Town(Name),
+    VillageOfTowns { village: String, towns: Vec<String> },
+    Unknown,
 }
 
 /// `s` trimmed, unless that leaves nothing.
@@ -102,9 +117,9 @@ impl Areas {
         };
         let swis_town = || nonblank(swis).and_then(|s| rules.swis_town(s));
         let found = nonblank(from_layer).or(nonblank(attribute));
-        match found.map(|name| (name, rules.place(name))) {
-            Some((_, Place::Town(town))) => (Some(self.shared(rules, &town)), None),
-            Some((_, Place::VillageOfTowns { village, towns })) => match swis_town() {
+        match found.map(|name| (name, self.place(rules, name))) {
+            Some((_, KnownPlace::Town(town))) => (Some(town), None),
+            Some((_, KnownPlace::VillageOfTowns { village, towns })) => match swis_town() {
                 Some(t) if towns.contains(&t) => (Some(self.shared(rules, &t)), None),
                 _ => (
                     None,
@@ -114,9 +129,26 @@ impl Areas {
                     )),
                 ),
             },
-            Some((name, Place::Unknown)) => (None, Some(name.to_string())),
+            Some((name, KnownPlace::Unknown)) => (None, Some(name.to_string())),
             None => (swis_town().map(|t| self.shared(rules, &t)), None),
         }
+    }
+
+    /// What the town name `name` means, worked out once per name.
+    fn place(&self, rules: &RuleSet, name: &str) -> KnownPlace {
+        let memo = &self.places.0;
+        if let Some(known) = memo.read().ok().and_then(|m| m.get(name).cloned()) {
+            return known;
+        }
+        let known = match rules.place(name) {
+            Place::Town(town) => KnownPlace::Town(self.shared(rules, &town)),
+            Place::VillageOfTowns { village, towns } => KnownPlace::VillageOfTowns { village, towns },
+            Place::Unknown => KnownPlace::Unknown,
+        };
+        if let Ok(mut m) = memo.write() {
+            m.insert(name.into(), known.clone());
+        }
+        known
     }
 
     /// The shared copy of a canonical municipality name.

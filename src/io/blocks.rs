@@ -39,7 +39,13 @@ impl LayerBlocks {
             super::require_file(&file)?;
             let blocks = shapefile::Blocks::open(&file, options)?;
             let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
-            return Ok(LayerBlocks { path: file, crs, fields, len, source: Source::Shapefile(Box::new(blocks)) });
+            return Ok(LayerBlocks {
+                path: file,
+                crs,
+                fields,
+                len,
+                source: Source::Shapefile(Box::new(blocks)),
+            });
         }
         let (layer, problems) = read_layer(path, options)?;
         let len = layer.features.len();
@@ -75,17 +81,14 @@ impl LayerBlocks {
     /// Calls `each` with the record number and the values of the kept fields at indices `columns`, for every
     /// record in order, before any block is read. A shapefile reads those `.dbf` columns alone; a value that
     /// cannot be decoded is null here, and is reported when its block is read.
-    pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, &[Value])) -> Result<()> {
+    pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         match &self.source {
             Source::Shapefile(blocks) => blocks.scan(columns, each),
             Source::Memory { features, .. } => {
-                let mut values = Vec::with_capacity(columns.len());
                 for feature in features.as_slice() {
-                    values.clear();
-                    values.extend(
-                        columns.iter().map(|&c| feature.values.get(c).cloned().unwrap_or(Value::Null)),
-                    );
-                    each(feature.record, &values);
+                    let values =
+                        columns.iter().map(|&c| feature.values.get(c).cloned().unwrap_or(Value::Null));
+                    each(feature.record, values.collect());
                 }
                 Ok(())
             }

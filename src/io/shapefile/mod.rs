@@ -111,7 +111,7 @@ impl Blocks {
     /// Calls `each` with the record number and the values of the kept fields at indices `columns` of every
     /// record, reading only those columns of the `.dbf`. Values that cannot be decoded are null here; the
     /// blocks report them.
-    pub(super) fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, &[Value])) -> Result<()> {
+    pub(super) fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         const SCAN_BLOCK: usize = 1 << 16;
         let (dbf, cpg, kept) = &self.dbf;
         let (table, _) = DbfTable::open(dbf, cpg.as_deref())?;
@@ -122,7 +122,7 @@ impl Blocks {
             if block.is_empty() {
                 return Ok(());
             }
-            for values in &block {
+            for values in block {
                 record += 1;
                 each(record, values);
             }
