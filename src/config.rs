@@ -256,6 +256,10 @@ pub struct Config {
     pub border_tolerance_ft: f64,
     /// The day the schedule is computed for.
     pub as_of: NaiveDate,
+    /// Whether the rows keep each parcel's shape after classification (true): a command whose outputs draw
+    /// or carry no geometry (CSV tables, the workload) sets it false, and a million rows are lighter by the
+    /// shapes.
+    pub keep_shapes: bool,
 }
 
 impl Config {
@@ -291,6 +295,7 @@ impl Config {
             assume_crs,
             border_tolerance_ft,
             as_of,
+            keep_shapes: true,
         })
     }
 }

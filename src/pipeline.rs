@@ -443,8 +443,10 @@ pub fn stream_schedule_in_blocks<'c>(
                                 system: systems[at],
                             };
                             let facts = classify(&world, rules, &input);
-                            // The parcel keeps its shape and town for the outputs; the sewer code has served.
-                            (parcel.shape, parcel.town) = (Some(input.shape), input.town_attribute);
+                            // The parcel keeps its town, and its shape when the outputs need it; the
+                            // sewer code has served.
+                            (parcel.shape, parcel.town) =
+                                (config.keep_shapes.then_some(input.shape), input.town_attribute);
                             let decision = decide(rules, &facts);
                             (Some(facts), Some(decision))
                         }

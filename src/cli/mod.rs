@@ -214,7 +214,9 @@ fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (config, formats) = prepare(&a)?;
+    let (mut config, formats) = prepare(&a)?;
+    // CSV carries no geometry: the rows need not keep the parcels' shapes.
+    config.keep_shapes = formats != [OutputFormat::Csv];
     let (run, found, problems) = run_obligations(&a, &config)?;
     let writing = std::time::Instant::now();
     let table = ObligationTable::new(&run, &found);
@@ -245,7 +247,9 @@ fn parse_years(text: &str) -> anyhow::Result<(i32, i32)> {
 }
 
 fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
-    let (config, formats) = prepare(&a.run)?;
+    let (mut config, formats) = prepare(&a.run)?;
+    // The workload counts; it draws nothing.
+    config.keep_shapes = false;
     let (first, last) = match &a.years {
         Some(text) => parse_years(text)?,
         None => (config.as_of.year(), config.as_of.year() + 9),
