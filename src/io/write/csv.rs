@@ -239,3 +239,70 @@ mod tests {
         assert_eq!(render(Cell::Date(date)), "2027-01-15");
     }
 }
+
+#[cfg(test)]
+mod by_place_tests {
+    use geo::MultiPolygon;
+
+    use super::*;
+
+    /// Two columns: a name, and a note that needs quoting.
+    struct Names(&'static [(&'static str, &'static str)]);
+
+    impl Table for Names {
+        fn columns(&self) -> &[(&'static str, Kind)] {
+            &[("name", Kind::Text), ("note", Kind::Text)]
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+            let (name, note) = self.0[row];
+            Cell::Text([name, note][column].into())
+        }
+        fn geometry(&self, _: usize) -> Option<&MultiPolygon<f64>> {
+            None
+        }
+    }
+
+    fn dir(label: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lakeshore-by-place-{label}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn blocks_in_any_order_make_the_file_in_order_of_place() {
+        let dir = dir("order");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        // Places 4, 1 and 3 in the first block, 0 and 2 in the second.
+        csv.add(&Names(&[("e", "five"), ("b", "two, with a comma"), ("d", "four")]), &|i| [4, 1, 3][i])
+            .unwrap();
+        csv.add(&Names(&[("a", "one"), ("c", "three \"quoted\"")]), &|i| [0, 2][i]).unwrap();
+        csv.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "name,note\na,one\nb,\"two, with a comma\"\nc,\"three \"\"quoted\"\"\"\nd,four\ne,five\n"
+        );
+        let left: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("out.csv")], "the scratch file is removed");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_place_no_row_went_to_is_an_error_not_a_short_file() {
+        let dir = dir("gap");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 3).unwrap();
+        csv.add(&Names(&[("a", "one"), ("c", "three")]), &|i| [0, 2][i]).unwrap();
+        let error = csv.write().expect_err("place 1 was never filled");
+        assert!(error.to_string().contains("row 2 of the file was never rendered"), "{error}");
+        assert!(!path.exists(), "no partial file is left under the output's name");
+        let left = std::fs::read_dir(&dir).unwrap().count();
+        assert_eq!(left, 0, "neither a temporary nor a scratch file is left");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
