@@ -627,3 +627,88 @@ pub fn systems_by_parcel(
     }
     (out, problems)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A schema whose id is SWIS + PRINT_KEY, and the columns of a layer holding those two fields.
+    fn columns() -> (ParcelSchema, ParcelColumns) {
+        let schema = ParcelSchema {
+            id: vec!["SWIS".into(), "PRINT_KEY".into()],
+            town: None,
+            sewer: None,
+            swis: Some("SWIS".into()),
+            owner: None,
+            location: Vec::new(),
+            mailing: MailingFields::default(),
+        };
+        let fields = ["SWIS".to_string(), "PRINT_KEY".to_string()];
+        let columns = ParcelColumns::new(&fields, &schema);
+        (schema, columns)
+    }
+
+    fn text(s: &str) -> Value {
+        if s.is_empty() {
+            Value::Null
+        } else {
+            Value::Text(s.into())
+        }
+    }
+
+    #[test]
+    fn ids_are_sorted_and_a_repeat_names_its_first_record() {
+        let (_, columns) = columns();
+        // Record: SWIS, PRINT_KEY. Records 2 and 5 repeat record 4's id; record 3 has no PRINT_KEY.
+        let layer = [
+            ("054889", "2.00-1-1"),
+            ("054889", "1.00-1-1"),
+            ("054889", ""),
+            ("052889", "9.00-1-1"),
+            ("054889", "1.00-1-1"),
+        ];
+        let ids = ParcelIds::collect(
+            |scanned, each| {
+                assert_eq!(scanned, [0, 1], "both id columns are scanned");
+                for (i, (swis, key)) in layer.iter().enumerate() {
+                    each(i + 1, vec![text(swis), text(key)]);
+                }
+                Ok(())
+            },
+            &columns,
+        )
+        .unwrap();
+        // Sorted by id, then record: "052889-9.00-1-1" (4), "054889-1.00-1-1" (2, 5), "054889-2.00-1-1" (1),
+        // "<no id: record 3>" ('<' sorts after digits).
+        assert_eq!(ids.len(), 5);
+        assert_eq!(ids.position("052889-9.00-1-1"), Some(0));
+        assert_eq!(ids.position("054889-1.00-1-1"), Some(1));
+        assert_eq!(ids.slot("054889-1.00-1-1", 5), Some(2));
+        assert_eq!(ids.position("054889-2.00-1-1"), Some(3));
+        assert_eq!(ids.slot("<no id: record 3>", 3), Some(4));
+        assert_eq!(ids.position("054889-3.00-1-1"), None);
+        assert_eq!(ids.duplicate(1), None, "the first record of an id is scheduled");
+        assert_eq!(ids.duplicate(2).as_deref(), Some("duplicate parcel id 054889-1.00-1-1 (also record 2)"));
+        assert_eq!(ids.duplicate(3), None);
+    }
+
+    #[test]
+    fn the_id_pass_and_the_records_agree() {
+        // The same record read by the id pass and by the block conversion gets the same id, blank part or not.
+        let (schema, columns) = columns();
+        for (swis, key) in [("054889", "1.00-1-1"), ("054889", ""), ("", "")] {
+            let ids = ParcelIds::collect(
+                |_, each| {
+                    each(7, vec![text(swis), text(key)]);
+                    Ok(())
+                },
+                &columns,
+            )
+            .unwrap();
+            let feature =
+                Feature { record: 7, geometry: Err("no shape".into()), values: vec![text(swis), text(key)] };
+            let (records, _) = records_of(vec![feature], &columns, &schema, Path::new("p.shp"), "EPSG:2261");
+            assert_eq!(ids.slot(&records[0].id, 7), Some(0), "{swis:?} {key:?}: {}", records[0].id);
+        }
+    }
+}
