@@ -18,6 +18,7 @@ mod shapefile;
 
 pub mod blocks;
 pub mod columns;
+pub mod csv;
 pub mod events;
 pub mod gpkg;
 pub mod inspections;

@@ -1,0 +1,555 @@
+//! CSV text read record by record (RFC 4180), holding one record at a time, each record with the line it
+//! starts on as an editor counts lines, so that a problem in it is reported where it is.
+//!
+//! Fields are separated by commas and records by line breaks (CRLF, LF or a lone CR). A field may be quoted;
+//! a quoted field holds commas, line breaks and doubled quotes (`""` for one `"`), so a record may span
+//! several lines and the next record starts on a later line than the count of records says. Empty lines are
+//! skipped, a UTF-8 byte-order mark at the start is dropped.
+//!
+//! Damage never stops the reading: a record that is not what RFC 4180 allows comes with its [`Flaw`] (a quote
+//! that is never closed, a `"` inside an unquoted field, bytes that are not UTF-8, a NUL byte, a record of
+//! more than [`MAX_RECORD_BYTES`]), and the next record is read as usual.
+
+use std::io::BufRead;
+
+/// The longest record kept; the rest of a longer one is skipped (an unclosed quote would otherwise read the
+/// whole remaining file into one field).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// The UTF-8 byte-order mark some programs (Excel's "CSV UTF-8") write first.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One record: its fields as text and the line it starts on (1-based). A row of a workbook sheet is read
+/// into the same shape, its row number as its line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Record {
+    line: usize,
+    text: String,
+    ends: Vec<usize>,
+    flaw: Option<Flaw>,
+}
+
+impl Record {
+    /// An empty record on `line`, to [`push`](Record::push) fields onto.
+    pub fn new(line: usize) -> Self {
+        Record { line, ..Record::default() }
+    }
+
+    /// The line the record starts on (1-based: the header of a file is line 1).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Number of fields.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the record has no fields.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Field `i` (0-based) as written, quotes removed; `None` past the last field.
+    pub fn field(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.text.get(start..end)
+    }
+
+    /// The fields in order.
+    pub fn fields(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|i| self.field(i))
+    }
+
+    /// What is wrong with the record, if anything.
+    pub fn flaw(&self) -> Option<Flaw> {
+        self.flaw
+    }
+
+    /// Appends a field.
+    pub fn push(&mut self, field: &str) {
+        self.text.push_str(field);
+        self.ends.push(self.text.len());
+    }
+}
+
+/// What is wrong with a record. Only a stray quote leaves the record readable ([`Flaw::keeps_record`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flaw {
+    /// A quoted field opened on `line` is never closed: the rest of the input is in it.
+    Unclosed {
+        /// Where the quote opened.
+        line: usize,
+    },
+    /// The record is longer than [`MAX_RECORD_BYTES`].
+    TooLong,
+    /// Field `field` (0-based) holds bytes that are not UTF-8, the first of them on `line`.
+    NotUtf8 {
+        /// The line of the first bad byte.
+        line: usize,
+        /// The field.
+        field: usize,
+    },
+    /// Field `field` holds a NUL byte, the first on `line`.
+    Nul {
+        /// The line of the NUL byte.
+        line: usize,
+        /// The field.
+        field: usize,
+    },
+    /// A `"` inside field `field` that is not quoted as a whole, or text after a quoted field's closing
+    /// quote, first on `line`; the field is read as written (a quote and all).
+    StrayQuote {
+        /// The line of the quote.
+        line: usize,
+        /// The field.
+        field: usize,
+    },
+}
+
+impl Flaw {
+    /// Whether the record can still be read: its fields are what the writer most likely meant.
+    pub fn keeps_record(self) -> bool {
+        matches!(self, Flaw::StrayQuote { .. })
+    }
+
+    /// The line to report the flaw on, for a record starting on `start`.
+    pub fn line(self, start: usize) -> usize {
+        match self {
+            Flaw::TooLong => start,
+            Flaw::Unclosed { line }
+            | Flaw::NotUtf8 { line, .. }
+            | Flaw::Nul { line, .. }
+            | Flaw::StrayQuote { line, .. } => line,
+        }
+    }
+
+    /// What is wrong, naming a field by its column in `names` (the header's fields).
+    pub fn what(self, names: &[String]) -> String {
+        let column = |field: usize| match names.get(field) {
+            Some(name) => format!("column '{name}'"),
+            None => format!("field {}", field + 1),
+        };
+        match self {
+            Flaw::Unclosed { .. } => {
+                "a quoted field opened on this line is never closed, so the rest of the file is in it".into()
+            }
+            Flaw::TooLong => format!(
+                "the record is longer than {} MiB, most likely because a quote was left open",
+                MAX_RECORD_BYTES >> 20
+            ),
+            Flaw::NotUtf8 { field, .. } => format!("{} is not UTF-8 text", column(field)),
+            Flaw::Nul { field, .. } => {
+                format!("{} holds a NUL byte (the file is damaged or not text)", column(field))
+            }
+            Flaw::StrayQuote { field, .. } => {
+                format!("{} holds a '\"' but is not quoted as a whole", column(field))
+            }
+        }
+    }
+
+    /// What to do about it.
+    pub fn fix(self) -> &'static str {
+        match self {
+            Flaw::Unclosed { .. } | Flaw::TooLong => {
+                "close the quote (and double any quote inside the field: \"\")"
+            }
+            Flaw::NotUtf8 { .. } => "save the file as CSV UTF-8",
+            Flaw::Nul { .. } => "delete the byte or export the file again",
+            Flaw::StrayQuote { .. } => {
+                "quote the whole field and double the quote inside it (\"6\"\" pipe\"), so that every program \
+                 reads it alike"
+            }
+        }
+    }
+}
+
+/// Where the reader is inside a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Nothing of the record read yet (empty lines are skipped here).
+    Empty,
+    /// At the start of a field after a comma.
+    FieldStart,
+    /// Inside a field that does not start with a quote.
+    Unquoted,
+    /// Inside a quoted field.
+    Quoted,
+    /// Just after a quote inside a quoted field: its end, or the first of a doubled quote.
+    QuoteSeen,
+}
+
+/// Reads CSV records from a buffered input, one at a time (see the module's documentation).
+///
+/// ```
+/// use lakeshore::io::csv::{CsvReader, Record};
+/// let text = "id,notes\r\n1,\"two\nlines\"\r\n2,plain\r\n";
+/// let mut reader = CsvReader::new(text.as_bytes());
+/// let mut record = Record::default();
+/// let mut seen = Vec::new();
+/// while reader.read(&mut record).unwrap() {
+///     seen.push((record.line(), record.fields().map(String::from).collect::<Vec<_>>()));
+/// }
+/// assert_eq!(seen[1], (2, vec!["1".to_string(), "two\nlines".to_string()]));
+/// assert_eq!(seen[2].0, 4, "the record after a two-line field starts on line 4");
+/// ```
+pub struct CsvReader<R> {
+    input: R,
+    /// The line the next byte is on.
+    line: usize,
+    /// Whether the last byte was a CR, so that a LF after it ends the same line.
+    after_cr: bool,
+    /// Whether the start of the input has been looked at for a byte-order mark.
+    started: bool,
+}
+
+impl<R: BufRead> CsvReader<R> {
+    /// A reader of `input`, whose first byte is on line 1. A byte-order mark is recognised when the input's
+    /// first buffer holds its three bytes, as a file's does.
+    pub fn new(input: R) -> Self {
+        CsvReader { input, line: 1, after_cr: false, started: false }
+    }
+
+    /// Reads the next record into `record` (reusing its memory); `false` at the end of the input. Only an
+    /// error of the input itself is an error: damage is the record's [`Flaw`].
+    pub fn read(&mut self, record: &mut Record) -> std::io::Result<bool> {
+        if !self.started {
+            self.started = true;
+            if self.input.fill_buf()?.starts_with(BOM) {
+                self.input.consume(BOM.len());
+            }
+        }
+        let mut bytes = std::mem::take(&mut record.text).into_bytes();
+        bytes.clear();
+        record.ends.clear();
+        record.flaw = None;
+        let mut state = State::Empty;
+        let mut quote_line = 0;
+        let mut stray = None;
+        let mut cut = false;
+        let mut push = |bytes: &mut Vec<u8>, b: u8| {
+            if bytes.len() < MAX_RECORD_BYTES {
+                bytes.push(b);
+            } else {
+                cut = true;
+            }
+        };
+        // Whether a line break ended the record (otherwise the input did).
+        let mut ended = false;
+        while !ended {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            for &b in buf {
+                used += 1;
+                let line = self.line;
+                let is_break = b == b'\n' || b == b'\r';
+                self.line += usize::from(b == b'\r' || (b == b'\n' && !self.after_cr));
+                self.after_cr = b == b'\r';
+                state = match (state, b) {
+                    (State::Empty, _) if is_break => State::Empty,
+                    (State::Empty | State::FieldStart, _) => {
+                        if state == State::Empty {
+                            record.line = line;
+                        }
+                        match b {
+                            b'"' => {
+                                quote_line = line;
+                                State::Quoted
+                            }
+                            b',' => {
+                                record.ends.push(bytes.len());
+                                State::FieldStart
+                            }
+                            _ if is_break => {
+                                ended = true;
+                                break;
+                            }
+                            _ => {
+                                push(&mut bytes, b);
+                                State::Unquoted
+                            }
+                        }
+                    }
+                    (State::Quoted, b'"') => State::QuoteSeen,
+                    (State::Quoted, _) => {
+                        push(&mut bytes, b);
+                        State::Quoted
+                    }
+                    (State::QuoteSeen, b'"') => {
+                        push(&mut bytes, b);
+                        State::Quoted
+                    }
+                    (State::Unquoted | State::QuoteSeen, b',') => {
+                        record.ends.push(bytes.len());
+                        State::FieldStart
+                    }
+                    (State::Unquoted | State::QuoteSeen, _) if is_break => {
+                        ended = true;
+                        break;
+                    }
+                    (State::Unquoted | State::QuoteSeen, _) => {
+                        if b == b'"' || state == State::QuoteSeen {
+                            stray = stray.or(Some((line, record.ends.len())));
+                        }
+                        push(&mut bytes, b);
+                        State::Unquoted
+                    }
+                };
+            }
+            self.input.consume(used);
+        }
+        if state == State::Empty {
+            record.text = String::from_utf8(bytes).unwrap_or_default();
+            return Ok(false);
+        }
+        // The last field, ended by a line break or by the end of the input.
+        record.ends.push(bytes.len());
+        let (text, damage) = validate(bytes, record);
+        record.text = text;
+        record.flaw = if !ended && state == State::Quoted {
+            Some(Flaw::Unclosed { line: quote_line })
+        } else if cut {
+            Some(Flaw::TooLong)
+        } else {
+            damage.or(stray.map(|(line, field)| Flaw::StrayQuote { line, field }))
+        };
+        Ok(true)
+    }
+}
+
+/// The record's bytes as text, or empty text and the flaw when a field is not UTF-8 or holds a NUL byte.
+fn validate(bytes: Vec<u8>, record: &Record) -> (String, Option<Flaw>) {
+    let bad = |at: usize| {
+        let field = record.ends.partition_point(|&end| end <= at).min(record.ends.len().saturating_sub(1));
+        (line_at(&bytes, record, at), field)
+    };
+    let at = match std::str::from_utf8(&bytes) {
+        // A field boundary inside a character: two fields each holding part of it.
+        Ok(text) => record.ends.iter().copied().find(|&end| !text.is_char_boundary(end)),
+        Err(e) => Some(e.valid_up_to()),
+    };
+    if let Some(at) = at {
+        let (line, field) = bad(at);
+        return (String::new(), Some(Flaw::NotUtf8 { line, field }));
+    }
+    let nul = bytes.contains(&0).then(|| bytes.iter().position(|&b| b == 0)).flatten();
+    let flaw = nul.map(|at| {
+        let (line, field) = bad(at);
+        Flaw::Nul { line, field }
+    });
+    (String::from_utf8(bytes).unwrap_or_default(), flaw)
+}
+
+/// The line of byte `at` of a record's fields: its start line plus the line breaks before it, counted field
+/// by field (a CR ending one quoted field and a LF starting the next are two breaks).
+fn line_at(bytes: &[u8], record: &Record, at: usize) -> usize {
+    let mut line = record.line;
+    let mut start = 0;
+    for &end in &record.ends {
+        let field = &bytes[start.min(at)..end.min(at)];
+        line += field.iter().filter(|&&b| b == b'\r').count();
+        line += field.windows(2).filter(|w| w[0] != b'\r' && w[1] == b'\n').count();
+        line += usize::from(field.first() == Some(&b'\n'));
+        start = end;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::BufReader;
+
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// Every record of `input` as (line, fields, flaw), read through a buffer of `capacity` bytes.
+    fn records_with(input: &[u8], capacity: usize) -> Vec<(usize, Vec<String>, Option<Flaw>)> {
+        let mut reader = CsvReader::new(BufReader::with_capacity(capacity, input));
+        let mut record = Record::default();
+        let mut out = Vec::new();
+        while reader.read(&mut record).unwrap() {
+            out.push((record.line(), record.fields().map(String::from).collect(), record.flaw()));
+        }
+        out
+    }
+
+    fn records(input: &[u8]) -> Vec<(usize, Vec<String>, Option<Flaw>)> {
+        let whole = records_with(input, 1 << 16);
+        // A buffer of 3 bytes puts buffer ends inside quotes, doubled quotes and CRLF pairs; a BOM still fits.
+        assert_eq!(records_with(input, 3), whole, "the buffer size changes nothing");
+        whole
+    }
+
+    /// (line, fields) of every record, which must all be whole.
+    fn lines_and_fields(input: &str) -> Vec<(usize, Vec<String>)> {
+        let read = records(input.as_bytes());
+        read.into_iter().map(|(line, fields, flaw)| (assert_eq!(flaw, None), (line, fields)).1).collect()
+    }
+
+    fn row(line: usize, fields: &[&str]) -> (usize, Vec<String>) {
+        (line, fields.iter().map(|f| f.to_string()).collect())
+    }
+
+    #[test]
+    fn plain_records_with_any_line_ending() {
+        for input in ["a,b\n1,2\n3,4\n", "a,b\r\n1,2\r\n3,4\r\n", "a,b\r1,2\r3,4", "a,b\n1,2\r\n3,4"] {
+            let want = vec![row(1, &["a", "b"]), row(2, &["1", "2"]), row(3, &["3", "4"])];
+            assert_eq!(lines_and_fields(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn quoted_fields_hold_commas_quotes_and_line_breaks() {
+        // Line 1: header. Line 2: record 1 opens a quoted note that breaks twice (CRLF, then LF), so its
+        // closing quote is on line 4; record 2 starts on line 5. Line 6 is empty; record 3 is on line 7, its
+        // last field empty after a trailing comma; record 4 (line 8) has no line break at the end.
+        let input = "id,note,n\r\n\
+                     1,\"first, \"\"quoted\"\"\r\nsecond\nthird\",9\r\n\
+                     2,\"\",10\r\n\
+                     \r\n\
+                     3,plain,\n\
+                     4,\"a\rb\",11";
+        assert_eq!(
+            lines_and_fields(input),
+            vec![
+                row(1, &["id", "note", "n"]),
+                row(2, &["1", "first, \"quoted\"\r\nsecond\nthird", "9"]),
+                row(5, &["2", "", "10"]),
+                row(7, &["3", "plain", ""]),
+                row(8, &["4", "a\rb", "11"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_blank_lines_are_skipped() {
+        let input = "\u{feff}\n\nid,date\n\n1,2026-01-02\n\n";
+        assert_eq!(lines_and_fields(input), vec![row(3, &["id", "date"]), row(5, &["1", "2026-01-02"])]);
+        assert_eq!(lines_and_fields(""), vec![]);
+        assert_eq!(lines_and_fields("\r\n\n\r"), vec![]);
+        // Spaces are a field, not a blank line; one comma makes two empty fields.
+        assert_eq!(lines_and_fields(" \n,\n"), vec![row(1, &[" "]), row(2, &["", ""])]);
+    }
+
+    #[test]
+    fn a_quote_never_closed_takes_the_rest_of_the_input() {
+        let read = records(b"id,note\n1,ok\n2,\"open\nstill open\n3,gone\n");
+        assert_eq!(read.len(), 3);
+        assert_eq!(read[1], (2, vec!["1".into(), "ok".into()], None));
+        assert_eq!(read[2].0, 3);
+        assert_eq!(read[2].2, Some(Flaw::Unclosed { line: 3 }));
+        // Opened on the record's second line, after a closed multi-line field.
+        let read = records(b"a,b,c\n\"x\ny\",z,\"w");
+        assert_eq!(read[1].2, Some(Flaw::Unclosed { line: 3 }));
+        assert_eq!(read[1].0, 2);
+    }
+
+    #[test]
+    fn a_stray_quote_is_read_as_written() {
+        let read = records(b"id,size,n\n1,6\" pipe,2\n2,\"6\"\" pipe\"x,3\n3,\"ok\",4\n");
+        assert_eq!(read[1].1, ["1", "6\" pipe", "2"]);
+        assert_eq!(read[1].2, Some(Flaw::StrayQuote { line: 2, field: 1 }));
+        assert_eq!(read[2].1, ["2", "6\" pipex", "3"]);
+        assert_eq!(read[2].2, Some(Flaw::StrayQuote { line: 3, field: 1 }));
+        assert_eq!(read[3], (4, vec!["3".into(), "ok".into(), "4".into()], None));
+        // A lone quote starting a field opens a quoted field: the line break and next row are in it.
+        let read = records(b"a,b\n1,\"x\n2,y\"\n3,z\n");
+        assert_eq!(read[1], (2, vec!["1".into(), "x\n2,y".into()], None));
+        assert_eq!(read[2].0, 4);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_or_nul_are_found_on_their_line() {
+        // Record 1 spans lines 2-4; its bad byte is on line 4. Record 2 (line 5) is whole.
+        let read = records(b"id,note\n1,\"a\nb\nc\xff\"\n2,fine\n3,n\x00l\n\"\xc3\",\"\xa9\"\n");
+        assert_eq!(read[1].0, 2);
+        assert_eq!(read[1].2, Some(Flaw::NotUtf8 { line: 4, field: 1 }));
+        assert_eq!(read[2], (5, vec!["2".into(), "fine".into()], None));
+        assert_eq!(read[3].2, Some(Flaw::Nul { line: 6, field: 1 }));
+        // Two fields each holding half of 'é' are not text, though their bytes together are.
+        assert!(matches!(read[4].2, Some(Flaw::NotUtf8 { line: 7, .. })));
+        // A CR closing one quoted field and a LF opening the next are two line breaks.
+        let read = records(b"a,b\n\"x\r\",\"\ny\xff\"\n");
+        assert_eq!(read[1].2, Some(Flaw::NotUtf8 { line: 4, field: 1 }));
+    }
+
+    #[test]
+    fn a_record_too_long_is_cut_and_the_next_is_read() {
+        let mut input = b"id,note\n1,\"".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_RECORD_BYTES + 10));
+        input.extend(b"\"\n2,short\n");
+        let read = records_with(&input, 1 << 16);
+        assert_eq!(read[1].2, Some(Flaw::TooLong));
+        assert_eq!(read[2], (3, vec!["2".into(), "short".into()], None));
+    }
+
+    /// RFC 4180 text of `rows`, quoting a field when it must be, with `eol` after each record.
+    fn write(rows: &[Vec<String>], eol: &str) -> String {
+        let mut out = String::new();
+        for fields in rows {
+            let quoted: Vec<String> = fields
+                .iter()
+                .map(|f| {
+                    let plain = f.is_empty() || !f.contains([',', '"', '\r', '\n']) && !f.starts_with('"');
+                    if plain {
+                        f.clone()
+                    } else {
+                        format!("\"{}\"", f.replace('"', "\"\""))
+                    }
+                })
+                .collect();
+            out.push_str(&quoted.join(","));
+            out.push_str(eol);
+        }
+        out
+    }
+
+    /// Records written as RFC 4180 text are read back as they were, each on the line the text puts it (the
+    /// count of line breaks before it, a CRLF counting once).
+    #[test]
+    fn written_records_read_back_on_their_lines() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4180);
+        let pieces = ["a", "é", " ", ",", "\"", "\r\n", "\n", "\r", "42"];
+        for case in 0..200 {
+            let width = rng.random_range(1..5);
+            let rows: Vec<Vec<String>> = (0..rng.random_range(0..8))
+                .map(|_| {
+                    (0..width)
+                        .map(|_| (0..rng.random_range(0..5)).map(|_| pieces[rng.random_range(0..9)]).collect())
+                        .collect()
+                })
+                .filter(|r: &Vec<String>| !(width == 1 && r[0].is_empty()))
+                .collect();
+            let eol = ["\n", "\r\n", "\r"][case % 3];
+            let text = write(&rows, eol);
+            let mut want = Vec::new();
+            let mut line = 1;
+            for (fields, written) in rows.iter().zip(rows.iter().map(|r| write(std::slice::from_ref(r), eol))) {
+                want.push((line, fields.clone()));
+                line += written.replace("\r\n", "\n").chars().filter(|&c| c == '\n' || c == '\r').count();
+            }
+            assert_eq!(lines_and_fields(&text), want, "{text:?}");
+        }
+    }
+
+    /// Random bytes never panic or hang the reader, and lines only grow.
+    #[test]
+    fn random_bytes_are_read_to_the_end() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let alphabet = [b'a', b',', b'"', b'\r', b'\n', 0, 0xff, 0xc3, 0xa9, b' '];
+        for _ in 0..500 {
+            let input: Vec<u8> =
+                (0..rng.random_range(0..200)).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
+            let read = records(&input);
+            let breaks = input.iter().filter(|&&b| b == b'\n' || b == b'\r').count();
+            assert!(read.windows(2).all(|w| w[0].0 < w[1].0), "{input:?}");
+            assert!(read.iter().all(|r| r.0 >= 1 && r.0 <= breaks + 1), "{input:?}");
+        }
+    }
+}
