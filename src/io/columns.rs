@@ -4,14 +4,13 @@
 //! "date" or "inspected" and whose values are dates, ...).
 //!
 //! [`resolve`] renames the chosen columns to their role names, so the readers read one spelling, and says what
-//! it took. Columns named in the config or spelled as lakeshore spells them are taken first; detection only
+//! it took. It sees the header and a sample of the first rows ([`SAMPLE_ROWS`]), never the whole file. Columns named in the config or spelled as lakeshore spells them are taken first; detection only
 //! looks at the columns left, and only for roles still open.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use polars::prelude::*;
-
+use super::csv::Record;
 use super::records::parse_date;
 use crate::error::{Error, Result};
 
@@ -78,7 +77,17 @@ const PARCEL_IDS: [&str; 10] = [
 ];
 
 /// Rows looked at to decide whether a column holds dates.
-const SAMPLE_ROWS: usize = 1000;
+pub const SAMPLE_ROWS: usize = 1000;
+
+/// Where a column's cells come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// The file's field at this position (0-based).
+    Field(usize),
+    /// The fields at these positions (`SWIS`, `PRINT_KEY`) joined as the parcels layer joins them
+    /// (`SWIS-PRINT_KEY`; blank when either is blank).
+    Joined(usize, usize),
+}
 
 /// A column name in lower case with every run of other characters than letters and digits made one `_`.
 fn normal(name: &str) -> String {
@@ -93,11 +102,10 @@ fn normal(name: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
-/// Whether at least three in four of the filled cells among the first rows of `column` are dates (a typo in
-/// one date does not hide the column; the check of each cell reports it).
-fn holds_dates(frame: &DataFrame, column: &str) -> bool {
-    let Ok(cells) = frame.column(column).and_then(|c| c.str().cloned()) else { return false };
-    let filled = cells.iter().take(SAMPLE_ROWS).flatten().map(str::trim).filter(|c| !c.is_empty());
+/// Whether at least three in four of the filled cells of field `field` among the `sample` rows are dates (a
+/// typo in one date does not hide the column; the check of each cell reports it).
+fn holds_dates(sample: &[&Record], field: usize) -> bool {
+    let filled = sample.iter().filter_map(|r| r.field(field)).map(str::trim).filter(|c| !c.is_empty());
     let (dates, all) = filled.fold((0, 0), |(d, n), c| (d + usize::from(parse_date(c).is_some()), n + 1));
     all > 0 && dates * 4 >= all * 3
 }
@@ -109,20 +117,22 @@ enum How {
     Detected(String),
 }
 
-/// Renames the columns of `frame` (read from `path`) that play the roles of `spec` to the roles' names,
-/// after the config's `fields`; returns the frame and a line saying which column was taken for what.
+/// Names the columns `found` in the header of `path` (with `sample`, its first rows) that play the roles of
+/// `spec` by the roles' names, after the config's `fields`; returns every column by its name so given (a
+/// column that has a role's name but plays no role is `NAME (not used)`; a parcel id joined from `SWIS` and
+/// `PRINT_KEY` comes last) and a line saying which column was taken for what.
 ///
 /// A required role no column plays is an error listing the columns found and the config key and flag that
 /// name one; so is a config key that is no role, or a configured column the file does not have.
 pub fn resolve(
     path: &Path,
-    mut frame: DataFrame,
+    found: &[String],
+    sample: &[&Record],
     spec: &Spec<'_>,
     fields: &FieldMap,
-) -> Result<(DataFrame, String)> {
-    let found: Vec<String> = frame.get_column_names().iter().map(|s| s.to_string()).collect();
+) -> Result<(Vec<(String, Column)>, String)> {
     let list = || if found.is_empty() { "none".to_string() } else { found.join(", ") };
-    let mut taken: Vec<(&Role, String, How)> = Vec::new();
+    let mut taken: Vec<(&Role, usize, How)> = Vec::new();
     let mut used = vec![false; found.len()];
     // The config first, then lakeshore's own spelling.
     for (key, column) in fields {
@@ -153,7 +163,7 @@ pub fn resolve(
             ));
         };
         used[i] = true;
-        taken.push((role, found[i].clone(), How::Config));
+        taken.push((role, i, How::Config));
     }
     for role in spec.roles {
         if taken.iter().any(|(r, _, _)| r.name == role.name) {
@@ -161,7 +171,7 @@ pub fn resolve(
         }
         if let Some(i) = (0..found.len()).find(|&i| !used[i] && normal(&found[i]) == role.name) {
             used[i] = true;
-            taken.push((role, found[i].clone(), How::Name));
+            taken.push((role, i, How::Name));
         }
     }
     // Detection among the columns left, for the roles still open.
@@ -187,7 +197,7 @@ pub fn resolve(
             Detect::Date(words) => words.iter().find_map(|w| {
                 (0..found.len())
                     .filter(free)
-                    .find(|&i| normal(&found[i]).contains(w) && holds_dates(&frame, &found[i]))
+                    .find(|&i| normal(&found[i]).contains(w) && holds_dates(sample, i))
                     .map(|i| (i, format!("its name says '{w}' and it holds dates")))
             }),
             Detect::Words(words) => words.iter().find_map(|w| {
@@ -200,31 +210,29 @@ pub fn resolve(
         match pick {
             Some((i, why)) => {
                 used[i] = true;
-                taken.push((role, found[i].clone(), How::Detected(why)));
+                taken.push((role, i, How::Detected(why)));
             }
             None if role.required => return Err(missing(path, spec, role, &list())),
             None => {}
         }
     }
     // A column that has a role's name but plays no role steps aside.
-    for (i, name) in found.iter().enumerate() {
+    let mut names: Vec<String> = found.to_vec();
+    for (i, name) in names.iter_mut().enumerate() {
         if !used[i] && spec.roles.iter().any(|r| r.name == name.as_str()) {
-            let _ = frame.rename(name, format!("{name} (not used)").into());
+            *name = format!("{name} (not used)");
         }
     }
+    let mut joined = None;
     let mut said = Vec::new();
-    for (role, column, how) in &taken {
-        if let (Some((swis, key)), Detect::ParcelId) = (combined, role.detect) {
-            if *column == found[key] {
-                let joined = join_ids(&frame, &found[swis], &found[key])
-                    .map_err(|e| Error::format(path, e.to_string()))?;
-                frame
-                    .with_column(joined.with_name(role.name.into()))
-                    .map_err(|e| Error::format(path, e.to_string()))?;
+    for &(role, i, ref how) in &taken {
+        match (combined, role.detect) {
+            (Some((swis, key)), Detect::ParcelId) if i == key => {
+                joined = Some((role.name.to_string(), Column::Joined(swis, key)));
             }
-        } else if column != role.name {
-            frame.rename(column, role.name.into()).map_err(|e| Error::format(path, e.to_string()))?;
+            _ => names[i] = role.name.to_string(),
         }
+        let column = &found[i];
         said.push(match how {
             How::Config => format!("{} = {column} (from the config)", role.name),
             How::Name if column == role.name => role.name.to_string(),
@@ -232,21 +240,8 @@ pub fn resolve(
             How::Detected(why) => format!("{} = {column} (detected: {why})", role.name),
         });
     }
-    Ok((frame, format!("{} columns: {}", spec.what, said.join(", "))))
-}
-
-/// `SWIS-PRINT_KEY` of every row (blank when either is blank).
-fn join_ids(frame: &DataFrame, swis: &str, key: &str) -> PolarsResult<Column> {
-    let (a, b) = (frame.column(swis)?.str()?, frame.column(key)?.str()?);
-    let joined: StringChunked = a
-        .iter()
-        .zip(b.iter())
-        .map(|(a, b)| match (a.map(str::trim), b.map(str::trim)) {
-            (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => Some(format!("{a}-{b}")),
-            _ => None,
-        })
-        .collect();
-    Ok(joined.into_column())
+    let columns = names.into_iter().enumerate().map(|(i, n)| (n, Column::Field(i))).chain(joined).collect();
+    Ok((columns, format!("{} columns: {}", spec.what, said.join(", "))))
 }
 
 /// The error for a required role no column plays.
@@ -290,24 +285,37 @@ mod tests {
         ],
     };
 
-    fn frame(columns: &[(&str, &[&str])]) -> DataFrame {
-        let columns = columns.iter().map(|(n, v)| Column::new((*n).into(), v.to_vec())).collect();
-        DataFrame::new_infer_height(columns).unwrap()
+    /// The header and rows of a table given by columns, resolved as the file `log.csv`.
+    fn resolve_table(
+        columns: &[(&str, &[&str])],
+        fields: &FieldMap,
+    ) -> Result<(Vec<(String, Column)>, String)> {
+        let header: Vec<String> = columns.iter().map(|(n, _)| n.to_string()).collect();
+        let height = columns.first().map_or(0, |(_, v)| v.len());
+        let rows: Vec<Record> = (0..height)
+            .map(|r| {
+                let mut record = Record::new(r + 2);
+                columns.iter().for_each(|(_, v)| record.push(v[r]));
+                record
+            })
+            .collect();
+        let sample: Vec<&Record> = rows.iter().collect();
+        resolve(Path::new("log.csv"), &header, &sample, &SPEC, fields)
     }
 
-    fn names(f: &DataFrame) -> Vec<String> {
-        f.get_column_names().iter().map(|s| s.to_string()).collect()
+    fn names(named: &[(String, Column)]) -> Vec<&str> {
+        named.iter().map(|(n, _)| n.as_str()).collect()
     }
 
     #[test]
     fn county_names_are_detected() {
-        let f = frame(&[
+        let table: &[(&str, &[&str])] = &[
             ("SBL", &["1.-1-1"]),
             ("Date Received", &["3/4/2026"]),
             ("Date Inspected", &["3/1/2026"]),
             ("Inspection Result", &["pass"]),
-        ]);
-        let (f, said) = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap();
+        ];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
         assert_eq!(names(&f), ["parcel_id", "Date Received", "inspection_date", "result"]);
         assert!(said.contains("parcel_id = SBL (detected"), "{said}");
         assert!(said.contains("inspection_date = Date Inspected (detected: its name says 'insp'"), "{said}");
@@ -315,40 +323,40 @@ mod tests {
 
     #[test]
     fn swis_and_print_key_are_joined() {
-        let f = frame(&[
-            ("SWIS", &["050100", ""]),
-            ("PRINT_KEY", &["1.-1-1", "2.-1-1"]),
-            ("DATE", &["2026-01-02", ""]),
-        ]);
-        let (f, _) = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap();
-        let ids: Vec<Option<&str>> = f.column("parcel_id").unwrap().str().unwrap().iter().collect();
-        assert_eq!(ids, [Some("050100-1.-1-1"), None]);
+        let table: &[(&str, &[&str])] =
+            &[("SWIS", &["050100", ""]), ("PRINT_KEY", &["1.-1-1", "2.-1-1"]), ("DATE", &["2026-01-02", ""])];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["SWIS", "PRINT_KEY", "inspection_date", "parcel_id"]);
+        assert_eq!(f[3].1, Column::Joined(0, 1));
+        assert!(
+            said.contains("parcel_id = PRINT_KEY (detected: SWIS and PRINT_KEY joined with '-')"),
+            "{said}"
+        );
     }
 
     #[test]
     fn config_wins_and_a_text_column_is_no_date() {
-        let f = frame(&[
+        let table: &[(&str, &[&str])] = &[
             ("parcel_id", &["a"]),
             ("PIN", &["b"]),
             ("Date Note", &["see file"]),
             ("When", &["2026-01-02"]),
-        ]);
+        ];
         let fields = FieldMap::from([("parcel_id".into(), "PIN".into()), ("date".into(), "when".into())]);
-        let (f, said) = resolve(Path::new("log.csv"), f, &SPEC, &fields).unwrap();
+        let (f, said) = resolve_table(table, &fields).unwrap();
         assert_eq!(names(&f), ["parcel_id (not used)", "parcel_id", "Date Note", "inspection_date"]);
         assert!(said.contains("parcel_id = PIN (from the config)"), "{said}");
     }
 
     #[test]
     fn a_missing_role_names_the_columns_and_the_key_to_set() {
-        let f = frame(&[("SBL", &["1"]), ("Visited", &["2026-01-02"])]);
-        let err = resolve(Path::new("log.csv"), f, &SPEC, &FieldMap::new()).unwrap_err().to_string();
+        let table: &[(&str, &[&str])] = &[("SBL", &["1"]), ("Visited", &["2026-01-02"])];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
         assert!(err.contains("columns found: SBL, Visited"), "{err}");
         assert!(err.contains("inspection_date = \"COLUMN\""), "{err}");
         assert!(err.contains("--field history.inspection_date=COLUMN"), "{err}");
         let fields = FieldMap::from([("when".into(), "Visited".into())]);
-        let f = frame(&[("SBL", &["1"])]);
-        let err = resolve(Path::new("log.csv"), f, &SPEC, &fields).unwrap_err().to_string();
+        let err = resolve_table(&[("SBL", &["1"])], &fields).unwrap_err().to_string();
         assert!(err.contains("use one of: parcel_id, inspection_date, result"), "{err}");
     }
 }

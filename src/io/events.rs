@@ -5,13 +5,14 @@
 //! (`parcel_id,pipe_id`). Every row is checked; a bad row names its line and
 //! is reported, the rest still count.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
-use super::columns::{Detect, FieldMap, Role, Spec};
-use super::records::{Checker, Read, Records};
-use crate::error::{Problem, Result};
+use super::columns::{Column, Detect, FieldMap, Role, Spec};
+use super::records::{Checker, Read, Records, Row};
+use crate::error::Result;
 use crate::rules::vocabulary::{event_column, event_kind, file_event_names, ColumnKind, EVENT_COLUMNS};
 
 /// A value of an optional event column.
@@ -34,7 +35,7 @@ pub struct Event {
     pub kind: &'static str,
     /// When it happened.
     pub date: NaiveDate,
-    /// Where it was read: file and data row (0-based).
+    /// Where it was read: file and line.
     pub source: Source,
     /// The optional columns filled in for it.
     pub values: Vec<(&'static str, EventValue)>,
@@ -58,9 +59,9 @@ pub fn events_of(events: &[Event], parcel: usize) -> &[Event] {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Source {
     /// The file.
-    pub path: std::sync::Arc<Path>,
-    /// The data row, 0-based (the line is `row + 2`).
-    pub row: usize,
+    pub path: Arc<Path>,
+    /// The line its row starts on (the header is line 1).
+    pub line: usize,
 }
 
 impl std::fmt::Display for Source {
@@ -69,7 +70,7 @@ impl std::fmt::Display for Source {
             .path
             .file_name()
             .map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into());
-        write!(f, "{name} line {}", self.row + 2)
+        write!(f, "{name} line {}", self.line)
     }
 }
 
@@ -135,33 +136,35 @@ pub const SAMPLE_SPEC: Spec<'static> = Spec {
     ],
 };
 
-/// One data row with its parcel and date checked (`None` when bad or blank, already reported).
+/// One data row's parcel and date, checked (`None` when bad or blank, already reported).
 struct Dated {
-    row: usize,
+    line: usize,
     parcel: Option<usize>,
     date: Option<NaiveDate>,
     source: Source,
 }
 
-/// Runs through the rows of `records`, checking each row's `parcel_id` and `date` (not after `as_of`), and
-/// keeps what `finish` makes of the rest of the row; `finish` reports its own bad cells.
+/// Runs through the rows of `records` (read from `path`), checking each row's `parcel_id` and `date` (not
+/// after `as_of`), and keeps what `finish` makes of the rest of the row; `finish` reports its own bad cells.
 fn each_dated<T>(
-    records: &Records,
+    mut records: Records,
+    path: &Path,
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
-    mut finish: impl FnMut(&mut Checker<'_>, Dated) -> Option<T>,
-) -> (Vec<T>, Vec<Problem>) {
-    let (ids, dates) = (records.cells("parcel_id"), records.cells("date"));
-    let path: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
-    let mut check = Checker::new(records.path());
+    mut finish: impl FnMut(&mut Checker<'_>, &Row<'_>, Dated) -> Option<T>,
+) -> Result<Read<Vec<T>>> {
+    let (ids, dates) = (records.column("parcel_id"), records.column("date"));
+    let shared: Arc<Path> = path.into();
+    let mut check = Checker::new(path);
     let mut kept = Vec::new();
-    for row in 0..records.len() {
-        let parcel = check.parcel(row, ids[row], position);
-        let date = check.date(row, "date", dates[row], as_of);
-        let source = Source { path: path.clone(), row };
-        kept.extend(finish(&mut check, Dated { row, parcel, date, source }));
+    while let Some(row) = records.next_row(&mut check)? {
+        let line = row.line();
+        let parcel = check.parcel(line, row.get(ids), position);
+        let date = check.date(line, "date", row.get(dates), as_of);
+        let source = Source { path: shared.clone(), line };
+        kept.extend(finish(&mut check, &row, Dated { line, parcel, date, source }));
     }
-    (kept, check.problems)
+    Ok(records.finish((kept, check.problems)))
 }
 
 /// Reads the events file (columns named by `fields` or detected): events on or before `as_of`, with their
@@ -174,40 +177,36 @@ pub fn read_events(
 ) -> Result<Read<Vec<Event>>> {
     let roles = event_roles();
     let records = Records::read(path, &Spec { what: "events", key: "events", roles: &roles }, fields)?;
-    let kinds = records.cells("event");
-    let optional: Vec<(&'static str, ColumnKind, Vec<&str>)> = EVENT_COLUMNS
-        .iter()
-        .filter(|(name, _)| records.has(name))
-        .map(|&(name, kind)| (name, kind, records.cells(name)))
-        .collect();
+    let kinds = records.column("event");
+    let optional: Vec<(&'static str, ColumnKind, Column)> =
+        EVENT_COLUMNS.iter().filter_map(|&(name, kind)| Some((name, kind, records.column(name)?))).collect();
     debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
-    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
-        let row = d.row;
-        let kind = match event_kind(kinds[row]).filter(|k| !k.derived) {
+    each_dated(records, path, position, as_of, |check, row, d| {
+        let line = d.line;
+        let written = row.get(kinds);
+        let kind = match event_kind(written).filter(|k| !k.derived) {
             Some(k) => Some(k.name),
             None => {
-                check.report(
-                    row,
-                    format!("unknown event '{}'; write one of: {}", kinds[row], file_event_names()),
-                );
+                check
+                    .report(line, format!("unknown event '{written}'; write one of: {}", file_event_names()));
                 None
             }
         };
         let mut values = Vec::new();
-        for (name, kind, cells) in &optional {
-            let text = cells[row];
+        for &(name, kind, column) in &optional {
+            let text = row.cell(column);
             let value = match kind {
-                ColumnKind::YesNo => check.yes_no(row, name, text).flatten().map(EventValue::YesNo),
-                ColumnKind::Number => check.number(row, name, text).flatten().map(EventValue::Number),
+                ColumnKind::YesNo => check.yes_no(line, name, text).flatten().map(EventValue::YesNo),
+                ColumnKind::Number => check.number(line, name, text).flatten().map(EventValue::Number),
                 // A due date set by an order may lie after the as-of date.
                 ColumnKind::Date => {
-                    check.optional_date(row, name, text, None).flatten().map(EventValue::Date)
+                    check.optional_date(line, name, text, None).flatten().map(EventValue::Date)
                 }
             };
-            values.extend(value.map(|v| (*name, v)));
+            values.extend(value.map(|v| (name, v)));
         }
         Some(Event { parcel: d.parcel?, kind: kind?, date: d.date?, source: d.source, values })
-    })))
+    })
 }
 
 /// Reads the pump-outs file as `pump-out` events. A pump-out without a hauler licence is reported and not
@@ -219,18 +218,18 @@ pub fn read_pump_outs(
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Event>>> {
     let records = Records::read(path, &PUMP_OUT_SPEC, fields)?;
-    let licences = records.cells("hauler_licence");
-    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
-        if licences[d.row].is_empty() {
+    let licences = records.column("hauler_licence");
+    each_dated(records, path, position, as_of, |check, row, d| {
+        if row.get(licences).is_empty() {
             check.report(
-                d.row,
+                d.line,
                 "no hauler_licence; a pump-out counts only by a DEC-licensed hauler: fill in the licence number",
             );
             return None;
         }
         let kind = crate::rules::vocabulary::PUMP_OUT;
         Some(Event { parcel: d.parcel?, kind, date: d.date?, source: d.source, values: Vec::new() })
-    })))
+    })
 }
 
 /// One fecal-coliform sample of a drainage pipe.
@@ -256,22 +255,22 @@ pub fn read_samples(
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Sample>>> {
     let records = Records::read(path, &SAMPLE_SPEC, fields)?;
-    let (pipes, counts) = (records.cells("pipe_id"), records.cells(SAMPLE_REQUIRED[3]));
-    Ok(records.finish(each_dated(&records, position, as_of, |check, d| {
-        let pipe = pipes[d.row];
+    let (pipes, counts) = (records.column("pipe_id"), records.column(SAMPLE_REQUIRED[3]));
+    each_dated(records, path, position, as_of, |check, row, d| {
+        let pipe = row.get(pipes);
         if pipe.is_empty() {
-            check.report(d.row, "no pipe_id; fill in the pipe's name so its retests can be matched");
+            check.report(d.line, "no pipe_id; fill in the pipe's name so its retests can be matched");
         }
-        let count = match check.number(d.row, SAMPLE_REQUIRED[3], counts[d.row]) {
+        let count = match check.number(d.line, SAMPLE_REQUIRED[3], row.get(counts)) {
             Some(None) => {
-                check.report(d.row, "no fecal_coliform_per_100ml; fill in the laboratory count");
+                check.report(d.line, "no fecal_coliform_per_100ml; fill in the laboratory count");
                 None
             }
             other => other.flatten(),
         };
         let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
         Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
-    })))
+    })
 }
 
 /// A drainage pipe known to be on a parcel, from the register of pipes.
@@ -292,20 +291,22 @@ pub fn read_pipes(
     fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
 ) -> Result<Read<Vec<Pipe>>> {
-    let records = Records::read(path, &PIPE_SPEC, fields)?;
-    let (ids, pipes) = (records.cells("parcel_id"), records.cells("pipe_id"));
-    let shared: std::sync::Arc<Path> = PathBuf::from(records.path()).into();
-    let mut check = Checker::new(records.path());
+    let mut records = Records::read(path, &PIPE_SPEC, fields)?;
+    let (ids, pipes) = (records.column("parcel_id"), records.column("pipe_id"));
+    let shared: Arc<Path> = path.into();
+    let mut check = Checker::new(path);
     let mut kept = Vec::new();
-    for row in 0..records.len() {
-        let parcel = check.parcel(row, ids[row], position);
-        if pipes[row].is_empty() {
-            check.report(row, "no pipe_id; fill in the pipe's name as its samples name it");
+    while let Some(row) = records.next_row(&mut check)? {
+        let line = row.line();
+        let parcel = check.parcel(line, row.get(ids), position);
+        let pipe = row.get(pipes);
+        if pipe.is_empty() {
+            check.report(line, "no pipe_id; fill in the pipe's name as its samples name it");
             continue;
         }
         if let Some(parcel) = parcel {
-            let source = Source { path: shared.clone(), row };
-            kept.push(Pipe { parcel, pipe: pipes[row].to_string(), source });
+            let source = Source { path: shared.clone(), line };
+            kept.push(Pipe { parcel, pipe: pipe.to_string(), source });
         }
     }
     Ok(records.finish((kept, check.problems)))

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chrono::NaiveDate;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 
 use super::columns::{Detect, FieldMap, Role, Spec};
 use super::records::{Checker, Read, Records};
@@ -106,8 +106,8 @@ pub const REPORT_COLUMNS: [&str; 4] =
 pub struct Report {
     /// Inspection date.
     pub date: NaiveDate,
-    /// The data row in the file (0-based; line = row + 2).
-    pub row: usize,
+    /// The line of the file its row starts on.
+    pub line: usize,
     /// The findings.
     pub findings: Findings,
     /// When the Health Department accepted the report as complete (§V.A), when recorded.
@@ -158,8 +158,8 @@ pub struct PendingReport {
     pub date: NaiveDate,
     /// Who inspected, as written.
     pub inspector: Arc<str>,
-    /// The data row (0-based).
-    pub row: usize,
+    /// The line of the file its row starts on.
+    pub line: usize,
 }
 
 /// What the inspections file says, per parcel position.
@@ -175,7 +175,7 @@ pub struct Inspections {
     /// Each parcel's latest finding that its system is (or is not) adequately functioning; empty when the
     /// file has no `adequately_functioning` column.
     pub functioning: Vec<Option<bool>>,
-    /// Every inspection date (parcel position, date, data row) of the parcels the reader was asked to keep
+    /// Every inspection date (parcel position, date, line) of the parcels the reader was asked to keep
     /// them for, in file order.
     pub dated: Vec<(usize, NaiveDate, usize)>,
     /// Reports not yet received, in file order; empty when the file has no `report_received` column.
@@ -195,7 +195,7 @@ pub fn read_inspections(
     as_of: NaiveDate,
     keep_dates: &[usize],
 ) -> Result<Read<Inspections>> {
-    let records = Records::read(path, &SPEC, fields)?;
+    let mut records = Records::read(path, &SPEC, fields)?;
     let has_findings = FINDINGS.iter().any(|c| records.has(c));
     let missing: Vec<&str> = FINDINGS.iter().copied().filter(|c| !records.has(c)).collect();
     if has_findings && !missing.is_empty() {
@@ -214,18 +214,13 @@ pub fn read_inspections(
             "only one of 'installed' and 'system_size'; add the other column or remove this one",
         ));
     }
-    let column = |name: &str| records.column(name).unwrap_or_else(|| unreachable!("checked: {name}"));
+    let column = |name: &str| records.column(name);
     let (ids, dates) = (column(REQUIRED[0]), column(REQUIRED[1]));
-    let results = records.has("result").then(|| records.cells("result"));
-    let inspectors = records.has("inspector").then(|| records.cells("inspector"));
-    let received = records.has("report_received").then(|| records.cells("report_received"));
-    let findings: Option<Vec<Vec<&str>>> =
-        has_findings.then(|| FINDINGS.iter().map(|c| records.cells(c)).collect());
-    let install =
-        records.has("installed").then(|| (records.cells("installed"), records.cells("system_size")));
-    let functioning = records.has("adequately_functioning").then(|| records.cells("adequately_functioning"));
-    let report_columns: Vec<Option<Vec<&str>>> =
-        REPORT_COLUMNS.iter().map(|c| records.has(c).then(|| records.cells(c))).collect();
+    let (results, inspectors, received) = (column("result"), column("inspector"), column("report_received"));
+    let findings = has_findings.then(|| FINDINGS.map(column));
+    let install = column("installed").zip(column("system_size"));
+    let functioning = column("adequately_functioning");
+    let report_columns = REPORT_COLUMNS.map(column);
 
     let mut out = Inspections {
         latest: vec![None; parcels],
@@ -235,17 +230,16 @@ pub fn read_inspections(
         dated: Vec::new(),
         pending: Vec::new(),
     };
-    let mut shared: FxHashMap<&str, Arc<str>> = FxHashMap::default();
+    let mut shared: FxHashSet<Arc<str>> = FxHashSet::default();
     let mut check = Checker::new(path);
-    for (row, (id, date)) in ids.iter().zip(dates.iter()).enumerate() {
-        let Some(at) = check.parcel(row, id.unwrap_or("").trim(), position) else {
-            continue;
-        };
-        let Some(date) = check.date(row, REQUIRED[1], date.unwrap_or("").trim(), as_of) else { continue };
+    while let Some(row) = records.next_row(&mut check)? {
+        let line = row.line();
+        let Some(at) = check.parcel(line, row.get(ids), position) else { continue };
+        let Some(date) = check.date(line, REQUIRED[1], row.get(dates), as_of) else { continue };
         if keep_dates.binary_search(&at).is_ok() {
-            out.dated.push((at, date, row));
+            out.dated.push((at, date, line));
         }
-        let result = share(&mut shared, results.as_ref().map_or("", |r| r[row]));
+        let result = share(&mut shared, row.get(results));
         match &mut out.latest[at] {
             Some(last) if last.date >= date => {}
             slot => *slot = Some(LastInspection { date, result }),
@@ -253,39 +247,41 @@ pub fn read_inspections(
         // §V.A: a system is classified once its report has been filed and accepted; while a report is
         // outstanding its findings wait.
         let mut outstanding = false;
-        if let Some(received) = &received {
-            outstanding = received[row].is_empty();
-            match check.optional_date(row, "report_received", received[row], Some(as_of)) {
+        if let Some(received) = received {
+            let on = row.cell(received);
+            outstanding = on.is_empty();
+            match check.optional_date(line, "report_received", on, Some(as_of)) {
                 Some(Some(on)) if on < date => check.report(
-                    row,
+                    line,
                     format!("report_received {on} is before the inspection_date {date}; fix one of them"),
                 ),
                 Some(None) => out.pending.push(PendingReport {
                     parcel: at,
                     date,
-                    inspector: share(&mut shared, inspectors.as_ref().map_or("", |i| i[row])),
-                    row,
+                    inspector: share(&mut shared, row.get(inspectors)),
+                    line,
                 }),
                 _ => {}
             }
         }
-        if let Some(cells) = &findings {
-            let found = read_findings(&mut check, row, cells).filter(|_| !outstanding);
+        if let Some(columns) = findings {
+            let found = read_findings(&mut check, line, columns.map(|c| row.get(c))).filter(|_| !outstanding);
             if let Some(found) = found {
                 let newer = out.reports[at].as_ref().is_none_or(|r| r.date < date);
                 if newer {
-                    let report = read_report_columns(&mut check, row, &report_columns, date, as_of, found);
+                    let cells = report_columns.map(|c| row.get(c));
+                    let report = read_report_columns(&mut check, line, cells, date, as_of, found);
                     out.reports[at] = Some(Box::new(report));
                 }
             }
         }
-        if let Some(cells) = &functioning {
-            if let Some(Some(found)) = check.yes_no(row, "adequately_functioning", cells[row]) {
+        if let Some(column) = functioning {
+            if let Some(Some(found)) = check.yes_no(line, "adequately_functioning", row.cell(column)) {
                 out.functioning[at] = Some(found);
             }
         }
-        if let Some((dates, sizes)) = &install {
-            if let Some(found) = read_installed(&mut check, row, dates[row], sizes[row], as_of) {
+        if let Some((dates, sizes)) = install {
+            if let Some(found) = read_installed(&mut check, line, row.cell(dates), row.cell(sizes), as_of) {
                 out.installed[at] = Some(found);
             }
         }
@@ -294,14 +290,19 @@ pub fn read_inspections(
 }
 
 /// One shared copy of each distinct text (a file holds few distinct results and inspectors).
-fn share<'a>(shared: &mut FxHashMap<&'a str, Arc<str>>, text: &'a str) -> Arc<str> {
-    shared.entry(text).or_insert_with(|| text.into()).clone()
+fn share(shared: &mut FxHashSet<Arc<str>>, text: &str) -> Arc<str> {
+    if let Some(known) = shared.get(text) {
+        return known.clone();
+    }
+    let new: Arc<str> = text.into();
+    shared.insert(new.clone());
+    new
 }
 
 /// The findings of one row, when it has them all and they agree with each other; a row with every finding
 /// blank is an inspection without findings (not a problem).
-fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Option<Findings> {
-    let cell = |i: usize| cells[i][row];
+fn read_findings(check: &mut Checker<'_>, line: usize, cells: [&str; 7]) -> Option<Findings> {
+    let cell = |i: usize| cells[i];
     if (0..FINDINGS.len()).all(|i| cell(i).is_empty()) {
         return None;
     }
@@ -312,16 +313,16 @@ fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Op
         if *name == "separation_ft" {
             continue;
         }
-        match check.yes_no(row, name, cell(i)) {
+        match check.yes_no(line, name, cell(i)) {
             Some(Some(v)) => flags[i] = v,
             Some(None) => blank.push(*name),
             None => bad = true,
         }
     }
-    let separation_ft = check.number(row, "separation_ft", cell(4));
+    let separation_ft = check.number(line, "separation_ft", cell(4));
     if !blank.is_empty() {
         check.report(
-            row,
+            line,
             format!(
                 "findings incomplete: no {}; fill them in (or leave every finding blank)",
                 blank.join(", ")
@@ -343,7 +344,7 @@ fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Op
     }
     if found.failure && found.meets_75a {
         check.report(
-            row,
+            line,
             "the findings contradict each other: failure = yes and meets_75a = yes (a failed system does not \
              meet design standards); correct one of them",
         );
@@ -352,47 +353,46 @@ fn read_findings(check: &mut Checker<'_>, row: usize, cells: &[Vec<&str>]) -> Op
     Some(found)
 }
 
-/// The report of the findings `found` on `row`, with the optional report columns (`cells`, in the order of
-/// [`REPORT_COLUMNS`]); a bad date or number is reported and left out.
+/// The report of the findings `found` on `line`, with the optional report columns' cells (`cells`, in the
+/// order of [`REPORT_COLUMNS`], blank where the file lacks one); a bad date or number is reported and left out.
 fn read_report_columns(
     check: &mut Checker<'_>,
-    row: usize,
-    cells: &[Option<Vec<&str>>],
+    line: usize,
+    cells: [&str; 4],
     date: NaiveDate,
     as_of: NaiveDate,
     findings: Findings,
 ) -> Report {
-    let text = |i: usize| cells[i].as_ref().map_or("", |c| c[row]);
     // An expiry lies in the future; the other dates are records of what happened.
     let mut dated = |i: usize, latest: Option<NaiveDate>| {
-        check.optional_date(row, REPORT_COLUMNS[i], text(i), latest).flatten()
+        check.optional_date(line, REPORT_COLUMNS[i], cells[i], latest).flatten()
     };
     let accepted = dated(0, Some(as_of));
     let permit_issued = dated(1, Some(as_of));
     let permit_expires = dated(2, None);
-    let watercourse_ft = check.number(row, REPORT_COLUMNS[3], text(3)).flatten();
+    let watercourse_ft = check.number(line, REPORT_COLUMNS[3], cells[3]).flatten();
     for (name, day) in [(REPORT_COLUMNS[0], accepted), (REPORT_COLUMNS[1], permit_issued)] {
         if day.is_some_and(|d| d < date) {
-            check.report(row, format!("{name} is before the inspection_date {date}; fix one of them"));
+            check.report(line, format!("{name} is before the inspection_date {date}; fix one of them"));
         }
     }
-    Report { date, row, findings, accepted, permit_issued, permit_expires, watercourse_ft }
+    Report { date, line, findings, accepted, permit_issued, permit_expires, watercourse_ft }
 }
 
 fn read_installed(
     check: &mut Checker<'_>,
-    row: usize,
+    line: usize,
     date: &str,
     size: &str,
     as_of: NaiveDate,
 ) -> Option<Installed> {
-    let date = check.optional_date(row, "installed", date, Some(as_of))??;
+    let date = check.optional_date(line, "installed", date, Some(as_of))??;
     let size = match size.to_ascii_lowercase().as_str() {
         "individual" => SystemSize::Individual,
         "intermediate" => SystemSize::Intermediate,
         other => {
             check.report(
-                row,
+                line,
                 format!("system_size '{other}' is not individual or intermediate; write one of them"),
             );
             return None;

@@ -1,15 +1,21 @@
 //! Record files: tables of dated facts about parcels (inspections, events, pump-outs, coliform samples), as
-//! CSV or as a workbook sheet (`.xlsx`, `.xls`, `.ods`: the first sheet, or `FILE.xlsx:SHEET`), read as text
-//! and checked cell by cell, so that a bad cell names its file, line and column and the rest of the file still
-//! counts. Which column plays which role is settled first ([`super::columns`]). Dates may be ISO
-//! (`2026-03-04`), `M/D/YYYY` (`3/4/2026`) or Excel serial numbers (`46085`).
+//! CSV or as a workbook sheet (`.xlsx`, `.xls`, `.ods`: the first sheet, or `FILE.xlsx:SHEET`), read row by
+//! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
+//! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
+//! hold line breaks; [`super::csv`]), or its row number in the sheet. Which column plays which role is settled
+//! first, from the header and a sample of the first rows ([`super::columns`]); then the rows are streamed, so
+//! a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`), `M/D/YYYY`
+//! (`3/4/2026`) or Excel serial numbers (`46085`).
 
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
-use polars::prelude::*;
 
-use super::columns::{resolve, FieldMap, Spec};
+use super::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
+use super::csv::{CsvReader, Record};
 use crate::error::{Error, Problem, Result};
 
 /// Days from 1899-12-30 (Excel's day 0, once its phantom 1900-02-29 is skipped) to 1970-01-01.
@@ -60,11 +66,74 @@ pub fn excel_serial(text: &str) -> Option<NaiveDate> {
     NaiveDate::from_ymd_opt(1970, 1, 1)?.checked_add_signed(chrono::Duration::days(days - EXCEL_EPOCH_OFFSET))
 }
 
-/// A record file read as text columns, its columns renamed to the roles they play.
+/// A record file read row by row: its header and a first sample of rows are read to settle which column
+/// plays which role, then [`Records::next_row`] hands out the rows in file order, the sample's first, so a file
+/// of millions of rows is never held whole. A workbook sheet is read whole (sheets are small) and handed out
+/// the same way, its row numbers as lines.
 pub struct Records {
     path: PathBuf,
-    frame: DataFrame,
-    columns: String,
+    input: Input,
+    /// The header's column names, blank and repeated ones made unique.
+    header: Vec<String>,
+    /// Each column's name after the roles were given (a role's column bears the role's name), and a joined
+    /// parcel id under its role's name.
+    columns: Vec<(String, Column)>,
+    /// Which column was taken for which role, in a line (for `-v`).
+    said: String,
+    /// Rows read ahead for the detection, not yet handed out.
+    ahead: VecDeque<Record>,
+    /// The row handed out last.
+    record: Record,
+    /// The fields joined into the parcel id, when it is so detected, and the joined text of the current row.
+    joined: Option<(usize, usize)>,
+    joined_text: String,
+}
+
+/// Where the rows of a record file come from.
+enum Input {
+    /// A CSV file, read as the rows are asked for.
+    Csv(CsvReader<BufReader<File>>),
+    /// The rows of a workbook sheet after its header.
+    Sheet(std::vec::IntoIter<Record>),
+}
+
+impl Input {
+    /// The next row into `record`; `false` after the last.
+    fn read(&mut self, path: &Path, record: &mut Record) -> Result<bool> {
+        match self {
+            Input::Csv(reader) => reader.read(record).map_err(|e| Error::io(path, e)),
+            Input::Sheet(rows) => Ok(rows.next().map(|row| *record = row).is_some()),
+        }
+    }
+}
+
+/// Bytes read from a CSV file at a time.
+const BUFFER_BYTES: usize = 1 << 20;
+
+/// One data row of a record file: its cells by column, trimmed, and the line it starts on.
+pub struct Row<'a> {
+    record: &'a Record,
+    joined: &'a str,
+}
+
+impl Row<'_> {
+    /// The line the row starts on, as an editor shows it (the header is line 1); a sheet's row number.
+    pub fn line(&self) -> usize {
+        self.record.line()
+    }
+
+    /// The trimmed cell of `column`.
+    pub fn cell(&self, column: Column) -> &str {
+        match column {
+            Column::Field(i) => self.record.field(i).unwrap_or("").trim(),
+            Column::Joined(..) => self.joined,
+        }
+    }
+
+    /// The trimmed cell of `column`, blank when the file has no such column.
+    pub fn get(&self, column: Option<Column>) -> &str {
+        column.map_or("", |c| self.cell(c))
+    }
 }
 
 /// What a record reader found: its value, the bad rows, and which column it took for what.
@@ -79,23 +148,42 @@ pub struct Read<T> {
 }
 
 impl Records {
-    /// Reads `path` (CSV, or a workbook sheet) as a file of the kind `spec` describes, its columns named by
-    /// `fields` or detected; a required column no column plays is an error saying how to name it.
+    /// Opens `path` (CSV, or a workbook sheet) as a file of the kind `spec` describes, its columns named by
+    /// `fields` or detected from the names and the first [`SAMPLE_ROWS`] rows; a required column no column
+    /// plays is an error saying how to name it, and so is a header that cannot be read.
     pub fn read(path: &Path, spec: &Spec<'_>, fields: &FieldMap) -> Result<Self> {
         let (file, sheet) = super::split_member(path);
-        let frame = if super::sheet::is_workbook(&file) {
-            super::sheet::read_sheet(&file, sheet.as_deref())?
+        let mut input = if super::sheet::is_workbook(&file) {
+            Input::Sheet(super::sheet::read_sheet(&file, sheet.as_deref())?.into_iter())
         } else {
             super::require_file(path)?;
-            CsvReadOptions::default()
-                .with_has_header(true)
-                .with_infer_schema_length(Some(0))
-                .try_into_reader_with_file_path(Some(path.to_path_buf()))
-                .and_then(|r| r.finish())
-                .map_err(|e| Error::format(path, format!("not a readable CSV file: {e}")))?
+            let file = File::open(path).map_err(|e| Error::io(path, e))?;
+            Input::Csv(CsvReader::new(BufReader::with_capacity(BUFFER_BYTES, file)))
         };
-        let (frame, columns) = resolve(path, frame, spec, fields)?;
-        Ok(Records { path: path.to_path_buf(), frame, columns })
+        let mut first = Record::default();
+        let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };
+        let mut ahead = VecDeque::new();
+        let mut record = Record::default();
+        while ahead.len() < SAMPLE_ROWS && input.read(path, &mut record)? {
+            ahead.push_back(std::mem::take(&mut record));
+        }
+        let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header).is_none()).collect();
+        let (columns, said) = resolve(path, &header, &sample, spec, fields)?;
+        let joined = columns.iter().find_map(|(_, c)| match *c {
+            Column::Joined(swis, key) => Some((swis, key)),
+            Column::Field(_) => None,
+        });
+        Ok(Records {
+            path: path.to_path_buf(),
+            input,
+            header,
+            columns,
+            said,
+            ahead,
+            record,
+            joined,
+            joined_text: String::new(),
+        })
     }
 
     /// The file read.
@@ -105,41 +193,95 @@ impl Records {
 
     /// What `value` and `problems` read from this file make, with the columns taken.
     pub fn finish<T>(&self, (value, problems): (T, Vec<Problem>)) -> Read<T> {
-        Read { value, problems, columns: self.columns.clone() }
+        Read { value, problems, columns: self.said.clone() }
     }
 
-    /// Number of data rows.
-    pub fn len(&self) -> usize {
-        self.frame.height()
-    }
-
-    /// Whether the file has no data rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
+    pub fn column(&self, name: &str) -> Option<Column> {
+        self.columns.iter().find(|(n, _)| n == name).map(|&(_, c)| c)
     }
 
     /// Whether the file has the column `name`.
     pub fn has(&self, name: &str) -> bool {
-        self.frame.column(name).is_ok()
+        self.column(name).is_some()
     }
 
-    /// The column `name` as text, or `None` when the file does not have it.
-    pub fn column(&self, name: &str) -> Option<&StringChunked> {
-        self.frame.column(name).ok().and_then(|c| c.str().ok())
-    }
-
-    /// The column `name` as trimmed cells, one per row (blank for null); all blank when the file lacks it.
-    pub fn cells(&self, name: &str) -> Vec<&str> {
-        match self.column(name) {
-            Some(c) => c.iter().map(|v| v.unwrap_or("").trim()).collect(),
-            None => vec![""; self.len()],
+    /// The next data row, in file order; `None` after the last. A row that cannot be read as the header's
+    /// columns (damaged, or with more or fewer fields than the header) is reported in `check` with its line
+    /// and skipped; a row with a stray quote is reported and read as written. Only an error reading the file
+    /// itself is an error.
+    pub fn next_row(&mut self, check: &mut Checker<'_>) -> Result<Option<Row<'_>>> {
+        loop {
+            match self.ahead.pop_front() {
+                Some(record) => self.record = record,
+                None if self.input.read(&self.path, &mut self.record)? => {}
+                None => return Ok(None),
+            }
+            if let Some((line, message)) = damage(&self.record, &self.header) {
+                check.report(line, message);
+                continue;
+            }
+            if let Some(flaw) = self.record.flaw() {
+                let message = format!("{}; it was read as written: {}", flaw.what(&self.header), flaw.fix());
+                check.report(flaw.line(self.record.line()), message);
+            }
+            break;
         }
+        self.joined_text.clear();
+        if let Some((swis, key)) = self.joined {
+            let part = |i: usize| self.record.field(i).unwrap_or("").trim();
+            let (swis, key) = (part(swis), part(key));
+            if !swis.is_empty() && !key.is_empty() {
+                self.joined_text.extend([swis, "-", key]);
+            }
+        }
+        Ok(Some(Row { record: &self.record, joined: &self.joined_text }))
     }
 }
 
-/// The line a data row is on, as an editor shows it (the header is line 1).
-pub fn line(row: usize) -> String {
-    format!("line {}", row + 2)
+/// Why `record` cannot be read as a row of a file with the columns `header`, at which line: a damage that
+/// loses its fields, or more or fewer fields than the header.
+fn damage(record: &Record, header: &[String]) -> Option<(usize, String)> {
+    if let Some(flaw) = record.flaw().filter(|f| !f.keeps_record()) {
+        let message = format!("{}, and the row is not read; {}", flaw.what(header), flaw.fix());
+        return Some((flaw.line(record.line()), message));
+    }
+    (record.len() != header.len()).then(|| {
+        let message = format!(
+            "{} fields where the header has {}, and the row is not read; add the missing fields, or quote a \
+             field that holds a comma (\"Smith, J.\")",
+            record.len(),
+            header.len()
+        );
+        (record.line(), message)
+    })
+}
+
+/// The column names of the header `record`: a blank name becomes `column N`, a repeated one gets ` (2)`,
+/// ` (3)`. A header that cannot be read is an error.
+fn names(path: &Path, record: &Record) -> Result<Vec<String>> {
+    if let Some(flaw) = record.flaw() {
+        let line = flaw.line(record.line());
+        let (what, fix) = (flaw.what(&[]), flaw.fix());
+        return Err(Error::format(path, format!("line {line}, the header: {what}; {fix}")));
+    }
+    let mut names: Vec<String> = Vec::with_capacity(record.len());
+    for (i, field) in record.fields().enumerate() {
+        let base = if field.trim().is_empty() { format!("column {}", i + 1) } else { field.to_string() };
+        let mut unique = base.clone();
+        let mut n = 1;
+        while names.contains(&unique) {
+            n += 1;
+            unique = format!("{base} ({n})");
+        }
+        names.push(unique);
+    }
+    Ok(names)
+}
+
+/// A line of a record file as problems name it.
+pub fn line(line: usize) -> String {
+    format!("line {line}")
 }
 
 /// Checks cells and collects what is wrong with them, by file and line.
@@ -155,43 +297,43 @@ impl<'a> Checker<'a> {
         Checker { path, problems: Vec::new() }
     }
 
-    /// Reports a problem on data row `row`.
-    pub fn report(&mut self, row: usize, message: impl Into<String>) {
-        self.problems.push(Problem::new(self.path, line(row), message));
+    /// Reports a problem on `line`.
+    pub fn report(&mut self, line: usize, message: impl Into<String>) {
+        self.problems.push(Problem::new(self.path, self::line(line), message));
     }
 
     /// The position of the parcel named in `id`, found by `position`; a blank or unknown id is reported.
     pub fn parcel(
         &mut self,
-        row: usize,
+        line: usize,
         id: &str,
         position: impl Fn(&str) -> Option<usize>,
     ) -> Option<usize> {
         if id.is_empty() {
-            self.report(row, "no parcel_id; fill it in or delete the row");
+            self.report(line, "no parcel_id; fill it in or delete the row");
             return None;
         }
         let at = position(id);
         if at.is_none() {
-            self.report(row, format!("parcel {id} is not in the parcels layer; fix the id"));
+            self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
         }
         at
     }
 
     /// A required date in `column`, not after `as_of`.
-    pub fn date(&mut self, row: usize, column: &str, text: &str, as_of: NaiveDate) -> Option<NaiveDate> {
+    pub fn date(&mut self, line: usize, column: &str, text: &str, as_of: NaiveDate) -> Option<NaiveDate> {
         if text.is_empty() {
-            self.report(row, format!("no {column}; write it as YYYY-MM-DD"));
+            self.report(line, format!("no {column}; write it as YYYY-MM-DD"));
             return None;
         }
-        self.optional_date(row, column, text, Some(as_of)).flatten()
+        self.optional_date(line, column, text, Some(as_of)).flatten()
     }
 
     /// An optional date in `column` (`Some(None)` when blank), not after `as_of` when one is given;
     /// `None` when the cell is bad (reported).
     pub fn optional_date(
         &mut self,
-        row: usize,
+        line: usize,
         column: &str,
         text: &str,
         as_of: Option<NaiveDate>,
@@ -201,14 +343,14 @@ impl<'a> Checker<'a> {
         }
         let Some(date) = parse_date(text) else {
             self.report(
-                row,
+                line,
                 format!("{column} '{text}' is not a date; write it as YYYY-MM-DD (or M/D/YYYY)"),
             );
             return None;
         };
         if let Some(as_of) = as_of.filter(|&a| date > a) {
             self.report(
-                row,
+                line,
                 format!("{column} {date} is after the as-of date {as_of}; check the date or --as-of"),
             );
             return None;
@@ -217,20 +359,20 @@ impl<'a> Checker<'a> {
     }
 
     /// An optional yes/no in `column` (`Some(None)` when blank); `None` when the cell is bad (reported).
-    pub fn yes_no(&mut self, row: usize, column: &str, text: &str) -> Option<Option<bool>> {
+    pub fn yes_no(&mut self, line: usize, column: &str, text: &str) -> Option<Option<bool>> {
         match text.to_ascii_lowercase().as_str() {
             "" => Some(None),
             "yes" | "y" | "true" | "t" | "1" => Some(Some(true)),
             "no" | "n" | "false" | "f" | "0" => Some(Some(false)),
             _ => {
-                self.report(row, format!("{column} '{text}' is not yes or no; write yes or no"));
+                self.report(line, format!("{column} '{text}' is not yes or no; write yes or no"));
                 None
             }
         }
     }
 
     /// An optional non-negative number in `column` (`Some(None)` when blank); `None` when bad (reported).
-    pub fn number(&mut self, row: usize, column: &str, text: &str) -> Option<Option<f64>> {
+    pub fn number(&mut self, line: usize, column: &str, text: &str) -> Option<Option<f64>> {
         if text.is_empty() {
             return Some(None);
         }
@@ -238,7 +380,7 @@ impl<'a> Checker<'a> {
             Ok(v) if v.is_finite() && v >= 0.0 => Some(Some(v)),
             _ => {
                 self.report(
-                    row,
+                    line,
                     format!("{column} '{text}' is not a number of 0 or more; write digits, e.g. 240"),
                 );
                 None
@@ -274,18 +416,141 @@ mod tests {
         let path = Path::new("events.csv");
         let mut check = Checker::new(path);
         let as_of = NaiveDate::from_ymd_opt(2027, 3, 1).unwrap();
-        assert_eq!(check.date(0, "date", "2027-02-28", as_of), NaiveDate::from_ymd_opt(2027, 2, 28));
-        assert_eq!(check.date(1, "date", "2027-03-02", as_of), None);
-        assert_eq!(check.date(2, "date", "03/32/2027", as_of), None);
-        assert_eq!(check.date(3, "date", "", as_of), None);
-        assert_eq!(check.yes_no(4, "arms_length", "No"), Some(Some(false)));
-        assert_eq!(check.yes_no(5, "arms_length", "maybe"), None);
-        assert_eq!(check.number(6, "count", "1,200"), Some(Some(1200.0)));
-        assert_eq!(check.number(7, "count", "TNTC"), None);
-        assert_eq!(check.number(8, "count", "-3"), None);
+        assert_eq!(check.date(2, "date", "2027-02-28", as_of), NaiveDate::from_ymd_opt(2027, 2, 28));
+        assert_eq!(check.date(3, "date", "2027-03-02", as_of), None);
+        assert_eq!(check.date(4, "date", "03/32/2027", as_of), None);
+        assert_eq!(check.date(5, "date", "", as_of), None);
+        assert_eq!(check.yes_no(6, "arms_length", "No"), Some(Some(false)));
+        assert_eq!(check.yes_no(7, "arms_length", "maybe"), None);
+        assert_eq!(check.number(8, "count", "1,200"), Some(Some(1200.0)));
+        assert_eq!(check.number(9, "count", "TNTC"), None);
+        assert_eq!(check.number(10, "count", "-3"), None);
         let lines: Vec<&str> = check.problems.iter().map(|p| p.record.as_str()).collect();
         assert_eq!(lines, ["line 3", "line 4", "line 5", "line 7", "line 9", "line 10"]);
         assert!(check.problems[0].message.contains("after the as-of date 2027-03-01"));
         assert!(check.problems[4].message.contains("'TNTC' is not a number"));
+    }
+
+    use crate::io::columns::{Detect, Role};
+
+    const SPEC: Spec<'static> = Spec {
+        what: "inspections",
+        key: "history",
+        roles: &[
+            Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId },
+            Role { name: "inspection_date", aliases: &[], required: true, detect: Detect::Date(&["insp"]) },
+        ],
+    };
+
+    /// A file named `name` holding `bytes`, in a folder of its own.
+    fn file(name: &str, bytes: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lakeshore-records-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// (line, parcel id, date cell, notes cell) of every row read, the problems as (record, message), and
+    /// the columns taken.
+    type Rows = (Vec<(usize, String, String, String)>, Vec<(String, String)>, String);
+
+    fn read_rows(path: &Path) -> Result<Rows> {
+        let mut records = Records::read(path, &SPEC, &FieldMap::new())?;
+        let (id, date, notes) =
+            (records.column("parcel_id"), records.column("inspection_date"), records.column("notes"));
+        let mut check = Checker::new(path);
+        let mut rows = Vec::new();
+        while let Some(row) = records.next_row(&mut check)? {
+            let cell = |c| row.get(c).to_string();
+            rows.push((row.line(), cell(id), cell(date), cell(notes)));
+        }
+        let problems = check.problems.into_iter().map(|p| (p.record, p.message)).collect();
+        Ok((rows, problems, records.finish(((), Vec::new())).columns))
+    }
+
+    #[test]
+    fn rows_carry_the_line_they_start_on_and_damaged_rows_are_reported() {
+        // Lines counted by hand: the note of line 2 runs to line 4 (one break is CRLF), so the next row is on
+        // line 5.
+        let path = file(
+            "history.csv",
+            b"SWIS,PRINT_KEY,Date Inspected,notes\n\
+              054689,128.05-1-1,2026-01-02,\"first line\r\nsecond, with a comma\nthird \"\"quoted\"\"\"\n\
+              054689, 128.05-1-2 ,2026-02-03,plain\n\
+              054689,128.05-1-3,2026-02-04\n\
+              054689,128.05-1-4,2026-02-05,a,b\n\
+              ,128.05-1-5,2026-02-06,6\" pipe\n\
+              054689,128.05-1-6,2026-02-07,n\x00l\n\
+              054689,128.05-1-7,2026-02-08,caf\xe9\n\
+              054689,128.05-1-8,2026-02-09,\"never closed\n\
+              054689,128.05-1-9,2026-02-10,x\n",
+        );
+        let (rows, problems, said) = read_rows(&path).unwrap();
+        let row = |line, id: &str, date: &str, notes: &str| (line, id.into(), date.into(), notes.into());
+        assert_eq!(
+            rows,
+            [
+                row(
+                    2,
+                    "054689-128.05-1-1",
+                    "2026-01-02",
+                    "first line\r\nsecond, with a comma\nthird \"quoted\""
+                ),
+                row(5, "054689-128.05-1-2", "2026-02-03", "plain"),
+                row(8, "", "2026-02-06", "6\" pipe"),
+            ]
+        );
+        let at: Vec<&str> = problems.iter().map(|(line, _)| line.as_str()).collect();
+        assert_eq!(at, ["line 6", "line 7", "line 8", "line 9", "line 10", "line 11"]);
+        let says = |i: usize, words: &[&str]| {
+            let message = &problems[i].1;
+            assert!(words.iter().all(|w| message.contains(w)), "{message}");
+        };
+        says(0, &["3 fields where the header has 4", "not read", "quote a field that holds a comma"]);
+        says(1, &["5 fields where the header has 4"]);
+        says(2, &["column 'notes' holds a '\"'", "read as written", "double the quote"]);
+        says(3, &["column 'notes' holds a NUL byte", "not read"]);
+        says(4, &["column 'notes' is not UTF-8 text", "save the file as CSV UTF-8"]);
+        says(5, &["never closed", "close the quote"]);
+        assert!(
+            said.contains("parcel_id = PRINT_KEY (detected: SWIS and PRINT_KEY joined with '-')"),
+            "{said}"
+        );
+        assert!(said.contains("inspection_date = Date Inspected (detected"), "{said}");
+    }
+
+    #[test]
+    fn rows_after_the_sample_go_on_with_their_lines() {
+        // Rows 0..3000 on lines 2.., except that row 1500's note breaks a line, pushing the rest one down.
+        let mut text = String::from("parcel_id,inspection_date,notes\n");
+        for k in 0..3000 {
+            let note = if k == 1500 { "\"two\nlines\"" } else { "one" };
+            text.push_str(&format!("p{k},2026-01-02,{note}\n"));
+        }
+        let (rows, problems, _) = read_rows(&file("long.csv", text.as_bytes())).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(rows.len(), 3000);
+        assert_eq!((rows[1500].0, rows[1500].3.as_str()), (1502, "two\nlines"));
+        assert_eq!((rows[1501].0, rows[1501].1.as_str()), (1504, "p1501"));
+        assert_eq!(rows[2999].0, 3002);
+    }
+
+    #[test]
+    fn a_header_that_cannot_be_read_stops_the_file() {
+        for (name, bytes) in [
+            ("latin1.csv", &b"parcel_id,inspection_date,r\xe9sultat\n1,2026-01-02,ok\n"[..]),
+            ("utf16.csv", &b"\xff\xfep\x00a\x00r\x00\n\x00"[..]),
+        ] {
+            let err = read_rows(&file(name, bytes)).unwrap_err().to_string();
+            assert!(err.contains("line 1, the header: ") && err.contains("CSV UTF-8"), "{err}");
+        }
+        let err = read_rows(&file("open.csv", b"parcel_id,\"inspection_date\n")).unwrap_err().to_string();
+        assert!(
+            err.contains("line 1, the header: a quoted field") && err.contains("close the quote"),
+            "{err}"
+        );
+        let err = read_rows(&file("empty.csv", b"")).unwrap_err().to_string();
+        assert!(err.contains("no 'parcel_id' column") && err.contains("columns found: none"), "{err}");
     }
 }

@@ -1,5 +1,6 @@
-//! Workbook sheets (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, through calamine) as text tables for the record
-//! readers: the first row is the header, each later row a record. Cells become the text a CSV export would
+//! Workbook sheets (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, through calamine) as text rows for the record
+//! readers, in the shape of CSV records ([`Record`]) with the sheet's row number as their line: the first row
+//! is the header, each later row a record (empty rows are skipped, as empty lines of a CSV file are). Cells become the text a CSV export would
 //! hold: date cells ISO dates (`2026-03-04`), whole numbers without a decimal point (a serial date typed as a
 //! number stays a number, which the date check then reads as a serial), booleans `true`/`false`, error cells
 //! their code (`#N/A`), so that the checks name them.
@@ -7,8 +8,8 @@
 use std::path::Path;
 
 use calamine::{open_workbook_auto, Data, Reader};
-use polars::prelude::*;
 
+use super::csv::Record;
 use crate::error::{Error, Result};
 
 /// The workbook extensions read as sheets.
@@ -40,9 +41,9 @@ fn text(cell: &Data) -> Option<String> {
     }
 }
 
-/// Reads the sheet `sheet` (or the first) of the workbook `file` into text columns named by its header row.
-/// Blank header cells become `column N`; a repeated name gets ` (2)`, ` (3)`.
-pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<DataFrame> {
+/// Reads the sheet `sheet` (or the first) of the workbook `file` as text rows, the header first, each with its
+/// row number in the sheet as its line.
+pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {
     super::require_file(file)?;
     let unreadable = |e: &dyn std::fmt::Display| {
         Error::format(
@@ -67,29 +68,14 @@ pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<DataFrame> {
         ));
     };
     let range = workbook.worksheet_range(&name).map_err(|e| unreadable(&e))?;
-    let mut rows = range.rows();
-    let header: Vec<String> =
-        rows.next().map(|r| r.iter().map(|c| text(c).unwrap_or_default()).collect()).unwrap_or_default();
-    let mut names: Vec<String> = Vec::with_capacity(header.len());
-    for (i, h) in header.iter().enumerate() {
-        let base = if h.is_empty() { format!("column {}", i + 1) } else { h.clone() };
-        let mut unique = base.clone();
-        let mut n = 1;
-        while names.contains(&unique) {
-            n += 1;
-            unique = format!("{base} ({n})");
-        }
-        names.push(unique);
-    }
-    let mut cells: Vec<Vec<Option<String>>> = vec![Vec::with_capacity(range.height()); names.len()];
-    for row in rows {
-        for (i, column) in cells.iter_mut().enumerate() {
-            column.push(row.get(i).and_then(text));
+    let first = range.start().map_or(0, |(row, _)| row as usize);
+    let mut rows = Vec::with_capacity(range.height());
+    for (i, cells) in range.rows().enumerate() {
+        let mut record = Record::new(first + i + 1);
+        cells.iter().for_each(|cell| record.push(text(cell).as_deref().unwrap_or("")));
+        if record.fields().any(|f| !f.is_empty()) {
+            rows.push(record);
         }
     }
-    let columns: Vec<Column> =
-        names.iter().zip(cells).map(|(n, c)| Column::new(n.as_str().into(), c)).collect();
-    let height = columns.first().map_or(0, |c| c.len());
-    DataFrame::new(height, columns)
-        .map_err(|e| Error::format(file, format!("cannot read sheet '{name}': {e}")))
+    Ok(rows)
 }

@@ -151,7 +151,7 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
         _ => {
             problems.push(Problem::new(
                 &*event.source.path,
-                format!("line {}", event.source.row + 2),
+                crate::io::records::line(event.source.line),
                 format!(
                     "{} event without {column}; fill it in ({} cannot tell whether it applies, so it is applied)",
                     event.kind, clock.citation
@@ -173,7 +173,7 @@ mod tests {
     }
 
     fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
-        let source = Source { path: std::path::Path::new("events.csv").into(), row: 0 };
+        let source = Source { path: std::path::Path::new("events.csv").into(), line: 2 };
         Event { parcel: 0, kind, date, source, values }
     }
 

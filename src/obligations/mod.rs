@@ -102,7 +102,9 @@ pub fn collect<'r>(
                 row,
                 permit,
                 report,
-                source: records.history_path.map(|p| Source { path: p.clone(), row: report.row }.to_string()),
+                source: records
+                    .history_path
+                    .map(|p| Source { path: p.clone(), line: report.line }.to_string()),
                 events: events_of(&events, at),
             };
             permit_obligations(rules, &case, as_of, &mut out);
@@ -135,7 +137,7 @@ pub fn collect<'r>(
                 citation: Cow::Borrowed(&report_rules.citation),
                 source: records
                     .history_path
-                    .map(|p| Source { path: p.clone(), row: pending.row }.to_string()),
+                    .map(|p| Source { path: p.clone(), line: pending.line }.to_string()),
             });
         }
     }
@@ -180,11 +182,11 @@ pub fn collect<'r>(
 fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
     let mut events = records.events.to_vec();
     if let Some(path) = records.history_path {
-        events.extend(records.inspections.dated.iter().map(|&(parcel, date, row)| Event {
+        events.extend(records.inspections.dated.iter().map(|&(parcel, date, line)| Event {
             parcel,
             kind: INSPECTION,
             date,
-            source: Source { path: path.clone(), row },
+            source: Source { path: path.clone(), line },
             values: Vec::new(),
         }));
     }
@@ -195,7 +197,7 @@ fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
                     parcel: at,
                     kind: FAILED_INSPECTION,
                     date: report.date,
-                    source: Source { path: path.clone(), row: report.row },
+                    source: Source { path: path.clone(), line: report.line },
                     values: Vec::new(),
                 });
             }

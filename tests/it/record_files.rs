@@ -195,3 +195,96 @@ fn csv_event_files_take_county_names_too() {
     assert_eq!(problem.record, "line 3");
     assert!(problem.message.contains("no hauler_licence"), "{}", problem.message);
 }
+
+/// The sample county with `text` written as its inspections file `history.csv` in a fresh folder.
+fn with_history_text(label: &str, text: &[u8]) -> (PathBuf, Config) {
+    let history = common::fresh_dir(label).join("history.csv");
+    std::fs::write(&history, text).unwrap();
+    let config = config_with_history(&history, &[]).unwrap();
+    (history, config)
+}
+
+/// (record, message) of the problems reported for `path`.
+fn problems_of(run: &lakeshore::pipeline::Run<'_>, path: &Path) -> Vec<(String, String)> {
+    run.problems.iter().filter(|p| p.path == path).map(|p| (p.record.clone(), p.message.clone())).collect()
+}
+
+/// A note whose quoted text breaks two lines puts the rows after it two lines further down than their count:
+/// the bad date is on line 5 (counted by hand below), where an editor shows it, not on line 3.
+#[test]
+fn a_bad_date_after_a_multi_line_note_is_reported_on_its_own_line() {
+    let text = "parcel_id,inspection_date,result,notes\r\n\
+                054689-128.05-1-1,2025-06-12,pass,\"tank lid cracked,\r\nowner told\r\nre-check in spring\"\r\n\
+                054689-128.05-1-2,2025-13-01,pass,\r\n\
+                054689-128.05-1-3,2025-07-01,\"fail\",\"said \"\"soon\"\"\"\r\n";
+    // line 1: header; lines 2-4: the first row and its note; line 5: the bad date; line 6: the last row.
+    let (history, config) = with_history_text("csv-lines", text.as_bytes());
+    let run = run_schedule(&config).unwrap();
+    let problems = problems_of(&run, &history);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, "line 5");
+    assert!(problems[0].1.contains("'2025-13-01' is not a date"), "{}", problems[0].1);
+    assert_eq!(last_inspection(&run, "054689-128.05-1-1"), Some(date("2025-06-12")));
+    assert_eq!(last_inspection(&run, "054689-128.05-1-2"), None);
+    assert_eq!(last_inspection(&run, "054689-128.05-1-3"), Some(date("2025-07-01")));
+}
+
+/// Damaged rows (too many or too few fields, a stray quote, a NUL byte, bytes that are not UTF-8, a quote
+/// left open at the end) are each reported on their line; the run goes on and the sound rows count.
+#[test]
+fn damaged_csv_rows_are_reported_by_line_and_the_rest_counts() {
+    let text = b"parcel_id,inspection_date,result\n\
+                 054689-128.05-1-1,2025-06-12,pass\n\
+                 054689-128.05-1-2,2025-06-13\n\
+                 054689-128.05-1-3,2025-06-14,pass,extra\n\
+                 054689-128.05-1-5,2025-06-15,6\" pipe\n\
+                 054689-128.05-1-6,2025-06-16,pa\x00ss\n\
+                 054689-128.05-1-7,2025-06-17,r\xe9ussi\n\
+                 054689-128.05-1-8,2025-06-18,\"pass\n";
+    let (history, config) = with_history_text("csv-damaged", text);
+    let run = run_schedule(&config).unwrap();
+    let problems = problems_of(&run, &history);
+    let lines: Vec<&str> = problems.iter().map(|(line, _)| line.as_str()).collect();
+    assert_eq!(lines, ["line 3", "line 4", "line 5", "line 6", "line 7", "line 8"], "{problems:?}");
+    for ((_, message), words) in problems.iter().zip([
+        &["2 fields where the header has 3"][..],
+        &["4 fields where the header has 3"],
+        &["column 'result' holds a '\"'", "read as written"],
+        &["NUL byte"],
+        &["not UTF-8 text", "save the file as CSV UTF-8"],
+        &["never closed", "close the quote"],
+    ]) {
+        assert!(words.iter().all(|w| message.contains(w)), "{message}");
+    }
+    assert_eq!(last_inspection(&run, "054689-128.05-1-1"), Some(date("2025-06-12")));
+    for skipped in ["054689-128.05-1-2", "054689-128.05-1-3"] {
+        assert_eq!(last_inspection(&run, skipped), None, "{skipped}");
+    }
+    // A stray quote is read as written.
+    assert_eq!(last_inspection(&run, "054689-128.05-1-5"), Some(date("2025-06-15")));
+}
+
+/// A sheet's rows are reported by their row numbers, and an empty row between them is skipped as an empty
+/// line of a CSV file is.
+#[test]
+fn sheet_rows_are_reported_by_row_number_past_an_empty_row() {
+    let dir = common::fresh_dir("xlsx-rows");
+    let book = dir.join("log.xlsx");
+    let rows: &[&[&str]] = &[
+        &["054689-128.05-1-1", "6/12/2025"],
+        &["054689-128.05-1-3", "7/1/2025"],
+        &["054689-128.05-1-5", "8/1/2025"],
+        &["", ""],
+        &["054689-128.05-1-2", "13/45/2025"],
+    ];
+    workbook(&book, &["SBL", "Date Inspected"], rows);
+    let history = dir.join("log.xlsx:Log");
+    let config = config_with_history(&history, &[]).unwrap();
+    let run = run_schedule(&config).unwrap();
+    let problems = problems_of(&run, &history);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    // Header on row 1, the empty row is row 5, the bad date row 6.
+    assert_eq!(problems[0].0, "line 6");
+    assert!(problems[0].1.contains("'13/45/2025' is not a date"), "{}", problems[0].1);
+    assert_eq!(last_inspection(&run, "054689-128.05-1-1"), Some(date("2025-06-12")));
+}
