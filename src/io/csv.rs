@@ -228,12 +228,10 @@ impl<R: BufRead> CsvReader<R> {
         let mut quote_line = 0;
         let mut stray = None;
         let mut cut = false;
-        let mut push = |bytes: &mut Vec<u8>, b: u8| {
-            if bytes.len() < MAX_RECORD_BYTES {
-                bytes.push(b);
-            } else {
-                cut = true;
-            }
+        let mut push = |bytes: &mut Vec<u8>, more: &[u8]| {
+            let room = MAX_RECORD_BYTES.saturating_sub(bytes.len());
+            bytes.extend_from_slice(&more[..more.len().min(room)]);
+            cut |= more.len() > room;
         };
         // Whether a line break ended the record (otherwise the input did).
         let mut ended = false;
@@ -243,7 +241,19 @@ impl<R: BufRead> CsvReader<R> {
                 break;
             }
             let mut used = 0;
-            for &b in buf {
+            while used < buf.len() {
+                // Inside a field, a run of bytes that neither end it nor quote is copied at once.
+                let plain = match state {
+                    State::Unquoted | State::Quoted => plain_run(&buf[used..], state == State::Quoted),
+                    _ => 0,
+                };
+                if plain > 0 {
+                    push(&mut bytes, &buf[used..used + plain]);
+                    used += plain;
+                    self.after_cr = false;
+                    continue;
+                }
+                let b = buf[used];
                 used += 1;
                 let line = self.line;
                 let is_break = b == b'\n' || b == b'\r';
@@ -269,18 +279,18 @@ impl<R: BufRead> CsvReader<R> {
                                 break;
                             }
                             _ => {
-                                push(&mut bytes, b);
+                                push(&mut bytes, &[b]);
                                 State::Unquoted
                             }
                         }
                     }
                     (State::Quoted, b'"') => State::QuoteSeen,
                     (State::Quoted, _) => {
-                        push(&mut bytes, b);
+                        push(&mut bytes, &[b]);
                         State::Quoted
                     }
                     (State::QuoteSeen, b'"') => {
-                        push(&mut bytes, b);
+                        push(&mut bytes, &[b]);
                         State::Quoted
                     }
                     (State::Unquoted | State::QuoteSeen, b',') => {
@@ -295,7 +305,7 @@ impl<R: BufRead> CsvReader<R> {
                         if b == b'"' || state == State::QuoteSeen {
                             stray = stray.or(Some((line, record.ends.len())));
                         }
-                        push(&mut bytes, b);
+                        push(&mut bytes, &[b]);
                         State::Unquoted
                     }
                 };
@@ -321,27 +331,38 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
-/// The record's bytes as text, or empty text and the flaw when a field is not UTF-8 or holds a NUL byte.
+/// The length of the run of bytes at the start of `bytes` that are a field's content as they are: no quote, no
+/// line break, and no comma unless `quoted`.
+fn plain_run(bytes: &[u8], quoted: bool) -> usize {
+    let special = |b: u8| b == b'"' || b == b'\n' || b == b'\r' || (b == b',' && !quoted);
+    bytes.iter().position(|&b| special(b)).unwrap_or(bytes.len())
+}
+
+/// The record's bytes as text, or empty text and the flaw when a field is not UTF-8; the flaw when a field
+/// holds a NUL byte.
 fn validate(bytes: Vec<u8>, record: &Record) -> (String, Option<Flaw>) {
-    let bad = |at: usize| {
+    let at = |bytes: &[u8], at: usize| {
         let field = record.ends.partition_point(|&end| end <= at).min(record.ends.len().saturating_sub(1));
-        (line_at(&bytes, record, at), field)
+        (line_at(bytes, record, at), field)
     };
-    let at = match std::str::from_utf8(&bytes) {
-        // A field boundary inside a character: two fields each holding part of it.
-        Ok(text) => record.ends.iter().copied().find(|&end| !text.is_char_boundary(end)),
-        Err(e) => Some(e.valid_up_to()),
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let (line, field) = at(e.as_bytes(), e.utf8_error().valid_up_to());
+            return (String::new(), Some(Flaw::NotUtf8 { line, field }));
+        }
     };
-    if let Some(at) = at {
-        let (line, field) = bad(at);
+    // A field boundary inside a character: two fields each holding part of it.
+    if let Some(end) = record.ends.iter().copied().find(|&end| !text.is_char_boundary(end)) {
+        let (line, field) = at(text.as_bytes(), end);
         return (String::new(), Some(Flaw::NotUtf8 { line, field }));
     }
-    let nul = bytes.contains(&0).then(|| bytes.iter().position(|&b| b == 0)).flatten();
-    let flaw = nul.map(|at| {
-        let (line, field) = bad(at);
+    let nul = text.as_bytes().contains(&0).then(|| text.bytes().position(|b| b == 0)).flatten();
+    let flaw = nul.map(|nul| {
+        let (line, field) = at(text.as_bytes(), nul);
         Flaw::Nul { line, field }
     });
-    (String::from_utf8(bytes).unwrap_or_default(), flaw)
+    (text, flaw)
 }
 
 /// The line of byte `at` of a record's fields: its start line plus the line breaks before it, counted field
