@@ -9,7 +9,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 
-use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
+use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, System, World};
 use crate::config::Config;
 use crate::crs::Reprojector;
 use crate::error::{Error, Problem, Result};
@@ -313,58 +313,16 @@ pub fn stream_schedule_in_blocks<'c>(
     let world = world?;
     let known = &parcels.ids;
 
-    let systems = match &config.layers.systems {
-        Some(path) => {
-            let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
-            let (layer, p) = load(path, config, None)?;
-            problems.extend(p);
-            let (systems, p) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), known);
-            problems.extend(p);
-            systems
-        }
-        None => vec![None; known.len()],
-    };
-    let mut columns = Vec::new();
-    let fields = &config.fields;
-    let position = |id: &str| known.position(id);
-    let mut events = Vec::new();
-    for (path, fields, read) in [
-        (&config.layers.events, &fields.events, read_events as ReadEvents),
-        (&config.layers.pump_outs, &fields.pump_outs, read_pump_outs as ReadEvents),
-    ] {
-        if let Some(path) = path {
-            events.extend(keep_read(
-                &mut problems,
-                &mut columns,
-                read(path, fields, &position, config.as_of)?,
-            ));
-        }
-    }
-    events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
-    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
-    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
-    with_events.dedup();
-    let (history, mut inspections) = match &config.layers.history {
-        Some(path) => {
-            let read =
-                read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
-            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
-            (Some(std::mem::take(&mut found.latest)), found)
-        }
-        None => (None, Inspections::default()),
-    };
-    let samples = match &config.layers.samples {
-        Some(path) => keep_read(
-            &mut problems,
-            &mut columns,
-            read_samples(path, &fields.samples, &position, config.as_of)?,
-        ),
-        None => Vec::new(),
-    };
-    let pipes = match &config.layers.pipes {
-        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
-        None => Vec::new(),
-    };
+    // The systems layer is read on one core while the record files are read on the other.
+    let (systems, records) = std::thread::scope(|s| {
+        let systems = s.spawn(|| read_systems(config, known));
+        let records = read_record_files(config, known);
+        (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
+    });
+    let (systems, more) = systems?;
+    problems.extend(more);
+    let RecordFiles { events, history, mut inspections, samples, pipes, columns, problems: more } = records?;
+    problems.extend(more);
     let reports = std::mem::take(&mut inspections.reports);
     clock.lap("read systems and records");
 
@@ -518,6 +476,81 @@ fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, proble
             ));
         }
     }
+}
+
+/// The systems layer joined to the parcels' positions (none for a run without one), with its problems.
+fn read_systems(config: &Config, known: &ParcelIds) -> Result<(Vec<Option<System>>, Vec<Problem>)> {
+    let Some(path) = &config.layers.systems else {
+        return Ok((vec![None; known.len()], Vec::new()));
+    };
+    let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
+    let (layer, mut problems) = load(path, config, None)?;
+    let (systems, more) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), known);
+    problems.extend(more);
+    Ok((systems, problems))
+}
+
+/// What the record files say, by parcel position.
+struct RecordFiles {
+    /// Events and pump-outs, sorted by parcel position and date.
+    events: Vec<Event>,
+    /// Each parcel's latest inspection, when an inspections file was given.
+    history: Option<Vec<Option<LastInspection>>>,
+    /// The rest of the inspections file.
+    inspections: Inspections,
+    samples: Vec<Sample>,
+    pipes: Vec<Pipe>,
+    /// Which column of each file was taken for what, for `-v`.
+    columns: Vec<String>,
+    problems: Vec<Problem>,
+}
+
+/// Reads the record files (events, pump-outs, inspections, samples, pipes), each row finding its parcel's
+/// position in `known`.
+fn read_record_files(config: &Config, known: &ParcelIds) -> Result<RecordFiles> {
+    let mut problems = Vec::new();
+    let mut columns = Vec::new();
+    let fields = &config.fields;
+    let position = |id: &str| known.position(id);
+    let mut events = Vec::new();
+    for (path, fields, read) in [
+        (&config.layers.events, &fields.events, read_events as ReadEvents),
+        (&config.layers.pump_outs, &fields.pump_outs, read_pump_outs as ReadEvents),
+    ] {
+        if let Some(path) = path {
+            events.extend(keep_read(
+                &mut problems,
+                &mut columns,
+                read(path, fields, &position, config.as_of)?,
+            ));
+        }
+    }
+    events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
+    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
+    with_events.dedup();
+    let (history, inspections) = match &config.layers.history {
+        Some(path) => {
+            let read =
+                read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
+            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
+            (Some(std::mem::take(&mut found.latest)), found)
+        }
+        None => (None, Inspections::default()),
+    };
+    let samples = match &config.layers.samples {
+        Some(path) => keep_read(
+            &mut problems,
+            &mut columns,
+            read_samples(path, &fields.samples, &position, config.as_of)?,
+        ),
+        None => Vec::new(),
+    };
+    let pipes = match &config.layers.pipes {
+        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
+        None => Vec::new(),
+    };
+    Ok(RecordFiles { events, history, inspections, samples, pipes, columns, problems })
 }
 
 /// The value of a record file's reading; its problems and the columns it took go to the run's lists.
