@@ -12,6 +12,10 @@ use std::time::Instant;
 
 use lakeshore::io::{read_layer, ReadOptions};
 
+// The allocator of the `lakeshore` binary, so that the time is the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((file, fields)) = args.split_first() else {

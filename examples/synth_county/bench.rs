@@ -337,7 +337,7 @@ fn write_parcels_geojson(
                 if signed_area_2(&closed) > 0.0 {
                     closed.reverse();
                 }
-                json!({"type": "Polygon", "coordinates": [positions(&closed, |p| Ok(p))?]})
+                json!({"type": "Polygon", "coordinates": [positions(&closed, Ok)?]})
             }
             Some(wgs) => {
                 let area_ft2 = signed_area_2(&closed_ccw(ring)).abs() / 2.0;
