@@ -31,8 +31,9 @@ pub(super) struct Parsed {
 /// The property names met so far, and where each one's values go.
 #[derive(Debug, Default)]
 pub(super) struct Names {
-    /// The slot in [`crate::layer::Feature::values`] of each name, `None` for names not kept.
-    slots: FxHashMap<Box<str>, Option<usize>>,
+    /// The slot in [`crate::layer::Feature::values`] of each name (its UTF-8 bytes), `None` for names not
+    /// kept.
+    slots: FxHashMap<Box<[u8]>, Option<usize>>,
     /// How many names are kept.
     kept: usize,
     /// The names to keep (compared without regard to ASCII case); `None` keeps all.
@@ -51,7 +52,7 @@ impl Names {
     }
 
     /// The slot of a name met before (`Some(None)` when not kept), or `None` for a new name.
-    pub fn slot(&self, name: &str) -> Option<Option<usize>> {
+    pub fn slot(&self, name: &[u8]) -> Option<Option<usize>> {
         self.slots.get(name).copied()
     }
 
@@ -61,7 +62,7 @@ impl Names {
             self.kept += 1;
             self.kept - 1
         });
-        self.slots.insert(name.into(), slot);
+        self.slots.insert(name.as_bytes().into(), slot);
         slot
     }
 }
@@ -77,13 +78,13 @@ pub(super) fn read(bytes: &[u8], base: u64, names: &Names, scratch: &mut Vec<Coo
     let mut first = true;
     while let Some(key) = cur.key(&mut first)? {
         match &*key {
-            "type" if cur.peek() == Some(b'"') => is_feature = cur.string()? == "Feature",
-            "type" => {
+            b"type" if cur.peek() == Some(b'"') => is_feature = cur.string()? == "Feature",
+            b"type" => {
                 cur.skip(Check::Full)?;
                 is_feature = false;
             }
-            "geometry" => geometry = geometry::read(&mut cur, scratch)?,
-            "properties" => properties(&mut cur, names, &mut values, &mut new)?,
+            b"geometry" => geometry = geometry::read(&mut cur, scratch)?,
+            b"properties" => properties(&mut cur, names, &mut values, &mut new)?,
             _ => cur.skip(Check::Syntax)?,
         }
     }
@@ -117,10 +118,14 @@ fn properties(
         match names.slot(&name) {
             Some(Some(slot)) => values[slot] = value(cur)?,
             Some(None) => cur.skip(Check::Full)?,
-            None if names.keeps(&name) => new.push((name.into_owned(), Some(value(cur)?))),
             None => {
-                cur.skip(Check::Full)?;
-                new.push((name.into_owned(), None));
+                let name = String::from_utf8_lossy(&name).into_owned();
+                let value = if names.keeps(&name) {
+                    Some(value(cur)?)
+                } else {
+                    cur.skip(Check::Full).map(|()| None)?
+                };
+                new.push((name, value));
             }
         }
     }

@@ -118,40 +118,46 @@ impl Reader<'_> {
             return Ok(None);
         }
         cur.object("")?;
-        let (mut kind, mut coords, mut geometries) = (None, None, None);
+        let (mut kind, mut coords, mut geometries, mut coords_short) = (None, None, None, false);
         let (mut seen_type, mut seen_coords, mut seen_geometries, mut seen_bbox) =
             (false, false, false, false);
         let mut first = true;
         while let Some(key) = cur.key(&mut first)? {
             let seen = match &*key {
-                "type" => &mut seen_type,
-                "coordinates" => &mut seen_coords,
-                "geometries" => &mut seen_geometries,
-                "bbox" => &mut seen_bbox,
+                b"type" => &mut seen_type,
+                b"coordinates" => &mut seen_coords,
+                b"geometries" => &mut seen_geometries,
+                b"bbox" => &mut seen_bbox,
                 _ => {
                     cur.skip(Check::Full)?;
                     continue;
                 }
             };
             if std::mem::replace(seen, true) {
-                self.bad(|| format!("duplicate member `{key}`"));
+                self.bad(|| format!("duplicate member `{}`", String::from_utf8_lossy(&key)));
             }
             match &*key {
-                "type" if cur.peek() == Some(b'"') => {
+                b"type" if cur.peek() == Some(b'"') => {
                     let name = cur.string()?;
                     kind = Kind::of(&name);
                     if kind.is_none() {
                         self.bad(|| format!("unknown geometry type \"{name}\""));
                     }
                 }
-                "type" => self.wrong(cur, "the geometry type is not a string")?,
+                b"type" => self.wrong(cur, "the geometry type is not a string")?,
                 _ if cur.peek() == Some(b'n') => {
                     cur.null_or_bool()?;
                 }
-                "coordinates" if cur.peek() == Some(b'[') => coords = Some(self.coords(cur)?),
-                "coordinates" => self.wrong(cur, "coordinates must be an array")?,
-                "geometries" if cur.peek() == Some(b'[') => geometries = Some(self.collection(cur)?),
-                "geometries" => self.wrong(cur, "geometries must be an array")?,
+                b"coordinates" if cur.peek() == Some(b'[') => {
+                    // A short position counts only if the coordinates are this geometry's shape, which they
+                    // are not in a collection.
+                    let outer = std::mem::replace(&mut self.short, false);
+                    coords = Some(self.coords(cur)?);
+                    coords_short = std::mem::replace(&mut self.short, outer);
+                }
+                b"coordinates" => self.wrong(cur, "coordinates must be an array")?,
+                b"geometries" if cur.peek() == Some(b'[') => geometries = Some(self.collection(cur)?),
+                b"geometries" => self.wrong(cur, "geometries must be an array")?,
                 _ if cur.peek() == Some(b'[') => self.numbers(cur, "the bbox must be an array of numbers")?,
                 _ => self.wrong(cur, "the bbox must be an array of numbers")?,
             }
@@ -163,6 +169,7 @@ impl Reader<'_> {
             return Ok(None);
         }
         let Some(kind) = kind else { return Ok(None) };
+        self.short |= coords_short && kind != Kind::GeometryCollection;
         let geometry = assemble(kind, coords, geometries);
         if let Err(why) = &geometry {
             self.bad(|| why.clone());
@@ -384,3 +391,7 @@ fn polygon(rings: Vec<Vec<Coord>>) -> Polygon<f64> {
     let exterior = LineString(rings.next().unwrap_or_default());
     Polygon::new(exterior, rings.map(LineString).collect())
 }
+
+#[cfg(test)]
+#[path = "geometry_tests.rs"]
+mod tests;

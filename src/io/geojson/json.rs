@@ -162,12 +162,13 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// In an object: the next member's name, positioned at its value, or `None` after the closing `}`.
-    pub fn key(&mut self, first: &mut bool) -> Parse<Option<Cow<'a, str>>> {
+    /// In an object: the next member's name, positioned at its value, or `None` after the closing `}`. The
+    /// name is unescaped and checked to be UTF-8, but left as bytes: names are only compared.
+    pub fn key(&mut self, first: &mut bool) -> Parse<Option<Cow<'a, [u8]>>> {
         if !self.member(first)? {
             return Ok(None);
         }
-        let key = self.string()?;
+        let key = self.text()?;
         self.colon()?;
         Ok(Some(key))
     }
@@ -201,14 +202,33 @@ impl<'a> Cursor<'a> {
     /// The string at the position, unescaped, checked to be UTF-8.
     pub fn string(&mut self) -> Parse<Cow<'a, str>> {
         let start = self.pos + 1;
-        let (end, escaped) = self.string_end(Check::Full)?;
+        Ok(match self.text()? {
+            Cow::Borrowed(raw) => Cow::Borrowed(self.utf8(raw, start)?),
+            Cow::Owned(bytes) => Cow::Owned(
+                String::from_utf8(bytes)
+                    .map_err(|e| self.error_at(start + e.utf8_error().valid_up_to(), BAD_UTF8))?,
+            ),
+        })
+    }
+
+    /// `raw`, which starts at byte `start`, as text.
+    fn utf8(&self, raw: &'a [u8], start: usize) -> Parse<&'a str> {
+        std::str::from_utf8(raw).map_err(|e| self.error_at(start + e.valid_up_to(), BAD_UTF8))
+    }
+
+    /// The bytes of the string at the position, unescaped and checked to be UTF-8; borrowed when it holds no
+    /// escapes.
+    fn text(&mut self) -> Parse<Cow<'a, [u8]>> {
+        let start = self.pos + 1;
+        let Lexed { end, escaped, ascii } = self.string_end(Check::Full)?;
         let raw = &self.bytes[start..end];
         let text = if escaped {
             Cow::Owned(self.unescape(start, end)?)
         } else {
-            Cow::Borrowed(
-                std::str::from_utf8(raw).map_err(|e| self.error_at(start + e.valid_up_to(), BAD_UTF8))?,
-            )
+            if !ascii {
+                self.utf8(raw, start)?;
+            }
+            Cow::Borrowed(raw)
         };
         self.pos = end + 1;
         Ok(text)
@@ -216,31 +236,34 @@ impl<'a> Cursor<'a> {
 
     fn skip_string(&mut self, check: Check) -> Parse<()> {
         let start = self.pos + 1;
-        let (end, _) = self.string_end(check)?;
-        if check == Check::Full {
-            std::str::from_utf8(&self.bytes[start..end])
-                .map_err(|e| self.error_at(start + e.valid_up_to(), BAD_UTF8))?;
+        let Lexed { end, ascii, .. } = self.string_end(check)?;
+        if check == Check::Full && !ascii {
+            self.utf8(&self.bytes[start..end], start)?;
         }
         self.pos = end + 1;
         Ok(())
     }
 
-    /// The offset of the closing quote of the string whose opening quote is at the position, and whether it
-    /// holds escapes; the escapes are checked (with [`Check::Full`], their surrogates paired too).
-    fn string_end(&self, check: Check) -> Parse<(usize, bool)> {
+    /// The closing quote of the string whose opening quote is at the position; the escapes are checked
+    /// (with [`Check::Full`], their surrogates paired too).
+    fn string_end(&self, check: Check) -> Parse<Lexed> {
         let bytes = self.bytes;
         let mut i = self.pos + 1;
-        let mut escaped = false;
+        let (mut escaped, mut ascii) = (false, true);
         loop {
             while i < bytes.len() && !STRING_STOP[bytes[i] as usize] {
                 i += 1;
             }
             match bytes.get(i) {
                 None => return Err(self.eof("a string")),
-                Some(b'"') => return Ok((i, escaped)),
+                Some(b'"') => return Ok(Lexed { end: i, escaped, ascii }),
                 Some(b'\\') => {
                     escaped = true;
                     i = self.escape(i, check)?.0;
+                }
+                Some(0x80..) => {
+                    ascii = false;
+                    i += 1;
                 }
                 Some(_) => {
                     return Err(
@@ -304,8 +327,8 @@ impl<'a> Cursor<'a> {
         Ok(n)
     }
 
-    /// The text of the checked string `bytes[start..end]`, escapes replaced.
-    fn unescape(&self, start: usize, end: usize) -> Parse<String> {
+    /// The bytes of the checked string `bytes[start..end]`, escapes replaced.
+    fn unescape(&self, start: usize, end: usize) -> Parse<Vec<u8>> {
         let mut out = Vec::with_capacity(end - start);
         let mut i = start;
         while i < end {
@@ -323,16 +346,20 @@ impl<'a> Cursor<'a> {
                 }
             }
         }
-        String::from_utf8(out).map_err(|e| self.error_at(start + e.utf8_error().valid_up_to(), BAD_UTF8))
+        std::str::from_utf8(&out).map_err(|e| self.error_at(start + e.valid_up_to(), BAD_UTF8))?;
+        Ok(out)
     }
 
     /// The number at the position.
     pub fn number(&mut self) -> Parse<f64> {
         let start = self.pos;
-        self.number_end()?;
-        self.number_value(start)
+        match self.number_end()? {
+            Number { exact: Some(x), .. } => Ok(x),
+            Number { exact: None, .. } => self.number_value(start),
+        }
     }
 
+    /// The number from `start` to the position, parsed by fast-float2 (correctly rounded).
     fn number_value(&self, start: usize) -> Parse<f64> {
         match fast_float2::parse::<f64, _>(&self.bytes[start..self.pos]) {
             Ok(x) if x.is_finite() => Ok(x),
@@ -343,33 +370,48 @@ impl<'a> Cursor<'a> {
 
     fn skip_number(&mut self, check: Check) -> Parse<()> {
         let start = self.pos;
-        let may_overflow = self.number_end()?;
-        if check == Check::Full && may_overflow {
+        let number = self.number_end()?;
+        if check == Check::Full && number.may_overflow {
             self.number_value(start)?;
         }
         Ok(())
     }
 
-    /// Moves past the number at the position, checking its syntax; returns whether it may be too large for an
-    /// `f64` (its integer digits and exponent say it may reach 10^308).
-    fn number_end(&mut self) -> Parse<bool> {
+    /// Moves past the number at the position, checking its syntax. Numbers of at most 19 digits whose
+    /// digits fit in the 53 bits of a double and whose power of ten is at most 22 (most coordinates) get
+    /// their value on the way, exactly as correct rounding gives it: one rounding of two exact doubles.
+    fn number_end(&mut self) -> Parse<Number> {
         let bytes = self.bytes;
         let mut i = self.pos;
-        if bytes.get(i) == Some(&b'-') {
+        let negative = bytes.get(i) == Some(&b'-');
+        if negative {
             i += 1;
         }
+        let (mut digits, mut mantissa) = (0u32, 0u64);
+        let mut take = |i: &mut usize| {
+            while let Some(&d @ b'0'..=b'9') = bytes.get(*i) {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+                digits += 1;
+                *i += 1;
+            }
+        };
         let int_start = i;
         match bytes.get(i) {
             Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => i = digits(bytes, i),
+            Some(b'1'..=b'9') => take(&mut i),
             None => return Err(self.eof("a value")),
             Some(_) => return Err(self.error_at(i, "invalid number")),
         }
         let int_digits = if bytes[int_start] == b'0' { 0 } else { (i - int_start) as i64 };
+        let mut fraction = 0i64;
         if bytes.get(i) == Some(&b'.') {
             i += 1;
             match bytes.get(i) {
-                Some(b'0'..=b'9') => i = digits(bytes, i),
+                Some(b'0'..=b'9') => {
+                    let before = i;
+                    take(&mut i);
+                    fraction = (i - before) as i64;
+                }
                 None => return Err(self.eof("a value")),
                 Some(_) => return Err(self.error_at(i, "invalid number")),
             }
@@ -393,17 +435,26 @@ impl<'a> Cursor<'a> {
                 None => return Err(self.eof("a value")),
                 Some(_) => return Err(self.error_at(i, "invalid number")),
             }
-            let end = digits(bytes, i);
-            for &d in &bytes[i..end] {
+            while let Some(&d @ b'0'..=b'9') = bytes.get(i) {
                 exponent = (exponent * 10 + i64::from(d - b'0')).min(1 << 40);
+                i += 1;
             }
             if negative {
                 exponent = -exponent;
             }
-            i = end;
         }
         self.pos = i;
-        Ok(int_digits + exponent > 308)
+        let power = exponent - fraction;
+        let exact = (digits <= 19 && mantissa <= 1 << 53 && power.abs() <= 22).then(|| {
+            let m = mantissa as f64;
+            let x = if power < 0 { m / POW10[-power as usize] } else { m * POW10[power as usize] };
+            if negative {
+                -x
+            } else {
+                x
+            }
+        });
+        Ok(Number { may_overflow: int_digits + exponent > 308, exact })
     }
 
     fn literal(&mut self, word: &'static [u8]) -> Parse<()> {
@@ -479,12 +530,37 @@ impl<'a> Cursor<'a> {
 
 const BAD_UTF8: &str = "invalid unicode code point";
 
-/// Bytes that end a run of plain string content: the quote, the backslash and the control characters.
+/// What scanning a string found.
+struct Lexed {
+    /// The offset of the closing quote.
+    end: usize,
+    /// Whether it holds escapes.
+    escaped: bool,
+    /// Whether every byte is ASCII (so the bytes are UTF-8).
+    ascii: bool,
+}
+
+/// What scanning a number found.
+struct Number {
+    /// Whether its integer digits and exponent say it may reach 10^309 (beyond `f64`).
+    may_overflow: bool,
+    /// Its value, when the fast path gives it.
+    exact: Option<f64>,
+}
+
+/// The powers of ten a double holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// Bytes that end a run of plain ASCII string content: the quote, the backslash, the control characters and
+/// the bytes of multi-byte UTF-8.
 static STRING_STOP: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
+    while b < 256 {
+        table[b] = b < 0x20 || b >= 0x80;
         b += 1;
     }
     table[b'"' as usize] = true;
@@ -492,10 +568,6 @@ static STRING_STOP: [bool; 256] = {
     table
 };
 
-/// The offset after the run of ASCII digits starting at `i`.
-fn digits(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(b'0'..=b'9') = bytes.get(i) {
-        i += 1;
-    }
-    i
-}
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

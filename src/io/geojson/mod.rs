@@ -42,16 +42,26 @@ const PER_TASK: usize = 64;
 /// The property names of the first feature of the GeoJSON file at `path`, in the file's order; the file is
 /// read no further than that feature.
 pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
-    let mut collector = Collector::new(path, None, true);
-    parse(path, &mut collector)?;
-    Ok(collector.fields)
+    field_names_in_blocks(path, stream::BLOCK)
 }
 
 /// Reads the GeoJSON FeatureCollection at `path`.
 pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+    read_in_blocks(path, options, stream::BLOCK)
+}
+
+/// [`field_names`], reading `block` bytes at a time.
+fn field_names_in_blocks(path: &Path, block: usize) -> Result<Vec<String>> {
+    let mut collector = Collector::new(path, None, true);
+    parse(path, &mut collector, block)?;
+    Ok(collector.fields)
+}
+
+/// [`read`], reading `block` bytes at a time.
+fn read_in_blocks(path: &Path, options: &ReadOptions, block: usize) -> Result<(Layer, Vec<Problem>)> {
     let keep = options.keep.as_deref();
     let mut collector = Collector::new(path, keep, false);
-    parse(path, &mut collector)?;
+    parse(path, &mut collector, block)?;
     match collector.collection_type.as_ref() {
         Some(Json::String(t)) if t == "FeatureCollection" => {}
         None if collector.has_features => {}
@@ -85,9 +95,10 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
 }
 
-/// Reads the document at `path` into `collector`.
-fn parse(path: &Path, collector: &mut Collector) -> Result<()> {
-    let result = Stream::open(path).map_err(Fail::Io).and_then(|mut stream| walk(&mut stream, collector));
+/// Reads the document at `path` into `collector`, `block` bytes at a time.
+fn parse(path: &Path, collector: &mut Collector, block: usize) -> Result<()> {
+    let result =
+        Stream::open(path, block).map_err(Fail::Io).and_then(|mut stream| walk(&mut stream, collector));
     match result {
         Ok(()) => Ok(()),
         Err(Fail::Io(e)) => Err(Error::io(path, e)),
@@ -126,25 +137,31 @@ fn walk(stream: &mut Stream, collector: &mut Collector) -> Result<(), Fail> {
 /// read on (not after the first feature when that is all that is wanted).
 fn features(stream: &mut Stream, collector: &mut Collector) -> Result<bool, Fail> {
     stream.open_features()?;
-    let mut spare = Vec::new();
-    let mut batch = stream.batch(Vec::new())?;
+    // The memory of the batch before and of the parsed features is used again for the next.
+    let (mut spare, mut parsed) = (Batch::default(), Vec::new());
+    let mut batch = stream.batch(Batch::default())?;
     loop {
-        let (parsed, next) = if matches!(batch.then, Then::More) && !collector.first_only {
+        let next = if matches!(batch.then, Then::More) && !collector.first_only {
             let recycled = std::mem::take(&mut spare);
-            let (parsed, next) = rayon::join(|| collector.parse(&batch), || stream.batch(recycled));
-            (parsed, Some(next))
+            let ((), next) = rayon::join(|| collector.parse(&batch, &mut parsed), || stream.batch(recycled));
+            Some(next)
         } else {
-            (collector.parse(&batch), None)
+            collector.parse(&batch, &mut parsed);
+            None
         };
-        if !collector.take(parsed)? {
+        let first_batch = collector.features.is_empty();
+        if !collector.take(&mut parsed)? {
             return Ok(false);
+        }
+        if first_batch {
+            collector.expect_more(&batch, stream.len());
         }
         match std::mem::take(&mut batch.then) {
             Then::Closed => return Ok(true),
             Then::Broken(e) => return Err(e.into()),
             Then::More => {}
         }
-        spare = std::mem::take(&mut batch.bytes);
+        spare = std::mem::take(&mut batch);
         batch = match next {
             Some(next) => next?,
             None => stream.batch(std::mem::take(&mut spare))?,
@@ -212,8 +229,8 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Parses the features of `batch` on every core, each on its own; their order is kept.
-    fn parse(&self, batch: &Batch) -> Vec<Parse<Parsed>> {
+    /// Parses the features of `batch` on every core, each on its own, into `out` in their order.
+    fn parse(&self, batch: &Batch, out: &mut Vec<Parse<Parsed>>) {
         let elements = match self.first_only {
             true => &batch.elements[..batch.elements.len().min(1)],
             false => &batch.elements[..],
@@ -225,16 +242,25 @@ impl<'a> Collector<'a> {
                 let base = batch.base + range.start as u64;
                 feature::read(&batch.bytes[range.clone()], base, &self.names, scratch)
             })
-            .collect()
+            .collect_into_vec(out);
+    }
+
+    /// Makes room for the features that the rest of the file holds if they are the size of those of `batch`,
+    /// the first: growing a vector of a million features by doubling would copy it and touch twice the memory.
+    fn expect_more(&mut self, batch: &Batch, file_len: u64) {
+        let (Some(first), Some(last)) = (batch.elements.first(), batch.elements.last()) else { return };
+        let per_feature = (last.end - first.start).div_ceil(batch.elements.len()) as u64;
+        let rest = file_len.saturating_sub(batch.base + last.end as u64) / per_feature.max(1);
+        self.features.reserve(usize::try_from(rest + rest / 16).unwrap_or(0));
     }
 
     /// Adds parsed features in file order, giving new property names their slots; the first feature that is
     /// not JSON ends the read. Returns whether to read on.
-    fn take(&mut self, parsed: Vec<Parse<Parsed>>) -> Result<bool, SyntaxError> {
-        for feature in parsed {
+    fn take(&mut self, parsed: &mut Vec<Parse<Parsed>>) -> Result<bool, SyntaxError> {
+        for feature in parsed.drain(..) {
             let Parsed { geometry, mut values, new } = feature?;
             for (name, value) in new {
-                let slot = match self.names.slot(&name) {
+                let slot = match self.names.slot(name.as_bytes()) {
                     Some(slot) => slot,
                     None => {
                         let slot = self.names.add(&name);

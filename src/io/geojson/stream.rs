@@ -15,7 +15,7 @@ use super::feature;
 use super::json::{Check, Cursor, SyntaxError, MAX_DEPTH};
 
 /// How much of the file is read at a time, and so about the size of a batch.
-const BLOCK: usize = 4 << 20;
+pub(super) const BLOCK: usize = 4 << 20;
 
 /// Why the document could not be read.
 #[derive(Debug)]
@@ -77,11 +77,17 @@ enum Expect {
 /// The unconsumed part of the file.
 pub(super) struct Stream {
     file: File,
-    /// Bytes read and not yet handed out; consumed up to `pos`.
+    /// Room for a block or more, filled up to `end` and consumed up to `pos`. It stays initialised, so that
+    /// reading into it never writes zeros first.
     buf: Vec<u8>,
+    end: usize,
     pos: usize,
     /// File offset of `buf[0]`.
     base: u64,
+    /// The file's length when opened.
+    len: u64,
+    /// How much is read at a time ([`BLOCK`], smaller in tests).
+    block: usize,
     eof: bool,
     /// In the features array: what comes next, and the element whose end is still being looked for.
     expect: Expect,
@@ -89,38 +95,70 @@ pub(super) struct Stream {
 }
 
 impl Stream {
-    /// Opens the file at `path`, past a UTF-8 byte order mark if it starts with one.
-    pub fn open(path: &Path) -> io::Result<Self> {
+    /// Opens the file at `path`, to be read `block` bytes at a time, past a UTF-8 byte order mark if it
+    /// starts with one.
+    pub fn open(path: &Path, block: usize) -> io::Result<Self> {
+        let file = File::open(path)?;
         let mut stream = Stream {
-            file: File::open(path)?,
+            len: file.metadata()?.len(),
+            block: block.max(1),
+            file,
             buf: Vec::new(),
+            end: 0,
             pos: 0,
             base: 0,
             eof: false,
             expect: Expect::First,
             partial: None,
         };
-        while stream.buf.len() < 3 && stream.fill()? {}
-        if stream.buf.starts_with(b"\xEF\xBB\xBF") {
+        while stream.end < 3 && stream.fill()? {}
+        if stream.filled().starts_with(b"\xEF\xBB\xBF") {
             stream.pos = 3;
         }
         Ok(stream)
     }
 
-    /// Drops the consumed bytes before `keep` and reads up to a block more; returns whether any arrived.
+    /// The file's length when opened.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// The bytes read.
+    fn filled(&self) -> &[u8] {
+        &self.buf[..self.end]
+    }
+
+    /// Drops the bytes before `keep` and reads up to a block more; returns whether any arrived.
     fn fill_keeping(&mut self, keep: usize) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
         }
-        self.buf.drain(..keep);
-        self.base += keep as u64;
-        self.pos -= keep;
-        if let Some((start, _)) = &mut self.partial {
-            *start -= keep;
+        if keep > 0 {
+            self.buf.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.base += keep as u64;
+            self.pos -= keep;
+            if let Some((start, _)) = &mut self.partial {
+                *start -= keep;
+            }
         }
-        let got = (&mut self.file).take(BLOCK as u64).read_to_end(&mut self.buf)?;
-        self.eof = got == 0;
-        Ok(got > 0)
+        // A value longer than a block makes room for itself.
+        if self.buf.len() < self.end + self.block {
+            self.buf.resize(self.end + self.block, 0);
+        }
+        let before = self.end;
+        while self.end < self.buf.len() {
+            match self.file.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.end > before)
     }
 
     fn fill(&mut self) -> io::Result<bool> {
@@ -135,10 +173,10 @@ impl Stream {
     /// The next byte after whitespace, reading on as needed; `None` at the end of the file.
     pub fn peek(&mut self) -> Result<Option<u8>, Fail> {
         loop {
-            while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.buf.get(self.pos) {
+            while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.filled().get(self.pos) {
                 self.pos += 1;
             }
-            if let Some(&b) = self.buf.get(self.pos) {
+            if let Some(&b) = self.filled().get(self.pos) {
                 return Ok(Some(b));
             }
             if !self.fill()? {
@@ -157,7 +195,7 @@ impl Stream {
     fn value(&mut self, depth: usize, check: Check) -> Result<Range<usize>, Fail> {
         let mut extent = Extent::default();
         loop {
-            match extent.scan(&self.buf[self.pos..], depth) {
+            match extent.scan(&self.filled()[self.pos..], depth) {
                 Scan::Complete(len) => {
                     let start = self.pos;
                     self.pos += len;
@@ -168,7 +206,7 @@ impl Stream {
                 }
                 Scan::TooDeep(at) => return Err(self.diagnose(self.pos..self.pos + at + 1, depth, check)),
                 Scan::NeedMore if self.fill_keeping(self.pos)? => {}
-                Scan::NeedMore => return Err(self.diagnose(self.pos..self.buf.len(), depth, check)),
+                Scan::NeedMore => return Err(self.diagnose(self.pos..self.end, depth, check)),
             }
         }
     }
@@ -202,7 +240,7 @@ impl Stream {
 
     fn eof(&self, what: &str) -> Fail {
         Fail::Syntax(SyntaxError {
-            at: self.base + self.buf.len() as u64,
+            at: self.base + self.end as u64,
             what: format!("EOF while parsing {what}").into(),
         })
     }
@@ -264,7 +302,7 @@ impl Stream {
         match self.cursor_over(range, depth).skip(check) {
             Err(e) => Fail::Syntax(e),
             Ok(()) => Fail::Syntax(SyntaxError {
-                at: self.base + self.buf.len() as u64,
+                at: self.base + self.end as u64,
                 what: "EOF while parsing a value".into(),
             }),
         }
@@ -279,13 +317,14 @@ impl Stream {
     }
 
     /// After the `[` of the features array: the complete elements of the buffered block, reading on until
-    /// one is complete. `spare` is a used buffer to carry the rest of the block into.
-    pub fn batch(&mut self, spare: Vec<u8>) -> Result<Batch, Fail> {
-        let mut elements = Vec::new();
+    /// one is complete. `spare` is a batch done with, whose memory is used again.
+    pub fn batch(&mut self, spare: Batch) -> Result<Batch, Fail> {
+        let Batch { bytes: spare, mut elements, .. } = spare;
+        elements.clear();
         loop {
             if let Some((start, extent)) = &mut self.partial {
                 let start = *start;
-                match extent.scan(&self.buf[start..], feature::DEPTH) {
+                match extent.scan(&self.buf[start..self.end], feature::DEPTH) {
                     Scan::Complete(len) => {
                         elements.push(start..start + len);
                         self.pos = start + len;
@@ -300,10 +339,10 @@ impl Stream {
                     Scan::NeedMore => {}
                 }
             } else {
-                while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.buf.get(self.pos) {
+                while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.filled().get(self.pos) {
                     self.pos += 1;
                 }
-                if let Some(&b) = self.buf.get(self.pos) {
+                if let Some(&b) = self.filled().get(self.pos) {
                     match (self.expect, b) {
                         (Expect::First | Expect::Separator, b']') => {
                             self.pos += 1;
@@ -340,7 +379,7 @@ impl Stream {
             }
             if !self.fill_keeping(keep)? {
                 let fault = match self.partial.take() {
-                    Some((start, _)) => self.diagnose(start..self.buf.len(), feature::DEPTH, Check::Syntax),
+                    Some((start, _)) => self.diagnose(start..self.end, feature::DEPTH, Check::Syntax),
                     None => self.eof("a list"),
                 };
                 return self.broken(elements, fault, spare);
@@ -350,11 +389,15 @@ impl Stream {
 
     /// Hands out `elements` with the block they lie in; the bytes from `keep` on go on in `spare`.
     fn carry(&mut self, elements: Vec<Range<usize>>, keep: usize, mut spare: Vec<u8>, then: Then) -> Batch {
-        spare.clear();
-        spare.extend_from_slice(&self.buf[keep..]);
+        let rest = self.end - keep;
+        if spare.len() < rest + self.block {
+            spare.resize(rest + self.block, 0);
+        }
+        spare[..rest].copy_from_slice(&self.buf[keep..self.end]);
         let bytes = std::mem::replace(&mut self.buf, spare);
         let base = self.base;
         self.base += keep as u64;
+        self.end = rest;
         self.pos -= keep;
         if let Some((start, _)) = &mut self.partial {
             *start -= keep;

@@ -1,9 +1,10 @@
-//! Tests of the streaming GeoJSON reader.
+//! Tests of the GeoJSON reader: whole documents, each read a block at a time with blocks of many sizes (down
+//! to one byte, so that every boundary falls inside every kind of token) that must all agree.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use geo::{Point, Polygon};
+use geo::{Geometry, Point, Polygon};
 
 use super::*;
 
@@ -12,10 +13,14 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn new(text: &str) -> Self {
+        Self::bytes(text.as_bytes())
+    }
+
+    fn bytes(bytes: &[u8]) -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = std::env::temp_dir().join(format!("lakeshore-geojson-{}-{n}.geojson", std::process::id()));
-        std::fs::write(&path, text).unwrap();
+        std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }
 }
@@ -26,9 +31,33 @@ impl Drop for TempFile {
     }
 }
 
+/// Block sizes small enough to split every token, and the real one.
+const BLOCKS: [usize; 5] = [1, 2, 7, 64, stream::BLOCK];
+
+/// Reads `text` with each of `blocks`; all must give the same layer and problems, or the same error.
+fn read_in(text: &[u8], options: &ReadOptions, blocks: &[usize]) -> Result<(Layer, Vec<Problem>)> {
+    let file = TempFile::bytes(text);
+    let show = |result: &Result<(Layer, Vec<Problem>)>| match result {
+        Ok((layer, problems)) => {
+            format!("{:?} {:?} {:?} {problems:?}", layer.crs, layer.fields, layer.features)
+        }
+        Err(e) => format!("error: {e}"),
+    };
+    let mut results = blocks.iter().map(|&block| (block, read_in_blocks(&file.0, options, block)));
+    let (_, first) = results.next().unwrap();
+    for (block, result) in results {
+        assert_eq!(show(&result), show(&first), "read {block} bytes at a time");
+    }
+    first
+}
+
 fn read_text(text: &str, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-    let file = TempFile::new(text);
-    read(&file.0, options)
+    read_in(text.as_bytes(), options, &BLOCKS)
+}
+
+/// The error message of reading `text`, which must fail.
+fn error_of(text: &str) -> String {
+    read_text(text, &ReadOptions::default()).map(|_| ()).unwrap_err().to_string()
 }
 
 const COLLECTION: &str = r#"{
@@ -95,7 +124,9 @@ fn field_names_stop_at_the_first_feature() {
     let text = r#"{"type": "FeatureCollection", "features": [
         {"type": "Feature", "properties": {"Z": 1, "A": 2}, "geometry": null}, {"broken"#;
     let file = TempFile::new(text);
-    assert_eq!(field_names(&file.0).unwrap(), vec!["Z", "A"]);
+    for block in BLOCKS {
+        assert_eq!(field_names_in_blocks(&file.0, block).unwrap(), vec!["Z", "A"], "block {block}");
+    }
     let err = read(&file.0, &ReadOptions::default()).unwrap_err();
     assert!(matches!(err, Error::Format { .. }), "{err:?}");
 }
@@ -191,4 +222,198 @@ fn a_position_without_y_is_a_problem_not_a_panic() {
     }
     assert!(layer.features[2].geometry.is_ok());
     assert_eq!(problems.len(), 2);
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let (plain, _) = read_text(COLLECTION, &ReadOptions::default()).unwrap();
+    let (marked, _) = read_text(&format!("\u{feff}{COLLECTION}"), &ReadOptions::default()).unwrap();
+    assert_eq!(format!("{:?}", marked.features), format!("{:?}", plain.features));
+    assert!(error_of("\u{feff}").contains("EOF while parsing a value at line 1"));
+}
+
+#[test]
+fn a_cut_file_is_an_error_saying_where_it_ends() {
+    let cut_after = |marker: &str| {
+        let end = COLLECTION.find(marker).unwrap() + marker.len();
+        error_of(&COLLECTION[..end])
+    };
+    let cases = [
+        (r#""PIN": " 12"#, "EOF while parsing a string at line 5"),
+        (r#""ACRES": 1."#, "EOF while parsing a value at line 5"),
+        ("42.5]}},\n", "EOF while parsing a list at line 7 column 1"),
+        ("\"features\": [", "EOF while parsing a list at line 4"),
+        ("  ]\n", "EOF while parsing an object at line 13 column 1"),
+    ];
+    for (marker, says) in cases {
+        let message = cut_after(marker);
+        assert!(message.contains(says), "cut after {marker:?}: {message}");
+        assert!(message.ends_with("correct the file or re-export it"), "{message}");
+    }
+    assert!(error_of("").contains("EOF while parsing a value at line 1 column 1"));
+}
+
+#[test]
+fn an_unterminated_string_is_found_where_the_json_goes_wrong() {
+    // The quote that should have closed "Owasco" is missing; the next quote closes it instead, so the fault is
+    // the `geometry` after it, not the end of the file.
+    let text = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"NAME": "Owasco}, "geometry": null}]}"#;
+    assert!(error_of(text).contains("(expected `,` or `}` at line 1 column 98)"), "{}", error_of(text));
+    let text =
+        r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"NAME": "Owasco"#;
+    assert!(error_of(text).contains("EOF while parsing a string"), "{}", error_of(text));
+}
+
+#[test]
+fn huge_numbers_are_an_error_where_they_are_read() {
+    let collection =
+        |feature: &str| format!("{{\"type\": \"FeatureCollection\", \"features\": [\n{feature}]}}");
+    let point = r#"{"type": "Feature", "id": 1e400, "properties": {"A": 1}, "geometry": {"type": "Point", "coordinates": [1e400, 0]}}"#;
+    let message = error_of(&collection(point));
+    assert!(message.contains("(number out of range at line 2 column 104)"), "{message}");
+    let property = r#"{"type": "Feature", "properties": {"A": -1e999}, "geometry": null}"#;
+    assert!(error_of(&collection(property)).contains("number out of range"));
+    // A number nothing reads (here a foreign member) is only checked for syntax, as it always was.
+    let ignored = r#"{"type": "Feature", "id": 1e400, "properties": {"A": 1}, "geometry": null}"#;
+    let (layer, _) = read_text(&collection(ignored), &ReadOptions::default()).unwrap();
+    assert_eq!(layer.features[0].values, vec![Value::Number(1.0)]);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let nested = |n: usize| "[".repeat(n) + "1" + &"]".repeat(n);
+    let feature = |value: &str| {
+        format!(
+            r#"{{"type": "FeatureCollection", "features": [{{"type": "Feature", "properties": {{"A": {value}}}, "geometry": null}}]}}"#
+        )
+    };
+    // Four levels are open around a property's value: the document, the array, the feature, the properties.
+    let (layer, _) = read_text(&feature(&nested(124)), &ReadOptions::default()).unwrap();
+    assert_eq!(layer.features[0].values, vec![Value::Text(nested(124).into())]);
+    let message = error_of(&feature(&nested(125)));
+    assert!(message.contains("nesting deeper than 128 arrays and objects"), "{message}");
+    // A million open brackets are given up at the 127th inside the feature.
+    let text = format!(r#"{{"type": "FeatureCollection", "features": [{}"#, "[".repeat(1_000_000));
+    let file = TempFile::new(&text);
+    let message = read(&file.0, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(message.contains("nesting deeper than 128 arrays and objects at line 1 column 170"), "{message}");
+}
+
+#[test]
+fn properties_keep_the_last_of_a_repeated_name() {
+    let text = r#"{"type": "FeatureCollection", "features": [
+      {"type": "Feature", "geometry": null,
+       "properties": {"P\u0049N": "a", "PIN": "b", "JSON": {"b": 1.50, "a": [true, null, "x\"y"]}, "E": "  ",
+                      "N": -0.0, "T": false}},
+      {"type": "Feature", "geometry": null, "properties": {"PIN": "c"}, "properties": {"E": "d"}},
+      {"type": "Feature", "geometry": null}]}"#;
+    let (layer, _) = read_text(text, &ReadOptions::default()).unwrap();
+    assert_eq!(layer.fields, vec!["PIN", "JSON", "E", "N", "T"]);
+    let text_value = |s: &str| Value::Text(s.into());
+    let values: Vec<&Vec<Value>> = layer.features.iter().map(|f| &f.values).collect();
+    assert_eq!(
+        values[0],
+        &vec![
+            text_value("b"),
+            text_value(r#"{"a":[true,null,"x\"y"],"b":1.5}"#),
+            Value::Null,
+            Value::Number(-0.0),
+            Value::Bool(false)
+        ]
+    );
+    assert_eq!(values[1], &vec![text_value("c"), Value::Null, text_value("d"), Value::Null, Value::Null]);
+    assert_eq!(values[2], &vec![Value::Null; 5]);
+}
+
+#[test]
+fn what_is_not_a_feature_collection_is_an_error() {
+    let cases = [
+        (
+            r#"{"type": "FeatureCollection", "features": {}}"#,
+            "expected an array of GeoJSON Features at line 1 column 43",
+        ),
+        (
+            r#"{"type": "FeatureCollection", "features": [1]}"#,
+            "expected a GeoJSON Feature object at line 1 column 44",
+        ),
+        (
+            r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": 5}]}"#,
+            "expected a properties object or null at line 1 column 78",
+        ),
+        (r#"{"type": "FeatureCollection", "features": []} x"#, "trailing characters at line 1 column 47"),
+        (r#"{"type": "FeatureCollection", "features": [],}"#, "trailing comma at line 1 column 46"),
+        (r#"{"type": "FeatureCollection", "features": [{}{}]}"#, "expected `,` or `]` at line 1 column 46"),
+        (r#"{"type": "FeatureCollection", "features": [{},]}"#, "trailing comma at line 1 column 47"),
+        (r#"{"type": "FeatureCollection" "features": []}"#, "expected `,` or `}` at line 1 column 30"),
+        (
+            r#"[{"type": "FeatureCollection"}]"#,
+            "expected a GeoJSON FeatureCollection object at line 1 column 1",
+        ),
+    ];
+    for (text, says) in cases {
+        let message = error_of(text);
+        assert!(message.contains(says), "{text}: {message}");
+    }
+}
+
+#[test]
+fn features_of_every_features_member_are_read_in_order() {
+    let text = r#"{"features": [{"type": "Feature", "properties": {"A": 1}, "geometry": null}],
+        "type": "FeatureCollection",
+        "features": [{"properties": {"A": 2}, "geometry": null}, {"type": "Feature", "properties": {"A": 3},
+                      "geometry": {"type": "Point", "coordinates": [1, 2]}}]}"#;
+    let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
+    let records: Vec<(usize, &Vec<Value>)> = layer.features.iter().map(|f| (f.record, &f.values)).collect();
+    let n = |x: f64| vec![Value::Number(x)];
+    assert_eq!(records, vec![(1, &n(1.0)), (2, &n(2.0)), (3, &n(3.0))]);
+    assert_eq!(layer.features[1].geometry, Err("not a GeoJSON Feature (its type is not \"Feature\")".into()));
+    let messages: Vec<(&str, &str)> =
+        problems.iter().map(|p| (p.record.as_str(), p.message.as_str())).collect();
+    assert_eq!(
+        messages,
+        vec![
+            ("record 1", "no geometry: add one or delete the feature"),
+            ("record 2", "not a GeoJSON Feature (its type is not \"Feature\"): correct the feature's geometry or delete the feature")
+        ]
+    );
+}
+
+#[test]
+fn thousands_of_features_across_many_blocks_keep_their_order() {
+    let mut text = String::from(
+        r#"{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:2261"}}, "features": ["#,
+    );
+    for i in 0..3000 {
+        let geometry = if i % 7 == 3 {
+            "null".to_string()
+        } else {
+            format!(r#"{{"type": "Point", "coordinates": [{i}, {}]}}"#, -(i as f64) / 2.0)
+        };
+        let sep = if i == 0 { "" } else { "," };
+        text.push_str(&format!(
+            "{sep}\n {{\"type\": \"Feature\", \"properties\": {{\"N\": {i}, \"NAME\": \"parcel {i}\"}}, \"geometry\": {geometry}}}"
+        ));
+    }
+    text.push_str("]}");
+    // One polygon larger than a block of 64 KiB.
+    let ring: Vec<String> =
+        (0..20_000).map(|k| format!("[{k}.5, 0.25]")).chain(["[0.5, 0.25]".into()]).collect();
+    text.insert_str(
+        text.len() - 2,
+        &format!(r#", {{"type": "Feature", "properties": null, "geometry": {{"type": "LineString", "coordinates": [{}]}}}}"#, ring.join(",")),
+    );
+    let (layer, problems) =
+        read_in(text.as_bytes(), &ReadOptions::default(), &[64, 4096, 1 << 16, stream::BLOCK]).unwrap();
+    assert_eq!(layer.features.len(), 3001);
+    for (i, feature) in layer.features[..3000].iter().enumerate() {
+        assert_eq!(feature.record, i + 1);
+        assert_eq!(feature.values, vec![Value::Number(i as f64), Value::Text(format!("parcel {i}").into())]);
+        match i % 7 {
+            3 => assert_eq!(feature.geometry, Err("no geometry".to_string())),
+            _ => assert_eq!(feature.geometry, Ok(Point::new(i as f64, -(i as f64) / 2.0).into())),
+        }
+    }
+    let Ok(Geometry::LineString(line)) = &layer.features[3000].geometry else { panic!("not a line") };
+    assert_eq!((line.0.len(), line.0[19_999].x, line.0[20_000].x), (20_001, 19_999.5, 0.5));
+    assert_eq!(problems.len(), (0..3000).filter(|i| i % 7 == 3).count());
 }
