@@ -8,6 +8,8 @@
 
 use std::borrow::Cow;
 
+use super::search::{Set, StringStop};
+
 /// The deepest nesting of arrays and objects accepted, counted from the top of the document (serde_json's
 /// limit, which the reader has always had).
 pub(super) const MAX_DEPTH: usize = 128;
@@ -76,8 +78,12 @@ impl<'a> Cursor<'a> {
     }
 
     fn skip_ws(&mut self) {
+        // Indentation comes in runs of spaces, passed eight at a time.
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
+            while self.bytes.get(self.pos..self.pos + 8) == Some(b"        ") {
+                self.pos += 8;
+            }
         }
     }
 
@@ -251,9 +257,7 @@ impl<'a> Cursor<'a> {
         let mut i = self.pos + 1;
         let (mut escaped, mut ascii) = (false, true);
         loop {
-            while i < bytes.len() && !STRING_STOP[bytes[i] as usize] {
-                i += 1;
-            }
+            i = StringStop::find(bytes, i);
             match bytes.get(i) {
                 None => return Err(self.eof("a string")),
                 Some(b'"') => return Ok(Lexed { end: i, escaped, ascii }),
@@ -553,20 +557,6 @@ const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
     1e19, 1e20, 1e21, 1e22,
 ];
-
-/// Bytes that end a run of plain ASCII string content: the quote, the backslash, the control characters and
-/// the bytes of multi-byte UTF-8.
-static STRING_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = b < 0x20 || b >= 0x80;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
 
 #[cfg(test)]
 #[path = "json_tests.rs"]

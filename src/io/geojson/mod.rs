@@ -16,6 +16,7 @@
 mod feature;
 mod geometry;
 mod json;
+mod search;
 mod stream;
 
 use std::fs::File;

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use super::feature;
 use super::json::{Check, Cursor, SyntaxError, MAX_DEPTH};
+use super::search::{QuoteOrBackslash, Set, Structure};
 
 /// How much of the file is read at a time, and so about the size of a batch.
 pub(super) const BLOCK: usize = 4 << 20;
@@ -470,9 +471,7 @@ impl Extent {
         }
         loop {
             if self.in_string {
-                while i < n && !QUOTE_OR_BACKSLASH[bytes[i] as usize] {
-                    i += 1;
-                }
+                i = QuoteOrBackslash::find(bytes, i);
                 if i >= n {
                     self.scanned = n;
                     return Scan::NeedMore;
@@ -491,9 +490,7 @@ impl Extent {
                     return Scan::Complete(i);
                 }
             } else {
-                while i < n && !STRUCTURE[bytes[i] as usize] {
-                    i += 1;
-                }
+                i = Structure::find(bytes, i);
                 if i >= n {
                     self.scanned = n;
                     return Scan::NeedMore;
@@ -517,17 +514,4 @@ impl Extent {
             }
         }
     }
-}
-
-static QUOTE_OR_BACKSLASH: [bool; 256] = table(b"\"\\");
-static STRUCTURE: [bool; 256] = table(b"\"{}[]");
-
-const fn table(bytes: &[u8]) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < bytes.len() {
-        t[bytes[i] as usize] = true;
-        i += 1;
-    }
-    t
 }
