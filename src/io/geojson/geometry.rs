@@ -360,17 +360,15 @@ fn assemble(
             return Err("a Point position needs at least 2 numbers".into())
         }
         (Kind::LineString, Some(C::Positions(p)), None) => LineString(p).into(),
-        (Kind::MultiPoint, Some(C::Positions(p)), None) => {
-            MultiPoint(p.into_iter().map(Point).collect()).into()
-        }
+        (Kind::MultiPoint, Some(C::Positions(p)), None) => MultiPoint(exact(p, Point)).into(),
         (Kind::Polygon, Some(C::Lists(rings)), None) => polygon(rings).into(),
         (Kind::Polygon, Some(c), None) if empty(&c) => polygon(Vec::new()).into(),
         (Kind::MultiLineString, Some(C::Lists(lines)), None) => {
-            MultiLineString(lines.into_iter().map(LineString).collect()).into()
+            MultiLineString(exact(lines, LineString)).into()
         }
         (Kind::MultiLineString, Some(c), None) if empty(&c) => MultiLineString(Vec::new()).into(),
         (Kind::MultiPolygon, Some(C::Polygons(polygons)), None) => {
-            MultiPolygon(polygons.into_iter().map(polygon).collect()).into()
+            MultiPolygon(exact(polygons, polygon)).into()
         }
         (Kind::MultiPolygon, Some(c), None) if empty(&c) => MultiPolygon(Vec::new()).into(),
         (Kind::GeometryCollection, _, Some(geometries)) => {
@@ -389,7 +387,18 @@ fn assemble(
 fn polygon(rings: Vec<Vec<Coord>>) -> Polygon<f64> {
     let mut rings = rings.into_iter();
     let exterior = LineString(rings.next().unwrap_or_default());
-    Polygon::new(exterior, rings.map(LineString).collect())
+    let mut interiors = Vec::with_capacity(rings.len());
+    interiors.extend(rings.map(LineString));
+    Polygon::new(exterior, interiors)
+}
+
+/// `items` converted by `f`, in a vector of exactly their number. (`collect` would keep the allocation of
+/// `items` where the types allow, with all its spare room: a polygon without holes would hold on to the
+/// list its rings were read into.)
+fn exact<T, U>(items: Vec<T>, f: impl FnMut(T) -> U) -> Vec<U> {
+    let mut out = Vec::with_capacity(items.len());
+    out.extend(items.into_iter().map(f));
+    out
 }
 
 #[cfg(test)]

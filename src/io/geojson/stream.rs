@@ -100,9 +100,11 @@ impl Stream {
     /// starts with one.
     pub fn open(path: &Path, block: usize) -> io::Result<Self> {
         let file = File::open(path)?;
+        let len = file.metadata()?.len();
         let mut stream = Stream {
-            len: file.metadata()?.len(),
-            block: block.max(1),
+            len,
+            // A small file needs no block of many MiB.
+            block: block.min(usize::try_from(len).unwrap_or(usize::MAX).saturating_add(1)).max(1),
             file,
             buf: Vec::new(),
             end: 0,
