@@ -302,12 +302,10 @@ impl Stream {
     /// The error in `range`, the start of a value that does not end (the file ends, or it nests too deep):
     /// the first fault a full check finds in it, or the end of the file.
     fn diagnose(&self, range: Range<usize>, depth: usize, check: Check) -> Fail {
+        let end = self.base + range.end as u64;
         match self.cursor_over(range, depth).skip(check) {
             Err(e) => Fail::Syntax(e),
-            Ok(()) => Fail::Syntax(SyntaxError {
-                at: self.base + self.end as u64,
-                what: "EOF while parsing a value".into(),
-            }),
+            Ok(()) => Fail::Syntax(SyntaxError { at: end, what: "EOF while parsing a value".into() }),
         }
     }
 
