@@ -15,6 +15,10 @@
 # (default ~/.cache/lakeshore-bench-venv) and DuckDB's time, peak and the ratio are reported beside ours.
 # GPKG=1 also copies each county into one GeoPackage (examples/gpkg_county.rs; the copy is not timed) and
 # times scheduling it from there, as a second row "N gpkg".
+# GEOJSON=1 also writes the county with its parcels as GeoJSON (synth_county --parcels-format geojson: the
+# same records, EPSG:2261 named by a crs member) and times scheduling it, as a row "N geojson" whose result
+# gives the reader alone (examples/read_layer.rs on parcels.geojson, the fields the schedule keeps) in
+# seconds and features/s, and says whether schedule.csv differs from the shapefile run's.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -27,6 +31,9 @@ target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
 gen="$target_dir/release/examples/synth_county"
 to_gpkg="$target_dir/release/examples/gpkg_county"
+read_layer="$target_dir/release/examples/read_layer"
+# The parcel fields the schedule keeps from the bench county.
+bench_fields=(SWIS PRINT_KEY MUNI_NAME PRIMARY_OW LOC_ST_NBR LOC_STREET SEWER_TYPE)
 
 duck_py=""
 if [ "${DUCKDB:-1}" != 0 ]; then
@@ -43,7 +50,8 @@ if [ "${DUCKDB:-1}" != 0 ]; then
 fi
 
 echo "building release binary and generator..." >&2
-if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county; then
+if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county \
+    --example read_layer; then
     echo "bench: cargo build --release failed" >&2
     exit 1
 fi
@@ -125,6 +133,27 @@ for n in "${sizes[@]}"; do
             rows+=("$n gpkg|-|-|-|-|-|-|GeoPackage copy failed: $(tail -1 "$dir/gpkg.log" | cut -c1-80)")
         fi
     fi
+    if [ "${GEOJSON:-0}" = 1 ]; then
+        echo "N=$n: writing the parcels as GeoJSON and scheduling ..." >&2
+        gj="$dir/geojson"
+        read -r jcode jgwall _ < <(measure "$dir/geojson-generate.log" "$gen" bench --parcels "$n" --out "$gj" \
+            --parcels-format geojson)
+        if [ "$jcode" = 0 ]; then
+            read -r code wall rss < <(measure "$dir/geojson-schedule.log" "$bin" schedule --config "$gj/county.toml" \
+                --as-of "$as_of" --out "$gj/out" --format csv)
+            case "$code" in
+                0 | 2) status="ok (exit $code)" ;;
+                *) status="FAILED (exit $code)" ;;
+            esac
+            cmp -s "$dir/out/schedule.csv" "$gj/out/schedule.csv" || status="$status, schedule.csv differs"
+            # "N features, ...: S s, F features/s, peak M MiB"
+            reader="$("$read_layer" "$gj/parcels.geojson" "${bench_fields[@]}" 2>&1 | tail -1)"
+            reader="$(sed -n 's/.*: \([0-9.]* s\), \([0-9]*\) features\/s.*/\1, \2 features\/s/p' <<<"$reader")"
+            rows+=("$n geojson|$jgwall|$wall|$((rss / 1024))|-|-|-|$status; parcels read in ${reader:-?}")
+        else
+            rows+=("$n geojson|-|-|-|-|-|-|GeoJSON county failed: $(tail -1 "$dir/geojson-generate.log" | cut -c1-80)")
+        fi
+    fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
     else
@@ -134,10 +163,10 @@ done
 
 echo
 echo "lakeshore schedule --as-of $as_of --format csv  ($(uname -m), $(nproc) CPUs)"
-printf '%-10s | %-12s | %-12s | %-10s | %-12s | %-10s | %-13s | %s\n' "parcels" "generate (s)" \
+printf '%-15s | %-12s | %-12s | %-10s | %-12s | %-10s | %-13s | %s\n' "parcels" "generate (s)" \
     "schedule (s)" "peak (MiB)" "DuckDB (s)" "peak (MiB)" "DuckDB/ours" "result"
-printf '%s\n' "-----------+--------------+--------------+------------+--------------+------------+---------------+-------"
+printf '%s\n' "----------------+--------------+--------------+------------+--------------+------------+---------------+-------"
 for r in "${rows[@]}"; do
     IFS='|' read -r n g w m dw dm ratio s <<<"$r"
-    printf '%-10s | %12s | %12s | %10s | %12s | %10s | %13s | %s\n' "$n" "$g" "$w" "$m" "$dw" "$dm" "$ratio" "$s"
+    printf '%-15s | %12s | %12s | %10s | %12s | %10s | %13s | %s\n' "$n" "$g" "$w" "$m" "$dw" "$dm" "$ratio" "$s"
 done

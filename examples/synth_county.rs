@@ -4,6 +4,7 @@
 //! cargo run --example synth_county -- sample data/sample
 //! cargo run --example synth_county -- sample-problems data/sample-problems
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench
+//! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench-gj --parcels-format geojson
 //! ```
 //!
 //! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
@@ -69,6 +70,9 @@ enum Command {
         /// Seed of the attribute generator (geometry does not depend on it).
         #[arg(long, default_value_t = 2027)]
         seed: u64,
+        /// How the parcels layer is written (the other layers are always shapefiles).
+        #[arg(long, value_enum, default_value_t = bench::ParcelsFormat::Shp)]
+        parcels_format: bench::ParcelsFormat,
     },
 }
 
@@ -77,7 +81,9 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Sample { dir } => sample::write_sample(&dir, false),
         Command::SampleProblems { dir } => sample::write_sample(&dir, true),
-        Command::Bench { parcels, out, seed } => bench::write_bench(parcels, &out, seed),
+        Command::Bench { parcels, out, seed, parcels_format } => {
+            bench::write_bench(parcels, &out, seed, parcels_format)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

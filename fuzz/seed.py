@@ -24,6 +24,9 @@ for prj in sample.glob("*.prj"):
     put("prj", prj.stem, prj.read_bytes())
 for geojson in sample.glob("*.geojson"):
     put("geojson", geojson.stem, geojson.read_bytes())
+    # A few features on their own: the target also reads its input as the one feature of a collection.
+    for i, line in enumerate(geojson.read_text(encoding="utf-8").splitlines()[1:-1][:3]):
+        put("geojson", f"{geojson.stem}-feature-{i}", line.rstrip(",").encode())
 for csv in sample.glob("*.csv"):
     put("csv_records", csv.stem, csv.read_bytes())
 for toml in list(sample.glob("*.toml")) + list((root.parent / "data" / "rules").glob("*.toml")):

@@ -4,6 +4,9 @@
 //! sqrt(0.55 N) rows of 200 ft, centred on (837,000, 1,037,000). The lake (20,000 vertices) takes
 //! about 7% of it; cells whose centre is in the lake hold no parcel. Parcel corners are shared and
 //! jittered, so the quadrilaterals tile. The bottom 3% of rows lies outside the county polygon.
+//!
+//! The parcels are a shapefile by default; [`ParcelsFormat`] writes them as GeoJSON instead, either the same
+//! records to the bit or shaped like a web portal's download.
 
 use std::f64::consts::TAU;
 use std::fmt::Write as _;
@@ -14,8 +17,12 @@ use anyhow::{Context, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::feet::{rect, Pt, Ring};
-use crate::write::{s, write_points, write_polygons, write_text, Field, ShapefileSpec, Val, PRJ_2261};
+use serde_json::{json, Map, Value};
+
+use crate::feet::{closed_ccw, rect, signed_area_2, Pt, Ring, ToWgs84};
+use crate::write::{
+    s, write_points, write_polygons, write_text, FeatureStream, Field, ShapefileSpec, Val, PRJ_2261,
+};
 
 const CELL_W: f64 = 100.0;
 const CELL_H: f64 = 200.0;
@@ -268,8 +275,104 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// Writes the bench county of `n` parcels into `dir`.
-pub fn write_bench(n: usize, dir: &Path, seed: u64) -> Result<()> {
+/// How the bench writes its parcels layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParcelsFormat {
+    /// `parcels.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg`.
+    Shp,
+    /// `parcels.geojson` holding the shapefile's records to the bit: EPSG:2261 named by a `crs` member, one
+    /// feature per line, the same eight text properties, each ring closed and clockwise as the shapefile
+    /// writer stores it. A county read from it schedules exactly as one read from the shapefile.
+    Geojson,
+    /// `parcels.geojson` shaped like a web portal's download: RFC 7946 WGS 84 (with the CRS84 `crs` member
+    /// ArcGIS writes), pretty-printed, a `bbox` before `features`, properties that are text, integers,
+    /// decimals and nulls, every fifth parcel a `MultiPolygon`, and coordinates with all the digits the
+    /// projection gives (about 15 decimals) or, every other parcel, rounded to 6 decimals.
+    GeojsonPortal,
+}
+
+/// Writes the parcels as GeoJSON in `format` and returns how many were written.
+fn write_parcels_geojson(
+    path: &Path,
+    format: ParcelsFormat,
+    layout: &Layout,
+    parcels: impl Iterator<Item = (Vec<Ring>, Vec<Val>)>,
+) -> Result<usize> {
+    let portal = format == ParcelsFormat::GeojsonPortal;
+    let mut members = vec![("name", json!("parcels"))];
+    let to_wgs = if portal {
+        let wgs = ToWgs84::new()?;
+        let (w, s_) = wgs.lonlat(layout.origin)?;
+        let far =
+            (layout.origin.0 + layout.cols as f64 * CELL_W, layout.origin.1 + layout.rows as f64 * CELL_H);
+        let (e, n) = wgs.lonlat(far)?;
+        members
+            .push(("crs", json!({"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}})));
+        members.push(("bbox", json!([w, s_, e, n])));
+        Some(wgs)
+    } else {
+        members.push(("crs", json!({"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2261"}})));
+        None
+    };
+    let mut out = FeatureStream::create(path, &members, portal)?;
+    for (k, (rings, vals)) in parcels.enumerate() {
+        let mut properties = Map::new();
+        if portal {
+            properties.insert("OBJECTID".into(), json!(k + 1));
+        }
+        for (field, val) in PARCEL_FIELDS.iter().zip(&vals) {
+            let (Field::Char(name, _) | Field::Num(name, ..)) = *field;
+            let value = match val {
+                Val::S(text) => json!(text),
+                Val::Num(x) => json!(x),
+            };
+            properties.insert(name.into(), value);
+        }
+        let ring = rings[0].points();
+        let geometry = match &to_wgs {
+            None => {
+                // As the shapefile writer stores it: closed first, then turned clockwise.
+                let mut closed = ring.to_vec();
+                closed.push(ring[0]);
+                if signed_area_2(&closed) > 0.0 {
+                    closed.reverse();
+                }
+                json!({"type": "Polygon", "coordinates": [positions(&closed, Ok)?]})
+            }
+            Some(wgs) => {
+                let area_ft2 = signed_area_2(&closed_ccw(ring)).abs() / 2.0;
+                properties.insert("ACRES".into(), json!((area_ft2 / 43_560.0 * 1e4).round() / 1e4));
+                properties.insert(
+                    "LAND_AV".into(),
+                    if k % 7 == 3 { Value::Null } else { json!(9_000 + 37 * (k % 500)) },
+                );
+                properties
+                    .insert("DEED_DATE".into(), if k % 3 == 0 { Value::Null } else { json!("2019-06-14") });
+                properties.insert("NOTES".into(), Value::Null);
+                let digits = |d: f64| if k % 2 == 0 { d } else { (d * 1e6).round() / 1e6 };
+                let polygon = [positions(&closed_ccw(ring), |p| {
+                    let (lon, lat) = wgs.lonlat_unrounded(p)?;
+                    Ok((digits(lon), digits(lat)))
+                })?];
+                if k % 5 == 4 {
+                    json!({"type": "MultiPolygon", "coordinates": [polygon]})
+                } else {
+                    json!({"type": "Polygon", "coordinates": polygon})
+                }
+            }
+        };
+        out.push(&json!({"type": "Feature", "properties": properties, "geometry": geometry}))?;
+    }
+    out.finish()
+}
+
+/// The positions of a ring as JSON, each point converted by `convert`.
+fn positions(ring: &[Pt], convert: impl Fn(Pt) -> Result<Pt>) -> Result<Value> {
+    ring.iter().map(|&p| convert(p).map(|(x, y)| json!([x, y]))).collect::<Result<Vec<_>>>().map(Value::Array)
+}
+
+/// Writes the bench county of `n` parcels into `dir`, the parcels in `format`.
+pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     let layout = Layout::new(n);
     let spec = |stem, fields| ShapefileSpec { dir, stem, prj: PRJ_2261, cpg: Some("UTF-8"), fields };
@@ -319,12 +422,16 @@ pub fn write_bench(n: usize, dir: &Path, seed: u64) -> Result<()> {
         systems: Vec::new(),
         history: String::from("parcel_id,inspection_date,result\n"),
     };
-    let written = write_polygons(&spec("parcels", PARCEL_FIELDS), &mut parcels)?;
+    let written = match format {
+        ParcelsFormat::Shp => write_polygons(&spec("parcels", PARCEL_FIELDS), &mut parcels)?,
+        _ => write_parcels_geojson(&dir.join("parcels.geojson"), format, &layout, &mut parcels)?,
+    };
     let systems = std::mem::take(&mut parcels.systems);
     let system_count = systems.len();
     write_points(&spec("systems", &[Field::Char("PARCEL_ID", 40), Field::Num("BOTTOM_FT", 8, 1)]), systems)?;
     write_text(&dir.join("history.csv"), &parcels.history)?;
-    write_text(&dir.join("county.toml"), BENCH_TOML)?;
+    let parcels_file = if format == ParcelsFormat::Shp { "parcels.shp" } else { "parcels.geojson" };
+    write_text(&dir.join("county.toml"), &BENCH_TOML.replace("parcels.shp", parcels_file))?;
     println!(
         "wrote a bench county of {written} parcels ({} x {} grid, {system_count} systems) to {}",
         layout.cols,

@@ -91,9 +91,15 @@ impl ToWgs84 {
 
     /// Longitude and latitude in degrees, rounded to the published precision.
     pub fn lonlat(&self, p: Pt) -> Result<Pt> {
+        let (lon, lat) = self.lonlat_unrounded(p)?;
+        Ok((round_degrees(lon), round_degrees(lat)))
+    }
+
+    /// Longitude and latitude in degrees as the projection gives them, to the last bit.
+    pub fn lonlat_unrounded(&self, p: Pt) -> Result<Pt> {
         let mut q = (p.0, p.1, 0.0);
         transform(&self.feet, &self.wgs, &mut q).with_context(|| format!("project {p:?} to WGS84"))?;
-        Ok((round_degrees(q.0.to_degrees()), round_degrees(q.1.to_degrees())))
+        Ok((q.0.to_degrees(), q.1.to_degrees()))
     }
 
     /// EPSG:2261 feet of a longitude/latitude in degrees (used for the round-trip check).

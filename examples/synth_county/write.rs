@@ -1,4 +1,5 @@
-//! Writers for the generated layers: shapefiles (with .prj and .cpg), GeoJSON and text files.
+//! Writers for the generated layers: shapefiles (with .prj and .cpg), GeoJSON (whole, or streamed feature by
+//! feature for the bench) and text files.
 //!
 //! Output is byte-for-byte deterministic: the one non-deterministic byte run in a shapefile, the
 //! dBase "last update" date that the `dbase` crate stamps with today's date, is overwritten with a
@@ -6,9 +7,11 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::ser::PrettyFormatter;
 use serde_json::{json, Map, Value};
 use shapefile::dbase::{self, FieldName, FieldWriter, TableWriterBuilder, WritableRecord};
 use shapefile::{Point, Polygon, PolygonRing, ShapeWriter};
@@ -205,4 +208,68 @@ pub fn write_geojson(path: &Path, name: &str, features: &[Value]) -> Result<()> 
     }
     out.push_str("]}\n");
     write_text(path, &out)
+}
+
+/// A FeatureCollection written feature by feature, so that a million features never sit in memory at once.
+pub struct FeatureStream {
+    out: BufWriter<File>,
+    path: PathBuf,
+    /// Pretty-printed (two-space indent, as many portals serve) rather than one feature per line.
+    pretty: bool,
+    count: usize,
+}
+
+impl FeatureStream {
+    /// Starts the collection at `path` with the top-level `members` that precede `features`, in order.
+    pub fn create(path: &Path, members: &[(&str, Value)], pretty: bool) -> Result<Self> {
+        let file = File::create(path).with_context(|| format!("create {}", path.display()))?;
+        let mut this = FeatureStream {
+            out: BufWriter::with_capacity(1 << 20, file),
+            path: path.into(),
+            pretty,
+            count: 0,
+        };
+        let mut head = String::from("{");
+        for (key, value) in std::iter::once(&("type", json!("FeatureCollection"))).chain(members) {
+            let value = if pretty { pretty_json(value, "  ")? } else { serde_json::to_string(value)? };
+            let gap = if pretty { "\n  " } else { "" };
+            let colon = if pretty { ": " } else { ":" };
+            head.push_str(&format!("{gap}{}{colon}{value},", json!(key)));
+        }
+        head.push_str(if pretty { "\n  \"features\": [" } else { "\"features\":[" });
+        this.out.write_all(head.as_bytes()).with_context(|| format!("write {}", path.display()))?;
+        Ok(this)
+    }
+
+    /// Appends one feature.
+    pub fn push(&mut self, feature: &Value) -> Result<()> {
+        let sep = if self.count == 0 { "" } else { "," };
+        let text = if self.pretty {
+            format!("{sep}\n    {}", pretty_json(feature, "    ")?)
+        } else {
+            format!("{sep}\n{}", serde_json::to_string(feature)?)
+        };
+        self.count += 1;
+        self.out.write_all(text.as_bytes()).with_context(|| format!("write {}", self.path.display()))
+    }
+
+    /// Closes the collection and returns the number of features written.
+    pub fn finish(mut self) -> Result<usize> {
+        let tail = if self.pretty { "\n  ]\n}\n" } else { "\n]}\n" };
+        self.out
+            .write_all(tail.as_bytes())
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("write {}", self.path.display()))?;
+        Ok(self.count)
+    }
+}
+
+/// `value` pretty-printed with a two-space indent, every line after the first starting with `margin`.
+fn pretty_json(value: &Value, margin: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut bytes,
+        PrettyFormatter::with_indent(b"  "),
+    ))?;
+    Ok(String::from_utf8(bytes)?.replace('\n', &format!("\n{margin}")))
 }

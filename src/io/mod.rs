@@ -3,7 +3,8 @@
 //! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension:
 //!
 //! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
-//! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), streamed feature by feature;
+//! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
+//!   on every core;
 //! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
 //! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
 //!
