@@ -325,24 +325,6 @@ fn parcel_id(parts: &mut [Value], wanted: usize, record: usize) -> (String, bool
     }
 }
 
-/// Turns a projected parcels layer into records: ids joined, bad geometry marked, problems reported. Every
-/// feature yields exactly one record. Records come back sorted by id, then record number, with every
-/// repeat of an id after its first record marked as a duplicate.
-pub fn parcel_records(layer: Layer, schema: &ParcelSchema) -> (Vec<ParcelRecord>, Vec<Problem>) {
-    let columns = ParcelColumns::new(&layer.fields, schema);
-    let (mut records, mut problems) =
-        records_of(layer.features, &columns, schema, &layer.path, &layer.crs.short_name());
-    records.par_sort_unstable_by(|a, b| a.id.cmp(&b.id).then(a.record.cmp(&b.record)));
-    let ids = ParcelIds::from_sorted(records.iter().map(|r| (r.id.as_str(), r.record)));
-    for (position, r) in records.iter_mut().enumerate() {
-        if let Some(why) = ids.duplicate(position) {
-            problems.push(duplicate_problem(&layer.path, r.record, &why));
-            r.defect.get_or_insert(why);
-        }
-    }
-    (records, problems)
-}
-
 /// The problem of a record whose id an earlier record has.
 pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
     Problem::new(
@@ -469,11 +451,6 @@ impl ParcelIds {
         })?;
         ids.par_sort_unstable();
         Ok(ParcelIds { ids })
-    }
-
-    /// The ids of records already sorted by id, then record number.
-    fn from_sorted<'a>(records: impl Iterator<Item = (&'a str, usize)>) -> Self {
-        ParcelIds { ids: records.map(|(id, record)| (id.into(), record)).collect() }
     }
 
     /// The position of the parcel with this id (its first record's).
