@@ -4,16 +4,21 @@
 //! Nothing here drops a record. A parcel with no id, a repeated id or unusable geometry becomes a
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
+mod ids;
+mod systems;
+
+pub use systems::{system_fields, systems_by_parcel};
+
+pub use ids::ParcelIds;
+
 use rayon::iter::{IntoParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
-use rayon::slice::ParallelSliceMut;
 use std::path::Path;
 
-use geo::{Geometry, MultiPolygon, Point};
+use geo::{Geometry, MultiPolygon};
 
-use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::layer::{Feature, Layer, Value};
+use crate::layer::{Feature, Value};
 use crate::validity::invalid_reason;
 
 /// Which attribute fields of the parcels layer mean what.
@@ -420,72 +425,6 @@ fn record_of(
     (parcel, problems)
 }
 
-/// The id and record number of every parcel record, sorted by id, then record number. A record's place in
-/// this order is its *position*: the index of its row in the schedule and of its entries in the per-parcel
-/// tables (systems, inspections). A repeated id resolves to its first record, the one that is scheduled.
-#[derive(Debug, Default)]
-pub struct ParcelIds {
-    ids: Vec<(Box<str>, usize)>,
-}
-
-impl ParcelIds {
-    /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
-    /// them), record by record; a record with a part missing gets the `<no id: record N>` of
-    /// [`records_of`].
-    pub fn collect(
-        scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>,
-        columns: &ParcelColumns,
-    ) -> Result<Self> {
-        let scanned = columns.id_columns();
-        // The scan gives the scanned columns in order; the parts are taken from a record of the layer's width.
-        let width = scanned.last().map_or(0, |&c| c + 1);
-        let mut ids = Vec::new();
-        let mut record_values = vec![Value::Null; width];
-        scan(&scanned, &mut |record, values| {
-            for (&c, v) in scanned.iter().zip(values) {
-                record_values[c] = v;
-            }
-            let mut parts = columns.take_id_parts(&mut record_values);
-            let (id, _) = parcel_id(&mut parts, columns.id.len(), record);
-            ids.push((id.into_boxed_str(), record));
-        })?;
-        ids.par_sort_unstable();
-        Ok(ParcelIds { ids })
-    }
-
-    /// The position of the parcel with this id (its first record's).
-    pub fn position(&self, id: &str) -> Option<usize> {
-        let i = self.ids.partition_point(|(x, _)| &**x < id);
-        (self.ids.get(i)?.0.as_ref() == id).then_some(i)
-    }
-
-    /// The position of record `record`, whose id is `id`.
-    pub fn slot(&self, id: &str, record: usize) -> Option<usize> {
-        self.ids.binary_search_by(|(x, r)| (&**x, *r).cmp(&(id, record))).ok()
-    }
-
-    /// Why the record at `position` cannot be scheduled, when an earlier record has the same id: the id's
-    /// records stand together, the first one first.
-    pub fn duplicate(&self, position: usize) -> Option<String> {
-        let id = &self.ids.get(position)?.0;
-        if position == 0 || self.ids[position - 1].0 != *id {
-            return None;
-        }
-        let first = self.ids[..position].iter().rposition(|(other, _)| other != id).map_or(0, |i| i + 1);
-        Some(format!("duplicate parcel id {id} (also record {})", self.ids[first].1))
-    }
-
-    /// Number of parcel records.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    /// Whether there are no parcel records.
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-}
-
 /// A short name for a geometry's type, for messages.
 pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
     match g {
@@ -499,110 +438,6 @@ pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
         Geometry::Rect(_) => "rectangle",
         Geometry::Triangle(_) => "triangle",
     }
-}
-
-/// Field names of the systems layer.
-pub fn system_fields(
-    fields: &[String],
-    overrides: &FieldNames,
-    path: &Path,
-) -> Result<(String, Option<String>)> {
-    let parcel = overrides
-        .system_parcel
-        .clone()
-        .or_else(|| find_field(fields, &["PARCEL_ID", "PARCELID", "SWIS_SBL_ID", "SWIS_PRINT_KEY_ID", "SBL", "PIN"]))
-        .ok_or_else(|| {
-            Error::format(
-                path,
-                format!(
-                    "cannot tell which field holds the parcel id of each system; fields found: {}; set [fields] system_parcel",
-                    fields.join(", ")
-                ),
-            )
-        })?;
-    let bottom = overrides
-        .system_bottom
-        .clone()
-        .or_else(|| find_field(fields, &["BOTTOM_FT", "BOTTOM_ELEV", "ABS_BOTTOM", "FIELD_BOTTOM"]));
-    Ok((parcel, bottom))
-}
-
-/// Systems by parcel: entry `i` is the system of the parcel at position `i` of `parcels`. A system
-/// for an unknown parcel, a second system for a parcel, or a system that is not a point is reported and left
-/// out of classification (the parcel is still scheduled, from its polygon).
-pub fn systems_by_parcel(
-    layer: Layer,
-    parcel_field: &str,
-    bottom_field: Option<&str>,
-    parcels: &ParcelIds,
-) -> (Vec<Option<System>>, Vec<Problem>) {
-    let mut out: Vec<Option<System>> = vec![None; parcels.len()];
-    let mut problems = Vec::new();
-    // Field positions are looked up once, not per system.
-    let id_at = layer.field_index(parcel_field);
-    let bottom_at = bottom_field.and_then(|f| layer.field_index(f));
-    for feature in &layer.features {
-        let at = || format!("record {}", feature.record);
-        let Some(id) = id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!("system has no {parcel_field}; fill it in"),
-            ));
-            continue;
-        };
-        let Some(at_parcel) = parcels.position(&id) else {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!("system names parcel {id}, which is not in the parcels layer; fix the id"),
-            ));
-            continue;
-        };
-        let location: Point<f64> = match &feature.geometry {
-            Ok(Geometry::Point(p)) => *p,
-            Ok(Geometry::MultiPoint(mp)) if mp.0.len() == 1 => mp.0[0],
-            Ok(other) => {
-                let kind = geometry_kind(other);
-                problems.push(Problem::new(
-                    &layer.path,
-                    at(),
-                    format!("system is a {kind}, not a point; fix it"),
-                ));
-                continue;
-            }
-            Err(_) => continue, // reported by the reader
-        };
-        let bottom_ft = match bottom_at.and_then(|i| feature.values.get(i)) {
-            None | Some(Value::Null) => None,
-            Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
-                Some(x) => Some(x),
-                None => {
-                    problems.push(Problem::new(
-                        &layer.path,
-                        at(),
-                        format!(
-                            "bottom elevation {:?} is not a number of feet; fix it",
-                            v.as_text().unwrap_or_default()
-                        ),
-                    ));
-                    None
-                }
-            },
-        };
-        if out[at_parcel].is_some() {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!(
-                    "a second system for parcel {id}; only the first is used, remove or merge the others"
-                ),
-            ));
-            continue;
-        }
-        out[at_parcel] = Some(System { location, bottom_ft });
-    }
-    (out, problems)
 }
 
 #[cfg(test)]
