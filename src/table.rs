@@ -97,6 +97,12 @@ pub trait Table: Sync {
     }
     /// The cell at `row`, `column`.
     fn cell(&self, row: usize, column: usize) -> Cell<'_>;
+    /// For a text cell built when asked (a sentence), appends its text to `out` and returns `true`, so a
+    /// writer of text gets it straight into its line; `false` (the default) sends the writer to
+    /// [`Table::cell`].
+    fn push_text(&self, _row: usize, _column: usize, _out: &mut String) -> bool {
+        false
+    }
     /// The row's geometry in the working CRS, if it has one.
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>>;
     /// The row's geometry when it is not a (multi)polygon — a well's point, a stream's line — in the working

@@ -499,9 +499,36 @@ mod tests {
         assert_eq!(ids.position("054889-2.00-1-1"), Some(3));
         assert_eq!(ids.slot("<no id: record 3>", 3), Some(4));
         assert_eq!(ids.position("054889-3.00-1-1"), None);
+        assert_eq!(ids.slot("054889-2.00-1-1", 4), None, "record 4 has another id");
+        assert_eq!(ids.slot("054889-2.00-1-1", 6), None, "no record 6");
         assert_eq!(ids.duplicate(1), None, "the first record of an id is scheduled");
         assert_eq!(ids.duplicate(2).as_deref(), Some("duplicate parcel id 054889-1.00-1-1 (also record 2)"));
         assert_eq!(ids.duplicate(3), None);
+    }
+
+    #[test]
+    fn sparse_record_numbers_find_their_slots() {
+        // Record numbers far apart (a GeoPackage's fids after deletions) are looked up without a table.
+        let (_, columns) = columns();
+        let layer =
+            [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
+        let ids = ParcelIds::collect(
+            |_, each| {
+                for (record, swis, key) in layer {
+                    each(record, vec![text(swis), text(key)]);
+                }
+                Ok(())
+            },
+            &columns,
+        )
+        .unwrap();
+        assert_eq!(ids.slot("054889-1.00-1-1", 12), Some(0));
+        assert_eq!(ids.slot("054889-1.00-1-1", 40_000), Some(1));
+        assert_eq!(ids.slot("054889-3.00-1-1", 900_000), Some(2));
+        assert_eq!(ids.slot("054889-3.00-1-1", 12), None, "record 12 has another id");
+        assert_eq!(ids.slot("054889-1.00-1-1", 13), None, "no record 13");
+        assert_eq!(ids.position("054889-1.00-1-1"), Some(0));
+        assert_eq!(ids.duplicate(1).as_deref(), Some("duplicate parcel id 054889-1.00-1-1 (also record 12)"));
     }
 
     #[test]

@@ -35,7 +35,7 @@ use crate::parcels::{
 };
 use crate::permit::permit_for;
 use crate::reference::{load, read_reference};
-use crate::rules::{decide, explain, Decision, Exclusion, RuleSet};
+use crate::rules::{decide, explain_into, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 
 /// The result of a schedule run.
@@ -100,9 +100,19 @@ impl<'r> Run<'r> {
     /// The sentence is built from the facts when asked for (by the writers), not stored: for a million
     /// parcels that saves a few hundred megabytes, and runs that write no reason never format one.
     pub fn reason(&self, row: &Row<'_>) -> String {
+        let mut reason = String::new();
+        self.push_reason(row, &mut reason);
+        reason
+    }
+
+    /// [`Run::reason`], appended to `out`.
+    pub fn push_reason(&self, row: &Row<'_>, out: &mut String) {
         match &row.facts {
-            Some(facts) => explain(self.rules, facts),
-            None => format!("not classified: {}", row.parcel.defect.as_deref().unwrap_or("unusable record")),
+            Some(facts) => explain_into(self.rules, facts, out),
+            None => {
+                out.push_str("not classified: ");
+                out.push_str(row.parcel.defect.as_deref().unwrap_or("unusable record"));
+            }
         }
     }
 }

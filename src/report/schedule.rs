@@ -145,4 +145,14 @@ impl Table for ScheduleTable<'_, '_> {
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
         }
     }
+
+    fn push_text(&self, row: usize, column: usize, out: &mut String) -> bool {
+        match ORDER[column] {
+            Col::Reason => {
+                self.run.push_reason(&self.rows[row], out);
+                true
+            }
+            _ => false,
+        }
+    }
 }

@@ -40,15 +40,18 @@ impl Summary {
         s.parcels += rows.len();
         for row in rows {
             let e = &row.entry;
-            *s.per_tier.entry(e.tier.to_string()).or_default() += 1;
+            bump(&mut s.per_tier, e.tier);
             let facts = row.facts.as_ref();
-            let town = facts
-                .and_then(|f| f.town.as_deref().map(str::to_string))
-                .or_else(|| row.parcel.town.clone())
-                .unwrap_or_else(|| "(no town)".into());
-            *s.per_town.entry(town.clone()).or_default().entry(e.tier.to_string()).or_default() += 1;
+            let town =
+                facts.and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref()).unwrap_or("(no town)");
+            match s.per_town.get_mut(town) {
+                Some(tiers) => bump(tiers, e.tier),
+                None => {
+                    s.per_town.insert(town.to_string(), BTreeMap::from([(e.tier.to_string(), 1)]));
+                }
+            }
             if let Some(status) = e.status {
-                *s.per_status.entry(status.as_str().into()).or_default() += 1;
+                bump(&mut s.per_status, status.as_str());
             }
             if e.tier == UNSCHEDULED {
                 let group = match (e.exclusion, facts) {
@@ -68,6 +71,16 @@ impl Summary {
                 };
                 *s.unscheduled.entry(group).or_default() += 1;
             }
+        }
+    }
+}
+
+/// Counts one more `key`, allocating its name only the first time it is counted.
+fn bump(counts: &mut BTreeMap<String, usize>, key: &str) {
+    match counts.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            counts.insert(key.to_string(), 1);
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Applying a rule set to one parcel's facts: the exclusions first, then the rules in order, the first match
 //! deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
 
+use std::fmt::Write;
+
 #[cfg(test)]
 use crate::facts::Basis;
 use crate::facts::Facts;
@@ -44,66 +46,91 @@ pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
 
 /// Why [`decide`] decided as it did, in a sentence ending with the citation (and the cycle, when scheduled).
 pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
-    let mut clauses = Vec::new();
+    let mut sentence = String::new();
+    explain_into(rules, facts, &mut sentence);
+    sentence
+}
+
+/// [`explain`], appended to `out`: a writer puts the sentence straight into its line.
+pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
+    let mut first = true;
+    // The clauses are joined with "; ".
+    let mut clause = |out: &mut String| {
+        if !std::mem::take(&mut first) {
+            out.push_str("; ");
+        }
+    };
     let decision = walk(rules, facts, |rule, system_ft| {
-        let distance =
-            system_ft.map_or_else(|| format!("more than {}", feet(rules.search_radius_ft())), feet);
-        clauses.push(format!(
-            "parcel borders the {} mean-high-water line but its system is {distance} from it, so {} does not apply",
-            water_body(facts),
-            rule.citation
-        ))
-    });
-    clauses.push(match decision {
-        Decision::Scheduled { rule } => format!(
-            "{}; {}, every {} years from {}{}",
-            describe(rules, rule, facts),
-            rule.citation,
-            rule.cycle_years,
-            rule.first_due,
-            match &facts.unknown_town {
-                Some(found) => format!("; town unknown ('{found}'), which this rule does not need"),
-                None => String::new(),
+        clause(out);
+        out.push_str("parcel borders the ");
+        out.push_str(water_body(facts));
+        out.push_str(" mean-high-water line but its system is ");
+        match system_ft {
+            Some(d) => push_feet(out, d),
+            None => {
+                out.push_str("more than ");
+                push_feet(out, rules.search_radius_ft());
             }
-        ),
+        }
+        let _ = write!(out, " from it, so {} does not apply", rule.citation);
+    });
+    clause(out);
+    let _ = match decision {
+        Decision::Scheduled { rule } => {
+            describe(rules, rule, facts, out);
+            let _ = write!(out, "; {}, every {} years from {}", rule.citation, rule.cycle_years, rule.first_due);
+            match &facts.unknown_town {
+                Some(found) => write!(out, "; town unknown ('{found}'), which this rule does not need"),
+                None => Ok(()),
+            }
+        }
         Decision::Unscheduled { exclusion: Exclusion::Sewered, .. } => {
-            format!("on public sewer ({}); not covered", facts.sewered.as_deref().unwrap_or_default())
+            write!(out, "on public sewer ({}); not covered", facts.sewered.as_deref().unwrap_or_default())
         }
         Decision::Unscheduled { exclusion: Exclusion::OutsideCounty, .. } => {
-            format!("{} outside the county boundary; not covered", facts.basis.as_str())
+            write!(out, "{} outside the county boundary; not covered", facts.basis.as_str())
         }
-        Decision::Unscheduled { exclusion: Exclusion::UnknownTown, .. } => format!(
+        Decision::Unscheduled { exclusion: Exclusion::UnknownTown, .. } => write!(
+            out,
             "unknown town '{}': not a municipality of {}; fix the parcel's town (or the towns layer), or add the \
              municipality to the rule set",
             facts.unknown_town.as_deref().unwrap_or_default(),
             rules.jurisdiction.name
         ),
-        Decision::Unscheduled { exclusion: Exclusion::NoRule, citation } if rules.rules.is_empty() => format!(
+        Decision::Unscheduled { exclusion: Exclusion::NoRule, citation } if rules.rules.is_empty() => write!(
+            out,
             "no periodic inspection: {} sets no inspection cycle; inspections follow events ({citation})",
             rules.jurisdiction.law
         ),
         Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => match &facts.town {
-            None => "no rule applies: the parcel has no town (no town polygon, municipality or SWIS code)".into(),
-            Some(town) => format!(
-                "no rule applies: parcel in {town}, {}, {}; the law sets no inspection cycle for it",
-                match &facts.watershed {
-                    Some(w) => format!("in the {w} watershed"),
-                    None => "outside the named watersheds".into(),
-                },
-                shore_clause(rules, facts)
-            ),
+            None => {
+                out.push_str("no rule applies: the parcel has no town (no town polygon, municipality or SWIS code)");
+                Ok(())
+            }
+            Some(town) => {
+                let _ = write!(out, "no rule applies: parcel in {town}, ");
+                let _ = match &facts.watershed {
+                    Some(w) => write!(out, "in the {w} watershed"),
+                    None => write!(out, "outside the named watersheds"),
+                };
+                out.push_str(", ");
+                push_shore_clause(rules, facts, out);
+                out.push_str("; the law sets no inspection cycle for it");
+                Ok(())
+            }
         },
-    });
+    };
     if let (Some(flood), Some(rule)) = (&facts.flood, &rules.floodplain) {
-        clauses.push(format!(
+        clause(out);
+        let _ = write!(
+            out,
             "{} in flood zone {}: {} ({})",
             flood.basis.as_str(),
             flood.zone,
             flood.elevation_source,
             rule.citation
-        ));
+        );
     }
-    clauses.join("; ")
 }
 
 /// The one walk through exclusions and rules that both [`decide`] and [`explain`] take; `passed_over` hears
@@ -169,58 +196,76 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
     }
 }
 
-/// The facts a matching rule looked at, as a clause.
-fn describe(rules: &RuleSet, rule: &Rule, facts: &Facts) -> String {
-    let mut parts = Vec::new();
-    if rule.borders_mhw.is_some() || rule.parcel_within_mhw_ft.is_some() {
-        let mut s = shore_clause(rules, facts);
-        if rule.borders_mhw == Some(false) {
-            s.push_str(", not bordering it");
+/// The facts a matching rule looked at, as a clause, appended to `out`.
+fn describe(rules: &RuleSet, rule: &Rule, facts: &Facts, out: &mut String) {
+    let start = out.len();
+    // The parts are joined with ", ".
+    let part = |out: &mut String| {
+        if out.len() > start {
+            out.push_str(", ");
         }
-        parts.push(s);
+    };
+    if rule.borders_mhw.is_some() || rule.parcel_within_mhw_ft.is_some() {
+        push_shore_clause(rules, facts, out);
+        if rule.borders_mhw == Some(false) {
+            out.push_str(", not bordering it");
+        }
     }
     if rule.system_within_mhw_ft.is_some() {
-        parts.push(match facts.system_mhw_ft {
-            Some(Some(d)) => format!("system {} from it", feet(d)),
-            _ => "system location unknown, so the parcel is taken as lakefront".to_string(),
-        });
+        part(out);
+        match facts.system_mhw_ft {
+            Some(Some(d)) => {
+                out.push_str("system ");
+                push_feet(out, d);
+                out.push_str(" from it");
+            }
+            _ => out.push_str("system location unknown, so the parcel is taken as lakefront"),
+        }
     }
     if rule.watersheds.is_some() {
-        parts.push(match &facts.watershed {
-            Some(w) => format!("{} in the {w} watershed", facts.basis.as_str()),
-            None => format!("{} outside the named watersheds", facts.basis.as_str()),
-        });
+        part(out);
+        out.push_str(facts.basis.as_str());
+        let _ = match &facts.watershed {
+            Some(w) => write!(out, " in the {w} watershed"),
+            None => write!(out, " outside the named watersheds"),
+        };
     }
     if rule.towns.is_some() {
-        parts.push(format!("in {}", facts.town.as_deref().unwrap_or("no known town")));
+        part(out);
+        out.push_str("in ");
+        out.push_str(facts.town.as_deref().unwrap_or("no known town"));
     }
-    if parts.is_empty() {
-        parts.push(rule.description.clone());
+    if out.len() == start {
+        out.push_str(&rule.description);
     }
-    parts.join(", ")
 }
 
 fn water_body(facts: &Facts) -> &str {
     facts.shore.as_ref().map_or("lake", |s| &*s.water_body)
 }
 
-fn shore_clause(rules: &RuleSet, facts: &Facts) -> String {
+fn push_shore_clause(rules: &RuleSet, facts: &Facts, out: &mut String) {
     match &facts.shore {
-        Some(s) => format!(
-            "parcel edge {} from the {} mean-high-water line",
-            feet(s.parcel_distance_ft),
-            s.water_body
-        ),
+        Some(s) => {
+            out.push_str("parcel edge ");
+            push_feet(out, s.parcel_distance_ft);
+            let _ = write!(out, " from the {} mean-high-water line", s.water_body);
+        }
         None => {
-            format!("parcel more than {} from every mean-high-water line", feet(rules.search_radius_ft()))
+            out.push_str("parcel more than ");
+            push_feet(out, rules.search_radius_ft());
+            out.push_str(" from every mean-high-water line");
         }
     }
 }
 
-/// Feet for sentences: one decimal, without a trailing ".0" ("0 ft", "8 ft", "14.1 ft").
-pub(crate) fn feet(d: f64) -> String {
-    let s = format!("{:.1}", d);
-    format!("{} ft", s.strip_suffix(".0").unwrap_or(&s))
+/// Feet for sentences, appended to `out`: one decimal, without a trailing ".0" ("0 ft", "8 ft", "14.1 ft").
+fn push_feet(out: &mut String, d: f64) {
+    let _ = write!(out, "{d:.1}");
+    if out.ends_with(".0") {
+        out.truncate(out.len() - 2);
+    }
+    out.push_str(" ft");
 }
 
 #[cfg(test)]

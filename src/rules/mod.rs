@@ -9,7 +9,7 @@ mod places;
 mod sewer;
 pub mod vocabulary;
 
-pub use eval::{decide, explain, Decision, Exclusion};
+pub use eval::{decide, explain, explain_into, Decision, Exclusion};
 pub use flood::{FloodCheck, ZoneFacts};
 pub use obligations::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,

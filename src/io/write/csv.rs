@@ -18,13 +18,23 @@ use crate::table::{Cell, Kind, Table};
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {
-    if field.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+    if needs_quotes(field) {
         out.push('"');
         out.push_str(&field.replace('"', "\"\""));
         out.push('"');
     } else {
         out.push_str(field);
     }
+}
+
+/// Whether a field must be quoted.
+fn needs_quotes(field: &str) -> bool {
+    field.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+}
+
+/// Whether text must be quoted or defused before it can stand in a line as it is.
+fn needs_care(text: &str) -> bool {
+    formula_like(text) || needs_quotes(text)
 }
 
 /// Whether spreadsheet programs would take text beginning this way for a formula.
@@ -60,7 +70,13 @@ fn push_row(out: &mut String, table: &dyn Table, row: usize) {
         if col > 0 {
             out.push(',');
         }
-        push_cell(out, &table.cell(row, col));
+        let start = out.len();
+        if !table.push_text(row, col, out) {
+            push_cell(out, &table.cell(row, col));
+        } else if needs_care(&out[start..]) {
+            let text = out.split_off(start);
+            push_cell(out, &Cell::Text(text.into()));
+        }
     }
     out.push('\n');
 }
