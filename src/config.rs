@@ -202,8 +202,9 @@ impl ConfigFile {
     /// Reads a config file; relative paths in it are made relative to its folder.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let mut file: ConfigFile = toml::from_str(&text)
-            .map_err(|e| Error::Config(crate::diagnose::toml_error(path, &text, &e, EXAMPLE_CONFIG)))?;
+        let mut file: ConfigFile = toml::from_str(&text).map_err(|e| {
+            Error::toml(path, crate::diagnose::toml_error(path, &text, &e, EXAMPLE_CONFIG), e)
+        })?;
         let base = path.parent().unwrap_or(Path::new("."));
         let l = &mut file.layers;
         for p in [

@@ -26,10 +26,24 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("lakeshore: error: {e:#}");
+            eprintln!("lakeshore: error: {}", told(&e));
             ExitCode::from(1)
         }
     }
+}
+
+/// An error as a person reads it: each message of the chain, joined by ": ", down to the first
+/// [`lakeshore::error::Error`]. That one's message already says all there is to say (the file, what is wrong,
+/// the text of the library error behind it, what to do); its sources are there for programs to match on.
+fn told(e: &anyhow::Error) -> String {
+    let mut told = Vec::new();
+    for cause in e.chain() {
+        told.push(cause.to_string());
+        if cause.is::<lakeshore::error::Error>() {
+            break;
+        }
+    }
+    told.join(": ")
 }
 
 /// The panic hook: the message and where, the command line quoted for a shell, and a one-line request to

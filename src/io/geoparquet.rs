@@ -25,7 +25,11 @@ fn reader(path: &Path) -> Result<ParquetReader<File>> {
 }
 
 fn unreadable(path: &Path) -> impl Fn(PolarsError) -> Error + '_ {
-    move |e| Error::format(path, format!("not a readable Parquet file ({e}); check the file or re-export it"))
+    move |source| Error::Parquet {
+        path: path.to_path_buf(),
+        message: format!("not a readable Parquet file ({source}); check the file or re-export it"),
+        source,
+    }
 }
 
 /// The `geo` metadata's primary column name and its `crs` member (`None` when absent).
@@ -42,8 +46,11 @@ fn geo_metadata(path: &Path, reader: &mut ParquetReader<File>) -> Result<(String
                 "a Parquet file without GeoParquet 'geo' metadata; write it as GeoParquet (WKB)",
             )
         })?;
-    let geo: Json = serde_json::from_str(&geo)
-        .map_err(|e| Error::format(path, format!("the GeoParquet 'geo' metadata is not JSON ({e})")))?;
+    let geo: Json = serde_json::from_str(&geo).map_err(|source| Error::Json {
+        path: path.to_path_buf(),
+        message: format!("the GeoParquet 'geo' metadata is not JSON ({source})"),
+        source,
+    })?;
     let primary = geo["primary_column"].as_str().unwrap_or("geometry").to_string();
     let column = &geo["columns"][&primary];
     match column["encoding"].as_str() {

@@ -45,13 +45,12 @@ fn text(cell: &Data) -> Option<String> {
 /// row number in the sheet as its line.
 pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {
     super::require_file(file)?;
-    let unreadable = |e: &dyn std::fmt::Display| {
-        Error::format(
-            file,
-            format!("not a readable workbook ({e}); save it again from the spreadsheet program"),
-        )
+    let unreadable = |source: calamine::Error| Error::Workbook {
+        path: file.to_path_buf(),
+        message: format!("not a readable workbook ({source}); save it again from the spreadsheet program"),
+        source,
     };
-    let mut workbook = open_workbook_auto(file).map_err(|e| unreadable(&e))?;
+    let mut workbook = open_workbook_auto(file).map_err(unreadable)?;
     let names = workbook.sheet_names();
     let name = match sheet {
         Some(wanted) => names
@@ -67,7 +66,7 @@ pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {
             format!("has no {asked} (sheets: {}); name one as FILE.xlsx:SHEET", names.join(", ")),
         ));
     };
-    let range = workbook.worksheet_range(&name).map_err(|e| unreadable(&e))?;
+    let range = workbook.worksheet_range(&name).map_err(unreadable)?;
     let first = range.start().map_or(0, |(row, _)| row as usize);
     let mut rows = Vec::with_capacity(range.height());
     for (i, cells) in range.rows().enumerate() {

@@ -189,8 +189,9 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet = toml::from_str(text)
-            .map_err(|e| Error::Config(crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V)))?;
+        let set: RuleSet = toml::from_str(text).map_err(|e| {
+            Error::toml(origin, crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V), e)
+        })?;
         set.validate(origin)?;
         Ok(set)
     }

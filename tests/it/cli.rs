@@ -76,3 +76,35 @@ fn bad_flags_say_what_to_write() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: csv, geojson, parquet, gpkg"));
 }
+
+/// A stopped run says what stopped it once: a mistake in the config file as a compiler would put it (not
+/// followed by the toml crate's own account of it), a folder that cannot be made with the system's reason once.
+#[test]
+fn an_error_is_told_once() {
+    let dir = std::env::temp_dir().join(format!("lakeshore-cli-told-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let config = dir.join("county.toml");
+    std::fs::write(&config, "parcel_twon = 1\n").unwrap();
+    let out = dir.join("out");
+    let args = ["schedule", "--config", config.to_str().unwrap(), "--as-of", "2027-01-15", "--out"];
+    let run = lakeshore(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.starts_with(&format!("lakeshore: error: {}:1:1: ", config.display())), "{stderr}");
+    assert!(stderr.contains("\n1 | parcel_twon = 1\n"), "{stderr}");
+    assert_eq!(stderr.matches("parcel_twon = 1").count(), 1, "the mistake is shown twice:\n{stderr}");
+
+    // --out under a plain file: the folder cannot be made, for the reason the system gives.
+    let out = config.join("out");
+    let reason = std::fs::create_dir_all(&out).unwrap_err();
+    let args = ["schedule", "--config", "data/sample/county.toml", "--as-of", "2027-01-15", "--out"];
+    let run = lakeshore(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        format!("lakeshore: error: {}: {reason}\n", out.display())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,16 +38,19 @@ pub(crate) fn quote(name: &str) -> String {
 fn open(file: &Path) -> Result<Connection> {
     super::require_file(file)?;
     Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|e| Error::format(file, format!("cannot open the GeoPackage: {e}")))
+        .map_err(|source| Error::Sqlite {
+            path: file.to_path_buf(),
+            message: format!("cannot open the GeoPackage: {source}"),
+            source,
+        })
 }
 
-/// An SQLite error while reading `file`, as a format error.
+/// An SQLite error while reading `file`.
 fn sql(file: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| {
-        Error::format(
-            file,
-            format!("not a readable GeoPackage ({e}); check the file or re-export it from the GIS"),
-        )
+    move |source| Error::Sqlite {
+        path: file.to_path_buf(),
+        message: format!("not a readable GeoPackage ({source}); check the file or re-export it from the GIS"),
+        source,
     }
 }
 

@@ -131,12 +131,12 @@ impl DbfTable {
     /// an error: text is then read as UTF-8.
     pub(super) fn open(path: &Path, cpg: Option<&Path>) -> Result<(Self, Option<Problem>)> {
         let mut file = BufReader::new(File::open(path).map_err(|e| Error::io(path, e))?);
-        let unreadable = |e: &dyn std::fmt::Display| {
-            Error::format(path, format!("not a readable dBase table ({e}): re-export the layer"))
-        };
-        // The code page mark is byte 29 of the header; dbase needs the encoding before it reads the header.
+        // The code page mark is byte 29 of the header; dbase needs the encoding before it reads the header. A
+        // file too short to hold it is cut off: a format error, worded as Error::Dbase words dbase's own.
         let mut head = [0u8; 32];
-        file.read_exact(&mut head).map_err(|e| unreadable(&e))?;
+        file.read_exact(&mut head).map_err(|e| {
+            Error::format(path, format!("not a readable dBase table ({e}): re-export the layer"))
+        })?;
         file.seek(SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
         let label = match cpg {
             Some(cpg) => Some((cpg, std::fs::read(cpg).map_err(|e| Error::io(cpg, e))?)),
@@ -149,7 +149,7 @@ impl DbfTable {
         let problem = warning.map(|w| Problem::new(warned_file, WHOLE_FILE, w));
 
         let reader = dbase::ReaderBuilder::new().with_encoding(text.for_names()).build(file);
-        let reader = reader.map_err(|e| unreadable(&e))?;
+        let reader = reader.map_err(|source| Error::Dbase { path: path.to_path_buf(), source })?;
         let mut offset = 1;
         let fields = reader
             .fields()

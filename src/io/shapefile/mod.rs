@@ -516,6 +516,26 @@ mod tests {
     }
 
     #[test]
+    fn an_unreadable_dbf_header_keeps_the_dbase_error() {
+        let dir = TempDir::new("bad-field");
+        let shp = dir.path("parcels.shp");
+        write_with_ids(&shp, &[::shapefile::Point::new(1., 2.)]);
+        // The first field descriptor starts at byte 32; its type letter is byte 11 of it.
+        let dbf = dir.path("parcels.dbf");
+        let mut bytes = std::fs::read(&dbf).unwrap();
+        bytes[32 + 11] = b'!';
+        std::fs::write(&dbf, bytes).unwrap();
+        let err = read(&shp, &assumed()).unwrap_err();
+        assert!(matches!(&err, Error::Dbase { path, .. } if *path == dbf), "{err:?}");
+        let text = err.to_string();
+        assert!(text.starts_with(&format!("{}: not a readable dBase table (", dbf.display())), "{text}");
+        let source = std::error::Error::source(&err)
+            .and_then(|s| s.downcast_ref::<::shapefile::dbase::Error>())
+            .expect("the dbase error");
+        assert!(matches!(source.kind(), ::shapefile::dbase::ErrorKind::InvalidFieldType('!')), "{source:?}");
+    }
+
+    #[test]
     fn missing_sibling_files_are_named() {
         let dir = TempDir::new("missing");
         let shp = dir.path("parcels.shp");

@@ -103,7 +103,11 @@ pub struct GpkgWriter {
 }
 
 fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::format(path, format!("cannot write the GeoPackage: {e}"))
+    move |source| Error::Sqlite {
+        path: path.to_path_buf(),
+        message: format!("cannot write the GeoPackage: {source}"),
+        source,
+    }
 }
 
 /// The SQL type of a column kind.

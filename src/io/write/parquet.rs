@@ -173,21 +173,28 @@ pub fn write_parquet(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> 
         table.columns().iter().enumerate().map(|(i, (name, kind))| column(table, i, name, *kind)).collect();
     let (geometry, bbox, types) = geometry_column(table, to_wgs84);
     columns.push(geometry);
-    let mut frame = DataFrame::new(table.len(), columns)
-        .map_err(|e| Error::format(path, format!("cannot build the table: {e}")))?;
+    let mut frame = DataFrame::new(table.len(), columns).map_err(|source| Error::Parquet {
+        path: path.to_path_buf(),
+        message: format!("cannot build the table: {source}"),
+        source,
+    })?;
     let metadata = KeyValueMetadata::from_static(vec![("geo".into(), geo_metadata(bbox, &types))]);
     let mut failure = None;
     write_atomic(path, |w| {
         ParquetWriter::new(w).with_key_value_metadata(Some(metadata)).finish(&mut frame).map(|_| ()).map_err(
             |e| {
-                let message = e.to_string();
-                failure = Some(message.clone());
-                std::io::Error::other(message)
+                let io = std::io::Error::other(e.to_string());
+                failure = Some(e);
+                io
             },
         )
     })
     .map_err(|e| match failure {
-        Some(m) => Error::format(path, format!("cannot write Parquet: {m}")),
+        Some(source) => Error::Parquet {
+            path: path.to_path_buf(),
+            message: format!("cannot write Parquet: {source}"),
+            source,
+        },
         None => e,
     })
 }
