@@ -47,7 +47,7 @@ const NO_RECORD: u32 = u32::MAX;
 impl ParcelIds {
     /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
-    /// [`records_of`](super::records_of).
+    /// [`parcel_record`](super::parcel_record).
     pub fn collect(
         scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>,
         columns: &ParcelColumns,

@@ -11,7 +11,6 @@ pub use systems::{system_fields, systems_by_parcel};
 
 pub use ids::ParcelIds;
 
-use rayon::iter::{IntoParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use std::path::Path;
 
 use geo::{Geometry, MultiPolygon};
@@ -339,44 +338,16 @@ pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
     )
 }
 
-/// Turns projected parcel features into records, one per feature, in their order: ids joined, bad geometry
-/// marked, invalid polygons found, problems reported. `crs` names the working CRS for places in messages.
-/// Duplicate ids are not looked for here: [`ParcelIds::duplicate`] knows them.
-pub fn records_of(
-    features: Vec<Feature>,
-    columns: &ParcelColumns,
-    schema: &ParcelSchema,
-    path: &Path,
-    crs: &str,
-) -> (Vec<ParcelRecord>, Vec<Problem>) {
-    // Features are converted on all cores; each keeps its problems, listed in record order after.
-    let (mut records, found): (Vec<ParcelRecord>, Vec<Vec<Problem>>) =
-        features.into_par_iter().map(|feature| record_of(feature, columns, schema, path)).unzip();
-    let mut problems: Vec<Problem> = found.into_iter().flatten().collect();
-    // Validity is checked on all cores; the problems are then listed in record order.
-    records.par_iter_mut().for_each(|r| r.geometry_invalid = r.shape.as_ref().and_then(invalid_reason));
-    for r in records.iter().filter(|r| r.geometry_invalid.is_some()) {
-        let why = r.geometry_invalid.as_deref().unwrap_or_default();
-        problems.push(Problem::new(
-            path,
-            format!("record {}", r.record),
-            format!(
-                "parcel {} has an invalid polygon: {why} ({crs}); it is still scheduled from that shape, fix \
-                 the shape in the parcels layer (e.g. QGIS Fix geometries, or PostGIS ST_MakeValid)",
-                r.id
-            ),
-        ));
-    }
-    (records, problems)
-}
-
-/// One parcel feature as a record, with the problems it shows (a missing id, a shape that is not a
-/// polygon).
-fn record_of(
+/// Turns a projected parcel feature into its record: id joined, bad geometry marked, an invalid polygon
+/// found, and the problems it shows reported (a missing id, a shape that is not a polygon, an invalid
+/// polygon). `crs` names the working CRS for places in messages. Duplicate ids are not looked for here:
+/// [`ParcelIds::duplicate`] knows them.
+pub fn parcel_record(
     feature: Feature,
     columns: &ParcelColumns,
     schema: &ParcelSchema,
     path: &Path,
+    crs: &str,
 ) -> (ParcelRecord, Vec<Problem>) {
     let mut problems = Vec::new();
     let (record, mut values) = (feature.record, feature.values);
@@ -406,6 +377,17 @@ fn record_of(
             None
         }
     };
+    let geometry_invalid = shape.as_ref().and_then(invalid_reason);
+    if let Some(why) = &geometry_invalid {
+        problems.push(Problem::new(
+            path,
+            at(),
+            format!(
+                "parcel {id} has an invalid polygon: {why} ({crs}); it is still scheduled from that shape, fix \
+                 the shape in the parcels layer (e.g. QGIS Fix geometries, or PostGIS ST_MakeValid)"
+            ),
+        ));
+    }
     let address: Vec<String> = columns.location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
     let [street, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
     let mailing = MailingAddress { street, city, state, zip };
@@ -420,7 +402,7 @@ fn record_of(
         mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
         shape,
         defect,
-        geometry_invalid: None,
+        geometry_invalid,
     };
     (parcel, problems)
 }
@@ -546,8 +528,8 @@ mod tests {
             .unwrap();
             let feature =
                 Feature { record: 7, geometry: Err("no shape".into()), values: vec![text(swis), text(key)] };
-            let (records, _) = records_of(vec![feature], &columns, &schema, Path::new("p.shp"), "EPSG:2261");
-            assert_eq!(ids.slot(&records[0].id, 7), Some(0), "{swis:?} {key:?}: {}", records[0].id);
+            let (record, _) = parcel_record(feature, &columns, &schema, Path::new("p.shp"), "EPSG:2261");
+            assert_eq!(ids.slot(&record.id, 7), Some(0), "{swis:?} {key:?}: {}", record.id);
         }
     }
 }

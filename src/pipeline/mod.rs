@@ -10,6 +10,7 @@ use progress::Stopwatch;
 pub use progress::{peak_rss_bytes, Lap, Progress};
 
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -30,8 +31,8 @@ use crate::io::ReadOptions;
 use crate::layer::Layer;
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
-    duplicate_problem, records_of, system_fields, systems_by_parcel, FieldChoice, ParcelColumns, ParcelIds,
-    ParcelSchema,
+    duplicate_problem, parcel_record, system_fields, systems_by_parcel, FieldChoice, ParcelColumns,
+    ParcelIds, ParcelRecord, ParcelSchema,
 };
 use crate::permit::permit_for;
 use crate::reference::{load, read_reference};
@@ -307,6 +308,42 @@ pub fn stream_schedule_in_blocks<'c>(
                 break;
             }
         });
+        let (events, world) = (&run.events, &world);
+        // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
+        let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
+            if let Some(why) = ids.duplicate(at) {
+                parcel.defect.get_or_insert(why);
+            }
+            let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
+                (None, Some(shape)) => {
+                    let input = Parcel {
+                        shape,
+                        town_attribute: parcel.town.take(),
+                        sewer_code: parcel.sewer.take(),
+                        swis: parcel.swis.take(),
+                        system: systems[at],
+                    };
+                    let facts = classify(world, rules, &input);
+                    // The parcel keeps its town, and its shape when the outputs need it; the sewer code has
+                    // served.
+                    (parcel.shape, parcel.town) =
+                        (config.keep_shapes.then_some(input.shape), input.town_attribute);
+                    let decision = decide(rules, &facts);
+                    (Some(facts), Some(decision))
+                }
+                (_, shape) => {
+                    parcel.shape = shape;
+                    (None, None)
+                }
+            };
+            let last = history.as_ref().and_then(|h| h[at].clone());
+            let mut entry = entry(config, decision, last, history.is_some());
+            if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
+                entry.permit = permit_for(rules, report, facts.as_ref(), events_of(events, at)).map(Box::new);
+            }
+            progress.advance();
+            Row { at, parcel, facts, entry }
+        };
         for block in receiver {
             let (features, block_problems) = block?;
             run.problems.extend(block_problems);
@@ -316,60 +353,40 @@ pub fn stream_schedule_in_blocks<'c>(
             let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
             let (layer, more) = reprojector.project_layer(layer);
             run.problems.extend(more);
-            let (records, more) =
-                records_of(layer.into_inner().features, parcel_columns, schema, &path, &crs);
-            run.problems.extend(more);
             let ids = &*ids;
-            let slots: Vec<Option<usize>> = records.par_iter().map(|r| ids.slot(&r.id, r.record)).collect();
-            if let Some((r, _)) = records.iter().zip(&slots).find(|(_, slot)| slot.is_none()) {
+            // Each feature becomes its record, finds its position and is scheduled in one pass on all
+            // cores; the few records with problems report them on the way.
+            let found = Mutex::new(Vec::new());
+            let changed = Mutex::new(None);
+            let rows: Vec<Row> = layer
+                .into_inner()
+                .features
+                .into_par_iter()
+                .map(|feature| {
+                    let (parcel, problems) = parcel_record(feature, parcel_columns, schema, &path, &crs);
+                    if !problems.is_empty() {
+                        found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
+                    }
+                    match ids.slot(&parcel.id, parcel.record) {
+                        Some(at) => schedule_parcel(parcel, at),
+                        None => {
+                            let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
+                            changed.get_or_insert((parcel.record, parcel.id.clone()));
+                            let entry = entry(config, None, None, false);
+                            Row { at: usize::MAX, parcel, facts: None, entry }
+                        }
+                    }
+                })
+                .collect();
+            if let Some((record, id)) = changed.into_inner().unwrap_or_else(PoisonError::into_inner) {
                 return Err(Error::format(
                     &path,
                     format!(
-                        "record {} changed while the layer was read (its id is now {}): run again",
-                        r.record, r.id
+                        "record {record} changed while the layer was read (its id is now {id}): run again"
                     ),
                 ));
             }
-            let rows: Vec<Row> = records
-                .into_par_iter()
-                .zip(slots)
-                .map(|(mut parcel, slot)| {
-                    let at = slot.unwrap_or_default();
-                    if let Some(why) = ids.duplicate(at) {
-                        parcel.defect.get_or_insert(why);
-                    }
-                    let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
-                        (None, Some(shape)) => {
-                            let input = Parcel {
-                                shape,
-                                town_attribute: parcel.town.take(),
-                                sewer_code: parcel.sewer.take(),
-                                swis: parcel.swis.take(),
-                                system: systems[at],
-                            };
-                            let facts = classify(&world, rules, &input);
-                            // The parcel keeps its town, and its shape when the outputs need it; the
-                            // sewer code has served.
-                            (parcel.shape, parcel.town) =
-                                (config.keep_shapes.then_some(input.shape), input.town_attribute);
-                            let decision = decide(rules, &facts);
-                            (Some(facts), Some(decision))
-                        }
-                        (_, shape) => {
-                            parcel.shape = shape;
-                            (None, None)
-                        }
-                    };
-                    let last = history.as_ref().and_then(|h| h[at].clone());
-                    let mut entry = entry(config, decision, last, history.is_some());
-                    if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
-                        entry.permit = permit_for(rules, report, facts.as_ref(), events_of(&run.events, at))
-                            .map(Box::new);
-                    }
-                    progress.advance();
-                    Row { at, parcel, facts, entry }
-                })
-                .collect();
+            run.problems.extend(found.into_inner().unwrap_or_else(PoisonError::into_inner));
             report_parcel_problems(&rows, ids, &path, &mut run.problems);
             each_block(&run, rows)?;
         }
