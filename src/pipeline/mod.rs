@@ -259,48 +259,20 @@ pub fn stream_schedule_in_blocks<'c>(
     clock.lap("read parcel ids and reference layers");
     let mut parcels = parcels?;
     let world = world?;
-    let known = &parcels.ids;
-
-    // The systems layer is read on one core while the record files are read on the other.
-    let (systems, records) = std::thread::scope(|s| {
-        let systems = s.spawn(|| read_systems(config, known));
-        let records = read_record_files(config, known);
-        (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
-    });
-    let (systems, more) = systems?;
-    problems.extend(more);
-    let RecordFiles { events, history, mut inspections, samples, pipes, columns, problems: more } = records?;
-    problems.extend(more);
-    let reports = std::mem::take(&mut inspections.reports);
-    clock.lap("read systems and records");
-
     let rules = &config.rules;
-    let mut run = Run {
-        rules,
-        rows: Vec::new(),
-        parcels: known.len(),
-        problems,
-        notes,
-        history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
-        inspections,
-        events,
-        samples,
-        columns,
-        pipes,
-        timings: Vec::new(),
-        parcel_fields: parcels.schema.choices(&config.fields),
-    };
-    progress.start("classifying parcels", known.len());
     // Reprojection interpolates on a grid fitted to the whole layer, so a layer that needs it is converted
     // in one block: its coordinates stay those of a whole-layer read.
     let block_size = if parcels.reprojector.is_identity() { block.max(1) } else { usize::MAX };
     let path = parcels.blocks.path().to_path_buf();
     let crs = config.crs.short_name();
     let layer_crs = parcels.blocks.crs().clone();
+    let parcel_fields = parcels.schema.choices(&config.fields);
     let Parcels { blocks, schema, columns: parcel_columns, ids, reprojector } = &mut parcels;
-    // The next block is read on its own thread while this one is classified.
-    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-    let reader = std::thread::scope(|s| -> Result<()> {
+    let known = &*ids;
+    let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
+        // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
+        // and record files are read, then each next block while the one before is classified.
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
         s.spawn(move || loop {
             let block = blocks.next_block(block_size);
             let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
@@ -308,10 +280,41 @@ pub fn stream_schedule_in_blocks<'c>(
                 break;
             }
         });
+
+        // The systems layer is read on one core while the record files are read on the other.
+        let (systems, records) = std::thread::scope(|s| {
+            let systems = s.spawn(|| read_systems(config, known));
+            let records = read_record_files(config, known);
+            (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
+        });
+        let (systems, more) = systems?;
+        problems.extend(more);
+        let RecordFiles { events, history, mut inspections, samples, pipes, columns, problems: more } =
+            records?;
+        problems.extend(more);
+        let reports = std::mem::take(&mut inspections.reports);
+        clock.lap("read systems and records");
+
+        let mut run = Run {
+            rules,
+            rows: Vec::new(),
+            parcels: known.len(),
+            problems,
+            notes,
+            history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
+            inspections,
+            events,
+            samples,
+            columns,
+            pipes,
+            timings: Vec::new(),
+            parcel_fields,
+        };
+        progress.start("classifying parcels", known.len());
         let (events, world) = (&run.events, &world);
         // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
         let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
-            if let Some(why) = ids.duplicate(at) {
+            if let Some(why) = known.duplicate(at) {
                 parcel.defect.get_or_insert(why);
             }
             let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
@@ -353,7 +356,6 @@ pub fn stream_schedule_in_blocks<'c>(
             let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
             let (layer, more) = reprojector.project_layer(layer);
             run.problems.extend(more);
-            let ids = &*ids;
             // Each feature becomes its record, finds its position and is scheduled in one pass on all
             // cores; the few records with problems report them on the way.
             let found = Mutex::new(Vec::new());
@@ -367,7 +369,7 @@ pub fn stream_schedule_in_blocks<'c>(
                     if !problems.is_empty() {
                         found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
                     }
-                    match ids.slot(&parcel.id, parcel.record) {
+                    match known.slot(&parcel.id, parcel.record) {
                         Some(at) => schedule_parcel(parcel, at),
                         None => {
                             let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
@@ -387,16 +389,15 @@ pub fn stream_schedule_in_blocks<'c>(
                 ));
             }
             run.problems.extend(found.into_inner().unwrap_or_else(PoisonError::into_inner));
-            report_parcel_problems(&rows, ids, &path, &mut run.problems);
+            report_parcel_problems(&rows, known, &path, &mut run.problems);
             each_block(&run, rows)?;
         }
-        Ok(())
-    });
-    reader?;
+        run.inspections.reports = reports;
+        Ok(run)
+    })?;
     progress.start("writing", 0);
     clock.lap("read, classify and schedule parcels");
     Problem::sort_unique(&mut run.problems);
-    run.inspections.reports = reports;
     run.timings = clock.laps;
     Ok(run)
 }
