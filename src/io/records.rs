@@ -289,12 +289,14 @@ pub struct Checker<'a> {
     path: &'a Path,
     /// The problems found so far.
     pub problems: Vec<Problem>,
+    /// The last parcel id looked up and its position: a parcel's lines often stand together.
+    last: Option<(String, Option<usize>)>,
 }
 
 impl<'a> Checker<'a> {
     /// A checker for the file at `path`.
     pub fn new(path: &'a Path) -> Self {
-        Checker { path, problems: Vec::new() }
+        Checker { path, problems: Vec::new(), last: None }
     }
 
     /// Reports a problem on `line`.
@@ -313,7 +315,16 @@ impl<'a> Checker<'a> {
             self.report(line, "no parcel_id; fill it in or delete the row");
             return None;
         }
-        let at = position(id);
+        let at = match &mut self.last {
+            Some((last, at)) if last == id => *at,
+            Some((last, at)) => {
+                last.clear();
+                last.push_str(id);
+                *at = position(id);
+                *at
+            }
+            None => self.last.insert((id.to_string(), position(id))).1,
+        };
         if at.is_none() {
             self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
         }
