@@ -7,6 +7,7 @@
 //! points as pieces of no length); the polygon is `geo`'s [`Buffer`] of the source in the working CRS, for
 //! maps only: membership is decided by the exact distance, never by the polygon's approximated arcs.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use geo::{Buffer, Geometry, GeometryCollection, MultiPolygon};
@@ -15,8 +16,10 @@ use rayon::prelude::*;
 use crate::classify::DistanceIndex;
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
+use crate::io::same_layer;
+use crate::layer::Layer;
 use crate::pipeline::Run;
-use crate::reference::{load_layer, shoreline_features};
+use crate::reference::load;
 
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,31 +86,34 @@ fn layer_name(path: &Path) -> String {
     path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-/// The source geometries.
-fn source_geometries(
+/// The layer at `path`: the run's own when it is one of the reference layers the run read (not read again;
+/// its problems are the run's already), else read now, its problems added to `problems` — but for the
+/// systems layer, whose problems the run reported when it read it.
+fn layer_at<'a>(
+    run: &'a Run<'_>,
     config: &Config,
-    from: &BufferSource,
+    path: &Path,
     problems: &mut Vec<Problem>,
-) -> Result<Vec<Geometry<f64>>> {
-    let read = |path: &Path, problems: &mut Vec<Problem>| -> Result<Vec<Geometry<f64>>> {
-        let (layer, p) = load_layer(path, config)?;
-        problems.extend(p);
-        Ok(layer.features.into_iter().filter_map(|f| f.geometry.ok()).collect())
-    };
-    match from {
-        BufferSource::Shoreline => {
-            let found = shoreline_features(config, problems, &mut Vec::new())?;
-            Ok(found.into_iter().map(|(g, _)| g).collect())
-        }
-        BufferSource::Systems => match &config.layers.systems {
-            Some(path) => read(path, problems),
-            None => Err(Error::Config("--from systems needs a systems layer: give --systems FILE".into())),
-        },
-        BufferSource::Layer(path) => read(path, problems),
+) -> Result<Cow<'a, Layer>> {
+    if let Some(layer) = run.reference.layer_at(path) {
+        return Ok(Cow::Borrowed(layer));
     }
+    let (layer, found) = load(path, config, None)?;
+    if !config.layers.systems.as_deref().is_some_and(|systems| same_layer(systems, path)) {
+        problems.extend(found);
+    }
+    Ok(Cow::Owned(layer))
+}
+
+/// The features of `layer` with a usable geometry.
+fn usable(layer: &Layer) -> impl Iterator<Item = &Geometry<f64>> {
+    layer.features.iter().filter_map(|f| f.geometry.as_ref().ok())
 }
 
 /// The parcels of `run` and the features of the `features` layers within `distance_ft` of `from`.
+///
+/// The mean-high-water line, and any reference layer named as the source or among the features, are the
+/// run's ([`Run::reference`]): only other layers are read here.
 pub fn buffer_report(
     run: &Run<'_>,
     config: &Config,
@@ -121,15 +127,29 @@ pub fn buffer_report(
         )));
     }
     let mut problems = Vec::new();
-    let source = source_geometries(config, from, &mut problems)?;
+    let source_layer;
+    let source: Vec<&Geometry<f64>> = match from {
+        BufferSource::Shoreline => run.reference.mean_high_water().map(|(g, _)| g).collect(),
+        BufferSource::Systems => {
+            let path = config.layers.systems.as_deref().ok_or_else(|| {
+                Error::Config("--from systems needs a systems layer: give --systems FILE".into())
+            })?;
+            source_layer = layer_at(run, config, path, &mut problems)?;
+            usable(&source_layer).collect()
+        }
+        BufferSource::Layer(path) => {
+            source_layer = layer_at(run, config, path, &mut problems)?;
+            usable(&source_layer).collect()
+        }
+    };
     if source.is_empty() {
         return Err(Error::Config(format!(
             "nothing to measure from: {} has no usable features; check the layer (or the rule set's water bodies)",
             from.label()
         )));
     }
-    let zone = GeometryCollection(source.clone()).buffer(distance_ft);
-    let index = DistanceIndex::new(source.into_iter().map(|g| (g, String::new())).collect(), distance_ft);
+    let zone = GeometryCollection(source.iter().map(|&g| g.clone()).collect()).buffer(distance_ft);
+    let index = DistanceIndex::new(source.into_iter().map(|g| (g, "")), distance_ft);
 
     let mut hits: Vec<Hit> = run
         .rows
@@ -149,17 +169,16 @@ pub fn buffer_report(
         })
         .collect();
     for path in features {
-        let (layer, p) = load_layer(path, config)?;
-        problems.extend(p);
+        let layer = layer_at(run, config, path, &mut problems)?;
         let name = layer_name(path);
         let id_field = ["ID", "NAME", "WELL_ID", "FEATURE_ID", "PARCEL_ID", "OBJECTID"]
             .iter()
             .find_map(|f| layer.field_index(f));
-        for (i, feature) in layer.features.iter().enumerate() {
+        for feature in &layer.features {
             let Ok(geometry) = &feature.geometry else { continue };
             let Some(distance_ft) = distance_to(&index, geometry) else { continue };
             let id = id_field
-                .and_then(|f| layer.features[i].values[f].as_text())
+                .and_then(|f| feature.values[f].as_text())
                 .unwrap_or_else(|| format!("record {}", feature.record));
             hits.push(Hit {
                 kind: "feature",

@@ -170,8 +170,7 @@ impl Problem {
 }
 
 impl Problem {
-    /// Sorts problems (file, record in numeric order, message) and keeps each one once: a layer read by two
-    /// stages of a run reports its bad records once.
+    /// Sorts problems (file, record in numeric order, message) and keeps each one once.
     pub fn sort_unique(problems: &mut Vec<Problem>) {
         problems.sort();
         problems.dedup();

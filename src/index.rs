@@ -183,46 +183,58 @@ fn better(distance_ft: f64, owner: u32, than: Nearest) -> bool {
 
 /// An index of polygons (watersheds, flood zones, towns, sewer districts, the county) answering "which
 /// contain this point" and "which intersect this parcel" exactly.
+///
+/// It is built from borrowed polygons and keeps copies only of the small ones, which it tests directly; a
+/// large outline is answered from its edges alone, so the layer it was built from (kept by the run for maps
+/// and buffer reports) is not held twice.
 #[derive(Debug)]
 pub struct AreaIndex {
-    polygons: Vec<Polygon<f64>>,
+    /// Each polygon with at most [`SMALL_RING`] exterior points and no holes, tested directly; `None` for
+    /// larger ones, tested through `edges`.
+    small: Vec<Option<Polygon<f64>>>,
     /// Envelope of each polygon, computed once.
     bounds: Vec<AABB<[f64; 2]>>,
     /// Owner (feature index) of each polygon: a multipolygon feature contributes several polygons.
     owners: Vec<u32>,
     envelopes: RTree<GeomWithData<Rectangle<[f64; 2]>, u32>>,
-    /// Every ring edge, with the index into `polygons` as its owner.
+    /// Every ring edge, with the index of its polygon (in `bounds`) as its owner.
     edges: RTree<Segment>,
 }
 
+/// The most exterior points of a polygon (without holes) tested point by point rather than through the edge
+/// tree.
+const SMALL_RING: usize = 64;
+
 impl AreaIndex {
-    /// Builds the index from `(shape, owner)` pairs; empty shapes are skipped.
-    pub fn new(shapes: impl IntoIterator<Item = (MultiPolygon<f64>, u32)>) -> Self {
-        let mut polygons = Vec::new();
+    /// Builds the index from `(polygons, owner)` pairs, a feature's polygons each (see
+    /// [`crate::layer::polygons`]); polygons of fewer than four points are skipped.
+    pub fn new<'a>(shapes: impl IntoIterator<Item = (&'a [Polygon<f64>], u32)>) -> Self {
+        let mut small = Vec::new();
+        let mut bounds = Vec::new();
         let mut owners = Vec::new();
-        for (shape, owner) in shapes {
-            for polygon in shape.0 {
-                if polygon.exterior().0.len() >= 4 {
-                    polygons.push(polygon);
-                    owners.push(owner);
-                }
-            }
-        }
-        let mut envelopes = Vec::with_capacity(polygons.len());
-        let mut bounds = Vec::with_capacity(polygons.len());
+        let mut envelopes = Vec::new();
         let mut edges = Vec::new();
-        for (i, polygon) in polygons.iter().enumerate() {
+        for (polygon, owner) in
+            shapes.into_iter().flat_map(|(parts, owner)| parts.iter().map(move |p| (p, owner)))
+        {
+            if polygon.exterior().0.len() < 4 {
+                continue;
+            }
+            let i = bounds.len() as u32;
             // Every polygon here has at least four exterior coordinates, so it has an envelope.
             let env =
                 AABB::from_points(polygon.exterior().0.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>().iter());
-            envelopes.push(GeomWithData::new(Rectangle::from_aabb(env), i as u32));
+            envelopes.push(GeomWithData::new(Rectangle::from_aabb(env), i));
             bounds.push(env);
+            owners.push(owner);
             for ring in std::iter::once(polygon.exterior()).chain(polygon.interiors()) {
-                push_pieces(ring.0.iter().copied(), i as u32, &mut edges);
+                push_pieces(ring.0.iter().copied(), i, &mut edges);
             }
+            let direct = polygon.exterior().0.len() <= SMALL_RING && polygon.interiors().is_empty();
+            small.push(direct.then(|| polygon.clone()));
         }
         AreaIndex {
-            polygons,
+            small,
             bounds,
             owners,
             envelopes: RTree::bulk_load(envelopes),
@@ -232,7 +244,7 @@ impl AreaIndex {
 
     /// Whether the index holds no polygon.
     pub fn is_empty(&self) -> bool {
-        self.polygons.is_empty()
+        self.bounds.is_empty()
     }
 
     /// Owners of the polygons containing `p` (boundary points may go either way), sorted and deduplicated.
@@ -281,8 +293,7 @@ impl AreaIndex {
     /// Point-in-polygon by counting the polygon's edges crossed by a ray from `p` to the nearest side of its
     /// envelope; the ray's thin box is what the edge tree is asked for, so only edges near the ray are read.
     fn polygon_contains(&self, i: usize, p: [f64; 2]) -> bool {
-        let polygon = &self.polygons[i];
-        if polygon.exterior().0.len() <= 64 && polygon.interiors().is_empty() {
+        if let Some(polygon) = &self.small[i] {
             return in_polygon(p, polygon);
         }
         // One foot beyond the envelope, so the ray always ends outside the polygon.
@@ -375,7 +386,8 @@ mod tests {
         outer.extend((0..100).map(|k| (0.0, 1000.0 - k as f64 * 10.0)));
         let hole = vec![(400.0, 400.0), (600.0, 400.0), (600.0, 600.0), (400.0, 600.0), (400.0, 400.0)];
         let donut = Polygon::new(LineString::from(outer), vec![LineString::from(hole)]);
-        let index = AreaIndex::new([(MultiPolygon(vec![donut]), 3), (square(5000.0, 0.0, 10.0), 4)]);
+        let index =
+            AreaIndex::new([(std::slice::from_ref(&donut), 3), (&square(5000.0, 0.0, 10.0).0[..], 4)]);
         assert_eq!(index.containing([100.0, 500.0]), vec![3]);
         assert_eq!(index.containing([500.0, 500.0]), Vec::<u32>::new());
         assert_eq!(index.containing([990.0, 5.0]), vec![3]);

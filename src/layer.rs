@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use geo::Geometry;
+use geo::{Geometry, Polygon};
 
 use crate::crs::Crs;
 
@@ -76,6 +76,16 @@ impl Layer {
     /// The index of the field called `name` (compared without regard to ASCII case).
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The polygons of a polygon or multipolygon geometry (one, or its parts), or `None` for any other kind: an
+/// area layer's feature seen as polygons without copying it.
+pub fn polygons(geometry: &Geometry<f64>) -> Option<&[Polygon<f64>]> {
+    match geometry {
+        Geometry::Polygon(p) => Some(std::slice::from_ref(p)),
+        Geometry::MultiPolygon(mp) => Some(&mp.0),
+        _ => None,
     }
 }
 

@@ -1,17 +1,19 @@
 //! The reference layers — shoreline, watersheds, towns, sewer districts, county, floodplain, watercourses —
-//! read and reprojected into the working CRS, with their names and zones, before anything is indexed. The
-//! pipeline indexes them for classification; maps and buffer reports draw and measure the same features.
+//! read and reprojected into the working CRS once per run, each kept whole with what the run takes from its
+//! features (names, zones). The pipeline indexes them for classification from borrowed features and keeps
+//! them in the run it returns (its `reference`); maps draw them and buffer reports measure from them there,
+//! without reading a file again.
 
 use std::path::Path;
 
-use geo::{Geometry, MultiPolygon};
+use geo::{Geometry, Polygon};
 
 use crate::classify::FloodZone;
 use crate::config::Config;
 use crate::crs::Reprojector;
 use crate::error::{Error, Problem, Result};
-use crate::io::{read_layer, ReadOptions};
-use crate::layer::Layer;
+use crate::io::{read_layer, same_layer, ReadOptions};
+use crate::layer::{polygons, Layer};
 
 /// Reads a layer and reprojects it into the working CRS, keeping only the `keep` fields (all without).
 pub(crate) fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Layer, Vec<Problem>)> {
@@ -41,111 +43,108 @@ fn value_text(layer: &Layer, i: usize, field: Option<usize>) -> Option<String> {
     field.and_then(|f| layer.features[i].values[f].as_text())
 }
 
-/// The polygons of a geometry, or `None` for other kinds.
-fn polygons(g: &Geometry<f64>) -> Option<MultiPolygon<f64>> {
-    match g {
-        Geometry::Polygon(p) => Some(MultiPolygon(vec![p.clone()])),
-        Geometry::MultiPolygon(mp) => Some(mp.clone()),
-        _ => None,
-    }
-}
-
-/// The polygon features of an area layer with their feature index; features that are not polygons are
-/// reported and not used.
-fn area_features(layer: &Layer, problems: &mut Vec<Problem>) -> Vec<(usize, MultiPolygon<f64>)> {
-    let mut out = Vec::new();
-    for (i, f) in layer.features.iter().enumerate() {
-        match f.geometry.as_ref().map(polygons) {
-            Ok(Some(shape)) => out.push((i, shape)),
-            Ok(None) => problems.push(Problem::new(
-                &layer.path,
-                format!("record {}", f.record),
-                "not a polygon; this layer needs polygons, the feature is not used",
-            )),
-            Err(_) => {} // reported by the reader
+/// Reports the features of an area layer that are not polygons: they are not used.
+fn report_non_polygons(layer: &Layer, problems: &mut Vec<Problem>) {
+    for f in &layer.features {
+        if let Ok(geometry) = &f.geometry {
+            if polygons(geometry).is_none() {
+                problems.push(Problem::new(
+                    &layer.path,
+                    format!("record {}", f.record),
+                    "not a polygon; this layer needs polygons, the feature is not used",
+                ));
+            }
         }
+        // A feature without a usable geometry was reported by the reader.
     }
-    out
 }
 
-/// The polygon features of an area layer, each with the text of its `field`.
-fn named_areas(
-    layer: &Layer,
-    field: Option<usize>,
-    problems: &mut Vec<Problem>,
-) -> Vec<(MultiPolygon<f64>, Option<String>)> {
-    area_features(layer, problems)
-        .into_iter()
-        .map(|(i, shape)| (shape, value_text(layer, i, field)))
-        .collect()
+/// The text of `field` of every feature, by feature index.
+fn texts(layer: &Layer, field: Option<usize>) -> Vec<Option<String>> {
+    (0..layer.features.len()).map(|i| value_text(layer, i, field)).collect()
 }
 
 const NAME_FIELDS: [&str; 6] = ["NAME", "WATERBODY", "GNIS_NAME", "LAKE_NAME", "TOWN", "NAMELSAD"];
 
-/// The shoreline features of the rule set's water bodies, in the working CRS, each with its water body's
-/// name; features of other water bodies are named in a note and left out.
-pub fn shoreline_features(
-    config: &Config,
-    problems: &mut Vec<Problem>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<(Geometry<f64>, String)>> {
-    let mut shoreline = Vec::new();
-    let Some(path) = &config.layers.shoreline else { return Ok(shoreline) };
-    let (layer, p) = load_layer(path, config)?;
-    problems.extend(p);
-    let field = name_field(&layer, config.fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
-    let mut ignored = std::collections::BTreeSet::new();
-    for (i, f) in layer.features.iter().enumerate() {
-        let Ok(geometry) = &f.geometry else { continue };
-        let name = value_text(&layer, i, field).unwrap_or_default();
-        match config.rules.water_body(&name) {
-            Some(body) => shoreline.push((geometry.clone(), body.name.clone())),
-            None => {
-                ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
-            }
-        }
-    }
-    if !ignored.is_empty() {
-        notes.push(format!(
-            "{}: shoreline of water bodies the rule set does not name, not used: {}",
-            path.display(),
-            ignored.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    Ok(shoreline)
+/// One reference layer as read and reprojected into the working CRS — every feature, its geometry or why it
+/// is unusable, every attribute — with what the run takes from each feature (its name, its flood zone).
+#[derive(Debug)]
+pub struct ReferenceLayer<T> {
+    /// The layer as read (the same [`Layer`] a reader of the file would give).
+    pub layer: Layer,
+    /// What the run takes from each feature, one per feature of [`Self::layer`], in the same order.
+    pub attributes: Vec<T>,
 }
 
-/// Reads a layer and reprojects it into the working CRS, keeping every attribute.
-pub fn load_layer(path: &Path, config: &Config) -> Result<(Layer, Vec<Problem>)> {
-    load(path, config, None)
+impl<T> ReferenceLayer<T> {
+    /// The features with a usable geometry, in file order, each with what the run takes from it (the
+    /// others were reported by the reader).
+    pub fn features(&self) -> impl Iterator<Item = (&Geometry<f64>, &T)> {
+        self.layer
+            .features
+            .iter()
+            .zip(&self.attributes)
+            .filter_map(|(f, a)| Some((f.geometry.as_ref().ok()?, a)))
+    }
+
+    /// The polygon features, in file order, each as its polygons; features of other kinds were reported as
+    /// not polygons and are not used.
+    pub fn areas(&self) -> impl Iterator<Item = (&[Polygon<f64>], &T)> {
+        self.features().filter_map(|(g, a)| Some((polygons(g)?, a)))
+    }
 }
 
-/// Named polygons of an area layer: each shape with its name attribute, when it has one.
-pub type NamedAreas = Vec<(MultiPolygon<f64>, Option<String>)>;
+/// A reference layer whose features have a name when they have one.
+pub type NamedLayer = ReferenceLayer<Option<String>>;
 
-/// The reference layers as read, in the working CRS, before they are indexed: what classification measures
-/// against, and what a map draws. A layer not configured is `None` (the shoreline: empty).
+/// The reference layers as read, in the working CRS, each kept whole: what classification measures against
+/// (the pipeline indexes them from borrowed features), what a map draws and what a buffer report measures
+/// from. A layer not configured is `None`.
 #[derive(Debug, Default)]
 pub struct Reference {
-    /// Shoreline features of the rule set's water bodies, with the water body's name.
-    pub shoreline: Vec<(Geometry<f64>, String)>,
+    /// The shoreline layer, each feature named by its water body's name in the rule set; `None` for features
+    /// of water bodies the rule set does not name, which are listed in a note and not used.
+    pub shoreline: Option<NamedLayer>,
     /// Watersheds, named by water body (canonical names where the rule set knows them, the name as found
     /// otherwise; those are named in a note).
-    pub watersheds: Option<NamedAreas>,
+    pub watersheds: Option<NamedLayer>,
     /// Towns with their names.
-    pub towns: Option<NamedAreas>,
+    pub towns: Option<NamedLayer>,
     /// Public sewer districts.
-    pub sewered: Option<NamedAreas>,
+    pub sewered: Option<NamedLayer>,
     /// The county boundary.
-    pub county: Option<NamedAreas>,
+    pub county: Option<NamedLayer>,
     /// FEMA flood-hazard polygons with their zone.
-    pub floodplain: Option<Vec<(MultiPolygon<f64>, FloodZone)>>,
-    /// Watercourses and wetlands with their names.
-    pub watercourses: Option<Vec<(Geometry<f64>, String)>>,
+    pub floodplain: Option<ReferenceLayer<FloodZone>>,
+    /// Watercourses and wetlands with their names (empty without one).
+    pub watercourses: Option<ReferenceLayer<String>>,
 }
 
-/// Reads the reference layers of `config` (everything but the parcels, systems and record files).
-pub fn read_reference(
+impl Reference {
+    /// The mean-high-water line: the usable shoreline features of the rule set's water bodies, in file order,
+    /// each with its water body's name (none without a shoreline layer).
+    pub fn mean_high_water(&self) -> impl Iterator<Item = (&Geometry<f64>, &str)> {
+        self.shoreline
+            .iter()
+            .flat_map(ReferenceLayer::features)
+            .filter_map(|(g, name)| Some((g, name.as_deref()?)))
+    }
+
+    /// The layer read from `path`, if it is one of the reference layers: the same file (however the path
+    /// spells it) and, in a GeoPackage, the same layer.
+    pub fn layer_at(&self, path: &Path) -> Option<&Layer> {
+        let named = [&self.shoreline, &self.watersheds, &self.towns, &self.sewered, &self.county];
+        let layers = named.into_iter().flatten().map(|l| &l.layer);
+        let mut layers = layers
+            .chain(self.floodplain.iter().map(|l| &l.layer))
+            .chain(self.watercourses.iter().map(|l| &l.layer));
+        layers.find(|layer| same_layer(&layer.path, path))
+    }
+}
+
+/// Reads the reference layers of `config` (everything but the parcels, systems and record files). The
+/// pipeline calls it once per run and keeps the result in the run; nothing else reads them.
+pub(crate) fn read_reference(
     config: &Config,
     problems: &mut Vec<Problem>,
     notes: &mut Vec<String>,
@@ -153,23 +152,46 @@ pub fn read_reference(
     let rules = &config.rules;
     let fields = &config.fields;
     let layers = &config.layers;
-    let mut reference =
-        Reference { shoreline: shoreline_features(config, problems, notes)?, ..Reference::default() };
+    let mut reference = Reference::default();
+    if let Some(path) = &layers.shoreline {
+        let (layer, p) = load(path, config, None)?;
+        problems.extend(p);
+        let field = name_field(&layer, fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
+        let mut ignored = std::collections::BTreeSet::new();
+        let mut attributes = Vec::with_capacity(layer.features.len());
+        for (i, f) in layer.features.iter().enumerate() {
+            let name = value_text(&layer, i, field).unwrap_or_default();
+            let body = config.rules.water_body(&name).map(|body| body.name.clone());
+            if body.is_none() && f.geometry.is_ok() {
+                ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
+            }
+            attributes.push(body);
+        }
+        if !ignored.is_empty() {
+            notes.push(format!(
+                "{}: shoreline of water bodies the rule set does not name, not used: {}",
+                path.display(),
+                ignored.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        reference.shoreline = Some(ReferenceLayer { layer, attributes });
+    }
     if let Some(path) = &layers.watershed {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
         let field = name_field(&layer, fields.watershed_name.as_ref(), &NAME_FIELDS)?;
+        report_non_polygons(&layer, problems);
         let mut unmatched = std::collections::BTreeSet::new();
-        let named = named_areas(&layer, field, problems)
-            .into_iter()
-            .map(|(shape, name)| {
-                let canonical = name.as_deref().and_then(|n| rules.water_body(n)).map(|w| w.name.clone());
-                if canonical.is_none() {
-                    unmatched.insert(name.clone().unwrap_or_else(|| "(unnamed)".into()));
-                }
-                (shape, canonical.or(name))
-            })
-            .collect();
+        let mut attributes = Vec::with_capacity(layer.features.len());
+        for (i, f) in layer.features.iter().enumerate() {
+            let name = value_text(&layer, i, field);
+            let canonical = name.as_deref().and_then(|n| rules.water_body(n)).map(|w| w.name.clone());
+            let area = f.geometry.as_ref().is_ok_and(|g| polygons(g).is_some());
+            if canonical.is_none() && area {
+                unmatched.insert(name.clone().unwrap_or_else(|| "(unnamed)".into()));
+            }
+            attributes.push(canonical.or(name));
+        }
         if !unmatched.is_empty() {
             notes.push(format!(
                 "{}: watersheds the rule set does not name (by name or alias), not counted as a named watershed \
@@ -179,7 +201,7 @@ pub fn read_reference(
                 unmatched.into_iter().collect::<Vec<_>>().join(", ")
             ));
         }
-        reference.watersheds = Some(named);
+        reference.watersheds = Some(ReferenceLayer { layer, attributes });
     }
     if let Some(path) = &layers.towns {
         let (layer, p) = load(path, config, None)?;
@@ -195,14 +217,18 @@ pub fn read_reference(
                         ),
                     )
                 })?;
-        reference.towns = Some(named_areas(&layer, Some(field), problems));
+        report_non_polygons(&layer, problems);
+        let attributes = texts(&layer, Some(field));
+        reference.towns = Some(ReferenceLayer { layer, attributes });
     }
     for (slot, path) in [(&mut reference.sewered, &layers.sewered), (&mut reference.county, &layers.county)] {
         if let Some(path) = path {
             let (layer, p) = load(path, config, None)?;
             problems.extend(p);
             let field = name_field(&layer, None, &NAME_FIELDS)?;
-            *slot = Some(named_areas(&layer, field, problems));
+            report_non_polygons(&layer, problems);
+            let attributes = texts(&layer, field);
+            *slot = Some(ReferenceLayer { layer, attributes });
         }
     }
     if let Some(path) = &layers.floodplain {
@@ -220,33 +246,27 @@ pub fn read_reference(
         let subtype = layer.field_index("ZONE_SUBTY");
         let sfha = layer.field_index("SFHA_TF");
         let bfe = name_field(&layer, None, &["STATIC_BFE", "BFE", "BFE_ELEV"])?;
-        let attributed = area_features(&layer, problems)
-            .into_iter()
-            .map(|(i, shape)| {
+        report_non_polygons(&layer, problems);
+        let attributes = (0..layer.features.len())
+            .map(|i| {
                 let text = |field| value_text(&layer, i, field);
                 let static_bfe = bfe.and_then(|b| layer.features[i].values[b].as_f64());
-                let zone = FloodZone::from_nfhl(
+                FloodZone::from_nfhl(
                     &text(Some(zone)).unwrap_or_default(),
                     text(subtype).as_deref(),
                     text(sfha).as_deref(),
                     static_bfe,
-                );
-                (shape, zone)
+                )
             })
             .collect();
-        reference.floodplain = Some(attributed);
+        reference.floodplain = Some(ReferenceLayer { layer, attributes });
     }
     if let Some(path) = &layers.watercourses {
         let (layer, p) = load(path, config, None)?;
         problems.extend(p);
         let field = name_field(&layer, None, &NAME_FIELDS)?;
-        let features = (0..layer.features.len())
-            .filter_map(|i| {
-                let geometry = layer.features[i].geometry.as_ref().ok()?.clone();
-                Some((geometry, value_text(&layer, i, field).unwrap_or_default()))
-            })
-            .collect();
-        reference.watercourses = Some(features);
+        let attributes = texts(&layer, field).into_iter().map(Option::unwrap_or_default).collect();
+        reference.watercourses = Some(ReferenceLayer { layer, attributes });
     }
     Ok(reference)
 }

@@ -5,7 +5,7 @@
 //! sit anywhere on the lot; Art. V §I.C.1 "wholly or partially within"), and in a town or sewer district by
 //! its interior point.
 
-use geo::MultiPolygon;
+use geo::{MultiPolygon, Polygon};
 
 use crate::facts::Name;
 use crate::index::AreaIndex;
@@ -19,9 +19,9 @@ pub struct AreaLayer {
 }
 
 impl AreaLayer {
-    /// Indexes `(shape, name)` features.
-    pub fn new(features: Vec<(MultiPolygon<f64>, Option<String>)>) -> Self {
-        let mut names = Vec::with_capacity(features.len());
+    /// Indexes `(polygons, name)` features, borrowed (see [`AreaIndex::new`]); feature `i` is the `i`-th given.
+    pub fn new<'a>(features: impl IntoIterator<Item = (&'a [Polygon<f64>], Option<&'a str>)>) -> Self {
+        let mut names = Vec::new();
         let shapes: Vec<_> = features
             .into_iter()
             .enumerate()
@@ -188,11 +188,9 @@ mod tests {
     }
 
     fn layer(features: &[([f64; 4], &str)]) -> Option<AreaLayer> {
+        let shapes: Vec<_> = features.iter().map(|(b, _)| square(b[0], b[1], b[2], b[3])).collect();
         Some(AreaLayer::new(
-            features
-                .iter()
-                .map(|(b, name)| (square(b[0], b[1], b[2], b[3]), Some(name.to_string())))
-                .collect(),
+            shapes.iter().zip(features).map(|(shape, (_, name))| (&shape.0[..], Some(*name))),
         ))
     }
 

@@ -55,20 +55,21 @@ impl Floodplain {
     /// Indexes the zones that are special flood hazard areas (other zones, X, are not floodplain under §X),
     /// and finds each one's water body: the nearest mean-high-water line of `shore` within `lake_zone_ft` of
     /// the zone (0: touching it). Zones are few; each is measured once here, not once per parcel.
-    pub fn new(
-        features: Vec<(geo::MultiPolygon<f64>, FloodZone)>,
+    pub fn new<'a>(
+        features: impl IntoIterator<Item = (&'a [geo::Polygon<f64>], &'a FloodZone)>,
         shore: &DistanceIndex,
         lake_zone_ft: f64,
     ) -> Self {
         let mut zones = Vec::new();
         let mut shapes = Vec::new();
         for (shape, zone) in features.into_iter().filter(|(_, z)| z.sfha) {
+            // Measured as a parcel is; the zone's copy lasts for this measurement only.
             let lake = shore
-                .nearest_to_parcel(&shape)
+                .nearest_to_parcel(&geo::MultiPolygon(shape.to_vec()))
                 .filter(|hit| hit.parcel_distance_ft <= lake_zone_ft)
                 .map(|hit| hit.water_body);
             shapes.push((shape, zones.len() as u32));
-            zones.push((zone, lake));
+            zones.push((zone.clone(), lake));
         }
         Floodplain { index: Some(AreaIndex::new(shapes)), zones }
     }
@@ -115,17 +116,15 @@ mod tests {
     fn a_zone_is_the_lakes_own_when_it_touches_or_nears_its_mhw_line() {
         let rules = RuleSet::cayuga_art_v();
         let lake = geo::Geometry::Polygon(geo::Rect::new((0.0, 0.0), (1000.0, 1000.0)).to_polygon());
-        let shore = DistanceIndex::new(vec![(lake, "Owasco Lake".to_string())], 1000.0);
+        let shore = DistanceIndex::new([(&lake, "Owasco Lake")], 1000.0);
         let zone = |x0: f64, bfe: Option<f64>| {
             (square(x0, 0.0, x0 + 200.0, 1000.0), FloodZone::from_nfhl("AE", None, Some("T"), bfe))
         };
         let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
         assert_eq!(lake_zone_ft, 50.0);
-        let plain = Floodplain::new(
-            vec![zone(1000.0, None), zone(1040.0, None), zone(1500.0, None)],
-            &shore,
-            lake_zone_ft,
-        );
+        let zones = [zone(1000.0, None), zone(1040.0, None), zone(1500.0, None)];
+        let plain =
+            Floodplain::new(zones.iter().map(|(shape, zone)| (&shape.0[..], zone)), &shore, lake_zone_ft);
         let lakes: Vec<_> = plain.zones.iter().map(|(_, l)| l.as_deref()).collect();
         assert_eq!(lakes, [Some("Owasco Lake"), Some("Owasco Lake"), None]);
         let parcel = |x: f64, bottom: f64| Parcel {

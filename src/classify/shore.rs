@@ -12,6 +12,7 @@ use geo::{Geometry, MultiPolygon};
 
 use crate::facts::{Name, NearestWater};
 use crate::index::{push_pieces, AreaIndex, LineIndex};
+use crate::layer::polygons;
 
 /// Named features indexed for exact distances within a search radius: the shorelines of the rule set's water
 /// bodies, the watercourses, a buffer report's source. Lines and polygon rings are split into pieces, points
@@ -26,19 +27,19 @@ pub struct DistanceIndex {
 }
 
 impl DistanceIndex {
-    /// Indexes shoreline features: polygons (lakes; their rings are the mean-high-water line) and lines.
-    /// `radius_ft` bounds the search: distances up to it are exact, farther ones are reported as "beyond".
-    pub fn new(features: Vec<(Geometry<f64>, String)>, radius_ft: f64) -> Self {
+    /// Indexes named features: polygons (lakes; their rings are the mean-high-water line), lines and
+    /// points. The features are borrowed: the index keeps their pieces, the lake polygons' small parts and
+    /// the names, not the geometries. `radius_ft` bounds the search: distances up to it are exact, farther
+    /// ones are reported as "beyond".
+    pub fn new<'a>(features: impl IntoIterator<Item = (&'a Geometry<f64>, &'a str)>, radius_ft: f64) -> Self {
         let mut pieces = Vec::new();
         let mut lakes = Vec::new();
-        let mut names = Vec::with_capacity(features.len());
+        let mut names = Vec::new();
         for (owner, (geometry, name)) in features.into_iter().enumerate() {
             let owner = owner as u32;
-            add_lines(&geometry, owner, &mut pieces);
-            match geometry {
-                Geometry::Polygon(p) => lakes.push((MultiPolygon(vec![p]), owner)),
-                Geometry::MultiPolygon(mp) => lakes.push((mp, owner)),
-                _ => {}
+            add_lines(geometry, owner, &mut pieces);
+            if let Some(parts) = polygons(geometry) {
+                lakes.push((parts, owner));
             }
             names.push(Name::from(name));
         }
@@ -103,9 +104,11 @@ fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::index
         Geometry::Polygon(p) => std::iter::once(p.exterior())
             .chain(p.interiors())
             .for_each(|r| push_pieces(r.0.iter().copied(), owner, pieces)),
-        Geometry::MultiPolygon(mp) => {
-            mp.0.iter().for_each(|p| add_lines(&Geometry::Polygon(p.clone()), owner, pieces))
-        }
+        Geometry::MultiPolygon(mp) => mp.0.iter().for_each(|p| {
+            std::iter::once(p.exterior())
+                .chain(p.interiors())
+                .for_each(|r| push_pieces(r.0.iter().copied(), owner, pieces))
+        }),
         Geometry::GeometryCollection(gc) => gc.0.iter().for_each(|g| add_lines(g, owner, pieces)),
         // A point is a piece of no length: wells, systems.
         Geometry::Point(p) => {

@@ -128,9 +128,10 @@ fn finish(
     mut written: Vec<PathBuf>,
     writing: std::time::Instant,
 ) -> anyhow::Result<ExitCode> {
-    // A layer read by two stages (the schedule, then a map or buffer report) reports its bad records once.
+    // Each layer is read once a run (a map or buffer report takes the reference layers from the run), so
+    // every bad record is reported once; the problems of the stages are only put in order.
     let mut problems = problems.to_vec();
-    lakeshore::error::Problem::sort_unique(&mut problems);
+    problems.sort();
     written.extend(write_table(
         &ProblemTable(&problems),
         &a.out,
@@ -393,11 +394,9 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let (config, _) = prepare(&a.run)?;
     let run = run_with_progress(&a.run, &config)?;
-    let mut problems = run.problems.clone();
-    let mut notes = Vec::new();
-    let reference = lakeshore::reference::read_reference(&config, &mut problems, &mut notes)?;
+    // The reference layers drawn are those the run read.
     let options = MapOptions { colour_by, town: a.town.clone() };
-    let input = map_input(&run, reference, &options, config.as_of.to_string())?;
+    let input = map_input(&run, &options, config.as_of.to_string())?;
     let scene = schedule_scene(&input);
     let writing = std::time::Instant::now();
     let bytes = if format == FormatArg::Svg {
@@ -411,7 +410,7 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     lakeshore::io::write::write_atomic(&out, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
     let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
-    let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
+    let code = finish(&args, &config, &run, &run.problems, vec![out.clone()], writing)?;
     std::mem::forget(run);
     Ok(code)
 }
@@ -455,15 +454,13 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
-    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
-    let mut notes = Vec::new();
-    let reference = lakeshore::reference::read_reference(&config, &mut problems, &mut notes)?;
+    let (run, found, problems) = run_obligations(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
     let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
     let options = MapOptions { colour_by, town: a.town.clone() };
-    let page = html_map(&run, reference, &options, config.as_of, extras, &to_wgs84)?;
+    let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
     let html = lakeshore::map::html::render_html(&page);
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;

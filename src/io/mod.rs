@@ -108,6 +108,24 @@ pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     (PathBuf::from(file), Some(member.to_string()))
 }
 
+/// Whether two layer paths name the same layer: the same file, however each spells it (relative or absolute,
+/// through links), and in a GeoPackage the same layer.
+///
+/// ```
+/// use std::path::Path;
+/// use lakeshore::io::same_layer;
+/// let here = std::env::current_dir().unwrap();
+/// assert!(same_layer(Path::new("Cargo.toml"), &here.join("Cargo.toml")));
+/// assert!(!same_layer(Path::new("county.gpkg:towns"), Path::new("county.gpkg:county")));
+/// ```
+pub fn same_layer(a: &Path, b: &Path) -> bool {
+    let source = |path: &Path| {
+        let (file, member) = split_member(path);
+        (file.canonicalize().unwrap_or(file), member)
+    };
+    source(a) == source(b)
+}
+
 /// A missing layer file is named as such, before any of its siblings are looked for.
 pub fn require_file(path: &Path) -> Result<()> {
     if path.is_file() {

@@ -171,15 +171,15 @@ pub struct MapInput<'a> {
     /// Tier or status (heads the legend).
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
-    pub shoreline: Vec<Geometry<f64>>,
+    pub shoreline: Vec<&'a Geometry<f64>>,
     /// The 500-ft buffer around the shoreline, drawn as a dashed outline.
     pub buffer: Option<MultiPolygon<f64>>,
     /// Watershed outlines.
-    pub watershed: Vec<MultiPolygon<f64>>,
+    pub watershed: Vec<Cow<'a, MultiPolygon<f64>>>,
     /// Flood hazard areas.
-    pub floodplain: Vec<MultiPolygon<f64>>,
+    pub floodplain: Vec<Cow<'a, MultiPolygon<f64>>>,
     /// Town boundaries with their names (labelled at an interior point).
-    pub towns: Vec<(MultiPolygon<f64>, String)>,
+    pub towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)>,
     /// The map title.
     pub title: String,
     /// The as-of date, as text (`2027-01-15`).
@@ -210,7 +210,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     let mut lake = MapLayer::new("lake", Style { fill: Some(Rgba::hex(0xD6EAF8)), ..Style::NONE });
     let shore_style = Style::line(Rgba::hex(0x08306B), 1.6, false);
     let mut shore = MapLayer::new("shoreline", shore_style);
-    for g in input.shoreline.iter().filter(|g| in_view(g.bounding_rect())) {
+    for &g in input.shoreline.iter().filter(|g| in_view(g.bounding_rect())) {
         add_shoreline(g, &mut lake, &mut shore);
     }
 
@@ -223,8 +223,8 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         classes[i].polygons.push(Cow::Borrowed(*shape));
     }
 
-    let borrowed = |v: &'a [MultiPolygon<f64>]| {
-        v.iter().filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect::<Vec<_>>()
+    let borrowed = |v: &'a [Cow<'_, MultiPolygon<f64>>]| {
+        v.iter().map(|s| &**s).filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect::<Vec<_>>()
     };
     let mut flood =
         MapLayer::new("floodplain", Style::area(Rgba(86, 180, 233, 80), Rgba::hex(0x2C7FB8), 0.8));
@@ -233,7 +233,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     towns.polygons = input
         .towns
         .iter()
-        .map(|(shape, _)| shape)
+        .map(|(shape, _)| &**shape)
         .filter(|s| in_view(s.bounding_rect()))
         .map(Cow::Borrowed)
         .collect();
@@ -342,6 +342,7 @@ fn default_extent(input: &MapInput<'_>) -> [f64; 4] {
             .watershed
             .iter()
             .chain(&input.floodplain)
+            .map(|s| &**s)
             .chain(&input.buffer)
             .for_each(|s| add(s.bounding_rect()));
         input.shoreline.iter().for_each(|g| add(g.bounding_rect()));
@@ -395,7 +396,7 @@ mod tests {
                 (&b, ParcelClass::Failed),
                 (&c, ParcelClass::Watershed),
             ],
-            watershed: vec![rectangle([-50.0, -50.0, 400.0, 400.0])],
+            watershed: vec![Cow::Owned(rectangle([-50.0, -50.0, 400.0, 400.0]))],
             title: "T".into(),
             as_of: "2027-01-15".into(),
             ..MapInput::default()
@@ -437,7 +438,7 @@ mod tests {
         let input = MapInput {
             parcels: vec![(&near, ParcelClass::Current), (&far, ParcelClass::Overdue)],
             colour_by: ColourBy::Status,
-            watershed: vec![rectangle([8_000.0, -100.0, 9_500.0, 500.0])],
+            watershed: vec![Cow::Owned(rectangle([8_000.0, -100.0, 9_500.0, 500.0]))],
             as_of: "2027-01-15".into(),
             extent: Some([-50.0, -50.0, 500.0, 500.0]),
             ..MapInput::default()
@@ -454,10 +455,10 @@ mod tests {
         let input = MapInput {
             parcels: vec![(&a, ParcelClass::County)],
             towns: vec![
-                (rectangle([0.0, 0.0, 1_000.0, 1_000.0]), "Fleming".into()),
-                (rectangle([50_000.0, 0.0, 60_000.0, 1_000.0]), "Far".into()),
+                (Cow::Owned(rectangle([0.0, 0.0, 1_000.0, 1_000.0])), "Fleming".into()),
+                (Cow::Owned(rectangle([50_000.0, 0.0, 60_000.0, 1_000.0])), "Far".into()),
                 // Its interior point is out of view; the part in view is labelled.
-                (rectangle([-9_000.0, 0.0, 1_000.0, 1_000.0]), "West".into()),
+                (Cow::Owned(rectangle([-9_000.0, 0.0, 1_000.0, 1_000.0])), "West".into()),
             ],
             ..MapInput::default()
         };
@@ -469,13 +470,11 @@ mod tests {
     #[test]
     fn lake_polygons_fill_as_water_and_outline_as_shoreline() {
         let a = rectangle([0.0, 0.0, 1.0, 1.0]);
-        let lake = rectangle([10.0, 10.0, 20.0, 20.0]);
+        let lake = Geometry::MultiPolygon(rectangle([10.0, 10.0, 20.0, 20.0]));
+        let line = Geometry::LineString(LineString::from(vec![(0.0, 0.0), (5.0, 5.0)]));
         let input = MapInput {
             parcels: vec![(&a, ParcelClass::Lakefront)],
-            shoreline: vec![
-                Geometry::MultiPolygon(lake),
-                Geometry::LineString(LineString::from(vec![(0.0, 0.0), (5.0, 5.0)])),
-            ],
+            shoreline: vec![&lake, &line],
             ..MapInput::default()
         };
         let scene = schedule_scene(&input);

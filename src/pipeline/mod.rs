@@ -35,7 +35,7 @@ use crate::parcels::{
     ParcelIds, ParcelRecord, ParcelSchema,
 };
 use crate::permit::permit_for;
-use crate::reference::{load, read_reference};
+use crate::reference::{load, read_reference, NamedLayer, Reference};
 use crate::rules::{decide, explain_into, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 
@@ -53,6 +53,10 @@ pub struct Run<'r> {
     pub problems: Vec<Problem>,
     /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
     pub notes: Vec<String>,
+    /// The reference layers (shoreline, watersheds, towns, sewer districts, county, floodplain,
+    /// watercourses) as the run read them, once, in the working CRS: classification measured against them,
+    /// and maps and buffer reports draw and measure from them here instead of reading the files again.
+    pub reference: Reference,
     /// The inspections file, when given (so statuses are meaningful).
     pub history_path: Option<std::sync::Arc<Path>>,
     /// What the inspections file says beyond each parcel's latest inspection (which is in its entry).
@@ -121,44 +125,50 @@ impl<'r> Run<'r> {
 /// A reader of dated parcel events (the events file, the pump-outs file).
 type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
 
-/// Reads and indexes the reference layers.
-fn build_world(config: &Config, problems: &mut Vec<Problem>, notes: &mut Vec<String>) -> Result<World> {
+/// Indexes the reference layers for classification. The indexes borrow the features while they are built
+/// and keep only what they measure with, so the layers themselves stay whole for the run's maps and buffer
+/// reports.
+fn build_world(config: &Config, reference: &Reference) -> World {
     let rules = &config.rules;
     let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
     let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft).max(lake_zone_ft);
-    let reference = read_reference(config, problems, notes)?;
+    let named = |layer: &Option<NamedLayer>| {
+        layer.as_ref().map(|l| AreaLayer::new(l.areas().map(|(shape, name)| (shape, name.as_deref()))))
+    };
     // Only the watersheds of the rule set's water bodies count (§IV.A.1 ¶3 names two); the reference reader
     // gave those their canonical names and noted the others.
-    let named_watersheds = reference.watersheds.map(|w| {
-        w.into_iter()
-            .filter(|(_, name)| {
-                name.as_deref().is_some_and(|n| rules.water_bodies.iter().any(|b| b.name == n))
-            })
-            .collect()
+    let named_watersheds = reference.watersheds.as_ref().map(|w| {
+        AreaLayer::new(w.areas().filter_map(|(shape, name)| {
+            let name = name.as_deref()?;
+            rules.water_bodies.iter().any(|b| b.name == name).then_some((shape, Some(name)))
+        }))
     });
     let areas = Areas {
         municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
-        watersheds: named_watersheds.map(AreaLayer::new),
-        towns: reference.towns.map(AreaLayer::new),
-        sewered: reference.sewered.map(AreaLayer::new),
-        county: reference.county.map(AreaLayer::new),
+        watersheds: named_watersheds,
+        towns: named(&reference.towns),
+        sewered: named(&reference.sewered),
+        county: named(&reference.county),
         places: Default::default(),
     };
     // Watercourse distances are exact as far out as the shoreline's (and at least twice the separation the
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-    let shore = DistanceIndex::new(reference.shoreline, radius_ft);
-    Ok(World {
+    let shore = DistanceIndex::new(reference.mean_high_water(), radius_ft);
+    World {
         floodplain: reference
             .floodplain
-            .map(|z| Floodplain::new(z, &shore, lake_zone_ft))
+            .as_ref()
+            .map(|z| Floodplain::new(z.areas(), &shore, lake_zone_ft))
             .unwrap_or_default(),
         shore,
         areas,
-        watercourses: reference.watercourses.map(|w| DistanceIndex::new(w, watercourse_radius_ft)),
+        watercourses: reference.watercourses.as_ref().map(|w| {
+            DistanceIndex::new(w.features().map(|(g, name)| (g, name.as_str())), watercourse_radius_ft)
+        }),
         border_tolerance_ft: config.border_tolerance_ft,
-    })
+    }
 }
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
@@ -250,15 +260,16 @@ pub fn stream_schedule_in_blocks<'c>(
     let mut problems = Vec::new();
     let mut notes = Vec::new();
     // The parcel ids are read on one core while the reference layers are read and indexed on the other.
-    let (parcels, world) = std::thread::scope(|s| {
+    let (parcels, reference) = std::thread::scope(|s| {
         let parcels = s.spawn(|| open_parcels(config));
-        let world = build_world(config, &mut problems, &mut notes);
+        let reference = read_reference(config, &mut problems, &mut notes)
+            .map(|reference| (build_world(config, &reference), reference));
         let parcels = parcels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (parcels, world)
+        (parcels, reference)
     });
     clock.lap("read parcel ids and reference layers");
     let mut parcels = parcels?;
-    let world = world?;
+    let (world, reference) = reference?;
     let rules = &config.rules;
     // Reprojection interpolates on a grid fitted to the whole layer, so a layer that needs it is converted
     // in one block: its coordinates stay those of a whole-layer read.
@@ -301,6 +312,7 @@ pub fn stream_schedule_in_blocks<'c>(
             parcels: known.len(),
             problems,
             notes,
+            reference,
             history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
             inspections,
             events,

@@ -1,8 +1,10 @@
-//! The schedule map of `lakeshore map`: turns a run's rows and the reference layers into a
+//! The schedule map of `lakeshore map`: turns a run's rows and the reference layers it read into a
 //! [`crate::map::MapInput`] — parcels classed by tier or status (failed and overdue marked on either), the
 //! mean-high-water line, its buffer at the rule set's distance, the watershed outline, the special flood hazard
 //! areas and the towns — for the whole county or one town; and the data of the interactive HTML map
 //! ([`html_map`]).
+
+use std::borrow::Cow;
 
 use geo::{BoundingRect, Buffer, Geometry, GeometryCollection, MultiPolygon, Simplify};
 
@@ -15,7 +17,6 @@ use crate::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
 use crate::obligations::Obligation;
 use crate::permit::Class;
 use crate::pipeline::Run;
-use crate::reference::Reference;
 use crate::report::schedule::ScheduleTable;
 use crate::report::workload::workload;
 use crate::schedule::Row;
@@ -49,14 +50,20 @@ fn class_of(row: &Row<'_>, colour_by: ColourBy) -> ParcelClass {
     }
 }
 
-/// The map input of `run` with the `reference` layers, as `options` asks.
-pub fn map_input<'a>(
-    run: &'a Run<'_>,
-    reference: Reference,
-    options: &MapOptions,
-    as_of: String,
-) -> Result<MapInput<'a>> {
+/// A polygon feature as one multipolygon: the feature's own when it is one, made of its polygon when it is a
+/// polygon; `None` for other kinds.
+fn area(geometry: &Geometry<f64>) -> Option<Cow<'_, MultiPolygon<f64>>> {
+    match geometry {
+        Geometry::MultiPolygon(mp) => Some(Cow::Borrowed(mp)),
+        Geometry::Polygon(p) => Some(Cow::Owned(MultiPolygon(vec![p.clone()]))),
+        _ => None,
+    }
+}
+
+/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
+pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
     let rules = run.rules;
+    let reference = &run.reference;
     let wanted = |name: Option<&str>| match (&options.town, name) {
         (None, _) => true,
         (Some(town), Some(name)) => {
@@ -70,11 +77,11 @@ pub fn map_input<'a>(
         .filter(|row| wanted(town_of(row)))
         .filter_map(|row| Some((row.parcel.shape.as_ref()?, class_of(row, options.colour_by))))
         .collect();
-    let towns: Vec<(MultiPolygon<f64>, String)> = reference
+    let towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)> = reference
         .towns
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|(shape, name)| Some((shape, name?)))
+        .iter()
+        .flat_map(|layer| layer.features())
+        .filter_map(|(geometry, name)| Some((area(geometry)?, name.clone()?)))
         .collect();
     let extent = match &options.town {
         None => None,
@@ -94,16 +101,16 @@ pub fn map_input<'a>(
             })
         }
     };
-    let shoreline: Vec<_> = reference.shoreline.into_iter().map(|(g, _)| g).collect();
+    let shoreline: Vec<&Geometry<f64>> = reference.mean_high_water().map(|(g, _)| g).collect();
     let distance_ft = rules.max_distance_ft();
     let buffer = (distance_ft > 0.0 && !shoreline.is_empty())
-        .then(|| GeometryCollection(shoreline.clone()).buffer(distance_ft));
+        .then(|| GeometryCollection(shoreline.iter().map(|&g| g.clone()).collect()).buffer(distance_ft));
     let floodplain = reference
         .floodplain
-        .unwrap_or_default()
-        .into_iter()
+        .iter()
+        .flat_map(|layer| layer.features())
         .filter(|(_, zone)| zone.sfha)
-        .map(|(shape, _)| shape)
+        .filter_map(|(geometry, _)| area(geometry))
         .collect();
     let what = match options.colour_by {
         ColourBy::Tier => "inspection tiers",
@@ -115,7 +122,12 @@ pub fn map_input<'a>(
         colour_by: options.colour_by,
         shoreline,
         buffer,
-        watershed: reference.watersheds.unwrap_or_default().into_iter().map(|(shape, _)| shape).collect(),
+        watershed: reference
+            .watersheds
+            .iter()
+            .flat_map(|layer| layer.features())
+            .filter_map(|(geometry, _)| area(geometry))
+            .collect(),
         floodplain,
         towns,
         title: format!("{}{place}: septic {what}", rules.jurisdiction.name),
@@ -137,17 +149,16 @@ pub struct HtmlExtras<'a, 'r> {
 
 /// The interactive map of `run` ([`crate::map::html`]): the parcels `options` selects with their schedule
 /// columns (as `schedule.csv` writes them), open obligations and classes by tier and by status, the
-/// reference layers of the PNG map, and the workload per year; shapes simplified for display at the
-/// extent's tolerance and reprojected to WGS 84.
+/// reference layers of the PNG map (those the run read), and the workload per year; shapes simplified for
+/// display at the extent's tolerance and reprojected to WGS 84.
 pub fn html_map(
     run: &Run<'_>,
-    reference: Reference,
     options: &MapOptions,
     as_of: chrono::NaiveDate,
     extras: HtmlExtras<'_, '_>,
     to_wgs84: &Reprojector,
 ) -> Result<HtmlMap> {
-    let input = map_input(run, reference, options, as_of.to_string())?;
+    let input = map_input(run, options, as_of.to_string())?;
     let scene = schedule_scene(&input);
     let tolerance = display_tolerance(scene.extent);
     let project = |shape: &MultiPolygon<f64>| -> Option<MultiPolygon<f64>> {

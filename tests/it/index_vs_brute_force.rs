@@ -55,10 +55,8 @@ fn rtree_queries_equal_brute_force() {
         let hole = star(&mut rng, cx + 3000.0, cy, 300, 600.0, 900.0);
         let watershed = Polygon::new(outer, vec![hole]);
         let small = Polygon::new(star(&mut rng, cx - 14_000.0, cy, 12, 300.0, 500.0), vec![]);
-        let areas = AreaIndex::new([
-            (MultiPolygon(vec![watershed.clone()]), 0),
-            (MultiPolygon(vec![small.clone()]), 1),
-        ]);
+        let areas =
+            AreaIndex::new([(std::slice::from_ref(&watershed), 0), (std::slice::from_ref(&small), 1)]);
 
         let radius = 1000.0;
         let mut near = 0;

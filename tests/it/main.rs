@@ -25,5 +25,6 @@ mod qgis_style;
 mod real_data;
 mod record_files;
 mod safe_outputs;
+mod shared_reference;
 mod streaming;
 mod workload;

@@ -182,7 +182,7 @@ fn owasco_watershed(shp: &Path, working: &Crs) -> AreaLayer {
     assert_eq!(layer.crs, *working);
     let shapes = areas(&layer, None);
     assert_eq!(shapes.len(), 1, "{}: one drainage-area polygon", shp.display());
-    AreaLayer::new(shapes)
+    AreaLayer::new(shapes.iter().map(|(shape, name)| (&shape.0[..], name.as_deref())))
 }
 
 /// Classifies every site against `watershed`; returns (agreeing, total) and the disagreements.
@@ -228,7 +228,7 @@ fn owasco_sites_classified_as_labelled() {
     let layer = projected(&geojson, &working);
     let shapes = areas(&layer, None);
     assert_eq!(shapes.len(), 1, "the GeoJSON holds one drainage-area polygon (and the pour point)");
-    let from_geojson = AreaLayer::new(shapes);
+    let from_geojson = AreaLayer::new(shapes.iter().map(|(shape, name)| (&shape.0[..], name.as_deref())));
     let (agree, wrong, geojson_verdicts) = classify_sites(&from_geojson, &sites, &to_working);
     println!("Owasco watershed (GeoJSON): {agree}/{} sites agree with their labels", sites.len());
     assert!(wrong.is_empty(), "{} disagreement(s):\n{}", wrong.len(), wrong.join("\n"));
@@ -326,14 +326,13 @@ fn vernonia_structures_in_flood_zones() {
     assert_eq!(structures.len(), 287, "README: 287 structures");
 
     // (a) SFHA yes/no through the floodplain predicate.
+    let flood_zones: Vec<FloodZone> = zones
+        .iter()
+        .map(|(_, zone)| FloodZone::from_nfhl(zone.as_deref().unwrap_or(""), None, None, None))
+        .collect();
     let floodplain = Floodplain::new(
-        zones
-            .iter()
-            .map(|(shape, zone)| {
-                (shape.clone(), FloodZone::from_nfhl(zone.as_deref().unwrap_or(""), None, None, None))
-            })
-            .collect(),
-        &DistanceIndex::new(Vec::new(), 0.0),
+        zones.iter().zip(&flood_zones).map(|((shape, _), zone)| (&shape.0[..], zone)),
+        &DistanceIndex::new(std::iter::empty(), 0.0),
         0.0,
     );
     let rules = RuleSet::cayuga_art_v();
@@ -358,9 +357,8 @@ fn vernonia_structures_in_flood_zones() {
 
     // (b) exact zone through an area layer over every zone.
     let names: Vec<Option<String>> = zones.iter().map(|(_, z)| z.as_deref().map(normalise_zone)).collect();
-    let all =
-        AreaLayer::new(zones.iter().map(|(s, z)| (s.clone(), z.as_deref().map(normalise_zone))).collect());
-    let every = AreaIndex::new(zones.iter().enumerate().map(|(i, (s, _))| (s.clone(), i as u32)));
+    let all = AreaLayer::new(zones.iter().zip(&names).map(|((s, _), name)| (&s.0[..], name.as_deref())));
+    let every = AreaIndex::new(zones.iter().enumerate().map(|(i, (s, _))| (&s.0[..], i as u32)));
     let mut exact = 0;
     let mut in_no_zone = 0;
     let mut overlapping = 0;
@@ -441,7 +439,7 @@ fn little_sodus_bay_distances() {
     assert_eq!(layer.features.len(), 1);
     let geometry = layer.features[0].geometry.clone().expect("the bay's geometry");
     let bay = polygons(&geometry).expect("the bay is a polygon");
-    let shore = DistanceIndex::new(vec![(geometry, "Little Sodus Bay".to_string())], 1_000.0);
+    let shore = DistanceIndex::new([(&geometry, "Little Sodus Bay")], 1_000.0);
     let outline = &bay.0[0];
     let rings: Vec<&LineString<f64>> =
         bay.0.iter().flat_map(|p| std::iter::once(p.exterior()).chain(p.interiors())).collect();
