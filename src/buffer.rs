@@ -161,7 +161,7 @@ pub fn buffer_report(
             Some(Hit {
                 kind: "parcel",
                 layer: "parcels".into(),
-                id: row.parcel.id.clone(),
+                id: row.parcel.id.to_string(),
                 distance_ft: hit.parcel_distance_ft,
                 row: Some(at),
                 geometry: None,

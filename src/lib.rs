@@ -33,6 +33,7 @@ pub mod date;
 pub mod diagnose;
 pub mod error;
 pub mod facts;
+pub mod id;
 pub mod index;
 pub mod init;
 pub mod io;

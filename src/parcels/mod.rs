@@ -17,6 +17,7 @@ use geo::{Geometry, MultiPolygon};
 
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
+use crate::id::ParcelId;
 use crate::layer::{Feature, Value};
 use crate::validity::invalid_reason;
 
@@ -224,7 +225,7 @@ impl ParcelSchema {
 #[derive(Debug, Clone)]
 pub struct ParcelRecord {
     /// The parcel id (for a record without one, `<no id: record N>`).
-    pub id: String,
+    pub id: ParcelId,
     /// 1-based record number in the parcels file.
     pub record: usize,
     /// Town attribute as written.
@@ -320,12 +321,12 @@ impl ParcelColumns {
 
 /// The id of record `record` from the values of its id's parts, in order: joined with `-`, or, when a part is
 /// empty, `<no id: record N>` and why.
-fn parcel_id(parts: &mut [Value], wanted: usize, record: usize) -> (String, bool) {
+fn parcel_id(parts: &mut [Value], wanted: usize, record: usize) -> (ParcelId, bool) {
     let parts: Vec<String> = (0..parts.len()).filter_map(|i| take_text(parts, Some(i))).collect();
     if parts.len() == wanted {
-        (parts.join("-"), true)
+        (ParcelId::joined(&parts), true)
     } else {
-        (format!("<no id: record {record}>"), false)
+        (ParcelId::missing(record), false)
     }
 }
 

@@ -373,7 +373,7 @@ fn item_values(
     };
     let row = letter.row(o);
     [
-        row.parcel.id.clone(),
+        row.parcel.id.to_string(),
         row.parcel.location.clone().unwrap_or_default(),
         town(row).unwrap_or_default().to_string(),
         o.id.to_string(),

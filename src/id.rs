@@ -1,0 +1,107 @@
+//! A parcel's id: the key every output is sorted by and every record file names a parcel with.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+
+/// A parcel's id as the county writes it: the parts of the layer's id fields joined with `-` (SWIS and
+/// PRINT_KEY give `054889-1.00-1-1`), or, for a record whose id fields are empty, a stand-in that names the
+/// record (`<no id: record 7>`), so that the record is still listed, unscheduled, in its place.
+///
+/// Ids compare as text, byte by byte: that order is the order of every output. The stand-ins (`<` is
+/// 0x3C) sort after ids that begin with a digit and before those that begin with a letter.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ParcelId(Box<str>);
+
+impl ParcelId {
+    /// The id of a record whose id fields hold `parts`, in order.
+    pub fn joined<S: AsRef<str>>(parts: &[S]) -> Self {
+        let mut text = String::with_capacity(parts.iter().map(|p| p.as_ref().len() + 1).sum());
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                text.push('-');
+            }
+            text.push_str(part.as_ref());
+        }
+        ParcelId(text.into())
+    }
+
+    /// The stand-in id of record `record` of the parcels file, whose id fields are (partly) empty.
+    pub fn missing(record: usize) -> Self {
+        ParcelId(format!("<no id: record {record}>").into())
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for ParcelId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for ParcelId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for ParcelId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ParcelId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for ParcelId {
+    fn from(text: &str) -> Self {
+        ParcelId(text.into())
+    }
+}
+
+impl PartialEq<str> for ParcelId {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for ParcelId {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ParcelId;
+
+    #[test]
+    fn parts_join_with_hyphens_and_a_missing_id_names_its_record() {
+        assert_eq!(ParcelId::joined(&["054889", "1.00-1-1"]), "054889-1.00-1-1");
+        assert_eq!(ParcelId::joined(&["PIN 7"]), "PIN 7");
+        assert_eq!(ParcelId::missing(12).as_str(), "<no id: record 12>");
+    }
+
+    #[test]
+    fn ids_order_as_bytes_and_stand_ins_fall_between_digits_and_letters() {
+        let mut ids = [
+            ParcelId::missing(3),
+            ParcelId::from("054889-2.00-1-1"),
+            ParcelId::from("ABC-1"),
+            ParcelId::from("052889-9.00-1-1"),
+        ];
+        ids.sort();
+        let order: Vec<&str> = ids.iter().map(ParcelId::as_str).collect();
+        assert_eq!(order, ["052889-9.00-1-1", "054889-2.00-1-1", "<no id: record 3>", "ABC-1"]);
+    }
+}
