@@ -14,18 +14,6 @@ use std::ops::Deref;
 pub struct ParcelId(Box<str>);
 
 impl ParcelId {
-    /// The id of a record whose id fields hold `parts`, in order.
-    pub fn joined<S: AsRef<str>>(parts: &[S]) -> Self {
-        let mut text = String::with_capacity(parts.iter().map(|p| p.as_ref().len() + 1).sum());
-        for (i, part) in parts.iter().enumerate() {
-            if i > 0 {
-                text.push('-');
-            }
-            text.push_str(part.as_ref());
-        }
-        ParcelId(text.into())
-    }
-
     /// The stand-in id of record `record` of the parcels file, whose id fields are (partly) empty.
     pub fn missing(record: usize) -> Self {
         ParcelId(format!("<no id: record {record}>").into())
@@ -63,6 +51,12 @@ impl fmt::Display for ParcelId {
     }
 }
 
+impl From<String> for ParcelId {
+    fn from(text: String) -> Self {
+        ParcelId(text.into_boxed_str())
+    }
+}
+
 impl From<&str> for ParcelId {
     fn from(text: &str) -> Self {
         ParcelId(text.into())
@@ -86,10 +80,9 @@ mod tests {
     use super::ParcelId;
 
     #[test]
-    fn parts_join_with_hyphens_and_a_missing_id_names_its_record() {
-        assert_eq!(ParcelId::joined(&["054889", "1.00-1-1"]), "054889-1.00-1-1");
-        assert_eq!(ParcelId::joined(&["PIN 7"]), "PIN 7");
+    fn a_missing_id_names_its_record() {
         assert_eq!(ParcelId::missing(12).as_str(), "<no id: record 12>");
+        assert_eq!(ParcelId::from("054889-1.00-1-1"), "054889-1.00-1-1");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHasher;
 
-use super::{parcel_id, ParcelColumns};
+use super::ParcelColumns;
 use crate::error::Result;
 use crate::layer::Value;
 
@@ -63,14 +63,13 @@ impl ParcelIds {
             for (&c, v) in scanned.iter().zip(values) {
                 record_values[c] = v;
             }
-            let mut parts = columns.take_id_parts(&mut record_values);
-            let (id, _) = parcel_id(&mut parts, columns.id.len(), record);
-            let (Ok(len), Ok(number)) = (u32::try_from(id.len()), u32::try_from(record)) else {
+            let start = text.len();
+            columns.push_id(&record_values, record, &mut text);
+            let (Ok(len), Ok(number)) = (u32::try_from(text.len() - start), u32::try_from(record)) else {
                 too_many.get_or_insert(record);
                 return;
             };
-            sorted.push(IdSpan { start: text.len(), len, record: number });
-            text.push_str(&id);
+            sorted.push(IdSpan { start, len, record: number });
         })?;
         if let Some(record) = too_many {
             return Err(crate::error::Error::Config(format!(

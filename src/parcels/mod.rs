@@ -11,6 +11,7 @@ pub use systems::{system_fields, systems_by_parcel};
 
 pub use ids::ParcelIds;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use geo::{Geometry, MultiPolygon};
@@ -307,26 +308,47 @@ impl ParcelColumns {
         columns
     }
 
-    /// The id's parts of a record, in order, taken out of its values: a part whose field is missing, or
-    /// whose field an earlier part already took, is null.
-    fn take_id_parts(&self, values: &mut [Value]) -> Vec<Value> {
-        self.id
-            .iter()
-            .map(|&i| {
-                i.and_then(|i| values.get_mut(i)).map_or(Value::Null, |v| std::mem::replace(v, Value::Null))
-            })
-            .collect()
+    /// Appends the id of a record with these `values` to `out`: its parts joined with `-`, or, when a part
+    /// is empty (its field is missing or null, or an earlier part took the same field), the stand-in of
+    /// [`ParcelId::missing`]. Whether the record has an id.
+    fn push_id(&self, values: &[Value], record: usize, out: &mut String) -> bool {
+        let start = out.len();
+        for (k, &column) in self.id.iter().enumerate() {
+            if k > 0 {
+                out.push('-');
+            }
+            let value = column.filter(|c| !self.id[..k].contains(&Some(*c))).and_then(|c| values.get(c));
+            let part = match value {
+                Some(Value::Text(text)) => Some(Cow::Borrowed(&**text)),
+                Some(other) => other.as_text().map(Cow::Owned),
+                None => None,
+            };
+            match part {
+                Some(part) => out.push_str(&part),
+                None => {
+                    out.truncate(start);
+                    out.push_str(&ParcelId::missing(record));
+                    return false;
+                }
+            }
+        }
+        true
     }
-}
 
-/// The id of record `record` from the values of its id's parts, in order: joined with `-`, or, when a part is
-/// empty, `<no id: record N>` and why.
-fn parcel_id(parts: &mut [Value], wanted: usize, record: usize) -> (ParcelId, bool) {
-    let parts: Vec<String> = (0..parts.len()).filter_map(|i| take_text(parts, Some(i))).collect();
-    if parts.len() == wanted {
-        (ParcelId::joined(&parts), true)
-    } else {
-        (ParcelId::missing(record), false)
+    /// The id of a record with these `values`, and whether it has one (see [`ParcelColumns::push_id`]).
+    fn id_of(&self, values: &[Value], record: usize) -> (ParcelId, bool) {
+        let mut text = String::new();
+        let has_id = self.push_id(values, record, &mut text);
+        (ParcelId::from(text), has_id)
+    }
+
+    /// Empties the fields the id's parts came from, so that no other part of the record reads them.
+    fn clear_id_fields(&self, values: &mut [Value]) {
+        for &column in self.id.iter().flatten() {
+            if let Some(value) = values.get_mut(column) {
+                *value = Value::Null;
+            }
+        }
     }
 }
 
@@ -355,8 +377,8 @@ pub fn parcel_record(
     let at = || format!("record {record}");
     // Read before the id takes its parts: the SWIS code is usually one of them.
     let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
-    let mut parts = columns.take_id_parts(&mut values);
-    let (id, has_id) = parcel_id(&mut parts, schema.id.len(), record);
+    let (id, has_id) = columns.id_of(&values, record);
+    columns.clear_id_fields(&mut values);
     let mut defect = None;
     if !has_id {
         let why = format!("no parcel id ({} empty)", schema.id.join(" or "));
@@ -487,6 +509,23 @@ mod tests {
         assert_eq!(ids.duplicate(1), None, "the first record of an id is scheduled");
         assert_eq!(ids.duplicate(2).as_deref(), Some("duplicate parcel id 054889-1.00-1-1 (also record 2)"));
         assert_eq!(ids.duplicate(3), None);
+    }
+
+    #[test]
+    fn an_id_joins_its_parts_as_text_and_a_part_missing_or_taken_twice_leaves_it_without_one() {
+        let (_, mut columns) = columns();
+        let id = |columns: &ParcelColumns, values: &[Value]| {
+            let (id, has_id) = columns.id_of(values, 9);
+            (id.to_string(), has_id)
+        };
+        assert_eq!(id(&columns, &[text("054889"), text("1.00-1-1")]), ("054889-1.00-1-1".into(), true));
+        // A numeric SWIS reads as the integer it is.
+        assert_eq!(id(&columns, &[Value::Number(54889.0), text("7")]), ("54889-7".into(), true));
+        assert_eq!(id(&columns, &[text("054889"), Value::Null]), ("<no id: record 9>".into(), false));
+        assert_eq!(id(&columns, &[text("054889")]), ("<no id: record 9>".into(), false), "a short record");
+        // An id whose two parts name one field has its second part empty, as if the field were read once.
+        columns.id = vec![Some(0), Some(0)];
+        assert_eq!(id(&columns, &[text("054889"), text("7")]), ("<no id: record 9>".into(), false));
     }
 
     #[test]
