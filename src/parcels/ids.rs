@@ -1,9 +1,6 @@
 //! The ids of every parcel record, read before the records: what gives each record its position.
 
-use std::hash::{BuildHasher, BuildHasherDefault};
-
 use rayon::slice::ParallelSliceMut;
-use rustc_hash::FxHasher;
 
 use super::ParcelColumns;
 use crate::error::Result;
@@ -13,21 +10,26 @@ use crate::layer::Value;
 /// this order is its *position*: the index of its row in the schedule and of its entries in the per-parcel
 /// tables (systems, inspections). A repeated id resolves to its first record, the one that is scheduled.
 ///
-/// The ids are kept as one text, so a million of them are one allocation. A record finds its position
-/// through a table by record number, and an id through a hash table, not by searching the sorted ids: the
-/// record files look up a parcel for every line.
+/// The ids are kept as one text in id order, so a million of them are one allocation. A record finds its
+/// position through a table by record number, and an id through buckets of the sorted ids (what the record
+/// files do for every line): a bucket holds the ids whose first bytes after the prefix all ids share fall in
+/// its range, a few ids, and keeps their order, so that files listed in id order are looked up front to back
+/// through memory.
 #[derive(Debug, Default)]
 pub struct ParcelIds {
-    /// Every id, back to back, in the order the records were read.
+    /// Every id, back to back, in id order.
     text: String,
     /// Each record's id (its span of `text`) and record number, sorted by id, then record number.
     sorted: Vec<IdSpan>,
     /// The position of each record number; empty when the record numbers are too sparse for a table
     /// (a slot is then found by searching `sorted`).
     by_record: Vec<u32>,
-    /// Open addressing by the id's hash: each slot holds one more than the position of an id's first
-    /// record, or 0 when empty. Twice as many slots as records, a power of two.
-    by_id: Vec<u32>,
+    /// Where each bucket's ids start, and after the last bucket the number of records.
+    buckets: Vec<u32>,
+    /// The bytes every id begins with, and the keys of the first and last ids (see [`ParcelIds::key`]).
+    prefix: usize,
+    low: u64,
+    high: u64,
 }
 
 /// One record's id, as a span of [`ParcelIds::text`], and its record number.
@@ -37,9 +39,6 @@ struct IdSpan {
     len: u32,
     record: u32,
 }
-
-/// The hasher of the id table: fast on short keys, and the same on every run.
-type IdHasher = BuildHasherDefault<FxHasher>;
 
 /// The marker of a record number that no record has, in [`ParcelIds::by_record`].
 const NO_RECORD: u32 = u32::MAX;
@@ -79,9 +78,30 @@ impl ParcelIds {
         }
         let id = |s: &IdSpan| &text.as_bytes()[s.start..s.start + s.len as usize];
         sorted.par_sort_unstable_by(|a, b| id(a).cmp(id(b)).then(a.record.cmp(&b.record)));
-        let mut ids = ParcelIds { text, sorted, by_record: Vec::new(), by_id: Vec::new() };
+        // The text is laid out again in id order, so that ids looked up in order are read in order.
+        let mut in_order = String::with_capacity(text.len());
+        for span in &mut sorted {
+            let start = in_order.len();
+            in_order.push_str(&text[span.start..span.start + span.len as usize]);
+            span.start = start;
+        }
+        drop(text);
+        let mut ids = ParcelIds { text: in_order, sorted, ..ParcelIds::default() };
         ids.index();
         Ok(ids)
+    }
+
+    /// The ids of a layer whose records (numbered from 1) have these ids, for tests.
+    #[cfg(test)]
+    pub(crate) fn collect_texts(layer: &[String]) -> Self {
+        let columns = super::ParcelColumns::for_one_text_field();
+        let scan = |_: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)| {
+            for (i, id) in layer.iter().enumerate() {
+                each(i + 1, vec![Value::Text(id.as_str().into())]);
+            }
+            Ok(())
+        };
+        Self::collect(scan, &columns).expect("the ids are collected")
     }
 
     /// Builds the tables by record number and by id.
@@ -95,18 +115,40 @@ impl ParcelIds {
                 self.by_record[span.record as usize] = position as u32;
             }
         }
-        let slots = (2 * n).next_power_of_two().max(2);
-        self.by_id = vec![0; slots];
-        for position in 0..n {
-            if position > 0 && self.id_at(position - 1) == self.id_at(position) {
-                continue;
-            }
-            let mut slot = self.home(self.id_at(position));
-            while self.by_id[slot] != 0 {
-                slot = (slot + 1) & (slots - 1);
-            }
-            self.by_id[slot] = position as u32 + 1;
+        if n == 0 {
+            return;
         }
+        let (first, last) = (self.id_at(0).as_bytes().to_vec(), self.id_at(n - 1).as_bytes().to_vec());
+        self.prefix = first.iter().zip(&last).take_while(|(a, b)| a == b).count();
+        (self.low, self.high) = (self.key(&first), self.key(&last));
+        // About two ids a bucket when their keys spread evenly; a crowded bucket is searched all the same.
+        let count = (n / 2).max(1);
+        self.buckets = vec![0; count + 1];
+        for position in 0..n {
+            let bucket = self.bucket(self.key(self.id_at(position).as_bytes()));
+            self.buckets[bucket + 1] = position as u32 + 1;
+        }
+        // A bucket no id fell in starts where the one before it ends.
+        for b in 1..=count {
+            self.buckets[b] = self.buckets[b].max(self.buckets[b - 1]);
+        }
+    }
+
+    /// The eight bytes of `id` after the shared prefix, as a number that orders as they do (short ids are
+    /// padded with zeros).
+    fn key(&self, id: &[u8]) -> u64 {
+        let mut bytes = [0u8; 8];
+        let rest = id.get(self.prefix..).unwrap_or_default();
+        let take = rest.len().min(8);
+        bytes[..take].copy_from_slice(&rest[..take]);
+        u64::from_be_bytes(bytes)
+    }
+
+    /// The bucket of a key between the first and last ids' keys: keys in order give buckets in order.
+    fn bucket(&self, key: u64) -> usize {
+        let count = (self.buckets.len() - 1) as u128;
+        let span = u128::from(self.high - self.low) + 1;
+        (u128::from(key - self.low) * count / span) as usize
     }
 
     /// The id of the record at `position`.
@@ -119,25 +161,21 @@ impl ParcelIds {
         &self.text[span.start..span.start + span.len as usize]
     }
 
-    /// The first slot of the id table to look in for `id`.
-    fn home(&self, id: &str) -> usize {
-        (IdHasher::default().hash_one(id) as usize) & (self.by_id.len() - 1)
-    }
-
     /// The position of the parcel with this id (its first record's).
     pub fn position(&self, id: &str) -> Option<usize> {
-        if self.sorted.is_empty() {
+        let bytes = id.as_bytes();
+        let first = self.sorted.first()?;
+        if bytes.get(..self.prefix) != self.text.as_bytes().get(first.start..first.start + self.prefix) {
             return None;
         }
-        let mask = self.by_id.len() - 1;
-        let mut slot = self.home(id);
-        loop {
-            let position = (self.by_id[slot] as usize).checked_sub(1)?;
-            if self.id_at(position) == id {
-                return Some(position);
-            }
-            slot = (slot + 1) & mask;
+        let key = self.key(bytes);
+        if key < self.low || key > self.high {
+            return None;
         }
+        let bucket = self.bucket(key);
+        let (from, to) = (self.buckets[bucket] as usize, self.buckets[bucket + 1] as usize);
+        let at = from + self.sorted[from..to].partition_point(|s| self.id_of(s) < id);
+        (at < to && self.id_at(at) == id).then_some(at)
     }
 
     /// The position of record `record`, whose id is `id`; `None` when no record has that number and id.
@@ -177,5 +215,61 @@ impl ParcelIds {
     /// Whether there are no parcel records.
     pub fn is_empty(&self) -> bool {
         self.sorted.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::ParcelIds;
+
+    /// Ids built from a tiny alphabet, so that prefixes, repeats, lengths and near misses are common.
+    fn ids(seed: u64, count: usize, prefix: &str) -> Vec<String> {
+        let mut x = seed;
+        (0..count)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let len = (x % 7) as usize;
+                let tail: String = (0..len)
+                    .map(|i| ['0', '1', '9', '-', '.', 'A'][((x >> (8 + 3 * i)) % 6) as usize])
+                    .collect();
+                format!("{prefix}{tail}")
+            })
+            .collect()
+    }
+
+    /// Every id finds the first of its records in sorted order, and ids not in the layer find nothing:
+    /// checked against a sort of the same ids and a map of their first records.
+    #[test]
+    fn every_id_finds_its_first_record_and_others_find_nothing() {
+        for (seed, count, prefix) in
+            [(1, 1, ""), (2, 5, "0548"), (3, 300, ""), (4, 2_000, "054889-"), (5, 40, "x")]
+        {
+            let layer = ids(seed, count, prefix);
+            let found = ParcelIds::collect_texts(&layer);
+            let mut order: Vec<(&str, usize)> =
+                layer.iter().enumerate().map(|(r, id)| (id.as_str(), r + 1)).collect();
+            order.sort();
+            let mut first = BTreeMap::new();
+            for (position, (id, _)) in order.iter().enumerate() {
+                first.entry(*id).or_insert(position);
+            }
+            for (id, &position) in &first {
+                assert_eq!(found.position(id), Some(position), "{id:?} of seed {seed}");
+            }
+            for probe in ids(seed + 100, 500, prefix).iter().chain(&ids(seed + 200, 50, "")) {
+                assert_eq!(
+                    found.position(probe),
+                    first.get(probe.as_str()).copied(),
+                    "{probe:?} of seed {seed}"
+                );
+            }
+            for (position, (id, record)) in order.iter().enumerate() {
+                assert_eq!(found.slot(id, *record), Some(position));
+            }
+        }
     }
 }

@@ -285,6 +285,20 @@ pub struct ParcelColumns {
 }
 
 impl ParcelColumns {
+    /// The columns of a layer whose one field is the id, for tests.
+    #[cfg(test)]
+    pub(crate) fn for_one_text_field() -> Self {
+        ParcelColumns {
+            id: vec![Some(0)],
+            town: None,
+            sewer: None,
+            swis: None,
+            owner: None,
+            location: Vec::new(),
+            mailing: [None; 4],
+        }
+    }
+
     /// The columns of `schema`'s fields among a layer's kept `fields`.
     pub fn new(fields: &[String], schema: &ParcelSchema) -> Self {
         let index = |f: &String| fields.iter().position(|x| x.eq_ignore_ascii_case(f));
