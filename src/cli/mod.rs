@@ -14,7 +14,7 @@ use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, Ru
 use clap::ValueEnum;
 use lakeshore::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
-use lakeshore::report::obligations::{ObligationSummary, ObligationTable};
+use lakeshore::report::obligations::{stream_obligations_csv, ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
 use lakeshore::report::summary::Summary;
 use lakeshore::report::{write_schedule, write_table, OutputFormat};
@@ -218,6 +218,16 @@ fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (mut config, formats) = prepare(&a)?;
     // CSV carries no geometry: the rows need not keep the parcels' shapes.
     config.keep_shapes = formats != [OutputFormat::Csv];
+    if formats == [OutputFormat::Csv] {
+        // Nor need they be kept at all: the file is written from each block's obligations as they come.
+        let (run, summary, written) =
+            with_progress(&a, |progress| stream_obligations_csv(&config, progress, &a.out))?;
+        let writing = std::time::Instant::now();
+        if !a.quiet {
+            print!("{summary}");
+        }
+        return finish(&a, &config, &run, &run.problems, written, writing);
+    }
     let (run, found, problems) = run_obligations(&a, &config)?;
     let writing = std::time::Instant::now();
     let table = ObligationTable::new(&run, &found);
@@ -255,17 +265,17 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
         Some(text) => parse_years(text)?,
         None => (config.as_of.year(), config.as_of.year() + 9),
     };
-    let run = run_with_progress(&a.run, &config)?;
+    // The rows are counted as they come, and none kept.
+    let (run, table) = with_progress(&a.run, |progress| {
+        lakeshore::report::workload::stream_workload(&config, progress, first, last)
+    })?;
     let writing = std::time::Instant::now();
-    let table = lakeshore::report::workload::workload(&run, first, last, config.as_of);
     let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
     let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");
     }
-    let code = finish(&a.run, &config, &run, &run.problems, written, writing)?;
-    std::mem::forget(run);
-    Ok(code)
+    finish(&a.run, &config, &run, &run.problems, written, writing)
 }
 
 /// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).

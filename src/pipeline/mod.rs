@@ -90,14 +90,19 @@ impl<'r> Run<'r> {
     /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see
     /// [`crate::obligations::collect`]).
     pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
-        let records = Records {
+        crate::obligations::collect(&self.rows, &self.records(), self.rules, as_of)
+    }
+
+    /// The record files of the run as the obligations take them. While [`stream_schedule`] hands out blocks
+    /// they are all read already, so a block's obligations can be found from them and the block's rows.
+    pub fn records(&self) -> Records<'_> {
+        Records {
             history_path: self.history_path.as_ref(),
             inspections: &self.inspections,
             events: &self.events,
             samples: &self.samples,
             pipes: &self.pipes,
-        };
-        crate::obligations::collect(&self.rows, &records, self.rules, as_of)
+        }
     }
 
     /// Why the row's parcel has its schedule, in a sentence.
@@ -300,10 +305,8 @@ pub fn stream_schedule_in_blocks<'c>(
         });
         let (systems, more) = systems?;
         problems.extend(more);
-        let RecordFiles { events, history, mut inspections, samples, pipes, columns, problems: more } =
-            records?;
+        let RecordFiles { events, history, inspections, samples, pipes, columns, problems: more } = records?;
         problems.extend(more);
-        let reports = std::mem::take(&mut inspections.reports);
         clock.lap("read systems and records");
 
         let mut run = Run {
@@ -323,7 +326,7 @@ pub fn stream_schedule_in_blocks<'c>(
             parcel_fields,
         };
         progress.start("classifying parcels", known.len());
-        let (events, world) = (&run.events, &world);
+        let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
         // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
         let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
             if let Some(why) = known.duplicate(at) {
@@ -404,7 +407,6 @@ pub fn stream_schedule_in_blocks<'c>(
             report_parcel_problems(&rows, known, &path, &mut run.problems);
             each_block(&run, rows)?;
         }
-        run.inspections.reports = reports;
         Ok(run)
     })?;
     progress.start("writing", 0);

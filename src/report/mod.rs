@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet, CsvByPlace};
 use crate::pipeline::{stream_schedule, Progress, Run};
-use crate::table::Table;
+use crate::table::{Kind, Table};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -115,36 +115,62 @@ pub fn stream_schedule_csv<'c>(
     progress: &Progress,
     dir: &Path,
 ) -> Result<(Run<'c>, summary::Summary, Vec<PathBuf>)> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let path = crate::io::write::output_path(dir, "schedule.csv")?;
-    let mut csv: Option<CsvByPlace> = None;
+    let mut csv = BlockCsv::new(dir, "schedule.csv", schedule::COLUMNS)?;
     let mut summary = summary::Summary::default();
     let mut run = stream_schedule(config, progress, &mut |run, rows| {
         let table = schedule::ScheduleTable::of_rows(run, &rows);
-        let csv = match &mut csv {
-            Some(csv) => csv,
-            None => csv.insert(CsvByPlace::create(&path, table.columns(), run.parcels)?),
-        };
-        csv.add(&table, &|i| rows[i].at)?;
+        csv.file(run.parcels)?.add(&table, &|i| rows[i].at)?;
         summary.count(run.rules, &rows);
-        // The block's rows are freed on all cores: they are many small allocations.
-        rows.into_par_iter().for_each(drop);
+        drop_on_all_cores(rows);
         Ok(())
     })?;
     summary.problems = run.problems.len();
-    let writing = std::time::Instant::now();
-    let csv = match csv {
-        Some(csv) => csv,
-        None => CsvByPlace::create(&path, schedule::ScheduleTable::of_rows(&run, &[]).columns(), 0)?,
-    };
-    csv.write()?;
-    let lap = crate::pipeline::Lap {
-        stage: "write schedule.csv",
-        time: writing.elapsed(),
-        peak_bytes: crate::pipeline::peak_rss_bytes(),
-    };
-    run.timings.push(lap);
+    let path = csv.write(&mut run, "write schedule.csv")?;
     Ok((run, summary, vec![path]))
+}
+
+/// A CSV file written from the blocks of a schedule run as they come ([`CsvByPlace`]): created with the
+/// first block, when the number of parcels is known, and written once the run is over.
+struct BlockCsv {
+    path: PathBuf,
+    columns: &'static [(&'static str, Kind)],
+    csv: Option<CsvByPlace>,
+}
+
+impl BlockCsv {
+    /// The file `name` in `dir` (made if need be), with `columns`.
+    fn new(dir: &Path, name: &str, columns: &'static [(&'static str, Kind)]) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = crate::io::write::output_path(dir, name)?;
+        Ok(BlockCsv { path, columns, csv: None })
+    }
+
+    /// The file of a run of `parcels` parcels, one place each.
+    fn file(&mut self, parcels: usize) -> Result<&mut CsvByPlace> {
+        let csv = match self.csv.take() {
+            Some(csv) => csv,
+            None => CsvByPlace::create(&self.path, self.columns, parcels)?,
+        };
+        Ok(self.csv.insert(csv))
+    }
+
+    /// Writes the file (its header alone when no block came), the time it took added to `run`'s stages as
+    /// `stage`; returns its path.
+    fn write(mut self, run: &mut Run<'_>, stage: &'static str) -> Result<PathBuf> {
+        let writing = std::time::Instant::now();
+        self.file(0)?;
+        if let Some(csv) = self.csv.take() {
+            csv.write()?;
+        }
+        let peak_bytes = crate::pipeline::peak_rss_bytes();
+        run.timings.push(crate::pipeline::Lap { stage, time: writing.elapsed(), peak_bytes });
+        Ok(self.path)
+    }
+}
+
+/// Frees a block's items on all cores: rows are many small allocations.
+fn drop_on_all_cores<T: Send>(items: Vec<T>) {
+    items.into_par_iter().for_each(drop);
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),

@@ -5,8 +5,14 @@ use std::borrow::Cow;
 
 use geo::MultiPolygon;
 
-use crate::obligations::Obligation;
-use crate::pipeline::Run;
+use std::path::{Path, PathBuf};
+
+use super::{drop_on_all_cores, BlockCsv};
+use crate::config::Config;
+use crate::error::{Problem, Result};
+use crate::obligations::{ByParcel, Found, Obligation, ParcelNotes};
+use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, BLOCK};
+use crate::schedule::Row;
 use crate::table::{text, Cell, Kind, Table};
 
 /// The obligations columns, in order.
@@ -30,14 +36,30 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 
 /// Obligations of a run viewed as a [`Table`].
 pub struct ObligationTable<'a, 'r> {
-    run: &'a Run<'r>,
+    rows: &'a [Row<'r>],
     obligations: &'a [Obligation<'r>],
+    /// For each obligation, the index of its parcel's row in `rows`; `None` when `rows` are a whole run's,
+    /// where that index is the obligation's parcel.
+    row_of: Option<&'a [usize]>,
 }
 
 impl<'a, 'r> ObligationTable<'a, 'r> {
     /// The table of `obligations`, whose parcels are rows of `run`.
     pub fn new(run: &'a Run<'r>, obligations: &'a [Obligation<'r>]) -> Self {
-        ObligationTable { run, obligations }
+        ObligationTable { rows: &run.rows, obligations, row_of: None }
+    }
+
+    /// The table of the obligations `found` for a block of rows (see [`crate::obligations::ByParcel::rows`]).
+    pub fn of_block(rows: &'a [Row<'r>], found: &'a Found<'r>) -> Self {
+        ObligationTable { rows, obligations: &found.obligations, row_of: Some(&found.rows) }
+    }
+
+    /// The row of the parcel of obligation `i`.
+    fn row(&self, i: usize) -> &'a Row<'r> {
+        match self.row_of {
+            Some(row_of) => &self.rows[row_of[i]],
+            None => &self.rows[self.obligations[i].parcel],
+        }
     }
 }
 
@@ -51,12 +73,12 @@ impl Table for ObligationTable<'_, '_> {
     }
 
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.run.rows[self.obligations[row].parcel].parcel.shape.as_ref()
+        self.row(row).parcel.shape.as_ref()
     }
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {
         let o = &self.obligations[row];
-        let r = &self.run.rows[o.parcel];
+        let r = self.row(row);
         let date = |d: Option<chrono::NaiveDate>| d.map_or(Cell::Null, Cell::Date);
         match column {
             0 => Cell::Text(Cow::Borrowed(&r.parcel.id)),
@@ -78,6 +100,55 @@ impl Table for ObligationTable<'_, '_> {
     }
 }
 
+/// Runs the schedule and writes `obligations.csv` in `dir` from each block of rows as it comes: the block's
+/// obligations are found ([`ByParcel`]), rendered into the places of their parcels and the rows let go, so a
+/// county of millions of parcels needs little memory. The run comes back without rows (see
+/// [`crate::pipeline::stream_schedule`]), its notes and problems with those of the obligations, and the summary counted on the
+/// way. The file is the one [`ObligationTable`] of the whole run's obligations writes as CSV.
+pub fn stream_obligations_csv<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    dir: &Path,
+) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
+    stream_obligations_csv_in_blocks(config, progress, dir, BLOCK)
+}
+
+/// [`stream_obligations_csv`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]); the
+/// file does not depend on the block size, which the tests check with tiny blocks.
+pub fn stream_obligations_csv_in_blocks<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    dir: &Path,
+    block: usize,
+) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
+    let as_of = config.as_of;
+    let mut csv = BlockCsv::new(dir, "obligations.csv", COLUMNS)?;
+    let mut summary = ObligationSummary { as_of: Some(as_of), ..Default::default() };
+    let mut by_parcel: Option<ByParcel<'c>> = None;
+    let mut problems = Vec::new();
+    let mut notes = ParcelNotes::default();
+    let mut run = stream_schedule_in_blocks(config, progress, block, &mut |run, rows| {
+        // The record files are all read before the first block comes.
+        let by_parcel = by_parcel.get_or_insert_with(|| ByParcel::new(&run.records(), run.rules, as_of));
+        let found = by_parcel.rows(&rows, &run.inspections.reports);
+        let table = ObligationTable::of_block(&rows, &found);
+        let parcels = rows.iter().map(|row| row.at);
+        csv.file(run.parcels)?.add_places(&table, &|i| found.obligations[i].parcel, parcels)?;
+        summary.count(&found.obligations);
+        problems.extend(found.problems);
+        notes.append(found.notes);
+        drop_on_all_cores(found.obligations);
+        drop_on_all_cores(rows);
+        Ok(())
+    })?;
+    let by_parcel = by_parcel.unwrap_or_else(|| ByParcel::new(&run.records(), run.rules, as_of));
+    run.notes.extend(by_parcel.notes(notes));
+    run.problems.extend(problems);
+    Problem::sort_unique(&mut run.problems);
+    let path = csv.write(&mut run, "write obligations.csv")?;
+    Ok((run, summary, vec![path]))
+}
+
 /// Counts of open obligations per kind, for the terminal (breaches corrected late are listed in the table
 /// but not counted as open).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -96,16 +167,28 @@ impl ObligationSummary {
     /// Counts `obligations`.
     pub fn of(obligations: &[Obligation<'_>], as_of: chrono::NaiveDate) -> Self {
         let mut s = ObligationSummary { as_of: Some(as_of), ..Default::default() };
-        for o in obligations.iter().filter(|o| o.corrected.is_none()) {
-            let counts = s.per_kind.entry(o.id.to_string()).or_default();
+        s.count(obligations);
+        s
+    }
+
+    /// Adds `obligations` to the counts, for obligations found a block of rows at a time: sorted by parcel
+    /// within the block, and no parcel's in two blocks.
+    pub fn count(&mut self, obligations: &[Obligation<'_>]) {
+        let open = || obligations.iter().filter(|o| o.corrected.is_none());
+        for o in open() {
+            let counts = match self.per_kind.get_mut(o.id) {
+                Some(counts) => counts,
+                None => self.per_kind.entry(o.id.to_string()).or_default(),
+            };
             counts.0 += 1;
             counts.1 += usize::from(o.overdue);
         }
-        let open: Vec<usize> =
-            obligations.iter().filter(|o| o.corrected.is_none()).map(|o| o.parcel).collect();
-        s.parcels = open.chunk_by(|a, b| a == b).count();
-        s.corrected = obligations.len() - open.len();
-        s
+        let mut parcels = open().map(|o| o.parcel).peekable();
+        while let Some(parcel) = parcels.next() {
+            self.parcels += 1;
+            while parcels.next_if_eq(&parcel).is_some() {}
+        }
+        self.corrected += obligations.iter().filter(|o| o.corrected.is_some()).count();
     }
 }
 

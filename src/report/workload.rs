@@ -12,8 +12,11 @@ use std::collections::BTreeMap;
 use chrono::Datelike;
 use geo::MultiPolygon;
 
-use crate::pipeline::Run;
-use crate::schedule::{last_day, DueGrid, Status};
+use crate::config::Config;
+use crate::error::Result;
+use crate::pipeline::{stream_schedule, Progress, Run};
+use crate::rules::RuleSet;
+use crate::schedule::{last_day, DueGrid, Row, Status};
 use crate::table::{Cell, Kind, Table};
 
 /// One line of the workload: a year, a town, a tier.
@@ -42,54 +45,103 @@ pub struct Workload {
 
 /// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense).
 pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) -> Workload {
-    let mut counts: BTreeMap<(i32, String, String), (u64, u64)> = BTreeMap::new();
-    // §25-a: a due date on a weekend or holiday lasts to the next business day, as the status reads it.
-    let rolls = run.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-    for row in &run.rows {
-        let e = &row.entry;
-        let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
-        let grid = DueGrid { first_due, cycle_years: cycle };
-        let town = row
-            .facts
-            .as_ref()
-            .and_then(|f| f.town.as_deref())
-            .or(row.parcel.town.as_deref())
-            .unwrap_or("(no town)")
-            .to_string();
-        let behind =
-            matches!(e.status, Some(Status::Overdue | Status::NeverInspected)) && e.previous_due.is_some();
-        let answered = match (&e.last_inspection, e.previous_due) {
-            (Some(last), previous) => previous.is_none_or(|p| last.date > last_day(p, rolls)),
-            (None, _) => false,
-        };
-        let key = |year: i32| (year, town.clone(), e.tier.to_string());
-        // Every year of the span gets a line for each town and tier with parcels, zeros included, so a
-        // missing line never has to be read as "nothing due".
-        for year in first..=last {
-            counts.entry(key(year)).or_default();
-        }
-        if behind {
-            counts.entry(key(first)).or_default().1 += 1;
-        }
-        let next = grid.around_rolled(as_of, rolls).next;
-        let mut k = 0;
-        while let Some(due) = grid.due(k) {
-            k += 1;
-            if due.year() > last {
-                break;
+    let mut count = WorkloadCount::new(run.rules, (first, last), as_of);
+    count.add(&run.rows);
+    count.finish()
+}
+
+/// Runs the schedule and counts the workload of the years `first..=last` from each block of rows as it
+/// comes, keeping none: the run comes back without rows (see [`stream_schedule`]).
+pub fn stream_workload<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    first: i32,
+    last: i32,
+) -> Result<(Run<'c>, Workload)> {
+    let mut count = WorkloadCount::new(&config.rules, (first, last), config.as_of);
+    let run = stream_schedule(config, progress, &mut |_, rows| {
+        count.add(&rows);
+        super::drop_on_all_cores(rows);
+        Ok(())
+    })?;
+    Ok((run, count.finish()))
+}
+
+/// The workload of a span of years, counted from rows in any order and any number of blocks.
+#[derive(Debug)]
+pub struct WorkloadCount {
+    years: (i32, i32),
+    as_of: chrono::NaiveDate,
+    /// Whether a due date on a weekend or holiday lasts to the next business day.
+    rolls: bool,
+    /// (due, backlog) per year, town and tier.
+    counts: BTreeMap<(i32, String, String), (u64, u64)>,
+}
+
+impl WorkloadCount {
+    /// Nothing counted yet, for the `years` (first, last) under `rules` on `as_of`.
+    pub fn new(rules: &RuleSet, years: (i32, i32), as_of: chrono::NaiveDate) -> Self {
+        // §25-a: a due date on a weekend or holiday lasts to the next business day, as the status reads it.
+        let rolls = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        WorkloadCount { years, as_of, rolls, counts: BTreeMap::new() }
+    }
+
+    /// Counts the parcels of `rows`.
+    pub fn add(&mut self, rows: &[Row<'_>]) {
+        let ((first, last), as_of, rolls) = (self.years, self.as_of, self.rolls);
+        let counts = &mut self.counts;
+        for row in rows {
+            let e = &row.entry;
+            let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
+            let grid = DueGrid { first_due, cycle_years: cycle };
+            let town = row
+                .facts
+                .as_ref()
+                .and_then(|f| f.town.as_deref())
+                .or(row.parcel.town.as_deref())
+                .unwrap_or("(no town)")
+                .to_string();
+            let behind = matches!(e.status, Some(Status::Overdue | Status::NeverInspected))
+                && e.previous_due.is_some();
+            let answered = match (&e.last_inspection, e.previous_due) {
+                (Some(last), previous) => previous.is_none_or(|p| last.date > last_day(p, rolls)),
+                (None, _) => false,
+            };
+            let key = |year: i32| (year, town.clone(), e.tier.to_string());
+            // Every year of the span gets a line for each town and tier with parcels, zeros included, so a
+            // missing line never has to be read as "nothing due".
+            for year in first..=last {
+                counts.entry(key(year)).or_default();
             }
-            let skip =
-                last_day(due, rolls) < as_of || due.year() < first || (due == next && (answered || behind));
-            if !skip {
-                counts.entry(key(due.year())).or_default().0 += 1;
+            if behind {
+                counts.entry(key(first)).or_default().1 += 1;
+            }
+            let next = grid.around_rolled(as_of, rolls).next;
+            let mut k = 0;
+            while let Some(due) = grid.due(k) {
+                k += 1;
+                if due.year() > last {
+                    break;
+                }
+                let skip = last_day(due, rolls) < as_of
+                    || due.year() < first
+                    || (due == next && (answered || behind));
+                if !skip {
+                    counts.entry(key(due.year())).or_default().0 += 1;
+                }
             }
         }
     }
-    let rows = counts
-        .into_iter()
-        .map(|((year, town, tier), (due, backlog))| WorkRow { year, town, tier, due, backlog })
-        .collect();
-    Workload { years: (first, last), rows }
+
+    /// The workload counted, sorted by year, town and tier.
+    pub fn finish(self) -> Workload {
+        let rows = self
+            .counts
+            .into_iter()
+            .map(|((year, town, tier), (due, backlog))| WorkRow { year, town, tier, due, backlog })
+            .collect();
+        Workload { years: self.years, rows }
+    }
 }
 
 /// The workload columns, in order.

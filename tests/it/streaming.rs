@@ -3,13 +3,19 @@
 //! blocks of 1, 7 and 64 records, with the CSV written from the blocks as they come, must give the same file
 //! byte for byte. The problem sample has the cases blocks could break: repeated ids (the first record must be
 //! the one scheduled, whichever block it is in), records without ids, broken shapes.
+//!
+//! The obligations likewise: `obligations.csv` written from each block's obligations must be the file of the
+//! whole run's, with the same summary, notes and problems, under both rule sets (Cayuga's permits, pipes and
+//! inspectors' reports; Gorham's event clocks).
 
 use std::path::Path;
 
 use chrono::NaiveDate;
 use lakeshore::config::{Config, ConfigFile};
+use lakeshore::error::Problem;
 use lakeshore::io::write::{write_csv, CsvByPlace};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
+use lakeshore::report::obligations::{stream_obligations_csv_in_blocks, ObligationSummary, ObligationTable};
 use lakeshore::report::schedule::ScheduleTable;
 use lakeshore::table::Table;
 
@@ -68,4 +74,51 @@ fn the_sample_in_blocks_is_the_sample_whole() {
 #[test]
 fn the_problem_sample_in_blocks_is_the_problem_sample_whole() {
     blocks_change_nothing("data/sample-problems/county.toml");
+}
+
+fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
+    let config = config(county);
+    let dir = fresh_dir("streaming-obligations");
+    let mut whole = run_schedule(&config).expect("the sample runs");
+    let (found, more, notes) = whole.obligations(config.as_of);
+    assert!(!found.is_empty(), "{county}: the sample owes obligations");
+    write_csv(&dir.join("whole.csv"), &ObligationTable::new(&whole, &found)).unwrap();
+    let expected = std::fs::read(dir.join("whole.csv")).unwrap();
+    let summary = ObligationSummary::of(&found, config.as_of);
+    whole.notes.extend(notes);
+    let mut problems = whole.problems.clone();
+    problems.extend(more);
+    Problem::sort_unique(&mut problems);
+    for block in [1, 7, 64] {
+        let out = dir.join(format!("blocks-{block}"));
+        let (run, counted, written) =
+            stream_obligations_csv_in_blocks(&config, &Progress::default(), &out, block)
+                .expect("the sample runs in blocks");
+        assert_eq!(written, vec![out.join("obligations.csv")]);
+        let found = std::fs::read(&written[0]).unwrap();
+        assert!(
+            found == expected,
+            "{county}, blocks of {block}: obligations.csv differs (both in {})",
+            dir.display()
+        );
+        assert_eq!(counted, summary, "{county}, blocks of {block}: the summary differs");
+        assert_eq!(run.notes, whole.notes, "{county}, blocks of {block}: the notes differ");
+        assert_eq!(run.problems, problems, "{county}, blocks of {block}: the problems differ");
+        let left: Vec<_> =
+            std::fs::read_dir(&out).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("obligations.csv")], "scratch files left behind");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_sample_s_obligations_in_blocks_are_the_whole_run_s() {
+    obligations_in_blocks_are_the_whole_run_s("data/sample/county.toml");
+    obligations_in_blocks_are_the_whole_run_s("data/sample/gorham.toml");
+}
+
+#[test]
+fn the_problem_sample_s_obligations_in_blocks_are_the_whole_run_s() {
+    obligations_in_blocks_are_the_whole_run_s("data/sample-problems/county.toml");
+    obligations_in_blocks_are_the_whole_run_s("data/sample-problems/gorham.toml");
 }

@@ -111,9 +111,10 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
 /// A CSV file whose rows arrive in blocks in any order, each row with its place in the file.
 ///
 /// Each block's lines are rendered on all cores, put in order of place and appended to a scratch file beside
-/// the output as one sorted run; memory keeps only each place's run and line length (8 bytes a row). The
-/// file is then written in order of place by reading each run front to back: a merge of sorted runs, so
-/// every byte is read once, sequentially.
+/// the output as one sorted run; memory keeps only each place's run and length (8 bytes a place). The file
+/// is then written in order of place by reading each run front to back: a merge of sorted runs, so every
+/// byte is read once, sequentially. A place is one row of the schedule ([`CsvByPlace::add`]), or all the
+/// lines of one parcel, none or several, for the obligations ([`CsvByPlace::add_places`]).
 pub struct CsvByPlace {
     path: PathBuf,
     header: String,
@@ -122,7 +123,7 @@ pub struct CsvByPlace {
     /// The byte offset where each run starts in the scratch file.
     runs: Vec<u64>,
     written: u64,
-    /// For each place in the file: the run holding its line (`u32::MAX` before one does) and its length.
+    /// For each place in the file: the run holding its lines (`u32::MAX` before one does) and their length.
     places: Vec<(u32, u32)>,
 }
 
@@ -142,9 +143,28 @@ impl CsvByPlace {
         })
     }
 
-    /// Renders every row of `table`; row `i` goes to place `place(i)` in the file.
+    /// Renders every row of `table`; row `i` goes to place `place(i)` in the file, one row to a place.
     pub fn add(&mut self, table: &dyn Table, place: &(dyn Fn(usize) -> usize + Sync)) -> Result<()> {
+        self.add_places(table, place, (0..table.len()).map(place))
+    }
+
+    /// Renders every row of `table` into the places `filled`: row `i` goes to place `place(i)`, which must
+    /// be one of them, after the rows of `table` before it that go to the same place. A place so holds any
+    /// number of lines, none included; each place is filled by one call, which fills it whole.
+    pub fn add_places(
+        &mut self,
+        table: &dyn Table,
+        place: &(dyn Fn(usize) -> usize + Sync),
+        filled: impl IntoIterator<Item = usize>,
+    ) -> Result<()> {
         const PIECE: usize = 4096;
+        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
+        for at in filled {
+            match self.places.get_mut(at) {
+                Some(slot) if slot.0 == u32::MAX || slot.0 == run => *slot = (run, 0),
+                _ => return Err(Error::io(&self.scratch, misplaced(at, "filled twice, or beyond the file"))),
+            }
+        }
         let pieces: Vec<RenderedPiece> = (0..table.len())
             .step_by(PIECE)
             .collect::<Vec<_>>()
@@ -165,14 +185,18 @@ impl CsvByPlace {
             .enumerate()
             .flat_map(|(piece, (_, lines))| lines.iter().map(move |&(at, from, to)| (at, piece, from, to)))
             .collect();
-        order.par_sort_unstable_by_key(|&(at, ..)| at);
-        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
+        // By place, and within a place in the order of the table's rows.
+        order.par_sort_unstable_by_key(|&(at, piece, from, _)| (at, piece, from));
         self.runs.push(self.written);
         for (at, piece, from, to) in order {
             let line = &pieces[piece].0.as_bytes()[from..to];
+            let slot = match self.places.get_mut(at) {
+                Some(slot) if slot.0 == run => slot,
+                _ => return Err(Error::io(&self.scratch, misplaced(at, "not among the places filled"))),
+            };
             self.lines.write_all(line).map_err(|e| Error::io(&self.scratch, e))?;
             let len = u32::try_from(line.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
-            self.places[at] = (run, len);
+            slot.1 = slot.1.checked_add(len).ok_or_else(|| Error::io(&self.scratch, too_many()))?;
             self.written += u64::from(len);
         }
         Ok(())
@@ -216,9 +240,14 @@ impl Drop for CsvByPlace {
 /// Lines rendered together: their text, and each line's place in the file and its span in the text.
 type RenderedPiece = (String, Vec<(usize, usize, usize)>);
 
-/// The error of a file beyond what a run index or a line length can count.
+/// The error of a file beyond what a run index or a place's length can count.
 fn too_many() -> std::io::Error {
-    std::io::Error::other("more than 4 GiB in one line, or more than 4 billion blocks")
+    std::io::Error::other("more than 4 GiB in one place, or more than 4 billion blocks")
+}
+
+/// The error of a caller that sends a line to a place it may not fill.
+fn misplaced(at: usize, why: &str) -> std::io::Error {
+    std::io::Error::other(format!("place {at} of the file: {why}"))
 }
 
 #[cfg(test)]
@@ -305,6 +334,25 @@ mod by_place_tests {
         let left: Vec<_> =
             std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
         assert_eq!(left, vec![std::ffi::OsString::from("out.csv")], "the scratch file is removed");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_place_holds_its_lines_in_the_order_of_the_table_or_none() {
+        let dir = dir("grouped");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 4).unwrap();
+        // Place 2 gets three lines, place 0 none; place 3 one, place 1 two, in another block.
+        let first = Names(&[("c1", "x"), ("c2", "y"), ("c3", "z")]);
+        csv.add_places(&first, &|_| 2, [0, 2]).unwrap();
+        let second = Names(&[("d", "w"), ("b1", "u"), ("b2", "v")]);
+        csv.add_places(&second, &|i| [3, 1, 1][i], [3, 1]).unwrap();
+        // A place filled already, or a line sent to a place not filled, is refused.
+        assert!(csv.add_places(&Names(&[]), &|_| 0, [2]).is_err());
+        assert!(csv.add_places(&Names(&[("e", "")]), &|_| 0, []).is_err());
+        csv.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "name,note\nb1,u\nb2,v\nc1,x\nc2,y\nc3,z\nd,w\n");
         std::fs::remove_dir_all(&dir).ok();
     }
 
