@@ -14,7 +14,7 @@ use crate::facts::Facts;
 use crate::io::inspections::LastInspection;
 use crate::parcels::ParcelRecord;
 use crate::permit::Permit;
-use crate::rules::Exclusion;
+use crate::rules::{explain_into, Exclusion, RuleSet};
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +145,20 @@ pub struct Row<'r> {
     pub facts: Option<Facts>,
     /// The schedule entry.
     pub entry: Entry<'r>,
+}
+
+impl Row<'_> {
+    /// Why the parcel has its schedule under `rules`, in a sentence appended to `out`: the rule set's
+    /// explanation of its facts, or why it could not be classified.
+    pub fn push_reason(&self, rules: &RuleSet, out: &mut String) {
+        match &self.facts {
+            Some(facts) => explain_into(rules, facts, out),
+            None => {
+                out.push_str("not classified: ");
+                out.push_str(self.parcel.defect.as_deref().unwrap_or("unusable record"));
+            }
+        }
+    }
 }
 
 /// The schedule columns of a row; names and citations are borrowed from the rule set.

@@ -343,6 +343,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
 fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
+    use lakeshore::report::notices::notices_among;
     use lakeshore::table::Table;
     // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
@@ -356,11 +357,16 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             "--pdf needs Chromium and none was found (chromium, chromium-browser or google-chrome on PATH, or CHROMIUM=path): install it, or leave out --pdf and print letters.html and labels.html from a browser"
         ),
     };
-    let (config, formats) = prepare(&a.run)?;
+    let (mut config, formats) = prepare(&a.run)?;
+    // CSV carries no geometry: the rows need not keep the parcels' shapes.
+    config.keep_shapes = formats != [OutputFormat::Csv];
     let year = a.year.unwrap_or(config.as_of.year());
-    let (run, found, problems) = run_obligations(&a.run, &config)?;
+    // Only the noticed obligations and their parcels' rows are kept of each block.
+    let (run, noticed) = with_progress(&a.run, |progress| {
+        lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::BLOCK)
+    })?;
     let writing = std::time::Instant::now();
-    let list = lakeshore::report::notices::notices(&run, &found, year);
+    let list = notices_among(run.rules, &noticed.rows, &noticed.obligations, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
     written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[OutputFormat::Csv], &config.crs)?);
@@ -382,9 +388,8 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let code = finish(&a.run, &config, &run, &problems, written, writing)?;
-    std::mem::forget(found);
-    std::mem::forget(run);
+    let code = finish(&a.run, &config, &run, &run.problems, written, writing)?;
+    std::mem::forget(noticed);
     Ok(code)
 }
 

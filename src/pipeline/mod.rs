@@ -36,7 +36,7 @@ use crate::parcels::{
 };
 use crate::permit::permit_for;
 use crate::reference::{load, read_reference, NamedLayer, Reference};
-use crate::rules::{decide, explain_into, Decision, Exclusion, RuleSet};
+use crate::rules::{decide, Decision, Exclusion, RuleSet};
 use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
 
 /// The result of a schedule run.
@@ -117,13 +117,7 @@ impl<'r> Run<'r> {
 
     /// [`Run::reason`], appended to `out`.
     pub fn push_reason(&self, row: &Row<'_>, out: &mut String) {
-        match &row.facts {
-            Some(facts) => explain_into(self.rules, facts, out),
-            None => {
-                out.push_str("not classified: ");
-                out.push_str(row.parcel.defect.as_deref().unwrap_or("unusable record"));
-            }
-        }
+        row.push_reason(self.rules, out);
     }
 }
 

@@ -80,7 +80,7 @@ pub fn render_labels(
 ) -> std::io::Result<()> {
     let mut buffer = String::new();
     buffer.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    escape_html(&notices.run().rules.jurisdiction.name, &mut buffer);
+    escape_html(&notices.rules().jurisdiction.name, &mut buffer);
     buffer.push_str(&format!(": mailing labels for the {} notices</title>\n", notices.year()));
     buffer.push_str(&format!(
         "<style>

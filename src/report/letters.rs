@@ -308,7 +308,7 @@ impl Template {
         date: NaiveDate,
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
-        let rules = notices.run().rules;
+        let rules = notices.rules();
         let document: [String; DOCUMENT_FIELDS.len()] = [
             rules.jurisdiction.name.clone(),
             rules.jurisdiction.law.clone(),

@@ -28,10 +28,14 @@ use std::ops::Range;
 use chrono::NaiveDate;
 use geo::MultiPolygon;
 
+use crate::config::Config;
+use crate::error::Result;
 use crate::obligations::Obligation;
 use crate::parcels::ParcelRecord;
-use crate::pipeline::Run;
+use crate::pipeline::{Progress, Run};
+use crate::report::drop_on_all_cores;
 use crate::report::mailing;
+use crate::report::obligations::stream_obligations;
 use crate::rules::RuleSet;
 use crate::schedule::Row;
 use crate::table::{text, Cell, Kind, Table};
@@ -141,6 +145,21 @@ impl<'a> Address<'a> {
     }
 }
 
+/// Rows of a run sorted by position, all of them or those of some parcels, found by position.
+#[derive(Debug, Clone, Copy)]
+struct Parcels<'n, 'r>(&'n [Row<'r>]);
+
+impl<'n, 'r> Parcels<'n, 'r> {
+    /// The row of the parcel at `at`, which must be among them.
+    fn at(self, at: usize) -> &'n Row<'r> {
+        match self.0.get(at) {
+            // All the rows of a run: row `at` is the parcel's.
+            Some(row) if row.at == at => row,
+            _ => &self.0[self.0.partition_point(|row| row.at < at)],
+        }
+    }
+}
+
 /// One letter: the noticed obligations of every parcel whose owner's mailing address is the same.
 #[derive(Debug, Clone, Copy)]
 pub struct Letter<'n, 'r> {
@@ -148,24 +167,24 @@ pub struct Letter<'n, 'r> {
     pub number: usize,
     /// The noticed obligations, by parcel (in id order) and due date; never empty.
     pub items: &'n [&'n Obligation<'r>],
-    rows: &'n [Row<'r>],
+    rows: Parcels<'n, 'r>,
 }
 
 impl<'n, 'r> Letter<'n, 'r> {
     /// The schedule row of obligation `o`'s parcel.
     pub fn row(&self, o: &Obligation<'_>) -> &'n Row<'r> {
-        &self.rows[o.parcel]
+        self.rows.at(o.parcel)
     }
 
     /// The parcels of the letter, in id order.
     pub fn parcels(&self) -> impl Iterator<Item = &'n Row<'r>> + '_ {
-        self.items.chunk_by(|a, b| a.parcel == b.parcel).map(|group| &self.rows[group[0].parcel])
+        self.items.chunk_by(|a, b| a.parcel == b.parcel).map(|group| self.rows.at(group[0].parcel))
     }
 
     /// Where the letter goes: the mailing address of its first parcel, which all its parcels share once
     /// normalised, to the owners of all of them.
     pub fn address(&self) -> Address<'n> {
-        Address::of(&self.rows[self.items[0].parcel].parcel).expect("letters hold mailable parcels only")
+        Address::of(&self.rows.at(self.items[0].parcel).parcel).expect("letters hold mailable parcels only")
     }
 
     /// The owners the letter is addressed to: each name once (compared case-folded, without punctuation),
@@ -191,7 +210,8 @@ impl<'n, 'r> Letter<'n, 'r> {
 /// be written (`notices.csv`). The obligations of parcels whose owner has no usable mailing address are kept
 /// apart ([`Notices::cannot_mail`]), never dropped.
 pub struct Notices<'a, 'r> {
-    run: &'a Run<'r>,
+    rules: &'r RuleSet,
+    rows: Parcels<'a, 'r>,
     year: i32,
     items: Vec<&'a Obligation<'r>>,
     letters: Vec<Range<usize>>,
@@ -201,12 +221,24 @@ pub struct Notices<'a, 'r> {
 /// The notices for `year` of `obligations`, whose parcels are rows of `run`: letters in the order of their
 /// first parcel's id, each listing its parcels in id order.
 pub fn notices<'a, 'r>(run: &'a Run<'r>, obligations: &'a [Obligation<'r>], year: i32) -> Notices<'a, 'r> {
-    let selected = select(obligations, run.rules, year);
+    notices_among(run.rules, &run.rows, obligations, year)
+}
+
+/// [`notices`] under `rules` with `rows` sorted by position: all of a run's, or only those of the parcels of
+/// the obligations noticed ([`stream_noticed`]).
+pub fn notices_among<'a, 'r>(
+    rules: &'r RuleSet,
+    rows: &'a [Row<'r>],
+    obligations: &'a [Obligation<'r>],
+    year: i32,
+) -> Notices<'a, 'r> {
+    let rows = Parcels(rows);
+    let selected = select(obligations, rules, year);
     let mut groups: Vec<Vec<&'a Obligation<'r>>> = Vec::new();
     let mut by_key: rustc_hash::FxHashMap<String, usize> = Default::default();
     let mut cannot_mail = Vec::new();
     for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
-        match Address::of(&run.rows[parcel[0].parcel].parcel) {
+        match Address::of(&rows.at(parcel[0].parcel).parcel) {
             Ok(address) => {
                 let next = groups.len();
                 let at = *by_key.entry(address.key()).or_insert(next);
@@ -224,7 +256,44 @@ pub fn notices<'a, 'r>(run: &'a Run<'r>, obligations: &'a [Obligation<'r>], year
         letters.push(items.len()..items.len() + group.len());
         items.extend(group);
     }
-    Notices { run, year, items, letters, cannot_mail }
+    Notices { rules, rows, year, items, letters, cannot_mail }
+}
+
+/// The obligations noticed for a year and the rows of their parcels, gathered from the blocks of a run.
+#[derive(Debug, Default)]
+pub struct Noticed<'r> {
+    /// The rows of the parcels with a noticed obligation, sorted by position.
+    pub rows: Vec<Row<'r>>,
+    /// The noticed obligations, each parcel's together.
+    pub obligations: Vec<Obligation<'r>>,
+}
+
+/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::BLOCK`], or tiny ones in tests)
+/// and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
+/// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
+/// problems and notes of the obligations; [`notices_among`] makes the notices of what was kept.
+pub fn stream_noticed<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    year: i32,
+    block: usize,
+) -> Result<(Run<'c>, Noticed<'c>)> {
+    let mut noticed = Noticed::default();
+    let run = stream_obligations(config, progress, block, &mut |run, rows, found| {
+        let mut keep = vec![false; rows.len()];
+        for (o, i) in found.obligations.into_iter().zip(found.rows) {
+            if is_noticed(&o, run.rules, year) {
+                keep[i] = true;
+                noticed.obligations.push(o);
+            }
+        }
+        let (kept, left): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, keep)| *keep);
+        noticed.rows.extend(kept.into_iter().map(|(row, _)| row));
+        drop_on_all_cores(left);
+        Ok(())
+    })?;
+    noticed.rows.sort_unstable_by_key(|row| row.at);
+    Ok((run, noticed))
 }
 
 impl<'a, 'r> Notices<'a, 'r> {
@@ -233,9 +302,9 @@ impl<'a, 'r> Notices<'a, 'r> {
         self.year
     }
 
-    /// The run the notices come from.
-    pub fn run(&self) -> &'a Run<'r> {
-        self.run
+    /// The rule set the obligations are owed under.
+    pub fn rules(&self) -> &'r RuleSet {
+        self.rules
     }
 
     /// The noticed obligations that are mailed, letter by letter.
@@ -253,7 +322,7 @@ impl<'a, 'r> Notices<'a, 'r> {
         self.letters.iter().enumerate().map(|(i, range)| Letter {
             number: i + 1,
             items: &self.items[range.clone()],
-            rows: &self.run.rows,
+            rows: self.rows,
         })
     }
 
@@ -267,7 +336,9 @@ impl<'a, 'r> Notices<'a, 'r> {
     /// what started the obligation and its particulars.
     pub fn why(&self, obligation: &Obligation<'_>) -> String {
         if obligation.id == PERIODIC {
-            return self.run.reason(&self.run.rows[obligation.parcel]);
+            let mut reason = String::new();
+            self.rows.at(obligation.parcel).push_reason(self.rules, &mut reason);
+            return reason;
         }
         let trigger = obligation.trigger.replace('-', " ");
         let mut why = match obligation.since {
@@ -289,7 +360,7 @@ impl<'a, 'r> Notices<'a, 'r> {
 
     /// The cell of obligation `o` in a column shared by `notices.csv` and `cannot_mail.csv`.
     fn obligation_cell<'s>(&'s self, o: &'s Obligation<'_>, column: &str) -> Cell<'s> {
-        let r = &self.run.rows[o.parcel];
+        let r = self.rows.at(o.parcel);
         match column {
             "parcel_id" => Cell::Text(Cow::Borrowed(&r.parcel.id)),
             "owner" => text(r.parcel.owner.as_deref()),
@@ -320,12 +391,12 @@ impl Table for Notices<'_, '_> {
     }
 
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.run.rows[self.items[row].parcel].parcel.shape.as_ref()
+        self.rows.at(self.items[row].parcel).parcel.shape.as_ref()
     }
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {
         let o = self.items[row];
-        let address = || Address::of(&self.run.rows[o.parcel].parcel).ok();
+        let address = || Address::of(&self.rows.at(o.parcel).parcel).ok();
         match COLUMNS[column].0 {
             "letter" => Cell::Int(self.letter_of(row) as i64),
             "address" => text(address().map(|a| a.street)),
@@ -366,7 +437,7 @@ impl Table for CannotMail<'_, '_, '_> {
     }
 
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.0.run.rows[self.0.cannot_mail[row].0.parcel].parcel.shape.as_ref()
+        self.0.rows.at(self.0.cannot_mail[row].0.parcel).parcel.shape.as_ref()
     }
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {

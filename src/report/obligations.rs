@@ -121,32 +121,52 @@ pub fn stream_obligations_csv_in_blocks<'c>(
     dir: &Path,
     block: usize,
 ) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
-    let as_of = config.as_of;
     let mut csv = BlockCsv::new(dir, "obligations.csv", COLUMNS)?;
-    let mut summary = ObligationSummary { as_of: Some(as_of), ..Default::default() };
+    let mut summary = ObligationSummary { as_of: Some(config.as_of), ..Default::default() };
+    let mut run = stream_obligations(config, progress, block, &mut |run, rows, found| {
+        let table = ObligationTable::of_block(&rows, &found);
+        let parcels = rows.iter().map(|row| row.at);
+        csv.file(run.parcels)?.add_places(&table, &|i| found.obligations[i].parcel, parcels)?;
+        summary.count(&found.obligations);
+        drop_on_all_cores(found.obligations);
+        drop_on_all_cores(rows);
+        Ok(())
+    })?;
+    let path = csv.write(&mut run, "write obligations.csv")?;
+    Ok((run, summary, vec![path]))
+}
+
+/// A consumer of the blocks of [`stream_obligations`]: the run as it stands, a block's rows and their
+/// obligations.
+pub type BlockObligations<'a, 'c> = dyn FnMut(&Run<'c>, Vec<Row<'c>>, Found<'c>) -> Result<()> + 'a;
+
+/// Runs the schedule in blocks of `block` parcel records and hands each block's rows to `each` with their
+/// obligations on the as-of date ([`ByParcel::rows`]; their problems and notes taken out). The run comes back
+/// without rows (see [`stream_schedule_in_blocks`]), with the problems and notes of the obligations added to
+/// its own as [`crate::pipeline::Run::obligations`] gives them.
+pub fn stream_obligations<'c>(
+    config: &'c Config,
+    progress: &Progress,
+    block: usize,
+    each: &mut BlockObligations<'_, 'c>,
+) -> Result<Run<'c>> {
+    let as_of = config.as_of;
     let mut by_parcel: Option<ByParcel<'c>> = None;
     let mut problems = Vec::new();
     let mut notes = ParcelNotes::default();
     let mut run = stream_schedule_in_blocks(config, progress, block, &mut |run, rows| {
         // The record files are all read before the first block comes.
         let by_parcel = by_parcel.get_or_insert_with(|| ByParcel::new(&run.records(), run.rules, as_of));
-        let found = by_parcel.rows(&rows, &run.inspections.reports);
-        let table = ObligationTable::of_block(&rows, &found);
-        let parcels = rows.iter().map(|row| row.at);
-        csv.file(run.parcels)?.add_places(&table, &|i| found.obligations[i].parcel, parcels)?;
-        summary.count(&found.obligations);
-        problems.extend(found.problems);
-        notes.append(found.notes);
-        drop_on_all_cores(found.obligations);
-        drop_on_all_cores(rows);
-        Ok(())
+        let mut found = by_parcel.rows(&rows, &run.inspections.reports);
+        problems.append(&mut found.problems);
+        notes.append(std::mem::take(&mut found.notes));
+        each(run, rows, found)
     })?;
     let by_parcel = by_parcel.unwrap_or_else(|| ByParcel::new(&run.records(), run.rules, as_of));
     run.notes.extend(by_parcel.notes(notes));
     run.problems.extend(problems);
     Problem::sort_unique(&mut run.problems);
-    let path = csv.write(&mut run, "write obligations.csv")?;
-    Ok((run, summary, vec![path]))
+    Ok(run)
 }
 
 /// Counts of open obligations per kind, for the terminal (breaches corrected late are listed in the table

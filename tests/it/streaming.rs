@@ -6,7 +6,8 @@
 //!
 //! The obligations likewise: `obligations.csv` written from each block's obligations must be the file of the
 //! whole run's, with the same summary, notes and problems, under both rule sets (Cayuga's permits, pipes and
-//! inspectors' reports; Gorham's event clocks).
+//! inspectors' reports; Gorham's event clocks); and the notices made of what each block's noticed obligations
+//! and rows keep must be the whole run's (`notices.csv`, `cannot_mail.csv`, the letters).
 
 use std::path::Path;
 
@@ -15,6 +16,8 @@ use lakeshore::config::{Config, ConfigFile};
 use lakeshore::error::Problem;
 use lakeshore::io::write::{write_csv, CsvByPlace};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
+use lakeshore::report::letters::{write_letters, Template};
+use lakeshore::report::notices::{notices, notices_among, stream_noticed, CannotMail};
 use lakeshore::report::obligations::{stream_obligations_csv_in_blocks, ObligationSummary, ObligationTable};
 use lakeshore::report::schedule::ScheduleTable;
 use lakeshore::table::Table;
@@ -111,14 +114,59 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `notices.csv`, `cannot_mail.csv` and `letters.html` of `list` in `dir`, read back.
+fn notice_files(
+    list: &lakeshore::report::notices::Notices<'_, '_>,
+    dir: &Path,
+    as_of: NaiveDate,
+) -> Vec<Vec<u8>> {
+    std::fs::create_dir_all(dir).unwrap();
+    write_csv(&dir.join("notices.csv"), list).unwrap();
+    write_csv(&dir.join("cannot_mail.csv"), &CannotMail(list)).unwrap();
+    let letters = write_letters(list, &Template::builtin().unwrap(), dir, as_of).unwrap();
+    [dir.join("notices.csv"), dir.join("cannot_mail.csv"), letters]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect()
+}
+
+fn notices_in_blocks_are_the_whole_run_s(county: &str) {
+    let config = config(county);
+    let dir = fresh_dir("streaming-notices");
+    let whole = run_schedule(&config).expect("the sample runs");
+    let (found, _, _) = whole.obligations(config.as_of);
+    let year = 2027;
+    let expected = notice_files(&notices(&whole, &found, year), &dir.join("whole"), config.as_of);
+    assert!(expected[0].len() > 200, "{county}: the sample has notices");
+    for block in [1, 7, 64] {
+        let (run, noticed) =
+            stream_noticed(&config, &Progress::default(), year, block).expect("the sample runs in blocks");
+        assert!(noticed.rows.len() < whole.rows.len(), "{county}: only the noticed parcels' rows are kept");
+        let list = notices_among(run.rules, &noticed.rows, &noticed.obligations, year);
+        let found = notice_files(&list, &dir.join(format!("blocks-{block}")), config.as_of);
+        for (file, (found, expected)) in
+            ["notices.csv", "cannot_mail.csv", "letters.html"].iter().zip(found.iter().zip(&expected))
+        {
+            assert!(
+                found == expected,
+                "{county}, blocks of {block}: {file} differs (both in {})",
+                dir.display()
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn the_sample_s_obligations_in_blocks_are_the_whole_run_s() {
     obligations_in_blocks_are_the_whole_run_s("data/sample/county.toml");
     obligations_in_blocks_are_the_whole_run_s("data/sample/gorham.toml");
+    notices_in_blocks_are_the_whole_run_s("data/sample/county.toml");
 }
 
 #[test]
 fn the_problem_sample_s_obligations_in_blocks_are_the_whole_run_s() {
     obligations_in_blocks_are_the_whole_run_s("data/sample-problems/county.toml");
     obligations_in_blocks_are_the_whole_run_s("data/sample-problems/gorham.toml");
+    notices_in_blocks_are_the_whole_run_s("data/sample-problems/county.toml");
 }
