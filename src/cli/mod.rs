@@ -144,14 +144,14 @@ fn finish(
             eprintln!("lakeshore: {line}");
         }
         print_field_choices(run);
-        let written = lakeshore::pipeline::Lap {
-            stage: "write outputs",
-            time: writing.elapsed(),
-            peak_bytes: lakeshore::pipeline::peak_rss_bytes(),
-        };
+        let written = lakeshore::pipeline::Lap::since("write outputs", writing, None);
         for lap in run.timings.iter().chain([&written]) {
+            let cpu = lap
+                .cpu
+                .map(|c| format!("   cpu {:>7.2} s", c.as_secs_f64()))
+                .unwrap_or_else(|| " ".repeat(17));
             let peak = lap.peak_bytes.map(|b| format!("   peak {:>6} MiB", b >> 20)).unwrap_or_default();
-            eprintln!("lakeshore: {:<34} {:>8.3} s{peak}", lap.stage, lap.time.as_secs_f64());
+            eprintln!("lakeshore: {:<34} {:>8.3} s{cpu}{peak}", lap.stage, lap.time.as_secs_f64());
         }
     }
     if a.quiet {

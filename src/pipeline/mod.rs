@@ -7,7 +7,7 @@
 mod progress;
 
 use progress::Stopwatch;
-pub use progress::{peak_rss_bytes, Lap, Progress};
+pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};

@@ -157,13 +157,12 @@ impl BlockCsv {
     /// Writes the file (its header alone when no block came), the time it took added to `run`'s stages as
     /// `stage`; returns its path.
     fn write(mut self, run: &mut Run<'_>, stage: &'static str) -> Result<PathBuf> {
-        let writing = std::time::Instant::now();
+        let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
         self.file(0)?;
         if let Some(csv) = self.csv.take() {
             csv.write()?;
         }
-        let peak_bytes = crate::pipeline::peak_rss_bytes();
-        run.timings.push(crate::pipeline::Lap { stage, time: writing.elapsed(), peak_bytes });
+        run.timings.push(crate::pipeline::Lap::since(stage, writing, cpu));
         Ok(self.path)
     }
 }
