@@ -19,8 +19,28 @@ pub fn parse_iso_date(text: &str) -> Option<NaiveDate> {
 
 /// Writes a date as `YYYY-MM-DD` (years 0 to 9999, as chrono's `%Y-%m-%d` does for them).
 pub fn push_iso_date(out: &mut String, d: NaiveDate) {
-    use std::fmt::Write;
-    let _ = write!(out, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day());
+    // Millions of dates are written: years of four digits are spelled out here, others by the formatter.
+    let Ok(year @ 0..=9999) = u32::try_from(d.year()) else {
+        use std::fmt::Write;
+        let _ = write!(out, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day());
+        return;
+    };
+    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let (month, day) = (d.month(), d.day());
+    for c in [
+        digit(year / 1000),
+        digit(year / 100),
+        digit(year / 10),
+        digit(year),
+        '-',
+        digit(month / 10),
+        digit(month),
+        '-',
+        digit(day / 10),
+        digit(day),
+    ] {
+        out.push(c);
+    }
 }
 
 #[cfg(test)]
@@ -40,5 +60,18 @@ mod tests {
         let mut s = String::new();
         push_iso_date(&mut s, d("0999-01-05"));
         assert_eq!(s, "0999-01-05");
+    }
+
+    /// The spelled-out dates read as the formatter writes them, across the four-digit years and beyond.
+    #[test]
+    fn dates_are_written_as_the_formatter_writes_them() {
+        let mut day = NaiveDate::from_ymd_opt(-12, 1, 1).unwrap();
+        let last = NaiveDate::from_ymd_opt(10_012, 12, 31).unwrap();
+        while day <= last {
+            let mut s = String::from("x");
+            push_iso_date(&mut s, day);
+            assert_eq!(s[1..], format!("{:04}-{:02}-{:02}", day.year(), day.month(), day.day()));
+            day += chrono::Duration::days(13);
+        }
     }
 }

@@ -43,27 +43,14 @@ pub enum Cell<'a> {
 impl Cell<'_> {
     /// Appends the cell's text to `out` without allocating (see [`Cell::render`]).
     pub fn push_to(&self, out: &mut String) {
-        use std::fmt::Write;
-        let _ = match self {
-            Cell::Null => Ok(()),
-            Cell::Text(s) => {
-                out.push_str(s);
-                Ok(())
-            }
-            Cell::Int(i) => write!(out, "{i}"),
-            Cell::Float(f, decimals) => {
-                push_fixed(out, *f, *decimals);
-                Ok(())
-            }
-            Cell::Date(d) => {
-                crate::date::push_iso_date(out, *d);
-                Ok(())
-            }
-            Cell::Bool(b) => {
-                out.push_str(if *b { "true" } else { "false" });
-                Ok(())
-            }
-        };
+        match self {
+            Cell::Null => {}
+            Cell::Text(s) => out.push_str(s),
+            Cell::Int(i) => push_int(out, *i),
+            Cell::Float(f, decimals) => push_fixed(out, *f, *decimals),
+            Cell::Date(d) => crate::date::push_iso_date(out, *d),
+            Cell::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        }
     }
 
     /// The cell as CSV/GeoJSON text: numbers with their decimals, dates ISO, null empty.
@@ -109,6 +96,14 @@ pub fn push_fixed(out: &mut String, value: f64, decimals: usize) {
         }
     }
     let _ = std::fmt::Write::write_fmt(out, format_args!("{value:.decimals$}"));
+}
+
+/// Appends `i` in decimal, as `i.to_string()` writes it.
+pub fn push_int(out: &mut String, i: i64) {
+    if i < 0 {
+        out.push('-');
+    }
+    push_digits(out, i.unsigned_abs(), 1);
 }
 
 /// Appends `n` in decimal, padded with zeros to at least `width` digits.
@@ -158,6 +153,15 @@ pub trait Table: Sync {
 #[cfg(test)]
 mod tests {
     use super::push_fixed;
+
+    #[test]
+    fn whole_numbers_read_as_the_standard_formatter_writes_them() {
+        for i in [0, 1, -1, 9, 10, -10, 380_105, i64::MAX, i64::MIN, i64::MIN + 1, 1_000_000_007] {
+            let mut out = String::new();
+            super::push_int(&mut out, i);
+            assert_eq!(out, i.to_string());
+        }
+    }
 
     /// The standard formatter is the oracle: every value, at every number of decimals, reads the same.
     #[test]

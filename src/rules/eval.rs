@@ -3,6 +3,9 @@
 
 use std::fmt::Write;
 
+use crate::date::push_iso_date;
+use crate::table::{push_fixed, push_int};
+
 #[cfg(test)]
 use crate::facts::Basis;
 use crate::facts::Facts;
@@ -72,13 +75,20 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
                 push_feet(out, rules.search_radius_ft());
             }
         }
-        let _ = write!(out, " from it, so {} does not apply", rule.citation);
+        out.push_str(" from it, so ");
+        out.push_str(&rule.citation);
+        out.push_str(" does not apply");
     });
     clause(out);
     let _ = match decision {
         Decision::Scheduled { rule } => {
             describe(rules, rule, facts, out);
-            let _ = write!(out, "; {}, every {} years from {}", rule.citation, rule.cycle_years, rule.first_due);
+            out.push_str("; ");
+            out.push_str(&rule.citation);
+            out.push_str(", every ");
+            push_int(out, rule.cycle_years.into());
+            out.push_str(" years from ");
+            push_iso_date(out, rule.first_due);
             match &facts.unknown_town {
                 Some(found) => write!(out, "; town unknown ('{found}'), which this rule does not need"),
                 None => Ok(()),
@@ -249,7 +259,9 @@ fn push_shore_clause(rules: &RuleSet, facts: &Facts, out: &mut String) {
         Some(s) => {
             out.push_str("parcel edge ");
             push_feet(out, s.parcel_distance_ft);
-            let _ = write!(out, " from the {} mean-high-water line", s.water_body);
+            out.push_str(" from the ");
+            out.push_str(&s.water_body);
+            out.push_str(" mean-high-water line");
         }
         None => {
             out.push_str("parcel more than ");
@@ -261,7 +273,7 @@ fn push_shore_clause(rules: &RuleSet, facts: &Facts, out: &mut String) {
 
 /// Feet for sentences, appended to `out`: one decimal, without a trailing ".0" ("0 ft", "8 ft", "14.1 ft").
 fn push_feet(out: &mut String, d: f64) {
-    let _ = write!(out, "{d:.1}");
+    push_fixed(out, d, 1);
     if out.ends_with(".0") {
         out.truncate(out.len() - 2);
     }

@@ -20,7 +20,11 @@ use crate::table::{Cell, Kind, Table};
 fn push_field(out: &mut String, field: &str) {
     if needs_quotes(field) {
         out.push('"');
-        out.push_str(&field.replace('"', "\"\""));
+        if field.contains('"') {
+            out.push_str(&field.replace('"', "\"\""));
+        } else {
+            out.push_str(field);
+        }
         out.push('"');
     } else {
         out.push_str(field);
@@ -30,11 +34,6 @@ fn push_field(out: &mut String, field: &str) {
 /// Whether a field must be quoted.
 fn needs_quotes(field: &str) -> bool {
     field.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-}
-
-/// Whether text must be quoted or defused before it can stand in a line as it is.
-fn needs_care(text: &str) -> bool {
-    formula_like(text) || needs_quotes(text)
 }
 
 /// Whether spreadsheet programs would take text beginning this way for a formula.
@@ -73,9 +72,18 @@ fn push_row(out: &mut String, table: &dyn Table, row: usize) {
         let start = out.len();
         if !table.push_text(row, col, out) {
             push_cell(out, &table.cell(row, col));
-        } else if needs_care(&out[start..]) {
+        } else if out[start..].contains('"') {
             let text = out.split_off(start);
             push_cell(out, &Cell::Text(text.into()));
+        } else {
+            // Quoted or defused where it stands, as `push_cell` would write it.
+            if formula_like(&out[start..]) {
+                out.insert(start, '\'');
+            }
+            if needs_quotes(&out[start..]) {
+                out.insert(start, '"');
+                out.push('"');
+            }
         }
     }
     out.push('\n');
@@ -282,6 +290,49 @@ mod tests {
         assert_eq!(render(Cell::Int(-3)), "-3");
         let date = chrono::NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
         assert_eq!(render(Cell::Date(date)), "2027-01-15");
+    }
+
+    /// Text a table writes itself (a sentence) is quoted and defused where it stands exactly as the same
+    /// text given as a cell.
+    #[test]
+    fn text_written_in_place_reads_as_the_same_text_given_as_a_cell() {
+        const TEXTS: [&str; 9] =
+            ["plain", "a, b", "=1+2", "=1,2", "say \"hi\"", "-3", "\r=1", "line\nbreak", ""];
+        struct Sentences;
+        impl Table for Sentences {
+            fn columns(&self) -> &[(&'static str, Kind)] {
+                &[("n", Kind::Int), ("said", Kind::Text)]
+            }
+            fn len(&self) -> usize {
+                TEXTS.len()
+            }
+            fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+                if column == 0 {
+                    Cell::Int(row as i64)
+                } else {
+                    Cell::Text(TEXTS[row].into())
+                }
+            }
+            fn push_text(&self, row: usize, column: usize, out: &mut String) -> bool {
+                out.push_str(TEXTS[row]);
+                column == 1 || {
+                    // Only the sentence column is written in place: anything pushed for another is undone.
+                    out.truncate(out.len() - TEXTS[row].len());
+                    false
+                }
+            }
+            fn geometry(&self, _: usize) -> Option<&geo::MultiPolygon<f64>> {
+                None
+            }
+        }
+        for (row, text) in TEXTS.iter().enumerate() {
+            let mut in_place = String::new();
+            push_row(&mut in_place, &Sentences, row);
+            let mut as_cell = format!("{row},");
+            push_cell(&mut as_cell, &Cell::Text((*text).into()));
+            as_cell.push('\n');
+            assert_eq!(in_place, as_cell, "{text:?}");
+        }
     }
 }
 
