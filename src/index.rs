@@ -148,7 +148,33 @@ impl LineIndex {
     }
 
     /// The nearest line to the point `p` when it is within `radius_ft`, with the exact distance.
+    ///
+    /// Most points (systems far from the water) have no line within the radius, and a box query finds that
+    /// without the heap of a nearest-neighbour walk; a box crowded with lines (a large radius) is left to the
+    /// walk. Both find the same line at the same distance.
     pub fn nearest_to_point(&self, p: [f64; 2], radius_ft: f64) -> Option<Nearest> {
+        const CROWDED: usize = 256;
+        let radius_2 = radius_ft * radius_ft;
+        let area =
+            AABB::from_corners([p[0] - radius_ft, p[1] - radius_ft], [p[0] + radius_ft, p[1] + radius_ft]);
+        let mut best: Option<Nearest> = None;
+        for (seen, piece) in self.tree.locate_in_envelope_intersecting(&area).enumerate() {
+            if seen == CROWDED {
+                return self.nearest_to_point_walking(p, radius_ft);
+            }
+            let distance_2 = piece.distance_2(&p);
+            if distance_2 <= radius_2 {
+                let distance_ft = distance_2.sqrt();
+                if best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
+                    best = Some(Nearest { distance_ft, owner: piece.owner });
+                }
+            }
+        }
+        best
+    }
+
+    /// [`LineIndex::nearest_to_point`] by walking the tree nearest first.
+    fn nearest_to_point_walking(&self, p: [f64; 2], radius_ft: f64) -> Option<Nearest> {
         let radius_2 = radius_ft * radius_ft;
         let mut best: Option<Nearest> = None;
         for (piece, distance_2) in self.tree.nearest_neighbor_iter_with_distance_2(&p) {
@@ -360,6 +386,45 @@ mod tests {
         push_pieces(LineString::from(vec![(0.0, 0.0), (1e12, 0.0)]).0, 0, &mut pieces);
         let hit = LineIndex::new(pieces).nearest_to_point([5e11, 30.0], 100.0).unwrap();
         assert_eq!(hit.distance_ft, 30.0);
+    }
+
+    /// The box query, the nearest-first walk and a scan of every piece find the same line at the same
+    /// distance, ties going to the lower owner: lines crowded or sparse, points near and far.
+    #[test]
+    fn the_nearest_line_to_a_point_is_the_same_found_any_way() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move |scale: f64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * scale
+        };
+        for lines in [3, 40, 2_000] {
+            let mut pieces = Vec::new();
+            for owner in 0..lines {
+                let (x0, y0) = (next(20_000.0), next(20_000.0));
+                // Some lines repeat others, so that ties between owners occur.
+                let (x1, y1) =
+                    if owner % 7 == 6 { (x0, y0 + 300.0) } else { (x0 + next(600.0), y0 + next(600.0)) };
+                push_pieces(LineString::from(vec![(x0, y0), (x1, y1)]).0, owner, &mut pieces);
+            }
+            let every = pieces.clone();
+            let index = LineIndex::new(pieces);
+            for _ in 0..400 {
+                let p = [next(22_000.0) - 1_000.0, next(22_000.0) - 1_000.0];
+                for radius in [0.0, 50.0, 1_000.0, 30_000.0] {
+                    let scanned = every
+                        .iter()
+                        .map(|s| (point_segment_distance_2(p, s.a, s.b).sqrt(), s.owner))
+                        .filter(|&(d, _)| d <= radius)
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    let found = index.nearest_to_point(p, radius).map(|n| (n.distance_ft, n.owner));
+                    let walked = index.nearest_to_point_walking(p, radius).map(|n| (n.distance_ft, n.owner));
+                    assert_eq!(found, scanned, "{p:?} within {radius} of {lines} lines");
+                    assert_eq!(walked, scanned, "{p:?} within {radius} of {lines} lines, walking");
+                }
+            }
+        }
     }
 
     #[test]
