@@ -81,8 +81,8 @@ pub(in crate::io) struct Blocks {
     chunk: usize,
     /// The file the blocks are read from, once the first is.
     file: Option<File>,
-    /// Room for the bytes of a chunk.
-    buf: Vec<u8>,
+    /// Room for the bytes of a chunk and of the next.
+    bufs: [Vec<u8>; 2],
     /// How many features were handed out.
     done: usize,
 }
@@ -125,7 +125,7 @@ impl Blocks {
             stamp,
             chunk: block,
             file: None,
-            buf: Vec::new(),
+            bufs: Default::default(),
             done: 0,
         })
     }
@@ -140,38 +140,41 @@ impl Blocks {
     pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         let reading = Reading { geometry: Part::Pass, properties: Part::Read, slots: Some(columns) };
         let mut file = reopen(&self.path, self.stamp)?;
-        let (mut buf, mut read, mut done) = (Vec::new(), Vec::new(), 0);
-        while done < self.entries.len() {
-            let count = read_chunk(&mut file, &self.entries[done..], self.chunk, &mut buf)
-                .map_err(|e| Error::io(&self.path, e))?;
-            let entries = &self.entries[done..done + count];
+        let mut record = 0;
+        let read = |entries: &[Entry], bytes: &[u8]| {
             let base = entries[0].start;
+            let mut read = Vec::new();
             entries
                 .par_iter()
                 .with_min_len(PER_TASK)
                 .map(|entry| {
                     let at = (entry.start - base) as usize;
-                    properties(&buf[at..at + entry.len as usize], entry, &self.names, &reading)
+                    properties(&bytes[at..at + entry.len as usize], entry, &self.names, &reading)
                 })
                 .collect_into_vec(&mut read);
-            for values in read.drain(..) {
+            read
+        };
+        let take = |read: Vec<Parse<(Vec<Value>, NewNames)>>| {
+            for values in read {
                 let (values, new) = values.map_err(|e| failure(&self.path, e.into()))?;
                 if !new.is_empty() {
                     return Err(changed(&self.path));
                 }
-                done += 1;
-                each(done, pick(values, columns));
+                record += 1;
+                each(record, pick(values, columns));
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        let mut bufs = Default::default();
+        in_chunks(&self.path, &mut file, &self.entries, self.chunk, &mut bufs, read, take)
     }
 
     /// The next `count` features (fewer at the end, none once all are read) and the problems found in them,
     /// in record order.
     pub fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
-        let end = self.done.saturating_add(count).min(self.entries.len());
-        let (mut features, mut problems) = (Vec::with_capacity(end - self.done), Vec::new());
-        if self.done == end {
+        let (first, end) = (self.done, self.done.saturating_add(count).min(self.entries.len()));
+        let (mut features, mut problems) = (Vec::with_capacity(end - first), Vec::new());
+        if first == end {
             return Ok((features, Vec::new()));
         }
         let file = match self.file.take() {
@@ -179,35 +182,64 @@ impl Blocks {
             None => reopen(&self.path, self.stamp)?,
         };
         let file = self.file.insert(file);
-        let (mut elements, mut parsed) = (Vec::new(), Vec::new());
-        while self.done < end {
-            let entries = &self.entries[self.done..end];
-            let n =
-                read_chunk(file, entries, self.chunk, &mut self.buf).map_err(|e| Error::io(&self.path, e))?;
+        let (path, names, lon_lat) = (&self.path, &self.names, self.lon_lat);
+        let read = |entries: &[Entry], bytes: &[u8]| {
             let base = entries[0].start;
-            elements.clear();
-            elements.extend(
-                entries[..n].iter().map(|e| (e.start - base) as usize..(e.start - base + e.len) as usize),
-            );
-            walk::parse(&self.buf, base, &elements, &self.names, &Reading::WHOLE, &mut parsed);
-            for feature in parsed.drain(..) {
-                let Parsed { geometry, values, new, .. } =
-                    feature.map_err(|e| failure(&self.path, e.into()))?;
+            let elements: Vec<_> = entries
+                .iter()
+                .map(|e| (e.start - base) as usize..(e.start - base + e.len) as usize)
+                .collect();
+            let mut parsed = Vec::new();
+            walk::parse(bytes, base, &elements, names, &Reading::WHOLE, &mut parsed);
+            parsed
+        };
+        let take = |parsed: Vec<Parse<Parsed>>| {
+            for feature in parsed {
+                let Parsed { geometry, values, new, .. } = feature.map_err(|e| failure(path, e.into()))?;
                 if !new.is_empty() {
-                    return Err(changed(&self.path));
+                    return Err(changed(path));
                 }
-                self.done += 1;
-                let mut feature = to_feature(&self.path, self.done, geometry, values, &mut problems);
-                if let (true, Ok(geometry)) = (self.lon_lat, &feature.geometry) {
+                let record = first + features.len() + 1;
+                let mut feature = to_feature(path, record, geometry, values, &mut problems);
+                if let (true, Ok(geometry)) = (lon_lat, &feature.geometry) {
                     if let Some(span) = outside_lon_lat(geometry) {
-                        problems.push((self.done, mark_outside(&self.path, &mut feature, &span)));
+                        problems.push((record, mark_outside(path, &mut feature, &span)));
                     }
                 }
                 features.push(feature);
             }
-        }
+            Ok(())
+        };
+        in_chunks(path, file, &self.entries[first..end], self.chunk, &mut self.bufs, read, take)?;
+        self.done = end;
         Ok((features, problems.into_iter().map(|(_, p)| p).collect()))
     }
+}
+
+/// Reads the features of `entries` a chunk of at most `chunk` bytes at a time (a larger feature alone) into
+/// one of `bufs`, and hands each chunk's entries and bytes to `read`, on the thread pool while the next
+/// chunk is read, then what it made of them to `take`, in order.
+fn in_chunks<T: Send>(
+    path: &Path,
+    file: &mut File,
+    entries: &[Entry],
+    chunk: usize,
+    bufs: &mut [Vec<u8>; 2],
+    read: impl Fn(&[Entry], &[u8]) -> T + Sync,
+    mut take: impl FnMut(T) -> Result<()>,
+) -> Result<()> {
+    let io = |e| Error::io(path, e);
+    let (mut done, mut count) = (0, read_chunk(file, entries, chunk, &mut bufs[0]).map_err(io)?);
+    while count > 0 {
+        let (here, rest) = entries[done..].split_at(count);
+        let [current, next] = &mut *bufs;
+        let (made, next_count) = rayon::join(|| read(here, current), || read_chunk(file, rest, chunk, next));
+        take(made)?;
+        done += count;
+        count = next_count.map_err(io)?;
+        bufs.swap(0, 1);
+    }
+    Ok(())
 }
 
 /// The values by slot of the properties of the feature in `bytes` that `reading` reads, and the properties
