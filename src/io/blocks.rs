@@ -3,12 +3,15 @@
 //!
 //! Shapefiles are read block by block from their files: a block's shapes and attribute rows are read on two
 //! threads, and [`LayerBlocks::scan`] reads chosen attribute columns alone, at their fixed offsets in the
-//! `.dbf`, without touching the shapes. The other formats are read whole on opening and handed out in blocks
-//! from memory.
+//! `.dbf`, without touching the shapes. GeoJSON is read block by block too: opening checks the whole
+//! document as a whole read does (so it fails where and as a whole read fails) and learns its fields, its
+//! number of features and its CRS, wherever the `crs` member stands; [`LayerBlocks::scan`] reads the chosen
+//! properties and passes over the geometries; each block is parsed on every core. GeoPackages and GeoParquet
+//! are read whole on opening and handed out in blocks from memory.
 
 use std::path::{Path, PathBuf};
 
-use super::{read_layer, shapefile, split_member, LayerFormat, ReadOptions};
+use super::{geojson, read_layer, shapefile, split_member, LayerFormat, ReadOptions};
 use crate::crs::Crs;
 use crate::error::{Problem, Result};
 use crate::layer::{Feature, Value};
@@ -24,6 +27,7 @@ pub struct LayerBlocks {
 
 enum Source {
     Shapefile(Box<shapefile::Blocks>),
+    Geojson(Box<geojson::Blocks>),
     /// The features not yet handed out, and the reader's problems, given with the first block.
     Memory {
         features: std::vec::IntoIter<Feature>,
@@ -35,7 +39,8 @@ impl LayerBlocks {
     /// Opens the layer at `path` (any format [`read_layer`] reads) with the fields `options` keeps.
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
         let (file, member) = split_member(path);
-        if member.is_none() && LayerFormat::of(&file)? == LayerFormat::Shapefile {
+        let format = LayerFormat::of(&file)?;
+        if member.is_none() && format == LayerFormat::Shapefile {
             super::require_file(&file)?;
             let blocks = shapefile::Blocks::open(&file, options)?;
             let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
@@ -45,6 +50,18 @@ impl LayerBlocks {
                 fields,
                 len,
                 source: Source::Shapefile(Box::new(blocks)),
+            });
+        }
+        if member.is_none() && format == LayerFormat::GeoJson {
+            super::require_file(&file)?;
+            let blocks = geojson::Blocks::open(&file, options)?;
+            let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
+            return Ok(LayerBlocks {
+                path: file,
+                crs,
+                fields,
+                len,
+                source: Source::Geojson(Box::new(blocks)),
             });
         }
         let (layer, problems) = read_layer(path, options)?;
@@ -80,10 +97,12 @@ impl LayerBlocks {
 
     /// Calls `each` with the record number and the values of the kept fields at indices `columns`, for every
     /// record in order, before any block is read. A shapefile reads those `.dbf` columns alone; a value that
-    /// cannot be decoded is null here, and is reported when its block is read.
+    /// cannot be decoded is null here, and is reported when its block is read. A GeoJSON file reads those
+    /// properties alone (opening found any value that cannot be read).
     pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         match &self.source {
             Source::Shapefile(blocks) => blocks.scan(columns, each),
+            Source::Geojson(blocks) => blocks.scan(columns, each),
             Source::Memory { features, .. } => {
                 for feature in features.as_slice() {
                     let values =
@@ -100,6 +119,7 @@ impl LayerBlocks {
     pub fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
         match &mut self.source {
             Source::Shapefile(blocks) => blocks.next_block(count),
+            Source::Geojson(blocks) => blocks.next_block(count),
             Source::Memory { features, problems } => {
                 Ok((features.by_ref().take(count).collect(), std::mem::take(problems)))
             }

@@ -2,25 +2,31 @@
 //! each sample (tested against hand-worked expectations elsewhere) is the reference; the same county run in
 //! blocks of 1, 7 and 64 records, with the CSV written from the blocks as they come, must give the same file
 //! byte for byte. The problem sample has the cases blocks could break: repeated ids (the first record must be
-//! the one scheduled, whichever block it is in), records without ids, broken shapes.
+//! the one scheduled, whichever block it is in), records without ids, broken shapes. Both samples are run
+//! again with their parcels as GeoJSON (the shapefile's records, the `crs` member after the features), which
+//! is read in blocks too; the clean sample's schedule from GeoJSON is the one from the shapefile.
 //!
 //! The obligations likewise: `obligations.csv` written from each block's obligations must be the file of the
 //! whole run's, with the same summary, notes and problems, under both rule sets (Cayuga's permits, pipes and
 //! inspectors' reports; Gorham's event clocks); and the notices made of what each block's noticed obligations
 //! and rows keep must be the whole run's (`notices.csv`, `cannot_mail.csv`, the letters).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use geo::{Geometry, LineString, Polygon};
 use lakeshore::config::{Config, ConfigFile};
 use lakeshore::error::Problem;
 use lakeshore::io::write::{write_csv, CsvByPlace};
+use lakeshore::io::{read_layer, ReadOptions};
+use lakeshore::layer::Value;
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, notices_among, stream_noticed, CannotMail};
 use lakeshore::report::obligations::{stream_obligations_csv_in_blocks, ObligationSummary, ObligationTable};
 use lakeshore::report::schedule::ScheduleTable;
 use lakeshore::table::Table;
+use serde_json::{json, Map};
 
 use crate::common::fresh_dir;
 
@@ -30,7 +36,9 @@ fn config(county: &str) -> Config {
     Config::new(file, "2027-01-15".parse::<NaiveDate>().unwrap()).expect("the sample config is valid")
 }
 
-fn blocks_change_nothing(county: &str) {
+/// Runs the county of the config at `county` whole and in blocks of 1, 7 and 64 records, which must all give
+/// the same schedule and problems; returns the schedule, as CSV.
+fn blocks_change_nothing(county: &str) -> Vec<u8> {
     let config = config(county);
     let dir = fresh_dir("streaming");
     let whole = run_schedule(&config).expect("the sample runs");
@@ -67,6 +75,67 @@ fn blocks_change_nothing(county: &str) {
         assert!(scratch.is_empty(), "scratch files left behind: {scratch:?}");
     }
     std::fs::remove_dir_all(&dir).ok();
+    expected
+}
+
+/// A copy of the sample county at `county` (a folder of the repository) whose parcels are `parcels.geojson`:
+/// the shapefile's records to the bit (a shape the shapefile reader cannot use has a null geometry), the
+/// `crs` member after the features. Returns the copy's config.
+fn with_geojson_parcels(county: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(county);
+    let dir = fresh_dir("streaming-geojson");
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let (layer, _) = read_layer(&source.join("parcels.shp"), &ReadOptions::default()).unwrap();
+    let ring = |ring: &LineString| -> Vec<[f64; 2]> { ring.coords().map(|c| [c.x, c.y]).collect() };
+    let rings = |p: &Polygon| -> Vec<Vec<[f64; 2]>> {
+        std::iter::once(p.exterior()).chain(p.interiors()).map(ring).collect()
+    };
+    let features: Vec<serde_json::Value> = layer
+        .features
+        .iter()
+        .map(|feature| {
+            let properties: Map<String, serde_json::Value> = layer
+                .fields
+                .iter()
+                .zip(&feature.values)
+                .map(|(name, value)| {
+                    let value = match value {
+                        Value::Null => serde_json::Value::Null,
+                        Value::Text(text) => json!(text),
+                        Value::Number(x) => json!(x),
+                        Value::Bool(b) => json!(b),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            let geometry = match &feature.geometry {
+                Ok(Geometry::Polygon(p)) => json!({"type": "Polygon", "coordinates": rings(p)}),
+                Ok(Geometry::MultiPolygon(mp)) => {
+                    json!({"type": "MultiPolygon", "coordinates": mp.0.iter().map(rings).collect::<Vec<_>>()})
+                }
+                Ok(other) => panic!("record {}: a parcel that is not a polygon: {other:?}", feature.record),
+                Err(_) => serde_json::Value::Null,
+            };
+            json!({"type": "Feature", "properties": properties, "geometry": geometry})
+        })
+        .collect();
+    // The samples are in EPSG:2261, as their configs say.
+    let text = format!(
+        "{{\"type\": \"FeatureCollection\", \"features\": {}, \"crs\": {}}}",
+        serde_json::to_string(&features).unwrap(),
+        json!({"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2261"}})
+    );
+    std::fs::write(dir.join("parcels.geojson"), text).unwrap();
+    let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
+    assert!(config.contains("parcels = \"parcels.shp\""));
+    let config = config.replace("parcels = \"parcels.shp\"", "parcels = \"parcels.geojson\"");
+    std::fs::write(dir.join("county.toml"), config).unwrap();
+    dir.join("county.toml")
 }
 
 #[test]
@@ -169,4 +238,20 @@ fn the_problem_sample_s_obligations_in_blocks_are_the_whole_run_s() {
     obligations_in_blocks_are_the_whole_run_s("data/sample-problems/county.toml");
     obligations_in_blocks_are_the_whole_run_s("data/sample-problems/gorham.toml");
     notices_in_blocks_are_the_whole_run_s("data/sample-problems/county.toml");
+}
+
+#[test]
+fn the_sample_with_geojson_parcels_in_blocks_is_the_sample_whole() {
+    let from_shapefile = blocks_change_nothing("data/sample/county.toml");
+    let config = with_geojson_parcels("data/sample");
+    let from_geojson = blocks_change_nothing(config.to_str().unwrap());
+    assert!(from_geojson == from_shapefile, "the schedule from GeoJSON parcels differs from the shapefile's");
+    std::fs::remove_dir_all(config.parent().unwrap()).ok();
+}
+
+#[test]
+fn the_problem_sample_with_geojson_parcels_in_blocks_is_the_problem_sample_whole() {
+    let config = with_geojson_parcels("data/sample-problems");
+    blocks_change_nothing(config.to_str().unwrap());
+    std::fs::remove_dir_all(config.parent().unwrap()).ok();
 }

@@ -4,6 +4,12 @@
 //! Features are read on several threads at once, so a feature does not learn the slots of property names the
 //! reader meets for the first time: it hands them back in [`Parsed::new`], and the reader gives them slots in
 //! file order.
+//!
+//! A pass over the file need not read all of a feature ([`Reading`]): the first pass of a layer read in
+//! blocks checks everything as a whole read does, so that it fails where a whole read fails, but builds
+//! nothing but the property names; the pass for the ids reads a few values and passes over the rest.
+
+use std::ops::Range;
 
 use geo::{Coord, Geometry};
 use rustc_hash::FxHashMap;
@@ -17,15 +23,71 @@ use crate::layer::Value;
 /// Features are elements of the `features` array of the top-level object.
 pub(super) const DEPTH: usize = 2;
 
+/// How a part of a feature (its geometry, its properties) is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Part {
+    /// Read into its value.
+    Read,
+    /// Checked as reading it would check it, nothing built (property names are still met).
+    Check,
+    /// Passed over: only its end is found. For bytes that a pass before has checked.
+    Pass,
+}
+
+/// How much of a feature a pass reads. The rest of the feature (its `type`, foreign members) is always
+/// checked as a whole read checks it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Reading<'a> {
+    /// How the geometry is read.
+    pub geometry: Part,
+    /// How the properties are read.
+    pub properties: Part,
+    /// With `properties` [`Part::Read`], the slots whose values are read; `None` reads every kept one.
+    pub slots: Option<&'a [usize]>,
+}
+
+impl Reading<'_> {
+    /// Everything: the geometry and the values of the kept properties.
+    pub const WHOLE: Reading<'static> = Reading { geometry: Part::Read, properties: Part::Read, slots: None };
+
+    /// Nothing built, everything checked as [`Reading::WHOLE`] checks it; property names met.
+    pub const CHECK: Reading<'static> =
+        Reading { geometry: Part::Check, properties: Part::Check, slots: None };
+
+    /// Whether the value of the property in `slot` is read.
+    fn reads(&self, slot: usize) -> bool {
+        self.properties == Part::Read && self.slots.is_none_or(|slots| slots.contains(&slot))
+    }
+}
+
+/// Properties not named before, in the order met: the name and the value (`None` when the field is not kept
+/// or the reading does not read values).
+pub(super) type NewNames = Vec<(String, Option<Value>)>;
+
 /// A feature as read, before it gets its record number.
 #[derive(Debug)]
 pub(super) struct Parsed {
-    /// The geometry, or why it is unusable.
-    pub geometry: Result<Geometry<f64>, Unusable>,
-    /// The values of the properties whose slots were known, by slot.
+    /// The geometry, or why it is unusable; `None` when the reading did not read it.
+    pub geometry: Option<Result<Geometry<f64>, Unusable>>,
+    /// The values of the properties whose slots were known, by slot (every kept slot, those not read null),
+    /// when the reading reads properties; empty otherwise.
     pub values: Vec<Value>,
-    /// Properties not named before, in order: the name and the value (`None` when the field is not kept).
-    pub new: Vec<(String, Option<Value>)>,
+    /// Properties not named before.
+    pub new: NewNames,
+    /// Where the feature's properties lie in its bytes.
+    pub properties: Properties,
+}
+
+/// Where a feature's `properties` member lies in its bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) enum Properties {
+    /// The feature has none.
+    #[default]
+    None,
+    /// The value of its one `properties` member.
+    At(Range<usize>),
+    /// It has more than one `properties` member (their values all count, the last value of a name winning).
+    Several,
 }
 
 /// The property names met so far, and where each one's values go.
@@ -67,14 +129,25 @@ impl Names {
     }
 }
 
-/// Reads the feature in `bytes`, which start at file offset `base`; `scratch` is working room for positions.
-pub(super) fn read(bytes: &[u8], base: u64, names: &Names, scratch: &mut Vec<Coord>) -> Parse<Parsed> {
+/// Reads the feature in `bytes`, which start at file offset `base`, as `reading` says; `scratch` is working
+/// room for positions.
+pub(super) fn read(
+    bytes: &[u8],
+    base: u64,
+    names: &Names,
+    reading: &Reading,
+    scratch: &mut Vec<Coord>,
+) -> Parse<Parsed> {
     let mut cur = Cursor::new(bytes, base, DEPTH);
     cur.object("invalid type: expected a GeoJSON Feature object")?;
     let mut is_feature = false;
     let mut geometry = Err(Bad::Missing);
-    let mut values = vec![Value::Null; names.kept];
+    let mut values = match reading.properties {
+        Part::Read => vec![Value::Null; names.kept],
+        Part::Check | Part::Pass => Vec::new(),
+    };
     let mut new = Vec::new();
+    let mut at = Properties::None;
     let mut first = true;
     while let Some(key) = cur.key(&mut first)? {
         match &*key {
@@ -83,12 +156,30 @@ pub(super) fn read(bytes: &[u8], base: u64, names: &Names, scratch: &mut Vec<Coo
                 cur.skip(Check::Full)?;
                 is_feature = false;
             }
-            b"geometry" => geometry = geometry::read(&mut cur, scratch)?,
-            b"properties" => properties(&mut cur, names, &mut values, &mut new)?,
+            b"geometry" => match reading.geometry {
+                Part::Read => geometry = geometry::read(&mut cur, scratch)?,
+                Part::Check => cur.skip(Check::Full)?,
+                Part::Pass => cur.pass()?,
+            },
+            b"properties" => {
+                cur.peek(); // past the whitespace before the value
+                let start = cur.pos();
+                match reading.properties {
+                    Part::Pass => cur.pass()?,
+                    Part::Read | Part::Check => properties(&mut cur, names, reading, &mut values, &mut new)?,
+                }
+                at = match at {
+                    Properties::None => Properties::At(start..cur.pos()),
+                    Properties::At(_) | Properties::Several => Properties::Several,
+                };
+            }
             _ => cur.skip(Check::Syntax)?,
         }
     }
     cur.end("expected `,` or `]`")?;
+    if reading.geometry != Part::Read {
+        return Ok(Parsed { geometry: None, values, new, properties: at });
+    }
     let geometry = if is_feature {
         geometry.map_err(|bad| match bad {
             Bad::Missing => Unusable::new("no geometry", "add one or delete the feature"),
@@ -99,15 +190,32 @@ pub(super) fn read(bytes: &[u8], base: u64, names: &Names, scratch: &mut Vec<Coo
         Err(Unusable::new("not a GeoJSON Feature (its type is not \"Feature\")", FIX_GEOMETRY))
     };
     let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g));
-    Ok(Parsed { geometry, values, new })
+    Ok(Parsed { geometry: Some(geometry), values, new, properties: at })
 }
 
-/// A feature's `properties`: an object, whose kept values are stored, or `null`.
+/// Reads the value of a feature's `properties` member, in `bytes` at file offset `base`, as `reading` says:
+/// the values by slot, and the properties not named before.
+pub(super) fn read_properties(
+    bytes: &[u8],
+    base: u64,
+    names: &Names,
+    reading: &Reading,
+) -> Parse<(Vec<Value>, NewNames)> {
+    let mut cur = Cursor::new(bytes, base, DEPTH + 1);
+    let (mut values, mut new) = (vec![Value::Null; names.kept], Vec::new());
+    properties(&mut cur, names, reading, &mut values, &mut new)?;
+    cur.end("trailing characters")?;
+    Ok((values, new))
+}
+
+/// A feature's `properties`: an object, whose kept values are stored as `reading` says, or `null`. Every
+/// value not read is checked as reading it would check it.
 fn properties(
     cur: &mut Cursor,
     names: &Names,
+    reading: &Reading,
     values: &mut [Value],
-    new: &mut Vec<(String, Option<Value>)>,
+    new: &mut NewNames,
 ) -> Parse<()> {
     match cur.peek() {
         Some(b'n') => return cur.null_or_bool().map(drop),
@@ -116,11 +224,11 @@ fn properties(
     let mut first = true;
     while let Some(name) = cur.key(&mut first)? {
         match names.slot(&name) {
-            Some(Some(slot)) => values[slot] = value(cur)?,
-            Some(None) => cur.skip(Check::Full)?,
+            Some(Some(slot)) if reading.reads(slot) => values[slot] = value(cur)?,
+            Some(_) => cur.skip(Check::Full)?,
             None => {
                 let name = String::from_utf8_lossy(&name).into_owned();
-                let value = if names.keeps(&name) {
+                let value = if reading.properties == Part::Read && names.keeps(&name) {
                     Some(value(cur)?)
                 } else {
                     cur.skip(Check::Full).map(|()| None)?

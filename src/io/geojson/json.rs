@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::search::{Set, StringStop};
+use super::search::{Extent, Scan, Set, StringStop};
 
 /// The deepest nesting of arrays and objects accepted, counted from the top of the document (serde_json's
 /// limit, which the reader has always had).
@@ -228,14 +228,12 @@ impl<'a> Cursor<'a> {
         let start = self.pos + 1;
         let Lexed { end, escaped, ascii } = self.string_end(Check::Full)?;
         let raw = &self.bytes[start..end];
-        let text = if escaped {
-            Cow::Owned(self.unescape(start, end)?)
-        } else {
-            if !ascii {
-                self.utf8(raw, start)?;
-            }
-            Cow::Borrowed(raw)
-        };
+        // Checked before unescaping, so that a fault is placed where it is in the file (and where skipping
+        // the string places it).
+        if !ascii {
+            self.utf8(raw, start)?;
+        }
+        let text = if escaped { Cow::Owned(self.unescape(start, end)?) } else { Cow::Borrowed(raw) };
         self.pos = end + 1;
         Ok(text)
     }
@@ -357,7 +355,7 @@ impl<'a> Cursor<'a> {
     /// The number at the position.
     pub fn number(&mut self) -> Parse<f64> {
         let start = self.pos;
-        match self.number_end()? {
+        match self.number_end::<true>()? {
             Number { exact: Some(x), .. } => Ok(x),
             Number { exact: None, .. } => self.number_value(start),
         }
@@ -374,17 +372,18 @@ impl<'a> Cursor<'a> {
 
     fn skip_number(&mut self, check: Check) -> Parse<()> {
         let start = self.pos;
-        let number = self.number_end()?;
+        let number = self.number_end::<false>()?;
         if check == Check::Full && number.may_overflow {
             self.number_value(start)?;
         }
         Ok(())
     }
 
-    /// Moves past the number at the position, checking its syntax. Numbers of at most 19 digits whose
-    /// digits fit in the 53 bits of a double and whose power of ten is at most 22 (most coordinates) get
-    /// their value on the way, exactly as correct rounding gives it: one rounding of two exact doubles.
-    fn number_end(&mut self) -> Parse<Number> {
+    /// Moves past the number at the position, checking its syntax. With `VALUE`, numbers of at most 19
+    /// digits whose digits fit in the 53 bits of a double and whose power of ten is at most 22 (most
+    /// coordinates) get their value on the way, exactly as correct rounding gives it: one rounding of two
+    /// exact doubles. Without it (a number skipped) the digits are only counted.
+    fn number_end<const VALUE: bool>(&mut self) -> Parse<Number> {
         let bytes = self.bytes;
         let mut i = self.pos;
         let negative = bytes.get(i) == Some(&b'-');
@@ -449,7 +448,7 @@ impl<'a> Cursor<'a> {
         }
         self.pos = i;
         let power = exponent - fraction;
-        let exact = (digits <= 19 && mantissa <= 1 << 53 && power.abs() <= 22).then(|| {
+        let exact = (VALUE && digits <= 19 && mantissa <= 1 << 53 && power.abs() <= 22).then(|| {
             let m = mantissa as f64;
             let x = if power < 0 { m / POW10[-power as usize] } else { m * POW10[power as usize] };
             if negative {
@@ -481,6 +480,23 @@ impl<'a> Cursor<'a> {
             Some(b'f') => self.literal(b"false").map(|()| Some(false)),
             None => Err(self.eof("a value")),
             Some(_) => Err(self.error(FIRST_OF_VALUE)),
+        }
+    }
+
+    /// Moves past the value at the position without checking it, following only its strings and brackets to
+    /// find its end: for bytes a pass before has checked.
+    pub fn pass(&mut self) -> Parse<()> {
+        self.skip_ws();
+        match Extent::default().scan(&self.bytes[self.pos..], self.depth) {
+            Scan::Complete(len) => {
+                self.pos += len;
+                Ok(())
+            }
+            Scan::NeedMore => Err(self.eof("a value")),
+            Scan::TooDeep(at) => {
+                Err(self
+                    .error_at(self.pos + at, format!("nesting deeper than {MAX_DEPTH} arrays and objects")))
+            }
         }
     }
 

@@ -171,3 +171,28 @@ fn nesting_is_limited_and_followed_without_recursion() {
     let mut cur = Cursor::new(b"[[1]]", 100, MAX_DEPTH - 1);
     assert_eq!(cur.skip(Check::Full).unwrap_err().at, 101);
 }
+
+#[test]
+fn a_string_fails_where_skipping_it_fails() {
+    // Reading a string and skipping it under the full check find the same fault at the same byte, escapes
+    // or not: a pass that skips what another reads fails as that one does.
+    for text in
+        [&b"\"caf\xe9\""[..], b"\"\\n\\t caf\xe9\"", b"\"\\u00e9\xff\"", b"\"a\\qb\"", b"\"\\ud83d x\""]
+    {
+        let read = cursor(text).string().map(drop);
+        assert!(read.is_err(), "{}", String::from_utf8_lossy(text));
+        assert_eq!(read, cursor(text).skip(Check::Full), "{}", String::from_utf8_lossy(text));
+    }
+}
+
+#[test]
+fn passing_over_a_value_finds_its_end_unchecked() {
+    let text = br#"{"a": [1, {"b": "]}\"{"}], "c": 2} , 3"#;
+    let mut cur = cursor(text);
+    cur.pass().unwrap();
+    assert_eq!(&text[cur.pos()..], b" , 3");
+    let mut cur = cursor(b"[[1, 2]");
+    assert_eq!(cur.pass().unwrap_err().what, "EOF while parsing a value");
+    let mut cur = Cursor::new(b"[[1]]", 100, MAX_DEPTH - 1);
+    assert_eq!(cur.pass().unwrap_err().at, 101);
+}

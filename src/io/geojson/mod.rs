@@ -1,44 +1,47 @@
 //! The GeoJSON reader: an RFC 7946 FeatureCollection, read a block at a time, its features parsed on every
 //! core.
 //!
-//! [`stream`] reads the file in blocks of a few MiB and walks the top-level object. The features of a block
-//! are parsed in parallel (rayon) while the next block is read and scanned: [`feature`] reads each one from
-//! its bytes, straight into a `geo` geometry ([`geometry`]) and the values of the kept properties, through
-//! [`json`], a strict JSON reader that borrows strings and parses numbers correctly rounded. No JSON tree is
-//! built. Memory holds the features read so far plus about two blocks, never the whole document; features
-//! keep their file order and record numbers, and a document that is not JSON is an error naming the line and
-//! column of the first fault. A UTF-8 byte order mark is skipped.
+//! [`stream`] reads the file in blocks of a few MiB and finds where each feature ends; [`walk`] walks the
+//! top-level object with it and hands out the features of every `features` member a block at a time. The
+//! features of a block are parsed in parallel (rayon) while the next block is read and scanned: [`feature`]
+//! reads each one from its bytes, straight into a `geo` geometry ([`geometry`]) and the values of the kept
+//! properties, through [`json`], a strict JSON reader that borrows strings and parses numbers correctly
+//! rounded. No JSON tree is built. A whole read ([`read`]) holds the features read so far plus about two
+//! blocks, never the whole document; [`Blocks`] hold no more than a block of features, for a layer read in
+//! blocks of records (`io::blocks`). Features keep their file order and record numbers, and a document that
+//! is not JSON is an error naming the line and column of the first fault. A UTF-8 byte order mark is skipped.
 //!
 //! The pre-RFC `crs` member that county exports often carry, when present, names the layer's CRS
 //! (`urn:ogc:def:crs:EPSG::2261`, `EPSG:2261`); without it the layer is WGS 84, and coordinates that cannot
 //! be longitude/latitude are caught here rather than misplaced later.
 
+mod blocks;
 mod feature;
 mod geometry;
 mod json;
 mod search;
 mod stream;
+mod walk;
 
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::ops::Range;
 use std::path::Path;
 
-use geo::BoundingRect;
-use rayon::prelude::*;
+use geo::{BoundingRect, Geometry};
 use serde_json::Value as Json;
 
-use self::feature::{Names, Parsed};
+pub(super) use self::blocks::Blocks;
+use self::feature::{Names, NewNames, Parsed, Reading};
 use self::json::{Parse, SyntaxError};
-use self::stream::{Batch, Fail, Stream, Then};
+use self::stream::Fail;
+use self::walk::{Top, Walk};
 use super::{select_fields, ReadOptions, Unusable};
 use crate::crs::{Crs, CrsDef};
 use crate::error::{Error, Problem, Result};
 use crate::layer::{Feature, Layer, Value};
 
 const FIX_GEOMETRY: &str = "correct the feature's geometry or delete the feature";
-
-/// Features parsed by one rayon task at the least: enough to outweigh handing the task out.
-const PER_TASK: usize = 64;
 
 /// The property names of the first feature of the GeoJSON file at `path`, in the file's order; the file is
 /// read no further than that feature.
@@ -53,19 +56,72 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
 
 /// [`field_names`], reading `block` bytes at a time.
 fn field_names_in_blocks(path: &Path, block: usize) -> Result<Vec<String>> {
-    let mut collector = Collector::new(path, None, true);
-    parse(path, &mut collector, block)?;
-    Ok(collector.fields)
+    let fail = |fail| failure(path, fail);
+    let mut walk = Walk::open(path, block, false).map_err(fail)?;
+    let mut fields = Fields::new(None);
+    if let Some(batch) = walk.batch().map_err(fail)? {
+        if let Some(first) = batch.elements.first() {
+            let bytes = &batch.bytes[first.clone()];
+            let base = batch.base + first.start as u64;
+            let parsed = feature::read(bytes, base, &fields.names, &Reading::CHECK, &mut Vec::new());
+            let Parsed { mut values, new, .. } = parsed.map_err(|e| fail(e.into()))?;
+            fields.learn(new, &mut values);
+        }
+    }
+    Ok(fields.kept)
 }
 
 /// [`read`], reading `block` bytes at a time.
 fn read_in_blocks(path: &Path, options: &ReadOptions, block: usize) -> Result<(Layer, Vec<Problem>)> {
     let keep = options.keep.as_deref();
-    let mut collector = Collector::new(path, keep, false);
-    parse(path, &mut collector, block)?;
-    match collector.collection_type.as_ref() {
+    let fail = |fail| failure(path, fail);
+    let mut walk = Walk::open(path, block, true).map_err(fail)?;
+    let mut collector =
+        Collector { path, fields: Fields::new(keep), features: Vec::new(), problems: Vec::new() };
+    let (mut parsed, file_len) = (Vec::new(), walk.len());
+    while let Some(spans) =
+        walk.parse_next(&collector.fields.names, &Reading::WHOLE, &mut parsed).map_err(fail)?
+    {
+        if collector.features.is_empty() {
+            collector.expect_more(parsed.len(), spans.all(), file_len);
+        }
+        collector.take(&mut parsed).map_err(|e| fail(e.into()))?;
+    }
+    let (crs, explicit) = collection_crs(path, walk.top(), &collector.fields.seen, keep)?;
+    let Collector { fields, mut features, mut problems, .. } = collector;
+    for feature in &mut features {
+        feature.values.resize(fields.kept.len(), Value::Null);
+    }
+    if crs == Crs::wgs84() {
+        check_lon_lat(path, explicit, &mut features, &mut problems)?;
+    }
+    problems.sort_by_key(|(record, _)| *record);
+    let problems = problems.into_iter().map(|(_, p)| p).collect();
+    Ok((Layer { path: path.to_path_buf(), crs, fields: fields.kept, features }, problems))
+}
+
+/// The error of a pass over the document at `path` that failed.
+fn failure(path: &Path, fail: Fail) -> Error {
+    match fail {
+        Fail::Io(e) => Error::io(path, e),
+        Fail::Syntax(e) => Error::format(
+            path,
+            format!(
+                "not readable GeoJSON ({} at {}): correct the file or re-export it",
+                e.what,
+                place(path, e.at)
+            ),
+        ),
+    }
+}
+
+/// The checks of a whole document once walked, in the order a whole read makes them: a FeatureCollection,
+/// with features, whose properties (`seen`) include the kept fields. Returns the CRS its `crs` member names
+/// (WGS 84 without one) and whether it names one.
+fn collection_crs(path: &Path, top: &Top, seen: &[String], keep: Option<&[String]>) -> Result<(Crs, bool)> {
+    match top.collection_type.as_ref() {
         Some(Json::String(t)) if t == "FeatureCollection" => {}
-        None if collector.has_features => {}
+        None if top.has_features => {}
         other => {
             let found = other.map_or("no type".to_string(), |t| format!("a {t}"));
             return Err(Error::format(
@@ -74,99 +130,13 @@ fn read_in_blocks(path: &Path, options: &ReadOptions, block: usize) -> Result<(L
             ));
         }
     }
-    if !collector.has_features {
+    if !top.has_features {
         return Err(Error::format(path, "FeatureCollection without a features member: re-export the layer"));
     }
-    select_fields(path, &collector.seen, keep)?;
-    let named_crs = collector.crs.take().filter(|member| !member.is_null());
-    let explicit = named_crs.is_some();
-    let crs = match named_crs {
-        Some(member) => crs_member(path, &member)?,
-        None => Crs::wgs84(),
-    };
-    let Collector { fields, mut features, mut problems, .. } = collector;
-    for feature in &mut features {
-        feature.values.resize(fields.len(), Value::Null);
-    }
-    if crs == Crs::wgs84() {
-        check_lon_lat(path, explicit, &mut features, &mut problems)?;
-    }
-    problems.sort_by_key(|(record, _)| *record);
-    let problems = problems.into_iter().map(|(_, p)| p).collect();
-    Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
-}
-
-/// Reads the document at `path` into `collector`, `block` bytes at a time.
-fn parse(path: &Path, collector: &mut Collector, block: usize) -> Result<()> {
-    let result =
-        Stream::open(path, block).map_err(Fail::Io).and_then(|mut stream| walk(&mut stream, collector));
-    match result {
-        Ok(()) => Ok(()),
-        Err(Fail::Io(e)) => Err(Error::io(path, e)),
-        Err(Fail::Syntax(e)) => Err(Error::format(
-            path,
-            format!(
-                "not readable GeoJSON ({} at {}): correct the file or re-export it",
-                e.what,
-                place(path, e.at)
-            ),
-        )),
-    }
-}
-
-/// The top-level object: `type` and `crs` kept as JSON, `features` read, other members checked and skipped.
-fn walk(stream: &mut Stream, collector: &mut Collector) -> Result<(), Fail> {
-    stream.open_top()?;
-    let mut first = true;
-    while let Some(key) = stream.key(&mut first)? {
-        match key.as_str() {
-            "type" => collector.collection_type = Some(stream.json()?),
-            "crs" => collector.crs = Some(stream.json()?),
-            "features" => {
-                collector.has_features = true;
-                if !features(stream, collector)? {
-                    return Ok(());
-                }
-            }
-            _ => stream.skip()?,
-        }
-    }
-    stream.end()
-}
-
-/// The `features` array, a batch at a time: each batch is parsed while the next is read. Returns whether to
-/// read on (not after the first feature when that is all that is wanted).
-fn features(stream: &mut Stream, collector: &mut Collector) -> Result<bool, Fail> {
-    stream.open_features()?;
-    // The memory of the batch before and of the parsed features is used again for the next.
-    let (mut spare, mut parsed) = (Batch::default(), Vec::new());
-    let mut batch = stream.batch(Batch::default())?;
-    loop {
-        let next = if matches!(batch.then, Then::More) && !collector.first_only {
-            let recycled = std::mem::take(&mut spare);
-            let ((), next) = rayon::join(|| collector.parse(&batch, &mut parsed), || stream.batch(recycled));
-            Some(next)
-        } else {
-            collector.parse(&batch, &mut parsed);
-            None
-        };
-        let first_batch = collector.features.is_empty();
-        if !collector.take(&mut parsed)? {
-            return Ok(false);
-        }
-        if first_batch {
-            collector.expect_more(&batch, stream.len());
-        }
-        match std::mem::take(&mut batch.then) {
-            Then::Closed => return Ok(true),
-            Then::Broken(e) => return Err(e.into()),
-            Then::More => {}
-        }
-        spare = std::mem::take(&mut batch);
-        batch = match next {
-            Some(next) => next?,
-            None => stream.batch(std::mem::take(&mut spare))?,
-        };
+    select_fields(path, seen, keep)?;
+    match top.crs.as_ref().filter(|member| !member.is_null()) {
+        Some(member) => Ok((crs_member(path, member)?, true)),
+        None => Ok((Crs::wgs84(), false)),
     }
 }
 
@@ -196,98 +166,98 @@ fn place(path: &Path, at: u64) -> String {
     format!("line {line} column {column}")
 }
 
-/// What the parse has gathered so far.
-struct Collector<'a> {
-    path: &'a Path,
-    /// Stop after the first feature (for [`field_names`]).
-    first_only: bool,
+/// The property names met, in file order, and the slot of each kept one.
+struct Fields {
     /// The slot of every property name met.
     names: Names,
-    /// Every property name seen, in first-seen order.
+    /// Every property name met, in first-met order.
     seen: Vec<String>,
-    /// The kept property names, in first-seen order.
-    fields: Vec<String>,
-    features: Vec<Feature>,
-    problems: Vec<(usize, Problem)>,
-    collection_type: Option<Json>,
-    crs: Option<Json>,
-    has_features: bool,
+    /// The kept property names, in first-met order: the layer's fields, each at its slot.
+    kept: Vec<String>,
 }
 
-impl<'a> Collector<'a> {
-    fn new(path: &'a Path, keep: Option<&'a [String]>, first_only: bool) -> Self {
-        Collector {
-            path,
-            first_only,
-            names: Names::new(keep),
-            seen: Vec::new(),
-            fields: Vec::new(),
-            features: Vec::new(),
-            problems: Vec::new(),
-            collection_type: None,
-            crs: None,
-            has_features: false,
+impl Fields {
+    fn new(keep: Option<&[String]>) -> Self {
+        Fields { names: Names::new(keep), seen: Vec::new(), kept: Vec::new() }
+    }
+
+    /// Gives the names a feature met first ([`Parsed::new`]) their slots, in order, and puts the values read
+    /// of kept ones in the feature's `values`.
+    fn learn(&mut self, new: NewNames, values: &mut Vec<Value>) {
+        for (name, value) in new {
+            let slot = match self.names.slot(name.as_bytes()) {
+                Some(slot) => slot,
+                None => {
+                    let slot = self.names.add(&name);
+                    if slot.is_some() {
+                        self.kept.push(name.clone());
+                    }
+                    self.seen.push(name);
+                    slot
+                }
+            };
+            if let (Some(slot), Some(value)) = (slot, value) {
+                if values.len() <= slot {
+                    values.resize(slot + 1, Value::Null);
+                }
+                values[slot] = value;
+            }
         }
     }
+}
 
-    /// Parses the features of `batch` on every core, each on its own, into `out` in their order.
-    fn parse(&self, batch: &Batch, out: &mut Vec<Parse<Parsed>>) {
-        let elements = match self.first_only {
-            true => &batch.elements[..batch.elements.len().min(1)],
-            false => &batch.elements[..],
-        };
-        elements
-            .par_iter()
-            .with_min_len(PER_TASK)
-            .map_init(Vec::new, |scratch, range| {
-                let base = batch.base + range.start as u64;
-                feature::read(&batch.bytes[range.clone()], base, &self.names, scratch)
-            })
-            .collect_into_vec(out);
-    }
+/// What a whole read has gathered so far.
+struct Collector<'a> {
+    path: &'a Path,
+    fields: Fields,
+    features: Vec<Feature>,
+    problems: Vec<(usize, Problem)>,
+}
 
-    /// Makes room for the features that the rest of the file holds if they are the size of those of `batch`,
-    /// the first: growing a vector of a million features by doubling would copy it and touch twice the memory.
-    fn expect_more(&mut self, batch: &Batch, file_len: u64) {
-        let (Some(first), Some(last)) = (batch.elements.first(), batch.elements.last()) else { return };
-        let per_feature = (last.end - first.start).div_ceil(batch.elements.len()) as u64;
-        let rest = file_len.saturating_sub(batch.base + last.end as u64) / per_feature.max(1);
-        self.features.reserve(usize::try_from(rest + rest / 16).unwrap_or(0));
+impl Collector<'_> {
+    /// Makes room for the features that the rest of the file holds if they are the size of the `count`
+    /// features of the first batch, which span `span`: growing a vector of a million features by doubling
+    /// would copy it and touch twice the memory.
+    fn expect_more(&mut self, count: usize, span: Range<u64>, file_len: u64) {
+        self.features.reserve(count + expected_rest(count, span, file_len));
     }
 
     /// Adds parsed features in file order, giving new property names their slots; the first feature that is
-    /// not JSON ends the read. Returns whether to read on.
-    fn take(&mut self, parsed: &mut Vec<Parse<Parsed>>) -> Result<bool, SyntaxError> {
+    /// not JSON ends the read.
+    fn take(&mut self, parsed: &mut Vec<Parse<Parsed>>) -> Result<(), SyntaxError> {
         for feature in parsed.drain(..) {
-            let Parsed { geometry, mut values, new } = feature?;
-            for (name, value) in new {
-                let slot = match self.names.slot(name.as_bytes()) {
-                    Some(slot) => slot,
-                    None => {
-                        let slot = self.names.add(&name);
-                        if slot.is_some() {
-                            self.fields.push(name.clone());
-                        }
-                        self.seen.push(name);
-                        slot
-                    }
-                };
-                if let (Some(slot), Some(value)) = (slot, value) {
-                    if values.len() <= slot {
-                        values.resize(slot + 1, Value::Null);
-                    }
-                    values[slot] = value;
-                }
-            }
+            let Parsed { geometry, mut values, new, .. } = feature?;
+            self.fields.learn(new, &mut values);
             let record = self.features.len() + 1;
-            let geometry = geometry.map_err(|unusable| {
-                self.problems.push((record, unusable.problem(self.path, record)));
-                unusable.reason
-            });
-            self.features.push(Feature { record, geometry, values });
+            self.features.push(to_feature(self.path, record, geometry, values, &mut self.problems));
         }
-        Ok(!self.first_only || self.features.is_empty())
+        Ok(())
     }
+}
+
+/// How many features the rest of a file of `file_len` bytes holds, and a sixteenth more, if they are the size
+/// of the first `count`, which span `span`.
+fn expected_rest(count: usize, span: Range<u64>, file_len: u64) -> usize {
+    let per_feature = (span.end - span.start).div_ceil(count.max(1) as u64);
+    let rest = file_len.saturating_sub(span.end) / per_feature.max(1);
+    usize::try_from(rest + rest / 16).unwrap_or(0)
+}
+
+/// Record `record` of the file at `path`, from what was read of it; an unusable geometry is reported in
+/// `problems`.
+fn to_feature(
+    path: &Path,
+    record: usize,
+    geometry: Option<Result<Geometry<f64>, Unusable>>,
+    values: Vec<Value>,
+    problems: &mut Vec<(usize, Problem)>,
+) -> Feature {
+    let geometry = geometry.unwrap_or_else(|| Err(Unusable::new("geometry not read", FIX_GEOMETRY)));
+    let geometry = geometry.map_err(|unusable| {
+        problems.push((record, unusable.problem(path, record)));
+        unusable.reason
+    });
+    Feature { record, geometry, values }
 }
 
 /// The CRS a pre-RFC `crs` member names: `{"type": "name", "properties": {"name": ...}}` or the older
@@ -354,40 +324,52 @@ fn check_lon_lat(
     for (i, feature) in features.iter().enumerate() {
         let Ok(geometry) = &feature.geometry else { continue };
         usable += 1;
-        if let Some(rect) = geometry.bounding_rect() {
-            let (min, max) = (rect.min(), rect.max());
-            if min.x < -180.0 || max.x > 180.0 || min.y < -90.0 || max.y > 90.0 {
-                outside.push((i, format!("x {}..{}, y {}..{}", min.x, max.x, min.y, max.y)));
-            }
+        if let Some(span) = outside_lon_lat(geometry) {
+            outside.push((i, span));
         }
     }
     if usable > 0 && outside.len() == usable {
-        let said = if explicit {
-            "the file says WGS 84"
-        } else {
-            "the file names no CRS, so RFC 7946 WGS 84 applies"
-        };
-        return Err(Error::crs(
-            path,
-            format!(
-                "the coordinates are not longitude/latitude (record {} spans {}) but {said}: add a crs member \
-                 naming the real CRS, as in {{\"type\": \"name\", \"properties\": {{\"name\": \
-                 \"urn:ogc:def:crs:EPSG::2261\"}}}}, or re-export the file in WGS 84",
-                features[outside[0].0].record,
-                outside[0].1
-            ),
-        ));
+        return Err(not_lon_lat(path, explicit, features[outside[0].0].record, &outside[0].1));
     }
     for (i, span) in outside {
         let feature = &mut features[i];
-        let unusable = Unusable::new(
-            format!("coordinates outside longitude/latitude range ({span})"),
-            "correct the coordinates: this layer is WGS 84 longitude/latitude",
-        );
-        problems.push((feature.record, unusable.problem(path, feature.record)));
-        feature.geometry = Err(unusable.reason);
+        problems.push((feature.record, mark_outside(path, feature, &span)));
     }
     Ok(())
+}
+
+/// How far a geometry of a WGS 84 layer lies outside longitude/latitude range, or `None` if it lies within.
+fn outside_lon_lat(geometry: &Geometry<f64>) -> Option<String> {
+    let rect = geometry.bounding_rect()?;
+    let (min, max) = (rect.min(), rect.max());
+    let outside = min.x < -180.0 || max.x > 180.0 || min.y < -90.0 || max.y > 90.0;
+    outside.then(|| format!("x {}..{}, y {}..{}", min.x, max.x, min.y, max.y))
+}
+
+/// The error for a layer taken as WGS 84 (`explicit`ly or by RFC 7946) none of whose usable features lies
+/// within longitude/latitude range; the first, `record`, spans `span`.
+fn not_lon_lat(path: &Path, explicit: bool, record: usize, span: &str) -> Error {
+    let said =
+        if explicit { "the file says WGS 84" } else { "the file names no CRS, so RFC 7946 WGS 84 applies" };
+    Error::crs(
+        path,
+        format!(
+            "the coordinates are not longitude/latitude (record {record} spans {span}) but {said}: add a crs \
+             member naming the real CRS, as in {{\"type\": \"name\", \"properties\": {{\"name\": \
+             \"urn:ogc:def:crs:EPSG::2261\"}}}}, or re-export the file in WGS 84"
+        ),
+    )
+}
+
+/// Makes `feature`, which lies outside longitude/latitude range by `span`, unusable, and returns the problem.
+fn mark_outside(path: &Path, feature: &mut Feature, span: &str) -> Problem {
+    let unusable = Unusable::new(
+        format!("coordinates outside longitude/latitude range ({span})"),
+        "correct the coordinates: this layer is WGS 84 longitude/latitude",
+    );
+    let problem = unusable.problem(path, feature.record);
+    feature.geometry = Err(unusable.reason);
+    problem
 }
 
 #[cfg(test)]

@@ -1,10 +1,16 @@
-//! Finding the next byte of a small set, eight bytes at a time.
+//! Finding the next byte of a small set, eight bytes at a time, and with it the end of a JSON value.
 //!
 //! The scans of the reader stop often (a bracket or a quote every dozen bytes or so) but pass runs of digits,
 //! letters and spaces in between. Testing a whole `u64` word per step for "may hold one of the set" (the
 //! classic zero-byte test: `(w - 0x01…) & !w & 0x80…` marks a zero byte, exactly for the lowest one) and then
 //! checking the one marked byte against a table passes those runs quicker than a byte-by-byte loop, in plain
 //! safe Rust. Each set is a type, so that its search is compiled with its own test inlined.
+//!
+//! [`Extent`] finds where a JSON value ends with those searches, following only strings and brackets: how
+//! the stream finds each feature in a block, and how a pass that needs nothing of a value checked before
+//! passes over it.
+
+use super::json::MAX_DEPTH;
 
 /// A set of bytes: a table to check one byte, and a word test that marks (at least) each member in a word,
 /// the lowest marked byte exactly.
@@ -106,6 +112,107 @@ impl Set for Structure {
     fn marks(w: u64) -> u64 {
         let folded = w | lanes(0x20);
         zeros(folded ^ lanes(b'{')) | zeros(folded ^ lanes(b'}')) | zeros(w ^ lanes(b'"'))
+    }
+}
+
+/// What a scan found.
+#[derive(Debug, PartialEq)]
+pub(super) enum Scan {
+    /// The value ends after this many bytes.
+    Complete(usize),
+    /// The bytes end first.
+    NeedMore,
+    /// The bracket at this offset opens one container too many.
+    TooDeep(usize),
+}
+
+/// How far the end of one value has been looked for: strings and brackets followed, nothing checked.
+#[derive(Debug, Default)]
+pub(super) struct Extent {
+    scanned: usize,
+    depth: usize,
+    in_string: bool,
+}
+
+impl Extent {
+    /// Looks on for the end of the value that `bytes` start with, from where the last call stopped; `depth`
+    /// containers are open around it.
+    pub fn scan(&mut self, bytes: &[u8], depth: usize) -> Scan {
+        let n = bytes.len();
+        let mut i = self.scanned;
+        if i == 0 {
+            match bytes.first() {
+                None => return Scan::NeedMore,
+                Some(b'"') => {
+                    self.in_string = true;
+                    i = 1;
+                }
+                Some(b'{' | b'[') => {
+                    if depth >= MAX_DEPTH {
+                        return Scan::TooDeep(0);
+                    }
+                    self.depth = 1;
+                    i = 1;
+                }
+                Some(_) => {
+                    // A number or literal ends at the first byte that cannot be part of it.
+                    return match bytes
+                        .iter()
+                        .position(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'z' | b'E' | b'+' | b'-' | b'.'))
+                    {
+                        Some(end) => Scan::Complete(end),
+                        None => {
+                            self.scanned = 0;
+                            Scan::NeedMore
+                        }
+                    };
+                }
+            }
+        }
+        loop {
+            if self.in_string {
+                i = QuoteOrBackslash::find(bytes, i);
+                if i >= n {
+                    self.scanned = n;
+                    return Scan::NeedMore;
+                }
+                if bytes[i] == b'\\' {
+                    if i + 1 >= n {
+                        self.scanned = i;
+                        return Scan::NeedMore;
+                    }
+                    i += 2;
+                    continue;
+                }
+                i += 1;
+                self.in_string = false;
+                if self.depth == 0 {
+                    return Scan::Complete(i);
+                }
+            } else {
+                i = Structure::find(bytes, i);
+                if i >= n {
+                    self.scanned = n;
+                    return Scan::NeedMore;
+                }
+                match bytes[i] {
+                    b'"' => self.in_string = true,
+                    b'{' | b'[' => {
+                        if depth + self.depth >= MAX_DEPTH {
+                            return Scan::TooDeep(i);
+                        }
+                        self.depth += 1;
+                    }
+                    _ => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            return Scan::Complete(i + 1);
+                        }
+                    }
+                }
+                i += 1;
+            }
+        }
     }
 }
 

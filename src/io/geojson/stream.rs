@@ -12,8 +12,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::feature;
-use super::json::{Check, Cursor, SyntaxError, MAX_DEPTH};
-use super::search::{QuoteOrBackslash, Set, Structure};
+use super::json::{Check, Cursor, SyntaxError};
+use super::search::{Extent, Scan};
 
 /// How much of the file is read at a time, and so about the size of a batch.
 pub(super) const BLOCK: usize = 4 << 20;
@@ -411,107 +411,6 @@ impl Stream {
         match fault {
             Fail::Syntax(e) => Ok(self.carry(elements, self.pos, spare, Then::Broken(e))),
             Fail::Io(e) => Err(Fail::Io(e)),
-        }
-    }
-}
-
-/// What a scan found.
-#[derive(Debug, PartialEq)]
-enum Scan {
-    /// The value ends after this many bytes.
-    Complete(usize),
-    /// The bytes end first.
-    NeedMore,
-    /// The bracket at this offset opens one container too many.
-    TooDeep(usize),
-}
-
-/// How far the end of one value has been looked for: strings and brackets followed, nothing checked.
-#[derive(Debug, Default)]
-struct Extent {
-    scanned: usize,
-    depth: usize,
-    in_string: bool,
-}
-
-impl Extent {
-    /// Looks on for the end of the value that `bytes` start with, from where the last call stopped; `depth`
-    /// containers are open around it.
-    fn scan(&mut self, bytes: &[u8], depth: usize) -> Scan {
-        let n = bytes.len();
-        let mut i = self.scanned;
-        if i == 0 {
-            match bytes.first() {
-                None => return Scan::NeedMore,
-                Some(b'"') => {
-                    self.in_string = true;
-                    i = 1;
-                }
-                Some(b'{' | b'[') => {
-                    if depth >= MAX_DEPTH {
-                        return Scan::TooDeep(0);
-                    }
-                    self.depth = 1;
-                    i = 1;
-                }
-                Some(_) => {
-                    // A number or literal ends at the first byte that cannot be part of it.
-                    return match bytes
-                        .iter()
-                        .position(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'z' | b'E' | b'+' | b'-' | b'.'))
-                    {
-                        Some(end) => Scan::Complete(end),
-                        None => {
-                            self.scanned = 0;
-                            Scan::NeedMore
-                        }
-                    };
-                }
-            }
-        }
-        loop {
-            if self.in_string {
-                i = QuoteOrBackslash::find(bytes, i);
-                if i >= n {
-                    self.scanned = n;
-                    return Scan::NeedMore;
-                }
-                if bytes[i] == b'\\' {
-                    if i + 1 >= n {
-                        self.scanned = i;
-                        return Scan::NeedMore;
-                    }
-                    i += 2;
-                    continue;
-                }
-                i += 1;
-                self.in_string = false;
-                if self.depth == 0 {
-                    return Scan::Complete(i);
-                }
-            } else {
-                i = Structure::find(bytes, i);
-                if i >= n {
-                    self.scanned = n;
-                    return Scan::NeedMore;
-                }
-                match bytes[i] {
-                    b'"' => self.in_string = true,
-                    b'{' | b'[' => {
-                        if depth + self.depth >= MAX_DEPTH {
-                            return Scan::TooDeep(i);
-                        }
-                        self.depth += 1;
-                    }
-                    _ => {
-                        self.depth -= 1;
-                        if self.depth == 0 {
-                            return Scan::Complete(i + 1);
-                        }
-                    }
-                }
-                i += 1;
-            }
         }
     }
 }

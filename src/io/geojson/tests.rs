@@ -1,7 +1,7 @@
 //! Tests of the GeoJSON reader: whole documents, each read a block at a time with blocks of many sizes (down
 //! to one byte, so that every boundary falls inside every kind of token) that must all agree.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use geo::{Geometry, Point, Polygon};
@@ -34,7 +34,8 @@ impl Drop for TempFile {
 /// Block sizes small enough to split every token, and the real one.
 const BLOCKS: [usize; 5] = [1, 2, 7, 64, stream::BLOCK];
 
-/// Reads `text` with each of `blocks`; all must give the same layer and problems, or the same error.
+/// Reads `text` with each of `blocks`; all must give the same layer and problems, or the same error. So must
+/// the layer read in blocks of features ([`streamed`]), a few features at a time.
 fn read_in(text: &[u8], options: &ReadOptions, blocks: &[usize]) -> Result<(Layer, Vec<Problem>)> {
     let file = TempFile::bytes(text);
     let show = |result: &Result<(Layer, Vec<Problem>)>| match result {
@@ -48,7 +49,44 @@ fn read_in(text: &[u8], options: &ReadOptions, blocks: &[usize]) -> Result<(Laye
     for (block, result) in results {
         assert_eq!(show(&result), show(&first), "read {block} bytes at a time");
     }
+    for &block in blocks {
+        for count in [1, 3, 1000] {
+            let result = streamed(&file.0, options, block, count);
+            assert_eq!(show(&result), show(&first), "read {block} bytes and {count} features at a time");
+        }
+    }
     first
+}
+
+/// The layer at `path` read as [`Blocks`] do, `block` bytes and `count` features at a time, after a scan of
+/// every field and one of the last field alone, which must find the values the blocks hold.
+fn streamed(path: &Path, options: &ReadOptions, block: usize, count: usize) -> Result<(Layer, Vec<Problem>)> {
+    let mut blocks = Blocks::open_in_blocks(path, options, block)?;
+    let (crs, fields) = (blocks.crs.clone(), blocks.fields.clone());
+    let every: Vec<usize> = (0..fields.len()).collect();
+    let mut scanned = Vec::new();
+    blocks.scan(&every, &mut |record, values| scanned.push((record, values)))?;
+    let last: Vec<usize> = every.last().copied().into_iter().collect();
+    let mut scanned_last = Vec::new();
+    blocks.scan(&last, &mut |record, values| scanned_last.push((record, values)))?;
+    let (mut features, mut problems) = (Vec::new(), Vec::new());
+    loop {
+        let (block, more) = blocks.next_block(count)?;
+        assert!(block.len() <= count, "a block of {} features, not {count}", block.len());
+        if block.is_empty() {
+            assert!(more.is_empty());
+            break;
+        }
+        features.extend(block);
+        problems.extend(more);
+    }
+    assert_eq!(blocks.len(), features.len());
+    let held: Vec<(usize, Vec<Value>)> = features.iter().map(|f| (f.record, f.values.clone())).collect();
+    assert_eq!(scanned, held, "the scan of every field");
+    let held_last: Vec<(usize, Vec<Value>)> =
+        features.iter().map(|f| (f.record, last.iter().map(|&c| f.values[c].clone()).collect())).collect();
+    assert_eq!(scanned_last, held_last, "the scan of the last field");
+    Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
 }
 
 fn read_text(text: &str, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
@@ -416,4 +454,67 @@ fn thousands_of_features_across_many_blocks_keep_their_order() {
     let Ok(Geometry::LineString(line)) = &layer.features[3000].geometry else { panic!("not a line") };
     assert_eq!((line.0.len(), line.0[19_999].x, line.0[20_000].x), (20_001, 19_999.5, 0.5));
     assert_eq!(problems.len(), (0..3000).filter(|i| i % 7 == 3).count());
+}
+
+#[test]
+fn a_crs_member_after_the_features_is_known_before_the_first_block() {
+    let text = r#"{"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"PIN": "1"}, "geometry": {"type": "Point", "coordinates": [612000.5, 1120000]}},
+        {"type": "Feature", "properties": {"PIN": "2"}, "geometry": null}],
+      "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2261"}}}"#;
+    let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
+    assert_eq!(layer.crs, Crs { def: CrsDef::Epsg(2261) });
+    assert_eq!(problems.len(), 1);
+    let file = TempFile::new(text);
+    let mut blocks = Blocks::open(&file.0, &ReadOptions::default()).unwrap();
+    assert_eq!((&blocks.crs, blocks.len()), (&Crs { def: CrsDef::Epsg(2261) }, 2));
+    let (features, _) = blocks.next_block(1).unwrap();
+    assert!(features[0].geometry.is_ok());
+}
+
+#[test]
+fn a_wgs84_layer_is_checked_past_features_without_a_usable_geometry() {
+    let collection = |last: &str| {
+        format!(
+            r#"{{"type": "FeatureCollection", "features": [
+            {{"type": "Feature", "properties": {{}}, "geometry": null}},
+            {{"type": "Feature", "properties": {{}}, "geometry": {{"type": "Point", "coordinates": [612000.5, 1120000]}}}},
+            {{"type": "Feature", "properties": {{}}, "geometry": {{"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [0, 0]]]}}}},
+            {{"type": "Feature", "properties": {{}}, "geometry": {{"type": "Point", "coordinates": {last}}}}}]}}"#
+        )
+    };
+    // One feature within range, the last: the stray one is a problem.
+    let (layer, problems) = read_text(&collection("[-73.5, 42.5]"), &ReadOptions::default()).unwrap();
+    assert!(layer.features[1].geometry.as_ref().unwrap_err().starts_with("coordinates outside"));
+    assert!(layer.features[3].geometry.is_ok());
+    assert_eq!(problems.len(), 3);
+    // None within range: the layer is in a CRS it does not name.
+    let message = error_of(&collection("[612000.5, 1120001]"));
+    assert!(message.contains("not longitude/latitude (record 2 spans x 612000.5..612000.5"), "{message}");
+}
+
+#[test]
+fn a_file_changed_between_passes_is_an_error_not_a_wrong_layer() {
+    let feature = r#"{"type": "Feature", "properties": {"PIN": "1"}, "geometry": null}"#;
+    let file = TempFile::new(&format!(r#"{{"type": "FeatureCollection", "features": [{feature}]}}"#));
+    let blocks = Blocks::open(&file.0, &ReadOptions::default()).unwrap();
+    std::fs::write(
+        &file.0,
+        format!(r#"{{"type": "FeatureCollection", "features": [{feature}, {feature}]}}"#),
+    )
+    .unwrap();
+    let err = blocks.scan(&[0], &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("the file changed while it was being read"), "{err}");
+    let mut blocks = blocks;
+    let err = blocks.next_block(10).unwrap_err();
+    assert!(err.to_string().contains("the file changed while it was being read"), "{err}");
+}
+
+#[test]
+fn a_million_open_brackets_stop_the_opening_of_blocks_where_they_stop_a_whole_read() {
+    let text = format!(r#"{{"type": "FeatureCollection", "features": [{}"#, "[".repeat(1_000_000));
+    let file = TempFile::new(&text);
+    let whole = read(&file.0, &ReadOptions::default()).unwrap_err().to_string();
+    let blocks = Blocks::open(&file.0, &ReadOptions::default()).err().unwrap().to_string();
+    assert_eq!(blocks, whole);
 }
