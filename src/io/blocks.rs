@@ -126,3 +126,58 @@ impl LayerBlocks {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every GeoJSON layer of the samples (the problem sample's broken features among them), read in blocks
+    /// of many sizes after a scan of every field, is the layer a whole read gives, problems and all.
+    #[test]
+    fn geojson_in_blocks_is_geojson_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut layers = 0;
+        for county in ["data/sample", "data/sample-problems"] {
+            for entry in std::fs::read_dir(root.join(county)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "geojson") {
+                    continue;
+                }
+                layers += 1;
+                let options = ReadOptions::default();
+                let (layer, problems) = read_layer(&path, &options).unwrap();
+                for count in [1, 7, 1000] {
+                    let mut blocks = LayerBlocks::open(&path, &options).unwrap();
+                    assert!(matches!(blocks.source, Source::Geojson(_)), "{}", path.display());
+                    assert_eq!(
+                        (blocks.crs(), blocks.fields(), blocks.len()),
+                        (&layer.crs, &layer.fields[..], layer.features.len())
+                    );
+                    let every: Vec<usize> = (0..layer.fields.len()).collect();
+                    let mut scanned = Vec::new();
+                    blocks.scan(&every, &mut |record, values| scanned.push((record, values))).unwrap();
+                    let whole: Vec<(usize, Vec<Value>)> =
+                        layer.features.iter().map(|f| (f.record, f.values.clone())).collect();
+                    assert_eq!(scanned, whole, "{}: the scan", path.display());
+                    let (mut features, mut found) = (Vec::new(), Vec::new());
+                    loop {
+                        let (block, more) = blocks.next_block(count).unwrap();
+                        if block.is_empty() {
+                            break;
+                        }
+                        features.extend(block);
+                        found.extend(more);
+                    }
+                    assert_eq!(
+                        format!("{features:?}"),
+                        format!("{:?}", layer.features),
+                        "{}",
+                        path.display()
+                    );
+                    assert_eq!(found, problems, "{}, blocks of {count}", path.display());
+                }
+            }
+        }
+        assert!(layers >= 10, "only {layers} GeoJSON layers in the samples");
+    }
+}
