@@ -40,29 +40,33 @@ impl LayerBlocks {
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
         let (file, member) = split_member(path);
         let format = LayerFormat::of(&file)?;
-        if member.is_none() && format == LayerFormat::Shapefile {
-            super::require_file(&file)?;
-            let blocks = shapefile::Blocks::open(&file, options)?;
-            let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
-            return Ok(LayerBlocks {
-                path: file,
-                crs,
-                fields,
-                len,
-                source: Source::Shapefile(Box::new(blocks)),
-            });
-        }
-        if member.is_none() && format == LayerFormat::GeoJson {
-            super::require_file(&file)?;
-            let blocks = geojson::Blocks::open(&file, options)?;
-            let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
-            return Ok(LayerBlocks {
-                path: file,
-                crs,
-                fields,
-                len,
-                source: Source::Geojson(Box::new(blocks)),
-            });
+        // Shapefiles and GeoJSON files are read from the file a block at a time; other formats whole.
+        let streamed = match format {
+            _ if member.is_some() => None,
+            LayerFormat::Shapefile => {
+                super::require_file(&file)?;
+                let blocks = shapefile::Blocks::open(&file, options)?;
+                Some((
+                    blocks.crs.clone(),
+                    blocks.fields.clone(),
+                    blocks.len(),
+                    Source::Shapefile(Box::new(blocks)),
+                ))
+            }
+            LayerFormat::GeoJson => {
+                super::require_file(&file)?;
+                let blocks = geojson::Blocks::open(&file, options)?;
+                Some((
+                    blocks.crs.clone(),
+                    blocks.fields.clone(),
+                    blocks.len(),
+                    Source::Geojson(Box::new(blocks)),
+                ))
+            }
+            _ => None,
+        };
+        if let Some((crs, fields, len, source)) = streamed {
+            return Ok(LayerBlocks { path: file, crs, fields, len, source });
         }
         let (layer, problems) = read_layer(path, options)?;
         let len = layer.features.len();
