@@ -1,0 +1,105 @@
+//! The files read about the parcels once their ids are known: the systems layer and the record files
+//! (events, pump-outs, inspections, samples, pipes), each row finding its parcel's position.
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+
+use crate::classify::System;
+use crate::config::Config;
+use crate::error::{Problem, Result};
+use crate::io::columns::FieldMap;
+use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
+use crate::io::field_names;
+use crate::io::inspections::{read_inspections, Inspections, LastInspection};
+use crate::io::records::Read;
+use crate::parcels::{system_fields, systems_by_parcel, ParcelIds};
+use crate::reference::load;
+
+/// A reader of dated parcel events (the events file, the pump-outs file).
+type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
+
+/// The systems layer joined to the parcels' positions (none for a run without one), with its problems.
+pub(super) fn read_systems(
+    config: &Config,
+    known: &ParcelIds,
+) -> Result<(Vec<Option<System>>, Vec<Problem>)> {
+    let Some(path) = &config.layers.systems else {
+        return Ok((vec![None; known.len()], Vec::new()));
+    };
+    let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
+    let (layer, mut problems) = load(path, config, None)?;
+    let (systems, more) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), known);
+    problems.extend(more);
+    Ok((systems, problems))
+}
+
+/// What the record files say, by parcel position.
+pub(super) struct RecordFiles {
+    /// Events and pump-outs, sorted by parcel position and date.
+    pub(super) events: Vec<Event>,
+    /// Each parcel's latest inspection, when an inspections file was given.
+    pub(super) history: Option<Vec<Option<LastInspection>>>,
+    /// The rest of the inspections file.
+    pub(super) inspections: Inspections,
+    pub(super) samples: Vec<Sample>,
+    pub(super) pipes: Vec<Pipe>,
+    /// Which column of each file was taken for what, for `-v`.
+    pub(super) columns: Vec<String>,
+    pub(super) problems: Vec<Problem>,
+}
+
+/// Reads the record files (events, pump-outs, inspections, samples, pipes), each row finding its parcel's
+/// position in `known`.
+pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<RecordFiles> {
+    let mut problems = Vec::new();
+    let mut columns = Vec::new();
+    let fields = &config.fields;
+    let position = |id: &str| known.position(id);
+    let mut events = Vec::new();
+    for (path, fields, read) in [
+        (&config.layers.events, &fields.events, read_events as ReadEvents),
+        (&config.layers.pump_outs, &fields.pump_outs, read_pump_outs as ReadEvents),
+    ] {
+        if let Some(path) = path {
+            events.extend(keep_read(
+                &mut problems,
+                &mut columns,
+                read(path, fields, &position, config.as_of)?,
+            ));
+        }
+    }
+    events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
+    // Every inspection date of the parcels with events is kept: an event's clock may close on any of them.
+    let mut with_events: Vec<usize> = events.iter().map(|e| e.parcel).collect();
+    with_events.dedup();
+    let (history, inspections) = match &config.layers.history {
+        Some(path) => {
+            let read =
+                read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
+            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
+            (Some(std::mem::take(&mut found.latest)), found)
+        }
+        None => (None, Inspections::default()),
+    };
+    let samples = match &config.layers.samples {
+        Some(path) => keep_read(
+            &mut problems,
+            &mut columns,
+            read_samples(path, &fields.samples, &position, config.as_of)?,
+        ),
+        None => Vec::new(),
+    };
+    let pipes = match &config.layers.pipes {
+        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
+        None => Vec::new(),
+    };
+    Ok(RecordFiles { events, history, inspections, samples, pipes, columns, problems })
+}
+
+/// The value of a record file's reading; its problems and the columns it took go to the run's lists.
+fn keep_read<T>(problems: &mut Vec<Problem>, columns: &mut Vec<String>, read: Read<T>) -> T {
+    problems.extend(read.problems);
+    columns.push(read.columns);
+    read.value
+}
