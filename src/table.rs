@@ -58,14 +58,12 @@ impl Cell<'_> {
         match self {
             Cell::Null => Cow::Borrowed(""),
             Cell::Text(s) => Cow::Borrowed(s),
-            Cell::Int(i) => Cow::Owned(i.to_string()),
-            Cell::Float(f, decimals) => Cow::Owned(format!("{f:.decimals$}")),
-            Cell::Date(d) => {
-                let mut s = String::with_capacity(10);
-                crate::date::push_iso_date(&mut s, *d);
-                Cow::Owned(s)
-            }
             Cell::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+            other => {
+                let mut text = String::new();
+                other.push_to(&mut text);
+                Cow::Owned(text)
+            }
         }
     }
 }
