@@ -46,16 +46,19 @@ const NO_RECORD: u32 = u32::MAX;
 impl ParcelIds {
     /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
-    /// [`parcel_record`](super::parcel_record).
+    /// [`parcel_record`](super::parcel_record). `records` is how many records the layer says it holds: the
+    /// tables are made that size at once rather than grown (and copied) as the ids come.
     pub fn collect(
         scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>,
         columns: &ParcelColumns,
+        records: usize,
     ) -> Result<Self> {
         let scanned = columns.id_columns();
         // The scan gives the scanned columns in order; the parts are taken from a record of the layer's width.
         let width = scanned.last().map_or(0, |&c| c + 1);
-        let mut text = String::new();
-        let mut sorted = Vec::new();
+        // Ids of county layers run to about 20 bytes; a longer one grows the text as it would have anyway.
+        let mut text = String::with_capacity(records.saturating_mul(20));
+        let mut sorted = Vec::with_capacity(records);
         let mut record_values = vec![Value::Null; width];
         let mut too_many = None;
         scan(&scanned, &mut |record, values| {
@@ -101,7 +104,7 @@ impl ParcelIds {
             }
             Ok(())
         };
-        Self::collect(scan, &columns).expect("the ids are collected")
+        Self::collect(scan, &columns, layer.len()).expect("the ids are collected")
     }
 
     /// Builds the tables by record number and by id.

@@ -507,6 +507,7 @@ mod tests {
                 Ok(())
             },
             &columns,
+            layer.len(),
         )
         .unwrap();
         // Sorted by id, then record: "052889-9.00-1-1" (4), "054889-1.00-1-1" (2, 5), "054889-2.00-1-1" (1),
@@ -556,6 +557,7 @@ mod tests {
                 Ok(())
             },
             &columns,
+            layer.len(),
         )
         .unwrap();
         assert_eq!(ids.slot("054889-1.00-1-1", 12), Some(0));
@@ -578,6 +580,7 @@ mod tests {
                     Ok(())
                 },
                 &columns,
+                1,
             )
             .unwrap();
             let feature =

@@ -26,7 +26,7 @@ use crate::io::events::{events_of, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{Inspections, LastInspection};
 use crate::io::ReadOptions;
-use crate::layer::Layer;
+use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
@@ -188,7 +188,7 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     let reprojector = Reprojector::new(blocks.crs(), &config.crs)
         .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
     let columns = ParcelColumns::new(blocks.fields(), &schema);
-    let ids = ParcelIds::collect(|scanned, each| blocks.scan(scanned, each), &columns)?;
+    let ids = ParcelIds::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 
@@ -235,7 +235,7 @@ pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
 pub fn stream_schedule<'c>(
     config: &'c Config,
     progress: &Progress,
-    each_block: &mut dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()>,
+    each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
 ) -> Result<Run<'c>> {
     stream_schedule_in_blocks(config, progress, BLOCK, each_block)
 }
@@ -246,7 +246,7 @@ pub fn stream_schedule_in_blocks<'c>(
     config: &'c Config,
     progress: &Progress,
     block: usize,
-    each_block: &mut dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()>,
+    each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
 ) -> Result<Run<'c>> {
     progress.start("reading layers", 0);
     let mut clock = Stopwatch::new();
@@ -350,22 +350,13 @@ pub fn stream_schedule_in_blocks<'c>(
             progress.advance();
             Row { at, parcel, facts, entry }
         };
-        for block in receiver {
-            let (features, block_problems) = block?;
-            run.problems.extend(block_problems);
-            if features.is_empty() {
-                break;
-            }
-            let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
-            let (layer, more) = reprojector.project_layer(layer);
-            run.problems.extend(more);
-            // Each feature becomes its record, finds its position and is scheduled in one pass on all
-            // cores; the few records with problems report them on the way.
+        // Each feature becomes its record, finds its position and is scheduled in one pass on all cores; the
+        // few records with problems report them on the way. A record whose id is not the one the id pass read
+        // means the file changed under the run.
+        let schedule_block = |features: Vec<Feature>| -> Result<(Vec<Row<'c>>, Vec<Problem>)> {
             let found = Mutex::new(Vec::new());
             let changed = Mutex::new(None);
-            let rows: Vec<Row> = layer
-                .into_inner()
-                .features
+            let rows: Vec<Row> = features
                 .into_par_iter()
                 .map(|feature| {
                     let (parcel, problems) = parcel_record(feature, parcel_columns, schema, &path, &crs);
@@ -391,8 +382,32 @@ pub fn stream_schedule_in_blocks<'c>(
                     ),
                 ));
             }
-            run.problems.extend(found.into_inner().unwrap_or_else(PoisonError::into_inner));
+            Ok((rows, found.into_inner().unwrap_or_else(PoisonError::into_inner)))
+        };
+        // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
+        // copying into its file) runs beside the classification instead of after it.
+        let mut handed: Option<Vec<Row<'c>>> = None;
+        for block in receiver {
+            let (features, block_problems) = block?;
+            run.problems.extend(block_problems);
+            if features.is_empty() {
+                break;
+            }
+            let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
+            let (layer, more) = reprojector.project_layer(layer);
+            run.problems.extend(more);
+            let before = handed.take();
+            let (scheduled, consumed) = rayon::join(
+                || schedule_block(layer.into_inner().features),
+                || before.map_or(Ok(()), |rows| each_block(&run, rows)),
+            );
+            consumed?;
+            let (rows, found) = scheduled?;
+            run.problems.extend(found);
             report_parcel_problems(&rows, known, &path, &mut run.problems);
+            handed = Some(rows);
+        }
+        if let Some(rows) = handed {
             each_block(&run, rows)?;
         }
         Ok(run)

@@ -138,7 +138,7 @@ pub fn stream_obligations_csv_in_blocks<'c>(
 
 /// A consumer of the blocks of [`stream_obligations`]: the run as it stands, a block's rows and their
 /// obligations.
-pub type BlockObligations<'a, 'c> = dyn FnMut(&Run<'c>, Vec<Row<'c>>, Found<'c>) -> Result<()> + 'a;
+pub type BlockObligations<'a, 'c> = dyn FnMut(&Run<'c>, Vec<Row<'c>>, Found<'c>) -> Result<()> + Send + 'a;
 
 /// Runs the schedule in blocks of `block` parcel records and hands each block's rows to `each` with their
 /// obligations on the as-of date ([`ByParcel::rows`]; their problems and notes taken out). The run comes back

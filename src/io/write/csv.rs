@@ -7,13 +7,13 @@
 //! written as they are, so `-12.5` stays a number.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::io::write::{temp_path_tagged, write_atomic};
+use crate::io::write::{temp_path_tagged, write_atomic, AtomicFile};
 use crate::table::{Cell, Kind, Table};
 
 /// Quotes a field when RFC 4180 requires it.
@@ -118,37 +118,39 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
 
 /// A CSV file whose rows arrive in blocks in any order, each row with its place in the file.
 ///
-/// Each block's lines are rendered on all cores, put in order of place and appended to a scratch file beside
-/// the output as one sorted run; memory keeps only each place's run and length (8 bytes a place). The file
-/// is then written in order of place by reading each run front to back: a merge of sorted runs, so every
-/// byte is read once, sequentially. A place is one row of the schedule ([`CsvByPlace::add`]), or all the
-/// lines of one parcel, none or several, for the obligations ([`CsvByPlace::add_places`]).
+/// Each block's lines are rendered on all cores and put in order of place. A block that continues the file
+/// (its places follow the last one written, with no gap) goes straight into the output; a parcels layer
+/// sorted by id sends every block that way. Once a block comes out of order, it and every block after it are
+/// appended to a scratch file beside the output as sorted runs; memory keeps only each place's run and
+/// length (8 bytes a place). The rest of the file is then written in order of place by reading each run
+/// front to back: a merge of sorted runs, so every byte is read once, sequentially. A place is one row of the
+/// schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the obligations
+/// ([`CsvByPlace::add_places`]).
 pub struct CsvByPlace {
-    path: PathBuf,
-    header: String,
-    scratch: PathBuf,
-    lines: BufWriter<File>,
-    /// The byte offset where each run starts in the scratch file.
-    runs: Vec<u64>,
-    written: u64,
-    /// For each place in the file: the run holding its lines (`u32::MAX` before one does) and their length.
+    out: AtomicFile,
+    /// The places before this one are written in `out`.
+    through: usize,
+    scratch: Option<Scratch>,
+    /// Where each block's lines went: the byte offset of its run in the scratch file, or `None` when they
+    /// went straight into the output.
+    runs: Vec<Option<u64>>,
+    /// For each place in the file: the block holding its lines (`u32::MAX` before one does) and their length.
     places: Vec<(u32, u32)>,
 }
 
+/// The scratch file of the blocks that came out of order.
+struct Scratch {
+    path: PathBuf,
+    lines: BufWriter<File>,
+    written: u64,
+}
+
 impl CsvByPlace {
-    /// A CSV file at `path` of `rows` rows with `columns`, its scratch file created beside it.
+    /// A CSV file at `path` of `rows` rows with `columns`, started under its temporary name.
     pub fn create(path: &Path, columns: &[(&'static str, Kind)], rows: usize) -> Result<Self> {
-        let scratch = temp_path_tagged(path, "lines");
-        let file = File::create(&scratch).map_err(|e| Error::io(&scratch, e))?;
-        Ok(CsvByPlace {
-            path: path.to_path_buf(),
-            header: header(columns),
-            scratch,
-            lines: BufWriter::with_capacity(1 << 20, file),
-            runs: Vec::new(),
-            written: 0,
-            places: vec![(u32::MAX, 0); rows],
-        })
+        let mut out = AtomicFile::create(path)?;
+        out.write_all(header(columns).as_bytes()).map_err(|e| Error::io(path, e))?;
+        Ok(CsvByPlace { out, through: 0, scratch: None, runs: Vec::new(), places: vec![(u32::MAX, 0); rows] })
     }
 
     /// Renders every row of `table`; row `i` goes to place `place(i)` in the file, one row to a place.
@@ -166,13 +168,21 @@ impl CsvByPlace {
         filled: impl IntoIterator<Item = usize>,
     ) -> Result<()> {
         const PIECE: usize = 4096;
-        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
+        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(self.out.path(), too_many()))?;
+        // The places this block fills for the first time: whether they continue the file.
+        let (mut new, mut first, mut last) = (0, usize::MAX, 0);
         for at in filled {
             match self.places.get_mut(at) {
-                Some(slot) if slot.0 == u32::MAX || slot.0 == run => *slot = (run, 0),
-                _ => return Err(Error::io(&self.scratch, misplaced(at, "filled twice, or beyond the file"))),
+                Some(slot) if slot.0 == u32::MAX => {
+                    *slot = (run, 0);
+                    (new, first, last) = (new + 1, first.min(at), last.max(at));
+                }
+                Some(slot) if slot.0 == run => {}
+                _ => return Err(misplaced(self.out.path(), at, "filled twice, or beyond the file")),
             }
         }
+        let continues =
+            self.scratch.is_none() && (new == 0 || (first == self.through && last + 1 - first == new));
         let pieces: Vec<RenderedPiece> = (0..table.len())
             .step_by(PIECE)
             .collect::<Vec<_>>()
@@ -195,53 +205,151 @@ impl CsvByPlace {
             .collect();
         // By place, and within a place in the order of the table's rows.
         order.par_sort_unstable_by_key(|&(at, piece, from, _)| (at, piece, from));
-        self.runs.push(self.written);
+        let path = self.out.path().to_path_buf();
+        let into: &mut dyn Write = if continues {
+            self.runs.push(None);
+            self.through += new;
+            &mut self.out
+        } else {
+            let scratch = match self.scratch.take() {
+                Some(scratch) => scratch,
+                None => Scratch::create(&path)?,
+            };
+            let scratch = self.scratch.insert(scratch);
+            self.runs.push(Some(scratch.written));
+            scratch
+        };
         for (at, piece, from, to) in order {
             let line = &pieces[piece].0.as_bytes()[from..to];
-            let slot = match self.places.get_mut(at) {
-                Some(slot) if slot.0 == run => slot,
-                _ => return Err(Error::io(&self.scratch, misplaced(at, "not among the places filled"))),
+            let Some(slot) = self.places.get_mut(at).filter(|slot| slot.0 == run) else {
+                return Err(misplaced(&path, at, "not among the places filled"));
             };
-            self.lines.write_all(line).map_err(|e| Error::io(&self.scratch, e))?;
-            let len = u32::try_from(line.len()).map_err(|_| Error::io(&self.scratch, too_many()))?;
-            slot.1 = slot.1.checked_add(len).ok_or_else(|| Error::io(&self.scratch, too_many()))?;
-            self.written += u64::from(len);
+            let len = u32::try_from(line.len()).map_err(|_| Error::io(&path, too_many()))?;
+            slot.1 = slot.1.checked_add(len).ok_or_else(|| Error::io(&path, too_many()))?;
+            into.write_all(line).map_err(|e| Error::io(&path, e))?;
         }
         Ok(())
     }
 
-    /// Writes the file: the header, then the lines in order of place, each run read front to back. A place
-    /// no row went to is a bug in the caller, and an error rather than a short file.
-    pub fn write(mut self) -> Result<()> {
-        self.lines.flush().map_err(|e| Error::io(&self.scratch, e))?;
-        let mut runs = Vec::with_capacity(self.runs.len());
-        for &start in &self.runs {
-            let mut file = File::open(&self.scratch).map_err(|e| Error::io(&self.scratch, e))?;
-            file.seek(SeekFrom::Start(start)).map_err(|e| Error::io(&self.scratch, e))?;
-            runs.push(BufReader::with_capacity(1 << 18, file));
+    /// Writes the file: the lines of the blocks that came out of order, in order of place, after those
+    /// already written. A place no row went to is a bug in the caller, and an error rather than a short file.
+    ///
+    /// Every place's length is known by now, so so is where each line goes in the file and where each
+    /// stretch of places starts in every run. The stretches (a few MiB of lines each) are copied on all
+    /// cores, each with one read per run and one write at its own offset.
+    pub fn write(self) -> Result<()> {
+        self.write_in_stretches_of(STRETCH)
+    }
+
+    /// [`CsvByPlace::write`] with stretches of about `bytes` bytes.
+    fn write_in_stretches_of(mut self, bytes: u64) -> Result<()> {
+        let path = self.out.path().to_path_buf();
+        let stretches = self.stretches(bytes).map_err(|e| Error::io(&path, e))?;
+        if let Some(scratch) = &mut self.scratch {
+            scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
+            let lines = File::open(&scratch.path).map_err(|e| Error::io(&scratch.path, e))?;
+            let (out, base) = self.out.positioned().map_err(|e| Error::io(&path, e))?;
+            let places = &self.places;
+            stretches.into_par_iter().try_for_each(|stretch| {
+                let text = stretch.gather(&lines, places).map_err(|e| Error::io(&scratch.path, e))?;
+                out.write_at(&text, base + stretch.at).map_err(|e| Error::io(&path, e))
+            })?;
         }
-        let mut line = Vec::new();
-        write_atomic(&self.path, |w| {
-            w.write_all(self.header.as_bytes())?;
-            for (at, &(run, len)) in self.places.iter().enumerate() {
-                let Some(reader) = runs.get_mut(run as usize) else {
-                    return Err(std::io::Error::other(format!(
-                        "row {} of the file was never rendered",
-                        at + 1
-                    )));
-                };
-                line.resize(len as usize, 0);
-                reader.read_exact(&mut line)?;
-                w.write_all(&line)?;
+        self.out.commit()
+    }
+
+    /// The places not yet written, cut into stretches of about `size` bytes.
+    fn stretches(&self, size: u64) -> std::io::Result<Vec<Stretch>> {
+        let mut cursors: Vec<u64> = self.runs.iter().map(|start| start.unwrap_or(u64::MAX)).collect();
+        let mut stretches = Vec::new();
+        let mut at = 0;
+        let mut current: Option<Stretch> = None;
+        for (place, &(run, len)) in self.places.iter().enumerate().skip(self.through) {
+            let stretch = current.get_or_insert_with(|| Stretch {
+                places: place..place,
+                at,
+                runs: cursors.iter().map(|&start| (start, 0)).collect(),
+            });
+            let Some((start, bytes)) =
+                stretch.runs.get_mut(run as usize).filter(|(start, _)| *start != u64::MAX)
+            else {
+                return Err(std::io::Error::other(format!(
+                    "row {} of the file was never rendered",
+                    place + 1
+                )));
+            };
+            debug_assert_eq!(*start + *bytes, cursors[run as usize]);
+            *bytes += u64::from(len);
+            cursors[run as usize] += u64::from(len);
+            stretch.places.end = place + 1;
+            at += u64::from(len);
+            if at - stretch.at >= size {
+                stretches.extend(current.take());
             }
-            Ok(())
-        })
+        }
+        stretches.extend(current);
+        Ok(stretches)
     }
 }
 
-impl Drop for CsvByPlace {
+/// The bytes of lines a stretch of the merged file holds, about.
+const STRETCH: u64 = 4 << 20;
+
+/// Consecutive places of a [`CsvByPlace`], copied together: where their lines go in the file (after what
+/// was written before the merge), and where each run's lines for them start in the scratch file and how
+/// many bytes they take (a run's lines for consecutive places are consecutive).
+struct Stretch {
+    places: std::ops::Range<usize>,
+    at: u64,
+    runs: Vec<(u64, u64)>,
+}
+
+impl Stretch {
+    /// The stretch's lines in order of place, read from the scratch file `lines`.
+    fn gather(&self, lines: &File, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut read: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.runs.len());
+        for &(start, bytes) in &self.runs {
+            let mut text = vec![0; if start == u64::MAX { 0 } else { bytes as usize }];
+            if !text.is_empty() {
+                lines.read_exact_at(&mut text, start)?;
+            }
+            read.push((text, 0));
+        }
+        let mut out = Vec::with_capacity(read.iter().map(|(text, _)| text.len()).sum());
+        for &(run, len) in &places[self.places.clone()] {
+            let (text, from) = &mut read[run as usize];
+            out.extend_from_slice(&text[*from..*from + len as usize]);
+            *from += len as usize;
+        }
+        Ok(out)
+    }
+}
+
+impl Scratch {
+    /// The scratch file beside the output `path`.
+    fn create(path: &Path) -> Result<Self> {
+        let path = temp_path_tagged(path, "lines");
+        let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(Scratch { path, lines: BufWriter::with_capacity(1 << 20, file), written: 0 })
+    }
+}
+
+impl Write for Scratch {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.lines.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.lines.flush()
+    }
+}
+
+impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.scratch);
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -253,9 +361,9 @@ fn too_many() -> std::io::Error {
     std::io::Error::other("more than 4 GiB in one place, or more than 4 billion blocks")
 }
 
-/// The error of a caller that sends a line to a place it may not fill.
-fn misplaced(at: usize, why: &str) -> std::io::Error {
-    std::io::Error::other(format!("place {at} of the file: {why}"))
+/// The error of a caller that sends a line to a place of the file at `path` it may not fill.
+fn misplaced(path: &Path, at: usize, why: &str) -> Error {
+    Error::io(path, std::io::Error::other(format!("place {at} of the file: {why}")))
 }
 
 #[cfg(test)]
@@ -386,6 +494,60 @@ mod by_place_tests {
             std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
         assert_eq!(left, vec![std::ffi::OsString::from("out.csv")], "the scratch file is removed");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The names of the files in `dir`, sorted.
+    fn files(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn blocks_that_continue_the_file_go_straight_into_it() {
+        let dir = dir("straight");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        // Places 1 and 0, then 2 to 4 in another order: each block starts where the file stands.
+        csv.add(&Names(&[("b", "two"), ("a", "one")]), &|i| [1, 0][i]).unwrap();
+        csv.add(&Names(&[("e", "five"), ("c", "three"), ("d", "four")]), &|i| [4, 2, 3][i]).unwrap();
+        let scratch = files(&dir).into_iter().filter(|n| n.contains(".lines-")).count();
+        assert_eq!(scratch, 0, "no scratch file is made: {:?}", files(&dir));
+        csv.write().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "name,note\na,one\nb,two\nc,three\nd,four\ne,five\n"
+        );
+        assert_eq!(files(&dir), ["out.csv"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_block_out_of_order_sends_it_and_the_rest_through_the_scratch_file() {
+        // Every way of cutting the merge into stretches, down to a line each, gives the same file.
+        for stretch in [1, 7, 12, 1 << 20] {
+            let dir = dir(&format!("mixed-{stretch}"));
+            let path = dir.join("out.csv");
+            let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 7).unwrap();
+            // Places 0 and 1 continue the file; 5 and 3 leave a gap, and so go to the scratch file with all
+            // that follows, even 2 and 4, which would have continued it; 6 comes last.
+            csv.add(&Names(&[("a", "one"), ("b", "two")]), &|i| i).unwrap();
+            csv.add(&Names(&[("f", "six"), ("d", "four, quoted")]), &|i| [5, 3][i]).unwrap();
+            assert_eq!(files(&dir).iter().filter(|n| n.contains(".lines-")).count(), 1);
+            csv.add(&Names(&[("c", "three"), ("e", "five")]), &|i| [2, 4][i]).unwrap();
+            csv.add(&Names(&[("g", "seven")]), &|_| 6).unwrap();
+            csv.write_in_stretches_of(stretch).unwrap();
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                "name,note\na,one\nb,two\nc,three\nd,\"four, quoted\"\ne,five\nf,six\ng,seven\n",
+                "stretches of {stretch} bytes"
+            );
+            assert_eq!(files(&dir), ["out.csv"], "the scratch and temporary files are gone");
+            std::fs::remove_dir_all(&dir).ok();
+        }
     }
 
     #[test]

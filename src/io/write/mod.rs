@@ -46,17 +46,88 @@ pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
 /// Writes `path` atomically: `fill` writes into a temporary file beside it, which then replaces `path`.
 /// Temporary files of `path` left by an earlier run that was killed are removed first.
 pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, Faulty(File::create(&tmp)?));
-        fill(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    let mut file = AtomicFile::create(path)?;
+    fill(&mut file).map_err(|e| Error::io(path, e))?;
+    file.commit()
+}
+
+/// An output file written under a temporary name beside its path ([`write_atomic`]'s file, for writers that
+/// fill it a piece at a time). [`AtomicFile::commit`] renames it over the path; dropped uncommitted, it is
+/// removed and the path keeps its old file.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<Faulty>>,
+}
+
+impl AtomicFile {
+    /// The file that will replace `path`, created empty under its temporary name.
+    pub fn create(path: &Path) -> Result<Self> {
+        let tmp = temp_path(path);
+        let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, Faulty(file))),
+        })
+    }
+
+    /// The path the file will replace.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file for writes at offsets, with what was written so far flushed, and its length: the offset of
+    /// the first byte not yet written. A file is written through [`Write`] or at offsets, not both at once.
+    pub fn positioned(&mut self) -> std::io::Result<(Positioned<'_>, u64)> {
+        let out = self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))?;
+        out.flush()?;
+        let file = &out.get_ref().0;
+        Ok((Positioned(file), file.metadata()?.len()))
+    }
+
+    /// Writes what is buffered and puts the file in place of its path.
+    pub fn commit(mut self) -> Result<()> {
+        let Some(out) = self.out.take() else {
+            return Err(Error::io(&self.path, std::io::Error::other("the file was already closed")));
+        };
+        let done =
+            out.into_inner().map_err(|e| e.into_error()).and_then(|_| std::fs::rename(&self.tmp, &self.path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        done.map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.out {
+            Some(out) => out.write(buf),
+            None => Err(std::io::Error::other("the file was already closed")),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match &mut self.out {
+            Some(out) => out.write_all(buf),
+            None => Err(std::io::Error::other("the file was already closed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            // What is still buffered is dropped unwritten: the file is removed.
+            drop(out.into_parts());
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Removes the files in `dir` named `prefix` + the id of a process that is no longer running: temporary
@@ -76,6 +147,34 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
     }
 }
 
+/// An [`AtomicFile`] written at offsets, from any number of threads, obeying [`FAULT_ENV`].
+pub struct Positioned<'a>(&'a File);
+
+impl Positioned<'_> {
+    /// Writes all of `buf` at `offset`.
+    pub fn write_at(&self, buf: &[u8], offset: u64) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let fits = fault_allows(buf.len());
+        let written = self.0.write_all_at(&buf[..fits], offset);
+        if fits < buf.len() {
+            std::process::abort();
+        }
+        written
+    }
+}
+
+/// How many of `len` bytes about to be written may be, under [`FAULT_ENV`]: all of them, unless the limit
+/// falls inside, where the caller writes what fits and aborts as a kill mid-write would.
+fn fault_allows(len: usize) -> usize {
+    let Some(limit) = abort_after() else { return len };
+    let before = WRITTEN.fetch_add(len as u64, Ordering::SeqCst);
+    if before + len as u64 > limit {
+        limit.saturating_sub(before).min(len as u64) as usize
+    } else {
+        len
+    }
+}
+
 /// A file that obeys [`FAULT_ENV`].
 struct Faulty(File);
 
@@ -91,14 +190,11 @@ fn abort_after() -> Option<u64> {
 
 impl Write for Faulty {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if let Some(limit) = abort_after() {
-            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
-            if before + buf.len() as u64 > limit {
-                // Write what fits, as a kill mid-write would leave it, and die.
-                let fits = limit.saturating_sub(before) as usize;
-                let _ = self.0.write_all(&buf[..fits.min(buf.len())]);
-                std::process::abort();
-            }
+        let fits = fault_allows(buf.len());
+        if fits < buf.len() {
+            // Write what fits, as a kill mid-write would leave it, and die.
+            let _ = self.0.write_all(&buf[..fits]);
+            std::process::abort();
         }
         self.0.write(buf)
     }
