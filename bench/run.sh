@@ -95,6 +95,9 @@ for n in "${sizes[@]}"; do
         rows+=("$n|$gwall|-|-|generator failed")
         continue
     fi
+    # The generator's files are flushed to disk first, so that the kernel's writeback of them does not run
+    # during the timed job; they stay in the page cache, as a county's files do once they have been read.
+    sync
     echo "N=$n: scheduling ..." >&2
     read -r code wall rss < <(measure "$dir/schedule.log" "$bin" schedule --config "$dir/county.toml" \
         --as-of "$as_of" --out "$dir/out" --format csv)

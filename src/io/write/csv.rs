@@ -234,9 +234,9 @@ impl CsvByPlace {
     /// Writes the file: the lines of the blocks that came out of order, in order of place, after those
     /// already written. A place no row went to is a bug in the caller, and an error rather than a short file.
     ///
-    /// Every place's length is known by now, so so is where each line goes in the file and where each
-    /// stretch of places starts in every run. The stretches (a few MiB of lines each) are copied on all
-    /// cores, each with one read per run and one write at its own offset.
+    /// Every place's length is known by now, so so is where each stretch of places (a few MiB of lines)
+    /// starts in every run. A few stretches at a time are gathered on all cores, each with one read per run,
+    /// and appended in order: one file is written by one thread, as the file system serialises writes to it.
     pub fn write(self) -> Result<()> {
         self.write_in_stretches_of(STRETCH)
     }
@@ -248,12 +248,16 @@ impl CsvByPlace {
         if let Some(scratch) = &mut self.scratch {
             scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
             let lines = File::open(&scratch.path).map_err(|e| Error::io(&scratch.path, e))?;
-            let (out, base) = self.out.positioned().map_err(|e| Error::io(&path, e))?;
-            let places = &self.places;
-            stretches.into_par_iter().try_for_each(|stretch| {
-                let text = stretch.gather(&lines, places).map_err(|e| Error::io(&scratch.path, e))?;
-                out.write_at(&text, base + stretch.at).map_err(|e| Error::io(&path, e))
-            })?;
+            for group in stretches.chunks(2 * rayon::current_num_threads()) {
+                let texts: Vec<Vec<u8>> = group
+                    .par_iter()
+                    .map(|stretch| stretch.gather(&lines, &self.places))
+                    .collect::<std::io::Result<_>>()
+                    .map_err(|e| Error::io(&scratch.path, e))?;
+                for text in texts {
+                    self.out.write_all(&text).map_err(|e| Error::io(&path, e))?;
+                }
+            }
         }
         self.out.commit()
     }
@@ -262,29 +266,28 @@ impl CsvByPlace {
     fn stretches(&self, size: u64) -> std::io::Result<Vec<Stretch>> {
         let mut cursors: Vec<u64> = self.runs.iter().map(|start| start.unwrap_or(u64::MAX)).collect();
         let mut stretches = Vec::new();
-        let mut at = 0;
-        let mut current: Option<Stretch> = None;
+        let (mut current, mut held): (Option<Stretch>, u64) = (None, 0);
         for (place, &(run, len)) in self.places.iter().enumerate().skip(self.through) {
             let stretch = current.get_or_insert_with(|| Stretch {
                 places: place..place,
-                at,
                 runs: cursors.iter().map(|&start| (start, 0)).collect(),
             });
-            let Some((start, bytes)) =
-                stretch.runs.get_mut(run as usize).filter(|(start, _)| *start != u64::MAX)
+            let Some(bytes) = stretch
+                .runs
+                .get_mut(run as usize)
+                .filter(|(start, _)| *start != u64::MAX)
+                .map(|(_, bytes)| bytes)
             else {
-                return Err(std::io::Error::other(format!(
-                    "row {} of the file was never rendered",
-                    place + 1
-                )));
+                let never = format!("row {} of the file was never rendered", place + 1);
+                return Err(std::io::Error::other(never));
             };
-            debug_assert_eq!(*start + *bytes, cursors[run as usize]);
             *bytes += u64::from(len);
             cursors[run as usize] += u64::from(len);
             stretch.places.end = place + 1;
-            at += u64::from(len);
-            if at - stretch.at >= size {
+            held += u64::from(len);
+            if held >= size {
                 stretches.extend(current.take());
+                held = 0;
             }
         }
         stretches.extend(current);
@@ -295,12 +298,10 @@ impl CsvByPlace {
 /// The bytes of lines a stretch of the merged file holds, about.
 const STRETCH: u64 = 4 << 20;
 
-/// Consecutive places of a [`CsvByPlace`], copied together: where their lines go in the file (after what
-/// was written before the merge), and where each run's lines for them start in the scratch file and how
-/// many bytes they take (a run's lines for consecutive places are consecutive).
+/// Consecutive places of a [`CsvByPlace`], gathered together: where each run's lines for them start in the
+/// scratch file and how many bytes they take (a run's lines for consecutive places are consecutive).
 struct Stretch {
     places: std::ops::Range<usize>,
-    at: u64,
     runs: Vec<(u64, u64)>,
 }
 

@@ -77,15 +77,6 @@ impl AtomicFile {
         &self.path
     }
 
-    /// The file for writes at offsets, with what was written so far flushed, and its length: the offset of
-    /// the first byte not yet written. A file is written through [`Write`] or at offsets, not both at once.
-    pub fn positioned(&mut self) -> std::io::Result<(Positioned<'_>, u64)> {
-        let out = self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))?;
-        out.flush()?;
-        let file = &out.get_ref().0;
-        Ok((Positioned(file), file.metadata()?.len()))
-    }
-
     /// Writes what is buffered and puts the file in place of its path.
     pub fn commit(mut self) -> Result<()> {
         let Some(out) = self.out.take() else {
@@ -144,22 +135,6 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
         if !running && pid.bytes().all(|b| b.is_ascii_digit()) {
             let _ = std::fs::remove_file(entry.path());
         }
-    }
-}
-
-/// An [`AtomicFile`] written at offsets, from any number of threads, obeying [`FAULT_ENV`].
-pub struct Positioned<'a>(&'a File);
-
-impl Positioned<'_> {
-    /// Writes all of `buf` at `offset`.
-    pub fn write_at(&self, buf: &[u8], offset: u64) -> std::io::Result<()> {
-        use std::os::unix::fs::FileExt;
-        let fits = fault_allows(buf.len());
-        let written = self.0.write_all_at(&buf[..fits], offset);
-        if fits < buf.len() {
-            std::process::abort();
-        }
-        written
     }
 }
 
