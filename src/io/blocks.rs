@@ -118,6 +118,26 @@ impl LayerBlocks {
         }
     }
 
+    /// Whether [`LayerBlocks::read_records`] can take records in any order: a shapefile's records are at
+    /// offsets its `.shx` gives and at fixed widths in its `.dbf`.
+    pub fn reads_any_records(&self) -> bool {
+        matches!(self.source, Source::Shapefile(_))
+    }
+
+    /// The records numbered `records` (rising; each record of the layer read once over the calls) and the
+    /// problems found in them, as [`LayerBlocks::next_block`] gives them; an error for a layer that is read
+    /// only front to back (see [`LayerBlocks::reads_any_records`]). A reader uses this or `next_block`, not
+    /// both.
+    pub fn read_records(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        match &mut self.source {
+            Source::Shapefile(blocks) => blocks.read_records(records),
+            Source::Geojson(_) | Source::Memory { .. } => Err(crate::error::Error::format(
+                &self.path,
+                "this layer's records are read front to back only, not by record number",
+            )),
+        }
+    }
+
     /// The next `count` records (fewer at the end, none once all are read) and the problems found in them,
     /// in record order; problems with the whole file come with the first block.
     pub fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
@@ -183,5 +203,58 @@ mod tests {
             }
         }
         assert!(layers >= 10, "only {layers} GeoJSON layers in the samples");
+    }
+
+    /// Every shapefile of the samples (the problem sample's broken records among them), read by record
+    /// number in blocks of records taken in a scrambled order, each block rising, gives every record once
+    /// as a whole read gives it, and the same problems.
+    #[test]
+    fn shapefiles_read_by_record_number_are_shapefiles_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut layers = 0;
+        for county in ["data/sample", "data/sample-problems"] {
+            for entry in std::fs::read_dir(root.join(county)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "shp") {
+                    continue;
+                }
+                layers += 1;
+                let options = ReadOptions { assume_crs: Some(Crs::parse("EPSG:2261").unwrap()), keep: None };
+                let (layer, mut problems) = read_layer(&path, &options).unwrap();
+                Problem::sort_unique(&mut problems);
+                let n = layer.features.len();
+                for count in [1, 3, 10, 1000] {
+                    // The records in an order of their own (a stride coprime with n), cut into blocks.
+                    let stride = (n / 2 + 1..n).find(|&s| gcd(s, n) == 1).unwrap_or(1);
+                    let scrambled: Vec<usize> = (0..n).map(|i| (i * stride) % n.max(1) + 1).collect();
+                    let mut blocks = LayerBlocks::open(&path, &options).unwrap();
+                    assert!(blocks.reads_any_records());
+                    let (mut features, mut found) = (Vec::new(), Vec::new());
+                    for chunk in scrambled.chunks(count) {
+                        let mut records = chunk.to_vec();
+                        records.sort_unstable();
+                        let (block, more) = blocks.read_records(&records).unwrap();
+                        let read: Vec<usize> = block.iter().map(|f| f.record).collect();
+                        assert_eq!(read, records, "{}", path.display());
+                        features.extend(block);
+                        found.extend(more);
+                    }
+                    features.sort_by_key(|f| f.record);
+                    Problem::sort_unique(&mut found);
+                    let label = format!("{}, blocks of {count}", path.display());
+                    assert_eq!(format!("{features:?}"), format!("{:?}", layer.features), "{label}");
+                    assert_eq!(found, problems, "{label}");
+                }
+            }
+        }
+        assert!(layers >= 6, "only {layers} shapefiles in the samples");
+    }
+
+    fn gcd(a: usize, b: usize) -> usize {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
     }
 }

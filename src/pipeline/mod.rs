@@ -228,8 +228,9 @@ pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
     }
 }
 
-/// Runs the schedule pipeline and hands its rows to `each_block` a block at a time, in the parcels file's
-/// order, each row with its position ([`Row::at`]); the run it returns has everything but the rows (its
+/// Runs the schedule pipeline and hands its rows to `each_block` a block at a time, each row with its
+/// position ([`Row::at`]): blocks of positions in order when the parcels file can be read that way (see
+/// [`ParcelIds::blocks_read_forward`]), else in the parcels file's order; the run it returns has everything but the rows (its
 /// `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps nothing of a block
 /// (a CSV writer) lets a run of any size go through in little memory.
 pub fn stream_schedule<'c>(
@@ -276,12 +277,27 @@ pub fn stream_schedule_in_blocks<'c>(
     let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
         // and record files are read, then each next block while the one before is classified.
+        // When the layer's records can be read in any order and lie near enough to id order, a block is the
+        // records of the next `block_size` positions: the rows then come in the order of the output, and a
+        // writer puts them straight into its file.
+        let by_position =
+            block_size != usize::MAX && blocks.reads_any_records() && known.blocks_read_forward(block_size);
         let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        s.spawn(move || loop {
-            let block = blocks.next_block(block_size);
-            let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
-            if sender.send(block).is_err() || last {
-                break;
+        s.spawn(move || {
+            let mut next: usize = 0;
+            loop {
+                let block = if by_position {
+                    let end = known.len().min(next.saturating_add(block_size));
+                    let records = known.records_at(next..end);
+                    next = end;
+                    blocks.read_records(&records)
+                } else {
+                    blocks.next_block(block_size)
+                };
+                let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
+                if sender.send(block).is_err() || last {
+                    break;
+                }
             }
         });
 

@@ -45,16 +45,33 @@ impl DbfRows {
     /// Reads the next `count` records (fewer at the end of the table), decoding the kept fields; a record marked
     /// deleted is read all the same (its shape is still in the `.shp`) and reported.
     pub(super) fn read(&mut self, count: usize) -> Result<(Vec<Vec<Value>>, Numbered)> {
+        let last = self.table.num_records.min(self.next.saturating_add(count).saturating_sub(1));
+        self.read_records(self.next..last + 1)
+    }
+
+    /// Reads the records numbered `records` (from 1, at most the table's count), as [`DbfRows::read`] does,
+    /// moving to each one from the last: forward through the buffer when it is near.
+    pub(super) fn read_records(
+        &mut self,
+        records: impl IntoIterator<Item = usize>,
+    ) -> Result<(Vec<Vec<Value>>, Numbered)> {
         let table = &self.table;
         let path = &table.path;
-        let last = table.num_records.min(self.next.saturating_add(count).saturating_sub(1));
-        let mut rows = Vec::with_capacity(last + 1 - self.next.min(last + 1));
+        let records = records.into_iter();
+        let mut rows = Vec::with_capacity(records.size_hint().0);
         let mut problems = Vec::new();
-        for record in self.next..=last {
+        for record in records {
+            if record != self.next {
+                let records_away = record as i64 - self.next as i64;
+                self.reader
+                    .seek_relative(records_away * table.record_len as i64)
+                    .map_err(|e| Error::io(path, e))?;
+            }
             self.reader.read_exact(&mut self.buf).map_err(|e| match e.kind() {
                 ErrorKind::UnexpectedEof => Error::format(path, format!("ends inside record {record}")),
                 _ => Error::io(path, e),
             })?;
+            self.next = record + 1;
             if self.buf[0] == b'*' {
                 let message =
                     "marked deleted in the .dbf but its shape is in the .shp, so it is read: delete the \
@@ -75,7 +92,6 @@ impl DbfRows {
                 .collect();
             rows.push(row);
         }
-        self.next = last + 1;
         Ok((rows, problems))
     }
 }

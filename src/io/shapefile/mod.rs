@@ -139,11 +139,25 @@ impl Blocks {
     pub(super) fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
         let first = self.done;
         let last = self.index.len().min(first.saturating_add(count));
-        let (path, index, shapes, rows) =
-            (&self.path, &self.index[first..last], &mut self.shapes, &mut self.rows);
+        self.done = last;
+        self.read_block(&(first + 1..last + 1).collect::<Vec<_>>())
+    }
+
+    /// The records numbered `records` (from 1, rising, each at most [`Blocks::len`]), read forward through
+    /// both files, skipping the records between, with their problems in record order, the whole file's first
+    /// with the first block read. A reader that takes the records this way reads each once, in any order of
+    /// blocks, and does not mix this with [`Blocks::next_block`].
+    pub(super) fn read_records(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        self.read_block(records)
+    }
+
+    /// A block of records, rising: shapes and attribute rows read on two threads and paired.
+    fn read_block(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        let (path, index, shapes, rows) = (&self.path, &self.index, &mut self.shapes, &mut self.rows);
+        let entries = records.iter().map(|&record| (record, index[record - 1]));
         let (geometry, attributes) = std::thread::scope(|scope| {
-            let attributes = scope.spawn(|| rows.read(last - first));
-            let geometry = read_shapes(path, shapes, index, first);
+            let attributes = scope.spawn(|| rows.read_records(records.iter().copied()));
+            let geometry = read_shapes(path, shapes, entries);
             let attributes = attributes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (geometry, attributes)
         });
@@ -154,7 +168,6 @@ impl Blocks {
         }
         problems.extend(row_problems);
         problems.sort_by_key(|(record, _)| *record);
-        self.done = last;
         let opening = std::mem::take(&mut self.opening);
         Ok((features, opening.into_iter().chain(problems.into_iter().map(|(_, p)| p)).collect()))
     }
@@ -217,13 +230,11 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
 fn read_shapes(
     path: &Path,
     shapes: &mut ShpFile,
-    index: &[Entry],
-    before: usize,
+    entries: impl ExactSizeIterator<Item = (usize, Entry)>,
 ) -> Result<(Vec<Feature>, Numbered)> {
-    let mut features = Vec::with_capacity(index.len());
+    let mut features = Vec::with_capacity(entries.len());
     let mut problems = Vec::new();
-    for (i, &entry) in index.iter().enumerate() {
-        let record = before + i + 1;
+    for (record, entry) in entries {
         let shape = shapes.read(entry).map_err(|e| Error::io(path, e))?;
         let geometry = match shape {
             Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {
