@@ -166,7 +166,7 @@ fn build_world(config: &Config, reference: &Reference) -> World {
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
 /// parcels are never held whole), large enough that each block keeps both cores busy.
-pub const BLOCK: usize = 1 << 16;
+pub const BLOCK: usize = 1 << 15;
 
 /// The parcels layer, opened: its records come in blocks; their ids, sorted, were read first.
 struct Parcels {
