@@ -10,7 +10,7 @@
 //!
 //! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
-//! `geometry: Err(reason)` and a [`Problem`] saying what to fix ([`check_geometry`] is the one check all
+//! `geometry: Err(reason)` and a [`Problem`] saying what to fix (`check_geometry` is the one check all
 //! formats share); only the fields named in [`ReadOptions::keep`] are kept.
 
 mod geojson;

@@ -230,9 +230,9 @@ pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
 
 /// Runs the schedule pipeline and hands its rows to `each_block` a block at a time, each row with its
 /// position ([`Row::at`]): blocks of positions in order when the parcels file can be read that way (see
-/// [`ParcelIds::blocks_read_forward`]), else in the parcels file's order; the run it returns has everything but the rows (its
-/// `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps nothing of a block
-/// (a CSV writer) lets a run of any size go through in little memory.
+/// [`ParcelIds::blocks_read_forward`]), else in the parcels file's order. The run it returns has everything
+/// but the rows (its `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps
+/// nothing of a block (a CSV writer) lets a run of any size go through in little memory.
 pub fn stream_schedule<'c>(
     config: &'c Config,
     progress: &Progress,
@@ -276,10 +276,10 @@ pub fn stream_schedule_in_blocks<'c>(
     let known = &*ids;
     let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
-        // and record files are read, then each next block while the one before is classified.
-        // When the layer's records can be read in any order and lie near enough to id order, a block is the
-        // records of the next `block_size` positions: the rows then come in the order of the output, and a
-        // writer puts them straight into its file.
+        // and record files are read, then each next block while the one before is classified. When the
+        // layer's records can be read in any order and lie near enough to id order, a block is the records of
+        // the next `block_size` positions: the rows then come in the order of the output, and a writer puts
+        // them straight into its file.
         let by_position =
             block_size != usize::MAX && blocks.reads_any_records() && known.blocks_read_forward(block_size);
         let (sender, receiver) = std::sync::mpsc::sync_channel(1);

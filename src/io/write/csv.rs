@@ -7,7 +7,7 @@
 //! written as they are, so `-12.5` stays a number.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -122,8 +122,8 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
 /// (its places follow the last one written, with no gap) goes straight into the output; a parcels layer
 /// sorted by id sends every block that way. Once a block comes out of order, it and every block after it are
 /// appended to a scratch file beside the output as sorted runs; memory keeps only each place's run and
-/// length (8 bytes a place). The rest of the file is then written in order of place by reading each run
-/// front to back: a merge of sorted runs, so every byte is read once, sequentially. A place is one row of the
+/// length (8 bytes a place). The rest of the file is then written in order of place, a stretch of it at a
+/// time, each stretch read from each run in one piece: a merge of sorted runs, every byte read once. A place is one row of the
 /// schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the obligations
 /// ([`CsvByPlace::add_places`]).
 pub struct CsvByPlace {
@@ -247,11 +247,10 @@ impl CsvByPlace {
         let stretches = self.stretches(bytes).map_err(|e| Error::io(&path, e))?;
         if let Some(scratch) = &mut self.scratch {
             scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
-            let lines = File::open(&scratch.path).map_err(|e| Error::io(&scratch.path, e))?;
             for group in stretches.chunks(2 * rayon::current_num_threads()) {
                 let texts: Vec<Vec<u8>> = group
                     .par_iter()
-                    .map(|stretch| stretch.gather(&lines, &self.places))
+                    .map(|stretch| stretch.gather(&scratch.path, &self.places))
                     .collect::<std::io::Result<_>>()
                     .map_err(|e| Error::io(&scratch.path, e))?;
                 for text in texts {
@@ -306,14 +305,16 @@ struct Stretch {
 }
 
 impl Stretch {
-    /// The stretch's lines in order of place, read from the scratch file `lines`.
-    fn gather(&self, lines: &File, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
+    /// The stretch's lines in order of place, read from the scratch file at `lines` (opened for the stretch:
+    /// stretches are read on several threads at once).
+    fn gather(&self, lines: &Path, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
+        let mut lines = File::open(lines)?;
         let mut read: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.runs.len());
         for &(start, bytes) in &self.runs {
             let mut text = vec![0; if start == u64::MAX { 0 } else { bytes as usize }];
             if !text.is_empty() {
-                lines.read_exact_at(&mut text, start)?;
+                lines.seek(SeekFrom::Start(start))?;
+                lines.read_exact(&mut text)?;
             }
             read.push((text, 0));
         }
