@@ -159,50 +159,37 @@ mod tests {
     /// of many sizes after a scan of every field, is the layer a whole read gives, problems and all.
     #[test]
     fn geojson_in_blocks_is_geojson_read_whole() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut layers = 0;
-        for county in ["data/sample", "data/sample-problems"] {
-            for entry in std::fs::read_dir(root.join(county)).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "geojson") {
-                    continue;
-                }
-                layers += 1;
-                let options = ReadOptions::default();
-                let (layer, problems) = read_layer(&path, &options).unwrap();
-                for count in [1, 7, 1000] {
-                    let mut blocks = LayerBlocks::open(&path, &options).unwrap();
-                    assert!(matches!(blocks.source, Source::Geojson(_)), "{}", path.display());
-                    assert_eq!(
-                        (blocks.crs(), blocks.fields(), blocks.len()),
-                        (&layer.crs, &layer.fields[..], layer.features.len())
-                    );
-                    let every: Vec<usize> = (0..layer.fields.len()).collect();
-                    let mut scanned = Vec::new();
-                    blocks.scan(&every, &mut |record, values| scanned.push((record, values))).unwrap();
-                    let whole: Vec<(usize, Vec<Value>)> =
-                        layer.features.iter().map(|f| (f.record, f.values.clone())).collect();
-                    assert_eq!(scanned, whole, "{}: the scan", path.display());
-                    let (mut features, mut found) = (Vec::new(), Vec::new());
-                    loop {
-                        let (block, more) = blocks.next_block(count).unwrap();
-                        if block.is_empty() {
-                            break;
-                        }
-                        features.extend(block);
-                        found.extend(more);
+        let layers = sample_layers("geojson");
+        assert!(layers.len() >= 10, "only {} GeoJSON layers in the samples", layers.len());
+        for path in layers {
+            let options = ReadOptions::default();
+            let (layer, problems) = read_layer(&path, &options).unwrap();
+            for count in [1, 7, 1000] {
+                let mut blocks = LayerBlocks::open(&path, &options).unwrap();
+                assert!(matches!(blocks.source, Source::Geojson(_)), "{}", path.display());
+                assert_eq!(
+                    (blocks.crs(), blocks.fields(), blocks.len()),
+                    (&layer.crs, &layer.fields[..], layer.features.len())
+                );
+                let every: Vec<usize> = (0..layer.fields.len()).collect();
+                let mut scanned = Vec::new();
+                blocks.scan(&every, &mut |record, values| scanned.push((record, values))).unwrap();
+                let whole: Vec<(usize, Vec<Value>)> =
+                    layer.features.iter().map(|f| (f.record, f.values.clone())).collect();
+                assert_eq!(scanned, whole, "{}: the scan", path.display());
+                let (mut features, mut found) = (Vec::new(), Vec::new());
+                loop {
+                    let (block, more) = blocks.next_block(count).unwrap();
+                    if block.is_empty() {
+                        break;
                     }
-                    assert_eq!(
-                        format!("{features:?}"),
-                        format!("{:?}", layer.features),
-                        "{}",
-                        path.display()
-                    );
-                    assert_eq!(found, problems, "{}, blocks of {count}", path.display());
+                    features.extend(block);
+                    found.extend(more);
                 }
+                assert_eq!(format!("{features:?}"), format!("{:?}", layer.features), "{}", path.display());
+                assert_eq!(found, problems, "{}, blocks of {count}", path.display());
             }
         }
-        assert!(layers >= 10, "only {layers} GeoJSON layers in the samples");
     }
 
     /// Every shapefile of the samples (the problem sample's broken records among them), read by record
@@ -210,44 +197,51 @@ mod tests {
     /// as a whole read gives it, and the same problems.
     #[test]
     fn shapefiles_read_by_record_number_are_shapefiles_read_whole() {
+        let layers = sample_layers("shp");
+        assert!(layers.len() >= 6, "only {} shapefiles in the samples", layers.len());
+        for path in layers {
+            let options = ReadOptions { assume_crs: Some(Crs::parse("EPSG:2261").unwrap()), keep: None };
+            let (layer, mut problems) = read_layer(&path, &options).unwrap();
+            Problem::sort_unique(&mut problems);
+            let n = layer.features.len();
+            for count in [1, 3, 10, 1000] {
+                // The records in an order of their own (a stride coprime with n), cut into blocks.
+                let stride = (n / 2 + 1..n).find(|&s| gcd(s, n) == 1).unwrap_or(1);
+                let scrambled: Vec<usize> = (0..n).map(|i| (i * stride) % n.max(1) + 1).collect();
+                let mut blocks = LayerBlocks::open(&path, &options).unwrap();
+                assert!(blocks.reads_any_records());
+                let (mut features, mut found) = (Vec::new(), Vec::new());
+                for chunk in scrambled.chunks(count) {
+                    let mut records = chunk.to_vec();
+                    records.sort_unstable();
+                    let (block, more) = blocks.read_records(&records).unwrap();
+                    let read: Vec<usize> = block.iter().map(|f| f.record).collect();
+                    assert_eq!(read, records, "{}", path.display());
+                    features.extend(block);
+                    found.extend(more);
+                }
+                features.sort_by_key(|f| f.record);
+                Problem::sort_unique(&mut found);
+                let label = format!("{}, blocks of {count}", path.display());
+                assert_eq!(format!("{features:?}"), format!("{:?}", layer.features), "{label}");
+                assert_eq!(found, problems, "{label}");
+            }
+        }
+    }
+
+    /// The layers of both samples whose files end in `.extension`.
+    fn sample_layers(extension: &str) -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut layers = 0;
+        let mut layers = Vec::new();
         for county in ["data/sample", "data/sample-problems"] {
             for entry in std::fs::read_dir(root.join(county)).unwrap() {
                 let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "shp") {
-                    continue;
-                }
-                layers += 1;
-                let options = ReadOptions { assume_crs: Some(Crs::parse("EPSG:2261").unwrap()), keep: None };
-                let (layer, mut problems) = read_layer(&path, &options).unwrap();
-                Problem::sort_unique(&mut problems);
-                let n = layer.features.len();
-                for count in [1, 3, 10, 1000] {
-                    // The records in an order of their own (a stride coprime with n), cut into blocks.
-                    let stride = (n / 2 + 1..n).find(|&s| gcd(s, n) == 1).unwrap_or(1);
-                    let scrambled: Vec<usize> = (0..n).map(|i| (i * stride) % n.max(1) + 1).collect();
-                    let mut blocks = LayerBlocks::open(&path, &options).unwrap();
-                    assert!(blocks.reads_any_records());
-                    let (mut features, mut found) = (Vec::new(), Vec::new());
-                    for chunk in scrambled.chunks(count) {
-                        let mut records = chunk.to_vec();
-                        records.sort_unstable();
-                        let (block, more) = blocks.read_records(&records).unwrap();
-                        let read: Vec<usize> = block.iter().map(|f| f.record).collect();
-                        assert_eq!(read, records, "{}", path.display());
-                        features.extend(block);
-                        found.extend(more);
-                    }
-                    features.sort_by_key(|f| f.record);
-                    Problem::sort_unique(&mut found);
-                    let label = format!("{}, blocks of {count}", path.display());
-                    assert_eq!(format!("{features:?}"), format!("{:?}", layer.features), "{label}");
-                    assert_eq!(found, problems, "{label}");
+                if path.extension().is_some_and(|e| e == extension) {
+                    layers.push(path);
                 }
             }
         }
-        assert!(layers >= 6, "only {layers} shapefiles in the samples");
+        layers
     }
 
     fn gcd(a: usize, b: usize) -> usize {
