@@ -45,7 +45,7 @@ impl PointDistance for Segment {
 const MAX_PIECES_PER_EDGE: f64 = 1024.0;
 
 /// Appends the pieces of the polyline `coords` to `out`, splitting edges longer than [`MAX_PIECE_FT`] (into at
-/// most 1,024 pieces).
+/// most `MAX_PIECES_PER_EDGE` pieces).
 pub fn push_pieces(coords: impl IntoIterator<Item = geo::Coord<f64>>, owner: u32, out: &mut Vec<Segment>) {
     let mut prev: Option<geo::Coord<f64>> = None;
     for c in coords {

@@ -140,19 +140,15 @@ impl Blocks {
         let first = self.done;
         let last = self.index.len().min(first.saturating_add(count));
         self.done = last;
-        self.read_block(&(first + 1..last + 1).collect::<Vec<_>>())
+        self.read_records(&(first + 1..last + 1).collect::<Vec<_>>())
     }
 
     /// The records numbered `records` (from 1, rising, each at most [`Blocks::len`]), read forward through
     /// both files, skipping the records between, with their problems in record order, the whole file's first
     /// with the first block read. A reader that takes the records this way reads each once, in any order of
-    /// blocks, and does not mix this with [`Blocks::next_block`].
+    /// blocks, and does not mix this with [`Blocks::next_block`]. Shapes and attribute rows are read on two
+    /// threads and paired.
     pub(super) fn read_records(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
-        self.read_block(records)
-    }
-
-    /// A block of records, rising: shapes and attribute rows read on two threads and paired.
-    fn read_block(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
         let (path, index, shapes, rows) = (&self.path, &self.index, &mut self.shapes, &mut self.rows);
         let entries = records.iter().map(|&record| (record, index[record - 1]));
         let (geometry, attributes) = std::thread::scope(|scope| {

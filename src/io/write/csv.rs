@@ -123,9 +123,9 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
 /// sorted by id sends every block that way. Once a block comes out of order, it and every block after it are
 /// appended to a scratch file beside the output as sorted runs; memory keeps only each place's run and
 /// length (8 bytes a place). The rest of the file is then written in order of place, a stretch of it at a
-/// time, each stretch read from each run in one piece: a merge of sorted runs, every byte read once. A place is one row of the
-/// schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the obligations
-/// ([`CsvByPlace::add_places`]).
+/// time, each stretch read from each run in one piece: a merge of sorted runs, every byte read once. A place
+/// is one row of the schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the
+/// obligations ([`CsvByPlace::add_places`]).
 pub struct CsvByPlace {
     out: AtomicFile,
     /// The places before this one are written in `out`.
@@ -310,8 +310,9 @@ impl Stretch {
     fn gather(&self, lines: &Path, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
         let mut lines = File::open(lines)?;
         let mut read: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.runs.len());
+        // A run that went straight into the output has no lines here: its byte count is 0.
         for &(start, bytes) in &self.runs {
-            let mut text = vec![0; if start == u64::MAX { 0 } else { bytes as usize }];
+            let mut text = vec![0; bytes as usize];
             if !text.is_empty() {
                 lines.seek(SeekFrom::Start(start))?;
                 lines.read_exact(&mut text)?;

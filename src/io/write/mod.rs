@@ -77,6 +77,11 @@ impl AtomicFile {
         &self.path
     }
 
+    /// The writer, while the file is open.
+    fn open(&mut self) -> std::io::Result<&mut BufWriter<Faulty>> {
+        self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))
+    }
+
     /// Writes what is buffered and puts the file in place of its path.
     pub fn commit(mut self) -> Result<()> {
         let Some(out) = self.out.take() else {
@@ -93,17 +98,11 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match &mut self.out {
-            Some(out) => out.write(buf),
-            None => Err(std::io::Error::other("the file was already closed")),
-        }
+        self.open()?.write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        match &mut self.out {
-            Some(out) => out.write_all(buf),
-            None => Err(std::io::Error::other("the file was already closed")),
-        }
+        self.open()?.write_all(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -138,18 +137,6 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
     }
 }
 
-/// How many of `len` bytes about to be written may be, under [`FAULT_ENV`]: all of them, unless the limit
-/// falls inside, where the caller writes what fits and aborts as a kill mid-write would.
-fn fault_allows(len: usize) -> usize {
-    let Some(limit) = abort_after() else { return len };
-    let before = WRITTEN.fetch_add(len as u64, Ordering::SeqCst);
-    if before + len as u64 > limit {
-        limit.saturating_sub(before).min(len as u64) as usize
-    } else {
-        len
-    }
-}
-
 /// A file that obeys [`FAULT_ENV`].
 struct Faulty(File);
 
@@ -165,11 +152,14 @@ fn abort_after() -> Option<u64> {
 
 impl Write for Faulty {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let fits = fault_allows(buf.len());
-        if fits < buf.len() {
-            // Write what fits, as a kill mid-write would leave it, and die.
-            let _ = self.0.write_all(&buf[..fits]);
-            std::process::abort();
+        if let Some(limit) = abort_after() {
+            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
+            if before + buf.len() as u64 > limit {
+                // Write what fits, as a kill mid-write would leave it, and die.
+                let fits = limit.saturating_sub(before) as usize;
+                let _ = self.0.write_all(&buf[..fits.min(buf.len())]);
+                std::process::abort();
+            }
         }
         self.0.write(buf)
     }
