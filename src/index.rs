@@ -7,9 +7,13 @@
 
 use geo::{MultiPolygon, Polygon};
 use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{PointDistance, RTree, RTreeObject, AABB};
+use rstar::{Envelope, PointDistance, RTree, RTreeObject, AABB};
 
 use crate::planar::{in_polygon, point_segment_distance_2, segment_area_distance};
+
+mod patches;
+
+use patches::Patches;
 
 /// Edges longer than this are split before indexing, so that no tree entry has a huge bounding box.
 pub const MAX_PIECE_FT: f64 = 200.0;
@@ -225,6 +229,9 @@ pub struct AreaIndex {
     envelopes: RTree<GeomWithData<Rectangle<[f64; 2]>, u32>>,
     /// Every ring edge, with the index of its polygon (in `bounds`) as its owner.
     edges: RTree<Segment>,
+    /// The stretches of the map away from every edge, each answered once (none for a layer without
+    /// polygons).
+    patches: Option<Patches>,
 }
 
 /// The most exterior points of a polygon (without holes) tested point by point rather than through the edge
@@ -259,13 +266,18 @@ impl AreaIndex {
             let direct = polygon.exterior().0.len() <= SMALL_RING && polygon.interiors().is_empty();
             small.push(direct.then(|| polygon.clone()));
         }
-        AreaIndex {
+        let mut index = AreaIndex {
             small,
             bounds,
             owners,
             envelopes: RTree::bulk_load(envelopes),
             edges: RTree::bulk_load(edges),
-        }
+            patches: None,
+        };
+        let extent = index.bounds.iter().copied().reduce(|a, b| a.merged(&b));
+        index.patches =
+            extent.and_then(|extent| Patches::new(&extent, index.edges.iter(), |p| index.containing(p)));
+        index
     }
 
     /// Whether the index holds no polygon.
@@ -275,6 +287,9 @@ impl AreaIndex {
 
     /// Owners of the polygons containing `p` (boundary points may go either way), sorted and deduplicated.
     pub fn containing(&self, p: [f64; 2]) -> Vec<u32> {
+        if let Some(owners) = self.patches.as_ref().and_then(|patches| patches.owners_of(p, p)) {
+            return owners.to_vec();
+        }
         let mut found: Vec<u32> = self
             .envelopes
             .locate_all_at_point(&p)
@@ -289,6 +304,11 @@ impl AreaIndex {
     /// Owners of the polygons that share any point with `shape`, sorted and deduplicated.
     pub fn intersecting(&self, shape: &MultiPolygon<f64>) -> Vec<u32> {
         let Some(envelope) = grown_envelope(shape, 0.0) else { return Vec::new() };
+        let patch =
+            self.patches.as_ref().and_then(|patches| patches.owners_of(envelope.lower(), envelope.upper()));
+        if let Some(owners) = patch {
+            return owners.to_vec();
+        }
         let mut found: Vec<u32> = self
             .envelopes
             .locate_in_envelope_intersecting(&envelope)
