@@ -43,6 +43,25 @@ struct IdSpan {
 /// The marker of a record number that no record has, in [`ParcelIds::by_record`].
 const NO_RECORD: u32 = u32::MAX;
 
+/// How far past the last answer an [`IdCursor`] searches before it goes to the buckets.
+const AHEAD: usize = 64;
+
+/// Looks parcel ids up from where the last search ended (see [`ParcelIds::cursor`]).
+#[derive(Debug)]
+pub struct IdCursor<'a> {
+    ids: &'a ParcelIds,
+    from: std::cell::Cell<usize>,
+}
+
+impl IdCursor<'_> {
+    /// The position of the parcel with this id (its first record's), as [`ParcelIds::position`] gives it.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        let (found, next) = self.ids.position_from(id, self.from.get());
+        self.from.set(next);
+        found
+    }
+}
+
 impl ParcelIds {
     /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
@@ -181,6 +200,47 @@ impl ParcelIds {
         (at < to && self.id_at(at) == id).then_some(at)
     }
 
+    /// A lookup of ids for a reader going through a file: each search starts where the one before it
+    /// ended, so a file listed by parcel id (as record files usually are) finds each id in a comparison or
+    /// two rather than a search of its bucket. Any id gets the answer of [`ParcelIds::position`].
+    pub fn cursor(&self) -> IdCursor<'_> {
+        IdCursor { ids: self, from: std::cell::Cell::new(0) }
+    }
+
+    /// The position of the parcel with this id, searched forward from `from`, and where the next search
+    /// starts. `from` is the first position of its id (every id before it is smaller), as every answer of
+    /// this function is. An id behind `from`, or more than [`AHEAD`] positions past it, is found through
+    /// the buckets.
+    fn position_from(&self, id: &str, from: usize) -> (Option<usize>, usize) {
+        let n = self.sorted.len();
+        let by_bucket = || {
+            let found = self.position(id);
+            (found, found.unwrap_or(from))
+        };
+        let Some(first) = (from < n).then(|| self.id_at(from)) else {
+            return by_bucket();
+        };
+        match first.cmp(id) {
+            std::cmp::Ordering::Equal => return (Some(from), from),
+            std::cmp::Ordering::Greater => return by_bucket(),
+            std::cmp::Ordering::Less => {}
+        }
+        // Gallop: `id_at(below) < id`, and `id <= id_at(above)` (or `above` is the end).
+        let (mut below, mut step) = (from, 1);
+        let above = loop {
+            let probe = below + step;
+            if probe >= n || self.id_at(probe) >= id {
+                break probe.min(n);
+            }
+            if probe - from >= AHEAD {
+                return by_bucket();
+            }
+            (below, step) = (probe, step * 2);
+        };
+        let at = below + 1 + self.sorted[below + 1..above].partition_point(|s| self.id_of(s) < id);
+        ((at < n && self.id_at(at) == id).then_some(at), at)
+    }
+
     /// The position of record `record`, whose id is `id`; `None` when no record has that number and id.
     pub fn slot(&self, id: &str, record: usize) -> Option<usize> {
         let position = if self.by_record.is_empty() {
@@ -300,6 +360,30 @@ mod tests {
             }
             for (position, (id, record)) in order.iter().enumerate() {
                 assert_eq!(found.slot(id, *record), Some(position));
+            }
+        }
+    }
+
+    /// A cursor answers as the buckets do, whatever order the ids come in: sorted with repeats and
+    /// unknown ids among them (the searches it gallops through), reversed (each one behind the last), and
+    /// with jumps past its reach.
+    #[test]
+    fn a_cursor_finds_what_the_buckets_find_in_any_order() {
+        for (seed, count, prefix) in [(6, 3_000, "054889-"), (7, 200, ""), (8, 1, "x")] {
+            let found = ParcelIds::collect_texts(&ids(seed, count, prefix));
+            let mut probes = ids(seed, count, prefix);
+            probes.extend(ids(seed + 300, count / 3, prefix));
+            probes.push(String::new());
+            probes.push("~".repeat(3));
+            probes.sort();
+            let mut orders = vec![probes.clone(), probes.iter().rev().cloned().collect()];
+            // Every fifth id of the sorted list, then the rest: a few long jumps forward and back.
+            orders.push(probes.iter().step_by(5).chain(probes.iter()).cloned().collect());
+            for order in orders {
+                let cursor = found.cursor();
+                for probe in &order {
+                    assert_eq!(cursor.position(probe), found.position(probe), "{probe:?} of seed {seed}");
+                }
             }
         }
     }

@@ -7,9 +7,9 @@
 mod ids;
 mod systems;
 
-pub use systems::{system_fields, systems_by_parcel};
+pub use systems::{system_fields, SystemJoin, Systems};
 
-pub use ids::ParcelIds;
+pub use ids::{IdCursor, ParcelIds};
 
 use std::borrow::Cow;
 use std::path::Path;

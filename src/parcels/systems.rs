@@ -4,11 +4,11 @@ use std::path::Path;
 
 use geo::{Geometry, Point};
 
-use super::{find_field, geometry_kind, ParcelIds};
+use super::{find_field, geometry_kind, IdCursor, ParcelIds};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::layer::{Layer, Value};
+use crate::layer::{Feature, Value};
 
 /// Field names of the systems layer.
 pub fn system_fields(
@@ -36,80 +36,118 @@ pub fn system_fields(
     Ok((parcel, bottom))
 }
 
-/// Systems by parcel: entry `i` is the system of the parcel at position `i` of `parcels`. A system
-/// for an unknown parcel, a second system for a parcel, or a system that is not a point is reported and left
-/// out of classification (the parcel is still scheduled, from its polygon).
-pub fn systems_by_parcel(
-    layer: Layer,
-    parcel_field: &str,
-    bottom_field: Option<&str>,
-    parcels: &ParcelIds,
-) -> (Vec<Option<System>>, Vec<Problem>) {
-    let mut out: Vec<Option<System>> = vec![None; parcels.len()];
-    let mut problems = Vec::new();
-    // Field positions are looked up once, not per system.
-    let id_at = layer.field_index(parcel_field);
-    let bottom_at = bottom_field.and_then(|f| layer.field_index(f));
-    for feature in &layer.features {
-        let at = || format!("record {}", feature.record);
-        let Some(id) = id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!("system has no {parcel_field}; fill it in"),
-            ));
-            continue;
+/// Each parcel's system, by position. Kept compactly: many parcels of a county have none (public sewer,
+/// vacant land), and each one without costs 4 bytes here instead of a whole empty entry.
+#[derive(Debug, Default)]
+pub struct Systems {
+    /// For each position, 1 + the index of its system in `list`, or 0 for none; empty when no parcel has
+    /// one (a run without a systems layer).
+    of: Vec<u32>,
+    list: Vec<System>,
+}
+
+impl Systems {
+    /// The system of the parcel at `position`.
+    pub fn get(&self, position: usize) -> Option<System> {
+        match self.of.get(position).copied() {
+            None | Some(0) => None,
+            Some(i) => Some(self.list[i as usize - 1]),
+        }
+    }
+}
+
+/// The systems layer joined to the parcels, its features taken a block at a time in record order: a
+/// system for an unknown parcel, a second system for a parcel, or a system that is not a point is reported
+/// and left out of classification (the parcel is still scheduled, from its polygon).
+pub struct SystemJoin<'a> {
+    path: &'a Path,
+    parcel_field: &'a str,
+    /// The field positions of the parcel id and the bottom elevation, looked up once.
+    id_at: Option<usize>,
+    bottom_at: Option<usize>,
+    parcels: IdCursor<'a>,
+    systems: Systems,
+    problems: Vec<Problem>,
+}
+
+impl<'a> SystemJoin<'a> {
+    /// A join of the systems layer at `path`, whose fields are `fields`, to `parcels`.
+    pub fn new(
+        path: &'a Path,
+        fields: &[String],
+        parcel_field: &'a str,
+        bottom_field: Option<&str>,
+        parcels: &'a ParcelIds,
+    ) -> Self {
+        let index = |name: &str| fields.iter().position(|f| f == name);
+        SystemJoin {
+            path,
+            parcel_field,
+            id_at: index(parcel_field),
+            bottom_at: bottom_field.and_then(index),
+            parcels: parcels.cursor(),
+            systems: Systems { of: vec![0; parcels.len()], list: Vec::new() },
+            problems: Vec::new(),
+        }
+    }
+
+    /// Joins the next features of the layer.
+    pub fn add(&mut self, features: &[Feature]) {
+        for feature in features {
+            if let Err(problem) = self.join(feature) {
+                self.problems.push(problem);
+            }
+        }
+    }
+
+    /// Each parcel's system, and the problems found.
+    pub fn finish(self) -> (Systems, Vec<Problem>) {
+        (self.systems, self.problems)
+    }
+
+    /// Joins one feature; a problem when it cannot be.
+    fn join(&mut self, feature: &Feature) -> Result<(), Problem> {
+        let parcel_field = self.parcel_field;
+        let problem =
+            |message: String| Problem::new(self.path, format!("record {}", feature.record), message);
+        let Some(id) = self.id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
+            return Err(problem(format!("system has no {parcel_field}; fill it in")));
         };
-        let Some(at_parcel) = parcels.position(&id) else {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!("system names parcel {id}, which is not in the parcels layer; fix the id"),
-            ));
-            continue;
+        let Some(at_parcel) = self.parcels.position(&id) else {
+            return Err(problem(format!(
+                "system names parcel {id}, which is not in the parcels layer; fix the id"
+            )));
         };
         let location: Point<f64> = match &feature.geometry {
             Ok(Geometry::Point(p)) => *p,
             Ok(Geometry::MultiPoint(mp)) if mp.0.len() == 1 => mp.0[0],
             Ok(other) => {
-                let kind = geometry_kind(other);
-                problems.push(Problem::new(
-                    &layer.path,
-                    at(),
-                    format!("system is a {kind}, not a point; fix it"),
-                ));
-                continue;
+                return Err(problem(format!("system is a {}, not a point; fix it", geometry_kind(other))));
             }
-            Err(_) => continue, // reported by the reader
+            Err(_) => return Ok(()), // reported by the reader
         };
-        let bottom_ft = match bottom_at.and_then(|i| feature.values.get(i)) {
+        let bottom_ft = match self.bottom_at.and_then(|i| feature.values.get(i)) {
             None | Some(Value::Null) => None,
             Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
                 Some(x) => Some(x),
                 None => {
-                    problems.push(Problem::new(
-                        &layer.path,
-                        at(),
-                        format!(
-                            "bottom elevation {:?} is not a number of feet; fix it",
-                            v.as_text().unwrap_or_default()
-                        ),
-                    ));
+                    // The system still counts, without a bottom elevation.
+                    self.problems.push(problem(format!(
+                        "bottom elevation {:?} is not a number of feet; fix it",
+                        v.as_text().unwrap_or_default()
+                    )));
                     None
                 }
             },
         };
-        if out[at_parcel].is_some() {
-            problems.push(Problem::new(
-                &layer.path,
-                at(),
-                format!(
-                    "a second system for parcel {id}; only the first is used, remove or merge the others"
-                ),
-            ));
-            continue;
+        let slot = &mut self.systems.of[at_parcel];
+        if *slot != 0 {
+            return Err(problem(format!(
+                "a second system for parcel {id}; only the first is used, remove or merge the others"
+            )));
         }
-        out[at_parcel] = Some(System { location, bottom_ft });
+        self.systems.list.push(System { location, bottom_ft });
+        *slot = u32::try_from(self.systems.list.len()).unwrap_or(u32::MAX);
+        Ok(())
     }
-    (out, problems)
 }

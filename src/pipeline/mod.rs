@@ -343,7 +343,7 @@ pub fn stream_schedule_in_blocks<'c>(
                         town_attribute: parcel.town.take(),
                         sewer_code: parcel.sewer.take(),
                         swis: parcel.swis.take(),
-                        system: systems[at],
+                        system: systems.get(at),
                     };
                     let facts = classify(world, rules, &input);
                     // The parcel keeps its town, and its shape when the outputs need it; the sewer code has

@@ -5,31 +5,52 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use crate::classify::System;
 use crate::config::Config;
-use crate::error::{Problem, Result};
+use crate::crs::Reprojector;
+use crate::error::{Error, Problem, Result};
+use crate::io::blocks::LayerBlocks;
 use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::records::Read;
-use crate::parcels::{system_fields, systems_by_parcel, ParcelIds};
-use crate::reference::load;
+use crate::io::ReadOptions;
+use crate::layer::Layer;
+use crate::parcels::{system_fields, ParcelIds, SystemJoin, Systems};
+
+use super::BLOCK;
 
 /// A reader of dated parcel events (the events file, the pump-outs file).
 type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
 
-/// The systems layer joined to the parcels' positions (none for a run without one), with its problems.
-pub(super) fn read_systems(
-    config: &Config,
-    known: &ParcelIds,
-) -> Result<(Vec<Option<System>>, Vec<Problem>)> {
+/// The systems layer joined to the parcels' positions (none for a run without one), with its problems. The
+/// layer is read a block at a time; one that must be reprojected comes in one block, as the parcels do.
+pub(super) fn read_systems(config: &Config, known: &ParcelIds) -> Result<(Systems, Vec<Problem>)> {
     let Some(path) = &config.layers.systems else {
-        return Ok((vec![None; known.len()], Vec::new()));
+        return Ok((Systems::default(), Vec::new()));
     };
     let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
-    let (layer, mut problems) = load(path, config, None)?;
-    let (systems, more) = systems_by_parcel(layer, &parcel_field, bottom_field.as_deref(), known);
+    let keep = std::iter::once(&parcel_field).chain(&bottom_field).cloned().collect();
+    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
+    let mut blocks = LayerBlocks::open(path, &options)?;
+    let reprojector = Reprojector::new(blocks.crs(), &config.crs)
+        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
+    let block = if reprojector.is_identity() { BLOCK } else { usize::MAX };
+    let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
+    let mut join = SystemJoin::new(&file, &fields, &parcel_field, bottom_field.as_deref(), known);
+    let mut problems = Vec::new();
+    loop {
+        let (features, more) = blocks.next_block(block)?;
+        problems.extend(more);
+        if features.is_empty() {
+            break;
+        }
+        let layer = Layer { path: file.clone(), crs: crs.clone(), fields: Vec::new(), features };
+        let (layer, more) = reprojector.project_layer(layer);
+        problems.extend(more);
+        join.add(&layer.into_inner().features);
+    }
+    let (systems, more) = join.finish();
     problems.extend(more);
     Ok((systems, problems))
 }
@@ -55,7 +76,8 @@ pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<Re
     let mut problems = Vec::new();
     let mut columns = Vec::new();
     let fields = &config.fields;
-    let position = |id: &str| known.position(id);
+    let cursor = known.cursor();
+    let position = |id: &str| cursor.position(id);
     let mut events = Vec::new();
     for (path, fields, read) in [
         (&config.layers.events, &fields.events, read_events as ReadEvents),
