@@ -11,6 +11,8 @@
 //! `geo`'s `Validation` trait was not used: it compares every edge with every other (n²) and does not say
 //! where the fault is.
 
+use std::cell::RefCell;
+
 use geo::line_intersection::{line_intersection, LineIntersection};
 use geo::{Coord, Line, LineString, MultiPolygon, Polygon};
 use rstar::{RTree, RTreeObject, AABB};
@@ -25,23 +27,56 @@ pub fn invalid_reason(shape: &MultiPolygon<f64>) -> Option<String> {
 
 /// The first reason `polygon` is not valid, or `None`.
 pub fn polygon_invalid_reason(polygon: &Polygon<f64>) -> Option<String> {
-    let rings: Vec<Vec<Coord<f64>>> =
-        std::iter::once(polygon.exterior()).chain(polygon.interiors()).map(distinct_closed).collect();
-    for ring in &rings {
-        if ring.len() < 4 {
-            let at = ring.first().copied().unwrap_or(Coord { x: f64::NAN, y: f64::NAN });
-            return Some(format!("Too few points in geometry component at {}", point(at)));
-        }
-    }
-    if let Some(reason) = crossing(&rings) {
-        return Some(reason);
-    }
-    holes_inside(&rings)
+    // A reentrant call cannot happen (nothing here calls back), but would get a scratch of its own.
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => scratch.check(polygon),
+        Err(_) => Scratch::default().check(polygon),
+    })
 }
 
-/// The ring's points without consecutive repeats, closed.
-fn distinct_closed(ring: &LineString<f64>) -> Vec<Coord<f64>> {
-    let mut out: Vec<Coord<f64>> = Vec::with_capacity(ring.0.len() + 1);
+thread_local! {
+    /// Each thread's vectors for the polygon it checks, kept between calls: the parcels of a county are
+    /// millions of small polygons checked on every core, each of which would otherwise allocate its rings and
+    /// its edges anew.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The rings (without repeated points, closed) and the edges of the polygon being checked.
+#[derive(Default)]
+struct Scratch {
+    /// The rings of the polygon in their first `count` entries (the rest kept for their capacity).
+    rings: Vec<Vec<Coord<f64>>>,
+    edges: Vec<Edge>,
+}
+
+impl Scratch {
+    fn check(&mut self, polygon: &Polygon<f64>) -> Option<String> {
+        let count = 1 + polygon.interiors().len();
+        if self.rings.len() < count {
+            self.rings.resize_with(count, Vec::new);
+        }
+        for (ring, out) in std::iter::once(polygon.exterior()).chain(polygon.interiors()).zip(&mut self.rings)
+        {
+            distinct_closed(ring, out);
+        }
+        let rings = &self.rings[..count];
+        for ring in rings {
+            if ring.len() < 4 {
+                let at = ring.first().copied().unwrap_or(Coord { x: f64::NAN, y: f64::NAN });
+                return Some(format!("Too few points in geometry component at {}", point(at)));
+            }
+        }
+        if let Some(reason) = crossing(rings, &mut self.edges) {
+            return Some(reason);
+        }
+        holes_inside(rings)
+    }
+}
+
+/// The ring's points without consecutive repeats, closed, into `out` (emptied first).
+fn distinct_closed(ring: &LineString<f64>, out: &mut Vec<Coord<f64>>) {
+    out.clear();
+    out.reserve(ring.0.len() + 1);
     for &c in &ring.0 {
         if out.last() != Some(&c) {
             out.push(c);
@@ -53,7 +88,6 @@ fn distinct_closed(ring: &LineString<f64>) -> Vec<Coord<f64>> {
     if let Some(&first) = out.first() {
         out.push(first);
     }
-    out
 }
 
 /// One edge of a ring: the ring's number, the edge's number within it, and the segment.
@@ -87,21 +121,19 @@ fn envelope(l: &Line<f64>) -> AABB<[f64; 2]> {
     AABB::from_corners([l.start.x, l.start.y], [l.end.x, l.end.y])
 }
 
-/// The first crossing or self-touch between the polygon's edges, in edge order.
-fn crossing(rings: &[Vec<Coord<f64>>]) -> Option<String> {
-    let edges: Vec<Edge> = rings
-        .iter()
-        .enumerate()
-        .flat_map(|(r, ring)| {
-            let n = ring.len() - 1;
-            ring.windows(2).enumerate().map(move |(i, w)| Edge {
-                ring: r,
-                index: i,
-                ring_len: n,
-                line: Line::new(w[0], w[1]),
-            })
+/// The first crossing or self-touch between the polygon's edges, in edge order; `edges` is room for them.
+fn crossing(rings: &[Vec<Coord<f64>>], edges: &mut Vec<Edge>) -> Option<String> {
+    edges.clear();
+    edges.extend(rings.iter().enumerate().flat_map(|(r, ring)| {
+        let n = ring.len() - 1;
+        ring.windows(2).enumerate().map(move |(i, w)| Edge {
+            ring: r,
+            index: i,
+            ring_len: n,
+            line: Line::new(w[0], w[1]),
         })
-        .collect();
+    }));
+    let edges = &*edges;
     let judge = |i: usize, j: usize| fault(&edges[i], &edges[j]);
     if edges.len() <= PAIRWISE_EDGES {
         return (0..edges.len()).find_map(|i| (i + 1..edges.len()).find_map(|j| judge(i, j)));
