@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::crs::Crs;
+use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Result};
 use crate::rules::RuleSet;
 
@@ -264,6 +264,12 @@ pub struct Config {
 }
 
 impl Config {
+    /// The reprojector from `from`, the CRS of the layer at `path`, into the working CRS.
+    pub fn reprojector(&self, path: &Path, from: &Crs) -> Result<Reprojector> {
+        Reprojector::new(from, &self.crs)
+            .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", self.crs)))
+    }
+
     /// Checks and completes a merged configuration: parcels given, CRS feet-based, rules loaded.
     pub fn new(file: ConfigFile, as_of: NaiveDate) -> Result<Self> {
         if file.layers.parcels.is_none() {

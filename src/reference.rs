@@ -10,7 +10,6 @@ use geo::{Geometry, Polygon};
 
 use crate::classify::FloodZone;
 use crate::config::Config;
-use crate::crs::Reprojector;
 use crate::error::{Error, Problem, Result};
 use crate::io::{read_layer, same_layer, ReadOptions};
 use crate::layer::{polygons, Layer};
@@ -19,9 +18,7 @@ use crate::layer::{polygons, Layer};
 pub(crate) fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Layer, Vec<Problem>)> {
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep };
     let (layer, mut problems) = read_layer(path, &options)?;
-    let reprojector = Reprojector::new(&layer.crs, &config.crs)
-        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
-    let (projected, more) = reprojector.project_layer(layer);
+    let (projected, more) = config.reprojector(path, &layer.crs)?.project_layer(layer);
     problems.extend(more);
     Ok((projected.into_inner(), problems))
 }

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
 use crate::config::Config;
-use crate::crs::Reprojector;
+use crate::crs::{Crs, Reprojector};
 use crate::error::{Error, Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::events::{events_of, Event, Pipe, Sample};
@@ -168,6 +168,30 @@ fn build_world(config: &Config, reference: &Reference) -> World {
 /// parcels are never held whole), large enough that each block keeps both cores busy.
 pub const BLOCK: usize = 1 << 15;
 
+/// How many records of a layer read in blocks go in one: `block`, or the whole layer when it must be
+/// reprojected, since reprojection interpolates on a grid fitted to the whole layer and its coordinates must
+/// stay those of a whole-layer read.
+fn block_size(reprojector: &Reprojector, block: usize) -> usize {
+    if reprojector.is_identity() {
+        block.max(1)
+    } else {
+        usize::MAX
+    }
+}
+
+/// A block of features of the layer at `path`, in `crs`, reprojected into the working CRS, with the problems
+/// found on the way.
+fn project_block(
+    reprojector: &Reprojector,
+    path: &Path,
+    crs: &Crs,
+    features: Vec<Feature>,
+) -> (Vec<Feature>, Vec<Problem>) {
+    let layer = Layer { path: path.to_path_buf(), crs: crs.clone(), fields: Vec::new(), features };
+    let (layer, problems) = reprojector.project_layer(layer);
+    (layer.into_inner().features, problems)
+}
+
 /// The parcels layer, opened: its records come in blocks; their ids, sorted, were read first.
 struct Parcels {
     blocks: LayerBlocks,
@@ -185,8 +209,7 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(schema.keep()) };
     let blocks = LayerBlocks::open(path, &options)?;
-    let reprojector = Reprojector::new(blocks.crs(), &config.crs)
-        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
+    let reprojector = config.reprojector(path, blocks.crs())?;
     let columns = ParcelColumns::new(blocks.fields(), &schema);
     let ids = ParcelIds::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
@@ -265,9 +288,7 @@ pub fn stream_schedule_in_blocks<'c>(
     let mut parcels = parcels?;
     let (world, reference) = reference?;
     let rules = &config.rules;
-    // Reprojection interpolates on a grid fitted to the whole layer, so a layer that needs it is converted
-    // in one block: its coordinates stay those of a whole-layer read.
-    let block_size = if parcels.reprojector.is_identity() { block.max(1) } else { usize::MAX };
+    let block_size = block_size(&parcels.reprojector, block);
     let path = parcels.blocks.path().to_path_buf();
     let crs = config.crs.short_name();
     let layer_crs = parcels.blocks.crs().clone();
@@ -409,12 +430,11 @@ pub fn stream_schedule_in_blocks<'c>(
             if features.is_empty() {
                 break;
             }
-            let layer = Layer { path: path.clone(), crs: layer_crs.clone(), fields: Vec::new(), features };
-            let (layer, more) = reprojector.project_layer(layer);
+            let (features, more) = project_block(reprojector, &path, &layer_crs, features);
             run.problems.extend(more);
             let before = handed.take();
             let (scheduled, consumed) = rayon::join(
-                || schedule_block(layer.into_inner().features),
+                || schedule_block(features),
                 || before.map_or(Ok(()), |rows| each_block(&run, rows)),
             );
             consumed?;

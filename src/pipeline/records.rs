@@ -6,8 +6,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 
 use crate::config::Config;
-use crate::crs::Reprojector;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
@@ -15,10 +14,9 @@ use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
 use crate::io::records::Read;
 use crate::io::ReadOptions;
-use crate::layer::Layer;
 use crate::parcels::{system_fields, ParcelIds, SystemJoin, Systems};
 
-use super::BLOCK;
+use super::{block_size, project_block, BLOCK};
 
 /// A reader of dated parcel events (the events file, the pump-outs file).
 type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
@@ -33,9 +31,8 @@ pub(super) fn read_systems(config: &Config, known: &ParcelIds) -> Result<(System
     let keep = std::iter::once(&parcel_field).chain(&bottom_field).cloned().collect();
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
     let mut blocks = LayerBlocks::open(path, &options)?;
-    let reprojector = Reprojector::new(blocks.crs(), &config.crs)
-        .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", config.crs)))?;
-    let block = if reprojector.is_identity() { BLOCK } else { usize::MAX };
+    let reprojector = config.reprojector(path, blocks.crs())?;
+    let block = block_size(&reprojector, BLOCK);
     let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
     let mut join = SystemJoin::new(&file, &fields, &parcel_field, bottom_field.as_deref(), known);
     let mut problems = Vec::new();
@@ -45,10 +42,9 @@ pub(super) fn read_systems(config: &Config, known: &ParcelIds) -> Result<(System
         if features.is_empty() {
             break;
         }
-        let layer = Layer { path: file.clone(), crs: crs.clone(), fields: Vec::new(), features };
-        let (layer, more) = reprojector.project_layer(layer);
+        let (features, more) = project_block(&reprojector, &file, &crs, features);
         problems.extend(more);
-        join.add(&layer.into_inner().features);
+        join.add(&features);
     }
     let (systems, more) = join.finish();
     problems.extend(more);
