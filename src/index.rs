@@ -5,6 +5,8 @@
 //! a query touches the few edges near the parcel instead of the whole outline. Trees are built once with
 //! [`RTree::bulk_load`] and then only read, from both cores.
 
+use std::collections::BinaryHeap;
+
 use geo::{MultiPolygon, Polygon};
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{Envelope, PointDistance, RTree, RTreeObject, AABB};
@@ -17,6 +19,9 @@ use patches::Patches;
 
 /// Edges longer than this are split before indexing, so that no tree entry has a huge bounding box.
 pub const MAX_PIECE_FT: f64 = 200.0;
+
+/// How far [`LineIndex::nearest_to_area`] looks first: two pieces' length.
+pub const FIRST_REACH_FT: f64 = 2.0 * MAX_PIECE_FT;
 
 /// One straight piece of a boundary or line, remembering which feature it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -112,24 +117,52 @@ impl LineIndex {
 
     /// The nearest line to the polygon `shape` when it is within `radius_ft`, with the exact distance
     /// (0 when a line touches or crosses the polygon).
+    ///
+    /// The search reaches out from the parcel [`FIRST_REACH_FT`] first, then four times as far each time
+    /// up to the radius: a line found within a reach is the nearest of all, since any nearer one lies within
+    /// that reach too. A parcel on the shore so looks at the few pieces beside it, not at every piece within
+    /// the whole radius.
     pub fn nearest_to_area(&self, shape: &MultiPolygon<f64>, radius_ft: f64) -> Option<Nearest> {
+        if radius_ft.is_nan() || self.tree.size() == 0 {
+            return None;
+        }
         let bounds = grown_envelope(shape, 0.0)?;
-        let envelope = grown_envelope(shape, radius_ft)?;
+        let mut reach = radius_ft.min(FIRST_REACH_FT);
+        loop {
+            let best = self.nearest_within(shape, &bounds, reach);
+            if best.is_some() || reach >= radius_ft {
+                return best;
+            }
+            reach = (reach * 4.0).min(radius_ft);
+        }
+    }
+
+    /// The nearest line within `reach_ft` of the polygon `shape` whose bounding box is `bounds`.
+    fn nearest_within(
+        &self,
+        shape: &MultiPolygon<f64>,
+        bounds: &AABB<[f64; 2]>,
+        reach_ft: f64,
+    ) -> Option<Nearest> {
+        let (lo, hi) = (bounds.lower(), bounds.upper());
+        let envelope =
+            AABB::from_corners([lo[0] - reach_ft, lo[1] - reach_ft], [hi[0] + reach_ft, hi[1] + reach_ft]);
         // Candidates nearest first by the gap between their box and the parcel's, a lower bound of the true
-        // distance: once that bound passes the best exact distance found, no later piece can beat it.
-        let mut candidates: Vec<(f64, &Segment)> = self
+        // distance: once that bound passes the best exact distance found, no later piece can beat it. A heap,
+        // not a sort, as the first few candidates decide; the answer does not depend on the order among
+        // candidates of one gap, since `better` is a total order.
+        let mut candidates: BinaryHeap<Candidate<'_>> = self
             .tree
             .locate_in_envelope_intersecting(&envelope)
-            .map(|piece| (box_gap_2(&bounds, &piece.envelope()), piece))
+            .map(|piece| Candidate { gap_2: box_gap_2(bounds, &piece.envelope()), piece })
             .collect();
-        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.owner.cmp(&b.1.owner)));
         let mut best: Option<Nearest> = None;
-        for (gap_2, piece) in candidates {
+        while let Some(Candidate { gap_2, piece }) = candidates.pop() {
             if best.is_some_and(|b| gap_2 > b.distance_ft * b.distance_ft) {
                 break;
             }
             let distance_ft = segment_area_distance(piece.a, piece.b, shape);
-            if distance_ft <= radius_ft && best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
+            if distance_ft <= reach_ft && best.is_none_or(|b| better(distance_ft, piece.owner, b)) {
                 best = Some(Nearest { distance_ft, owner: piece.owner });
             }
         }
@@ -205,6 +238,33 @@ fn box_gap_2(a: &AABB<[f64; 2]>, b: &AABB<[f64; 2]>) -> f64 {
         |axis: usize| (b.lower()[axis] - a.upper()[axis]).max(a.lower()[axis] - b.upper()[axis]).max(0.0);
     gap(0).powi(2) + gap(1).powi(2)
 }
+
+/// A piece of line that may be nearest to a parcel, with the squared gap between its box and the parcel's.
+/// The heap of them pops the smallest gap first (ties by owner).
+struct Candidate<'a> {
+    gap_2: f64,
+    piece: &'a Segment,
+}
+
+impl Ord for Candidate<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.gap_2.total_cmp(&self.gap_2)).then(other.piece.owner.cmp(&self.piece.owner))
+    }
+}
+
+impl PartialOrd for Candidate<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Candidate<'_> {}
 
 /// Ties between equally near lines go to the lower owner index, so results do not depend on tree order.
 fn better(distance_ft: f64, owner: u32, than: Nearest) -> bool {

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use rustc_hash::FxHashMap;
+
 use crate::pipeline::Run;
 use crate::rules::{Exclusion, RuleSet};
 use crate::schedule::{Row, UNSCHEDULED};
@@ -35,24 +37,19 @@ impl Summary {
     }
 
     /// Adds `rows` to the counts (all but [`Summary::problems`]), for a run whose rows come in blocks.
+    ///
+    /// Rows are first counted by town, tier and status in a hash map of borrowed names, and the few
+    /// combinations found then added to the sorted maps, which would otherwise be searched four times a row.
     pub fn count(&mut self, rules: &RuleSet, rows: &[Row<'_>]) {
         let s = self;
         s.parcels += rows.len();
+        let mut combinations: FxHashMap<(&str, &str, Option<&str>), usize> = FxHashMap::default();
         for row in rows {
             let e = &row.entry;
-            bump(&mut s.per_tier, e.tier);
             let facts = row.facts.as_ref();
             let town =
                 facts.and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref()).unwrap_or("(no town)");
-            match s.per_town.get_mut(town) {
-                Some(tiers) => bump(tiers, e.tier),
-                None => {
-                    s.per_town.insert(town.to_string(), BTreeMap::from([(e.tier.to_string(), 1)]));
-                }
-            }
-            if let Some(status) = e.status {
-                bump(&mut s.per_status, status.as_str());
-            }
+            *combinations.entry((town, e.tier, e.status.map(|s| s.as_str()))).or_default() += 1;
             if e.tier == UNSCHEDULED {
                 let group = match (e.exclusion, facts) {
                     (Some(Exclusion::Sewered), _) => "on public sewer".to_string(),
@@ -72,15 +69,27 @@ impl Summary {
                 *s.unscheduled.entry(group).or_default() += 1;
             }
         }
+        for ((town, tier, status), n) in combinations {
+            add(&mut s.per_tier, tier, n);
+            match s.per_town.get_mut(town) {
+                Some(tiers) => add(tiers, tier, n),
+                None => {
+                    s.per_town.insert(town.to_string(), BTreeMap::from([(tier.to_string(), n)]));
+                }
+            }
+            if let Some(status) = status {
+                add(&mut s.per_status, status, n);
+            }
+        }
     }
 }
 
-/// Counts one more `key`, allocating its name only the first time it is counted.
-fn bump(counts: &mut BTreeMap<String, usize>, key: &str) {
+/// Counts `n` more `key`, allocating its name only the first time it is counted.
+fn add(counts: &mut BTreeMap<String, usize>, key: &str, n: usize) {
     match counts.get_mut(key) {
-        Some(n) => *n += 1,
+        Some(count) => *count += n,
         None => {
-            counts.insert(key.to_string(), 1);
+            counts.insert(key.to_string(), n);
         }
     }
 }

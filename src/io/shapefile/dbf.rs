@@ -266,11 +266,19 @@ impl DbfTable {
 }
 
 /// A field's bytes without the padding: cut at the first NUL, spaces trimmed from both ends.
+///
+/// Text fields are mostly padding (a 50-character owner field holding 20), so the NUL is found with `memchr`
+/// and the trailing spaces are skipped eight at a time.
 fn trim_field(bytes: &[u8]) -> &[u8] {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    let bytes = &bytes[..end];
-    let start = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
-    let stop = bytes.iter().rposition(|&b| b != b' ').map_or(start, |i| i + 1);
+    let bytes = memchr::memchr(0, bytes).map_or(bytes, |end| &bytes[..end]);
+    let mut stop = bytes.len();
+    while stop >= 8 && bytes[stop - 8..stop] == [b' '; 8] {
+        stop -= 8;
+    }
+    while stop > 0 && bytes[stop - 1] == b' ' {
+        stop -= 1;
+    }
+    let start = bytes[..stop].iter().position(|&b| b != b' ').unwrap_or(stop);
     &bytes[start..stop]
 }
 
@@ -380,6 +388,34 @@ mod tests {
     };
     use crate::io::shapefile::{field_names, read};
     use crate::layer::Layer;
+
+    #[test]
+    fn padding_is_trimmed_as_the_byte_by_byte_rule_says() {
+        // The rule, byte by byte: cut at the first NUL, then drop the spaces at both ends.
+        fn by_bytes(bytes: &[u8]) -> &[u8] {
+            let bytes = &bytes[..bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len())];
+            let start = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
+            let stop = bytes.iter().rposition(|&b| b != b' ').map_or(start, |i| i + 1);
+            &bytes[start..stop]
+        }
+        let mut fields: Vec<Vec<u8>> = Vec::new();
+        for width in 0..40 {
+            for value in [&b""[..], b"A", b"Lake House", b"  two  words ", b"x\0after", b"\0", b"ab\0  cd "] {
+                for lead in [0, 1, 9] {
+                    let mut field = vec![b' '; lead];
+                    field.extend_from_slice(value);
+                    field.resize(field.len().max(width), b' ');
+                    fields.push(field);
+                }
+            }
+        }
+        for field in &fields {
+            assert_eq!(trim_field(field), by_bytes(field), "{:?}", String::from_utf8_lossy(field));
+        }
+        assert_eq!(trim_field(b"  Owasco Lake                       "), b"Owasco Lake");
+        assert_eq!(trim_field(b"Auburn\0garbage after the NUL      "), b"Auburn");
+        assert_eq!(trim_field(&[b' '; 33]), b"");
+    }
 
     #[test]
     fn field_values_by_type() {

@@ -31,9 +31,15 @@ fn push_field(out: &mut String, field: &str) {
     }
 }
 
-/// Whether a field must be quoted.
+/// Whether a field must be quoted. Long fields (reasons, citations) are searched with `memchr`, many bytes at a
+/// time; short ones byte by byte, where a vector search would cost more than it saves.
 fn needs_quotes(field: &str) -> bool {
-    field.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    let bytes = field.as_bytes();
+    if bytes.len() >= 16 {
+        memchr::memchr3(b',', b'"', b'\n', bytes).is_some() || memchr::memchr(b'\r', bytes).is_some()
+    } else {
+        bytes.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    }
 }
 
 /// Whether spreadsheet programs would take text beginning this way for a formula.
@@ -380,6 +386,24 @@ mod tests {
         s.push(',');
         push_field(&mut s, "Smith, John \"Jack\"");
         assert_eq!(s, "plain,\"Smith, John \"\"Jack\"\"\"");
+    }
+
+    #[test]
+    fn a_comma_quote_or_line_break_anywhere_in_a_field_of_any_length_needs_quotes() {
+        for len in 0..48 {
+            let plain = "a".repeat(len);
+            assert!(!needs_quotes(&plain), "{len} letters");
+            for at in 0..len {
+                for special in [',', '"', '\n', '\r'] {
+                    let mut field = plain.clone();
+                    field.replace_range(at..=at, &special.to_string());
+                    assert!(needs_quotes(&field), "{special:?} at {at} of {len}");
+                }
+                let mut field = plain.clone();
+                field.replace_range(at..=at, "; '=\t");
+                assert!(!needs_quotes(&field), "no special at {at} of {len}");
+            }
+        }
     }
 
     #[test]
