@@ -13,6 +13,7 @@ use rstar::{Envelope, PointDistance, RTree, RTreeObject, AABB};
 
 use crate::planar::{in_polygon, point_segment_distance_2, segment_area_distance};
 
+mod far;
 mod patches;
 
 use patches::Patches;
@@ -88,6 +89,8 @@ pub fn grown_envelope(shape: &MultiPolygon<f64>, margin: f64) -> Option<AABB<[f6
 #[derive(Debug)]
 pub struct LineIndex {
     tree: RTree<Segment>,
+    /// The cells no piece comes near, for queries within the reach they were made for.
+    far: Option<far::FarCells>,
 }
 
 /// The nearest line found by a [`LineIndex`] query.
@@ -102,7 +105,19 @@ pub struct Nearest {
 impl LineIndex {
     /// Builds the index from pieces (see [`push_pieces`]).
     pub fn new(pieces: Vec<Segment>) -> Self {
-        LineIndex { tree: RTree::bulk_load(pieces) }
+        LineIndex { tree: RTree::bulk_load(pieces), far: None }
+    }
+
+    /// Builds the index from pieces, for queries within `reach_ft` mostly: a grid of the cells no piece comes
+    /// within that reach of answers "none" for them without a search (see `index::far`).
+    pub fn within(pieces: Vec<Segment>, reach_ft: f64) -> Self {
+        let far = far::FarCells::new(&pieces, reach_ft);
+        LineIndex { tree: RTree::bulk_load(pieces), far }
+    }
+
+    /// Whether the grid knows that no piece lies within `radius_ft` of the box from `lo` to `hi`.
+    fn all_far(&self, lo: [f64; 2], hi: [f64; 2], radius_ft: f64) -> bool {
+        self.far.as_ref().is_some_and(|far| far.all_far(lo, hi, radius_ft))
     }
 
     /// Number of indexed pieces.
@@ -127,6 +142,9 @@ impl LineIndex {
             return None;
         }
         let bounds = grown_envelope(shape, 0.0)?;
+        if self.all_far(bounds.lower(), bounds.upper(), radius_ft) {
+            return None;
+        }
         let mut reach = radius_ft.min(FIRST_REACH_FT);
         loop {
             let best = self.nearest_within(shape, &bounds, reach);
@@ -172,8 +190,13 @@ impl LineIndex {
     /// The nearest line to the segment from `a` to `b` when it is within `radius_ft`, with the exact distance
     /// (0 when they cross).
     pub fn nearest_to_segment(&self, a: [f64; 2], b: [f64; 2], radius_ft: f64) -> Option<Nearest> {
-        let lo = [a[0].min(b[0]) - radius_ft, a[1].min(b[1]) - radius_ft];
-        let hi = [a[0].max(b[0]) + radius_ft, a[1].max(b[1]) + radius_ft];
+        let lo = [a[0].min(b[0]), a[1].min(b[1])];
+        let hi = [a[0].max(b[0]), a[1].max(b[1])];
+        if self.all_far(lo, hi, radius_ft) {
+            return None;
+        }
+        let lo = [lo[0] - radius_ft, lo[1] - radius_ft];
+        let hi = [hi[0] + radius_ft, hi[1] + radius_ft];
         let mut best: Option<Nearest> = None;
         for piece in self.tree.locate_in_envelope_intersecting(&AABB::from_corners(lo, hi)) {
             let distance_ft = crate::planar::segment_distance_2(a, b, piece.a, piece.b).sqrt();
@@ -191,6 +214,9 @@ impl LineIndex {
     /// walk. Both find the same line at the same distance.
     pub fn nearest_to_point(&self, p: [f64; 2], radius_ft: f64) -> Option<Nearest> {
         const CROWDED: usize = 256;
+        if self.all_far(p, p, radius_ft) {
+            return None;
+        }
         let radius_2 = radius_ft * radius_ft;
         let area =
             AABB::from_corners([p[0] - radius_ft, p[1] - radius_ft], [p[0] + radius_ft, p[1] + radius_ft]);

@@ -43,7 +43,12 @@ impl DistanceIndex {
             }
             names.push(Name::from(name));
         }
-        DistanceIndex { lines: LineIndex::new(pieces), lakes: AreaIndex::new(lakes), names, radius_ft }
+        DistanceIndex {
+            lines: LineIndex::within(pieces, radius_ft),
+            lakes: AreaIndex::new(lakes),
+            names,
+            radius_ft,
+        }
     }
 
     /// How far out distances are measured exactly, feet.

@@ -3,7 +3,7 @@
 //! parcels, points and segments scattered around the shore).
 
 use geo::{Contains, Distance, Euclidean, Intersects, Line, LineString, MultiPolygon, Point, Polygon};
-use lakeshore::index::{push_pieces, AreaIndex, LineIndex};
+use lakeshore::index::{push_pieces, AreaIndex, LineIndex, Segment};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -47,7 +47,10 @@ fn rtree_queries_equal_brute_force() {
         let mut pieces = Vec::new();
         push_pieces(shore.0.iter().copied(), 0, &mut pieces);
         push_pieces(island.0.iter().copied(), 1, &mut pieces);
-        let lines = LineIndex::new(pieces);
+        // Without the grid of far cells, and with one made for the radius: asked within a shorter radius, the
+        // radius, and a longer one than the grid knows.
+        let plain = LineIndex::new(pieces.clone());
+        let gridded = LineIndex::within(pieces, 1000.0);
         let shore_lines: Vec<(geo::Line<f64>, u32)> =
             shore.lines().map(|l| (l, 0)).chain(island.lines().map(|l| (l, 1))).collect();
 
@@ -72,18 +75,26 @@ fn rtree_queries_equal_brute_force() {
                     (shape.0.iter().map(|p| Euclidean.distance(l, p)).fold(f64::INFINITY, f64::min), *owner)
                 })
                 .fold((f64::INFINITY, u32::MAX), |best, x| if x.0 < best.0 { x } else { best });
-            match lines.nearest_to_area(&shape, radius) {
-                Some(hit) => {
-                    near += 1;
-                    assert!(
-                        (hit.distance_ft - brute.0).abs() < 1e-6,
-                        "seed {seed}: {} vs {}",
-                        hit.distance_ft,
+            near += usize::from(brute.0 <= radius);
+            for (lines, radius) in
+                [(&plain, radius), (&gridded, 300.0), (&gridded, radius), (&gridded, 1500.0)]
+            {
+                match lines.nearest_to_area(&shape, radius) {
+                    Some(hit) => {
+                        assert!(
+                            (hit.distance_ft - brute.0).abs() < 1e-6,
+                            "seed {seed} within {radius}: {} vs {}",
+                            hit.distance_ft,
+                            brute.0
+                        );
+                        assert_eq!(hit.owner, brute.1, "seed {seed}: nearest line's owner at {}", brute.0);
+                    }
+                    None => assert!(
+                        brute.0 > radius,
+                        "seed {seed}: missed a shore at {} within {radius}",
                         brute.0
-                    );
-                    assert_eq!(hit.owner, brute.1, "seed {seed}: nearest line's owner at {}", brute.0);
+                    ),
                 }
-                None => assert!(brute.0 > radius, "seed {seed}: missed a shore at {}", brute.0),
             }
 
             // Watershed membership: geo's Intersects over the full polygons.
@@ -108,7 +119,7 @@ fn rtree_queries_equal_brute_force() {
 }
 
 /// The lake and island of `seed`, as index pieces and as `geo` lines with their owners.
-fn shore_layout(rng: &mut ChaCha8Rng) -> (LineIndex, Vec<(Line<f64>, u32)>) {
+fn shore_layout(rng: &mut ChaCha8Rng) -> (Vec<Segment>, Vec<(Line<f64>, u32)>) {
     let (cx, cy) = (837_000.0, 1_037_000.0);
     let shore = star(rng, cx, cy, 1500, 8_000.0, 9_000.0);
     let island = star(rng, cx, cy, 200, 1_000.0, 1_500.0);
@@ -116,7 +127,20 @@ fn shore_layout(rng: &mut ChaCha8Rng) -> (LineIndex, Vec<(Line<f64>, u32)>) {
     push_pieces(shore.0.iter().copied(), 0, &mut pieces);
     push_pieces(island.0.iter().copied(), 1, &mut pieces);
     let lines = shore.lines().map(|l| (l, 0)).chain(island.lines().map(|l| (l, 1))).collect();
-    (LineIndex::new(pieces), lines)
+    (pieces, lines)
+}
+
+/// The indexes of `pieces` to hold to brute force, each with the radius to ask within: without the grid of
+/// far cells; with one made for `radius`, asked within a third of it, within it, and within half as much again
+/// (beyond what the grid knows).
+fn indexes(pieces: &[Segment], radius: f64) -> Vec<(LineIndex, f64)> {
+    let gridded = || LineIndex::within(pieces.to_vec(), radius);
+    vec![
+        (LineIndex::new(pieces.to_vec()), radius),
+        (gridded(), radius / 3.0),
+        (gridded(), radius),
+        (gridded(), radius * 1.5),
+    ]
 }
 
 /// The nearest of `lines` by `distance`, ties to the lower owner: (distance, owner).
@@ -146,26 +170,36 @@ fn assert_same(what: &str, hit: Option<lakeshore::index::Nearest>, brute: (f64, 
 fn nearest_to_point_and_segment_equal_brute_force() {
     for seed in 10..13u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (index, lines) = shore_layout(&mut rng);
+        let (pieces, lines) = shore_layout(&mut rng);
         let (cx, cy) = (837_000.0, 1_037_000.0);
         let radius = 1000.0;
+        let indexes = indexes(&pieces, radius);
         let (mut near_points, mut near_segments) = (0, 0);
         for i in 0..300 {
             let a = rng.random_range(0.0..std::f64::consts::TAU);
             let r = rng.random_range(0.0..10_500.0);
             let p = [cx + r * a.cos(), cy + r * a.sin()];
             let brute = brute_nearest(&lines, |l| Euclidean.distance(l, &Point::new(p[0], p[1])));
-            let hit = index.nearest_to_point(p, radius);
-            near_points += usize::from(hit.is_some());
-            assert_same(&format!("seed {seed} point {i} {p:?}"), hit, brute, radius);
+            near_points += usize::from(brute.0 <= radius);
+            for &(ref index, radius) in &indexes {
+                let hit = index.nearest_to_point(p, radius);
+                assert_same(&format!("seed {seed} point {i} {p:?} within {radius}"), hit, brute, radius);
+            }
 
             let (len, turn) = (rng.random_range(1.0..600.0), rng.random_range(0.0..std::f64::consts::TAU));
             let q = [p[0] + len * turn.cos(), p[1] + len * turn.sin()];
             let segment = Line::from([(p[0], p[1]), (q[0], q[1])]);
             let brute = brute_nearest(&lines, |l| Euclidean.distance(l, &segment));
-            let hit = index.nearest_to_segment(p, q, radius);
-            near_segments += usize::from(hit.is_some());
-            assert_same(&format!("seed {seed} segment {i} {p:?}-{q:?}"), hit, brute, radius);
+            near_segments += usize::from(brute.0 <= radius);
+            for &(ref index, radius) in &indexes {
+                let hit = index.nearest_to_segment(p, q, radius);
+                assert_same(
+                    &format!("seed {seed} segment {i} {p:?}-{q:?} within {radius}"),
+                    hit,
+                    brute,
+                    radius,
+                );
+            }
         }
         assert!(
             near_points > 20 && near_segments > 20,

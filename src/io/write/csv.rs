@@ -70,7 +70,7 @@ fn header(columns: &[(&'static str, Kind)]) -> String {
 }
 
 /// Appends row `row` of `table` as a CSV line.
-fn push_row(out: &mut String, table: &dyn Table, row: usize) {
+fn push_row<T: Table + ?Sized>(out: &mut String, table: &T, row: usize) {
     for col in 0..table.columns().len() {
         if col > 0 {
             out.push(',');
@@ -160,16 +160,20 @@ impl CsvByPlace {
     }
 
     /// Renders every row of `table`; row `i` goes to place `place(i)` in the file, one row to a place.
-    pub fn add(&mut self, table: &dyn Table, place: &(dyn Fn(usize) -> usize + Sync)) -> Result<()> {
+    pub fn add<T: Table + ?Sized>(
+        &mut self,
+        table: &T,
+        place: &(dyn Fn(usize) -> usize + Sync),
+    ) -> Result<()> {
         self.add_places(table, place, (0..table.len()).map(place))
     }
 
     /// Renders every row of `table` into the places `filled`: row `i` goes to place `place(i)`, which must
     /// be one of them, after the rows of `table` before it that go to the same place. A place so holds any
     /// number of lines, none included; each place is filled by one call, which fills it whole.
-    pub fn add_places(
+    pub fn add_places<T: Table + ?Sized>(
         &mut self,
-        table: &dyn Table,
+        table: &T,
         place: &(dyn Fn(usize) -> usize + Sync),
         filled: impl IntoIterator<Item = usize>,
     ) -> Result<()> {
