@@ -5,6 +5,7 @@
 //! a query touches the few edges near the parcel instead of the whole outline. Trees are built once with
 //! [`RTree::bulk_load`] and then only read, from both cores.
 
+use std::borrow::Cow;
 use std::collections::BinaryHeap;
 
 use geo::{MultiPolygon, Polygon};
@@ -361,8 +362,9 @@ impl AreaIndex {
             patches: None,
         };
         let extent = index.bounds.iter().copied().reduce(|a, b| a.merged(&b));
-        index.patches =
-            extent.and_then(|extent| Patches::new(&extent, index.edges.iter(), |p| index.containing(p)));
+        index.patches = extent.and_then(|extent| {
+            Patches::new(&extent, index.edges.iter(), |p| index.containing(p).into_owned())
+        });
         index
     }
 
@@ -371,10 +373,11 @@ impl AreaIndex {
         self.bounds.is_empty()
     }
 
-    /// Owners of the polygons containing `p` (boundary points may go either way), sorted and deduplicated.
-    pub fn containing(&self, p: [f64; 2]) -> Vec<u32> {
+    /// Owners of the polygons containing `p` (boundary points may go either way), sorted and deduplicated;
+    /// borrowed from the patches when `p` lies in one, so most answers allocate nothing.
+    pub fn containing(&self, p: [f64; 2]) -> Cow<'_, [u32]> {
         if let Some(owners) = self.patches.as_ref().and_then(|patches| patches.owners_of(p, p)) {
-            return owners.to_vec();
+            return Cow::Borrowed(owners);
         }
         let mut found: Vec<u32> = self
             .envelopes
@@ -384,16 +387,17 @@ impl AreaIndex {
             .collect();
         found.sort_unstable();
         found.dedup();
-        found
+        Cow::Owned(found)
     }
 
-    /// Owners of the polygons that share any point with `shape`, sorted and deduplicated.
-    pub fn intersecting(&self, shape: &MultiPolygon<f64>) -> Vec<u32> {
-        let Some(envelope) = grown_envelope(shape, 0.0) else { return Vec::new() };
+    /// Owners of the polygons that share any point with `shape`, sorted and deduplicated; borrowed from the
+    /// patches when the parcel's box lies in one.
+    pub fn intersecting(&self, shape: &MultiPolygon<f64>) -> Cow<'_, [u32]> {
+        let Some(envelope) = grown_envelope(shape, 0.0) else { return Cow::Borrowed(&[]) };
         let patch =
             self.patches.as_ref().and_then(|patches| patches.owners_of(envelope.lower(), envelope.upper()));
         if let Some(owners) = patch {
-            return owners.to_vec();
+            return Cow::Borrowed(owners);
         }
         let mut found: Vec<u32> = self
             .envelopes
@@ -403,7 +407,7 @@ impl AreaIndex {
             .collect();
         found.sort_unstable();
         found.dedup();
-        found
+        Cow::Owned(found)
     }
 
     fn polygon_intersects(&self, i: usize, shape: &MultiPolygon<f64>, envelope: &AABB<[f64; 2]>) -> bool {
