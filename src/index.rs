@@ -14,6 +14,7 @@ use rstar::{Envelope, PointDistance, RTree, RTreeObject, AABB};
 
 use crate::planar::{in_polygon, point_segment_distance_2, segment_area_distance};
 
+mod cells;
 mod far;
 mod patches;
 

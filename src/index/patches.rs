@@ -9,13 +9,8 @@
 
 use rstar::AABB;
 
+use super::cells::CellGrid;
 use super::Segment;
-
-/// Cells are at least this wide, in feet: a few parcels across, so that most parcels fall in one cell or two.
-const MIN_SIDE_FT: f64 = 500.0;
-
-/// The most cells along each side of the grid.
-const MAX_CELLS: usize = 1024;
 
 /// The most cells along each axis a box may span and still be answered from the grid.
 const MAX_SPAN: usize = 3;
@@ -26,11 +21,7 @@ const NEAR_EDGE: u32 = u32::MAX;
 /// The patches of a polygon layer (see the module's notes).
 #[derive(Debug)]
 pub(super) struct Patches {
-    /// The lower left corner of the grid and the width of its (square) cells.
-    origin: [f64; 2],
-    side: f64,
-    columns: usize,
-    rows: usize,
+    grid: CellGrid,
     /// Each cell's patch, row by row, or [`NEAR_EDGE`].
     cells: Vec<u32>,
     /// The polygons (their owners, sorted, without repeats) that hold each patch; `None` for a patch whose
@@ -46,17 +37,8 @@ impl Patches {
         edges: impl IntoIterator<Item = &'a Segment>,
         containing: impl Fn([f64; 2]) -> Vec<u32>,
     ) -> Option<Self> {
-        let (lo, hi) = (extent.lower(), extent.upper());
-        let (width, height) = (hi[0] - lo[0], hi[1] - lo[1]);
-        if !(lo[0].is_finite() && lo[1].is_finite() && width.is_finite() && height.is_finite()) {
-            return None;
-        }
-        let side = (width.max(height) / MAX_CELLS as f64).max(MIN_SIDE_FT);
-        // One cell more than the extent needs, so that its upper edge falls inside the grid.
-        let count = |length: f64| ((length / side) as usize + 2).min(MAX_CELLS + 2);
-        let (columns, rows) = (count(width), count(height));
-        let mut patches =
-            Patches { origin: lo, side, columns, rows, cells: vec![0; columns * rows], owners: Vec::new() };
+        let grid = CellGrid::over(extent.lower(), extent.upper())?;
+        let mut patches = Patches { grid, cells: vec![0; grid.len()], owners: Vec::new() };
         for edge in edges {
             patches.mark_near(edge);
         }
@@ -67,46 +49,26 @@ impl Patches {
     /// The owners of the polygons that hold every point of the box from `lo` to `hi`, when the box lies in
     /// one patch.
     pub(super) fn owners_of(&self, lo: [f64; 2], hi: [f64; 2]) -> Option<&[u32]> {
-        let ((x0, y0), (x1, y1)) = (self.cell_of(lo)?, self.cell_of(hi)?);
+        let ((x0, y0), (x1, y1)) = (self.grid.cell_of(lo)?, self.grid.cell_of(hi)?);
         if x1 < x0 || y1 < y0 || x1 - x0 >= MAX_SPAN || y1 - y0 >= MAX_SPAN {
             return None;
         }
-        let patch = self.cells[y0 * self.columns + x0];
+        let patch = self.cells[self.grid.at(x0, y0)];
         if patch == NEAR_EDGE {
             return None;
         }
-        let one_patch = (y0..=y1).all(|y| (x0..=x1).all(|x| self.cells[y * self.columns + x] == patch));
+        let one_patch = (y0..=y1).all(|y| (x0..=x1).all(|x| self.cells[self.grid.at(x, y)] == patch));
         one_patch.then(|| self.owners[patch as usize].as_deref()).flatten()
     }
 
-    /// The index along one axis of the cell holding `coordinate`, as a float (any value for coordinates off
-    /// the grid or not finite).
-    fn index(&self, coordinate: f64, axis: usize) -> f64 {
-        ((coordinate - self.origin[axis]) / self.side).floor()
-    }
-
-    /// The column and row of the cell holding `p`, when it is on the grid.
-    fn cell_of(&self, p: [f64; 2]) -> Option<(usize, usize)> {
-        let (x, y) = (self.index(p[0], 0), self.index(p[1], 1));
-        let on_grid = x >= 0.0 && y >= 0.0 && x < self.columns as f64 && y < self.rows as f64;
-        on_grid.then_some((x as usize, y as usize))
-    }
-
-    /// Marks the cells that `edge` comes near: every cell its box touches, and one more on every side, so
-    /// that a point of an unmarked cell is never on the box, however the division that places it rounds.
+    /// Marks the cells that `edge` comes near (see [`CellGrid::around`]).
     fn mark_near(&mut self, edge: &Segment) {
-        let range = |axis: usize, limit: usize| {
-            let (a, b) = (edge.a[axis], edge.b[axis]);
-            let (low, high) = (self.index(a.min(b), axis) - 1.0, self.index(a.max(b), axis) + 1.0);
-            // NaN coordinates mark the whole axis: nothing is known of where the edge runs.
-            let low = if low.is_nan() { 0.0 } else { low.max(0.0) };
-            let high = if high.is_nan() { f64::INFINITY } else { high };
-            (low as usize, (high.min((limit - 1) as f64)) as usize)
-        };
-        let ((x0, x1), (y0, y1)) = (range(0, self.columns), range(1, self.rows));
+        let lo = [edge.a[0].min(edge.b[0]), edge.a[1].min(edge.b[1])];
+        let hi = [edge.a[0].max(edge.b[0]), edge.a[1].max(edge.b[1])];
+        let ((x0, x1), (y0, y1)) = self.grid.around(lo, hi);
         for y in y0..=y1 {
             for x in x0..=x1 {
-                self.cells[y * self.columns + x] = NEAR_EDGE;
+                self.cells[self.grid.at(x, y)] = NEAR_EDGE;
             }
         }
     }
@@ -126,12 +88,13 @@ impl Patches {
             self.cells[start] = count;
             stack.push(start);
             while let Some(cell) = stack.pop() {
-                let (x, y) = (cell % self.columns, cell / self.columns);
+                let (columns, rows) = (self.grid.columns, self.grid.rows);
+                let (x, y) = (cell % columns, cell / columns);
                 let neighbours = [
                     (x > 0).then(|| cell - 1),
-                    (x + 1 < self.columns).then(|| cell + 1),
-                    (y > 0).then(|| cell - self.columns),
-                    (y + 1 < self.rows).then(|| cell + self.columns),
+                    (x + 1 < columns).then(|| cell + 1),
+                    (y > 0).then(|| cell - columns),
+                    (y + 1 < rows).then(|| cell + columns),
                 ];
                 for next in neighbours.into_iter().flatten() {
                     if self.cells[next] == UNSEEN {
@@ -140,14 +103,11 @@ impl Patches {
                     }
                 }
             }
-            let (x, y) = (start % self.columns, start / self.columns);
-            let middle = [
-                self.origin[0] + (x as f64 + 0.5) * self.side,
-                self.origin[1] + (y as f64 + 0.5) * self.side,
-            ];
+            let (x, y) = (start % self.grid.columns, start / self.grid.columns);
+            let middle = self.grid.middle(x, y);
             // The middle is found in its own cell unless the arithmetic strays; a patch whose test point
             // strays is left to the exact test.
-            self.owners.push((self.cell_of(middle) == Some((x, y))).then(|| containing(middle)));
+            self.owners.push((self.grid.cell_of(middle) == Some((x, y))).then(|| containing(middle)));
         }
         for cell in &mut self.cells {
             if *cell != NEAR_EDGE {
@@ -187,7 +147,7 @@ mod tests {
         let extent = AABB::from_corners([0.0, 0.0], [20_000.0, 20_000.0]);
         let patches = Patches::new(&extent, &edges, exact).expect("a finite extent");
         // 20,000 ft over at most 1,024 cells is under the 500 ft floor: cells of 500 ft, 40 + 2 a side.
-        assert_eq!((patches.side, patches.columns, patches.rows), (500.0, 42, 42));
+        assert_eq!((patches.grid.side, patches.grid.columns, patches.grid.rows), (500.0, 42, 42));
         let one = |p: [f64; 2]| patches.owners_of(p, p).map(<[u32]>::to_vec);
         // Between the squares, inside the small one, and a parcel-sized box in each.
         assert_eq!(one([4_000.0, 4_000.0]), Some(vec![0]));
