@@ -23,12 +23,12 @@ use super::{
     PermitCase, PipeState, Records,
 };
 /// The record files arranged by parcel position, so that each parcel's obligations are found from its row
-/// alone, parcels in any order: [`collect`] runs it over a whole run, `lakeshore obligations --format csv`
+/// alone, parcels in any order: [`collect`](super::collect) runs it over a whole run, `lakeshore obligations --format csv`
 /// over each block of rows as the pipeline hands it out, keeping nothing of the rows.
 ///
 /// A parcel's obligations are found in one order whichever way: its periodic inspection, its permit's
 /// obligations, its event clocks, the reports its inspectors owe, its pipes' samples, its pipes' periodic
-/// inspection; then sorted by due date and kind ([`collect`]'s order).
+/// inspection; then sorted by due date and kind ([`collect`](super::collect)'s order).
 #[derive(Debug)]
 pub struct ByParcel<'r> {
     rules: &'r RuleSet,
@@ -48,7 +48,7 @@ pub struct ByParcel<'r> {
     unused: Option<String>,
 }
 
-/// The obligations found for some parcels, each parcel's together and in [`collect`]'s order, with the
+/// The obligations found for some parcels, each parcel's together and in [`collect`](super::collect)'s order, with the
 /// problems and notes found on the way.
 #[derive(Debug, Default)]
 pub struct Found<'r> {
@@ -75,7 +75,7 @@ impl<'r> Found<'r> {
 }
 
 /// Notes on records that set no obligation, each with the position of its parcel, so that parcels found in
-/// any order give the notes of [`collect`] in its order.
+/// any order give the notes of [`collect`](super::collect) in its order.
 #[derive(Debug, Default)]
 pub struct ParcelNotes {
     /// Pipes sampled on parcels that do not border the mean-high-water mark.
@@ -121,7 +121,7 @@ impl<'r> ByParcel<'r> {
     }
 
     /// The obligations of the parcels of `rows` (each at its position [`Row::at`], in any order), with
-    /// `reports` each parcel's latest received report by position ([`Inspections::reports`]). The rows are
+    /// `reports` each parcel's latest received report by position ([`Inspections::reports`](crate::io::inspections::Inspections::reports)). The rows are
     /// shared out among all cores.
     pub fn rows(&self, rows: &[Row<'r>], reports: &[Option<Box<Report>>]) -> Found<'r> {
         const PIECE: usize = 1024;
@@ -146,7 +146,7 @@ impl<'r> ByParcel<'r> {
     }
 
     /// Adds the obligations of the parcel of `row` (row `index` of the rows given; `report` its latest
-    /// received report) to `found`, in [`collect`]'s order.
+    /// received report) to `found`, in [`collect`](super::collect)'s order.
     fn parcel(&self, index: usize, row: &Row<'r>, report: Option<&Report>, found: &mut Found<'r>) {
         let at = row.at;
         let first = found.obligations.len();
@@ -176,7 +176,7 @@ impl<'r> ByParcel<'r> {
         found.rows.resize(out.len(), index);
     }
 
-    /// The notes of [`collect`] from the notes found for all the parcels: the samples', the register's (each
+    /// The notes of [`collect`](super::collect) from the notes found for all the parcels: the samples', the register's (each
     /// by parcel, in the order found within a parcel), then the kinds of event no obligation follows from.
     pub fn notes(&self, notes: ParcelNotes) -> Vec<String> {
         let ParcelNotes { mut samples, mut register } = notes;
