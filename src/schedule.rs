@@ -60,6 +60,11 @@ impl DueGrid {
         Around { previous, next, before_previous }
     }
 
+    /// The due date after `due`, a date of the grid (`NaiveDate::MAX` past chrono's calendar).
+    pub fn after(&self, due: NaiveDate) -> NaiveDate {
+        due.succ_opt().map_or(NaiveDate::MAX, |day| self.around(day).next)
+    }
+
     /// The due dates around `day` when each due date can still be met on the last day for it: with `rolls`,
     /// a due date on a Saturday, Sunday or public holiday runs to the next business day (N.Y. Gen. Constr.
     /// Law §25-a), so on that business day it is still `next`, not yet `previous`.
@@ -107,27 +112,93 @@ impl Status {
     }
 }
 
-/// The status on `as_of` of a parcel on `grid` whose latest inspection on or before `as_of` is `last`.
+/// The periodic inspection a parcel owes: the one due date it must be inspected by next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owed {
+    /// The due date owed: the previous due date while it stands missed, else the first due date that no
+    /// inspection on record has answered.
+    pub due: NaiveDate,
+    /// When the duty started: the missed due date itself, or the due date before `due` (its window opened
+    /// then).
+    pub since: Option<NaiveDate>,
+    /// Whether `due` has passed unanswered (a due date on its last day is not yet late).
+    pub overdue: bool,
+    /// The due date the next inspection answers: `due`, or while overdue the next due date, in whose window a
+    /// late inspection falls.
+    pub answers: NaiveDate,
+}
+
+/// Where a parcel stands on its grid on the as-of date: the status, the grid's dates around it and the
+/// inspection it owes. Every command (schedule, obligations, notices, workload, map) reads this one value, so
+/// they tell one story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Standing {
+    /// The grid's due dates around the as-of date.
+    pub around: Around,
+    /// The status; `None` when no inspection history was given.
+    pub status: Option<Status>,
+    /// The inspection owed next.
+    pub owed: Owed,
+}
+
+/// Where a parcel on `grid` stands on `as_of`: the one reading of which inspection answers which due date.
 ///
-/// Each due date D covers the window since the due date before it: an inspection after that earlier date
-/// satisfies D (early inspections count), and one after D still catches up late. With `rolls` each due date
-/// ends on its last day under §25-a ([`DueGrid::around_rolled`]): an inspection on the Monday after a Sunday due
-/// date meets that due date, and the next window starts after it.
-pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
-    let Some(last) = last else { return Status::NeverInspected };
+/// **An inspection answers the due date of the window it falls in.** "On or before November 1, 2006 and every
+/// seven years thereafter" (§IV.A.2) is met for a due date D by an inspection on or before D (its last day
+/// under §25-a when `rolls`) and after the due date before D: early inspections count. One made after D is
+/// not on or before D, so D stays missed; it falls in the next due date's window and answers that one. One
+/// inspection answers one due date, so after it the parcel owes the due date after the one it answered.
+///
+/// `last` is the latest inspection on or before `as_of`; `in_service` the day the parcel's present system
+/// was installed or replaced, if the records say. The system's construction is inspected under its permit
+/// (Art. V §VII.A, §III.B; Ch. 56 §301.1, §402.4), so the installation stands on the timeline as an
+/// inspection: inspections before it were of the system it replaced and do not count, and no due date before
+/// it was missed by this system. `has_history` says whether an inspections file was given at all: without one
+/// there is no status, and the next due date is owed.
+pub fn standing(
+    grid: &DueGrid,
+    as_of: NaiveDate,
+    last: Option<NaiveDate>,
+    in_service: Option<NaiveDate>,
+    has_history: bool,
+    rolls: bool,
+) -> Standing {
     let around = grid.around_rolled(as_of, rolls);
+    let last = match (last, in_service) {
+        (Some(last), Some(built)) => Some(last.max(built)),
+        (last, built) => last.or(built),
+    };
     let end = |d: NaiveDate| last_day(d, rolls);
-    if around.previous.is_some() && around.before_previous.is_some_and(|start| last <= end(start)) {
-        return Status::Overdue;
-    }
-    if around.previous.is_some_and(|prev| last > end(prev)) {
-        return Status::Current;
-    }
-    if around.next.year() == as_of.year() {
-        Status::DueThisYear
-    } else {
-        Status::Current
-    }
+    // Whether the latest inspection falls after the previous due date: in the next one's window, or (before
+    // the first due date) in the first one's.
+    let answered_next = last.is_some_and(|last| around.previous.is_none_or(|p| last > end(p)));
+    let status = has_history.then(|| match last {
+        None => Status::NeverInspected,
+        // The previous due date had no inspection in its window, nor any since.
+        Some(last) if around.previous.is_some() && around.before_previous.is_some_and(|s| last <= end(s)) => {
+            Status::Overdue
+        }
+        Some(_) if answered_next => Status::Current,
+        Some(_) if around.next.year() == as_of.year() => Status::DueThisYear,
+        Some(_) => Status::Current,
+    });
+    let owed = match (status, around.previous) {
+        (Some(Status::Overdue | Status::NeverInspected), Some(previous)) => {
+            Owed { due: previous, since: Some(previous), overdue: true, answers: around.next }
+        }
+        _ if answered_next => {
+            let after = grid.after(around.next);
+            Owed { due: after, since: Some(around.next), overdue: false, answers: after }
+        }
+        _ => Owed { due: around.next, since: around.previous, overdue: false, answers: around.next },
+    };
+    Standing { around, status, owed }
+}
+
+/// The status on `as_of` of a parcel on `grid` whose latest inspection on or before `as_of` is `last`: the
+/// status of [`standing`], for a parcel with an inspection history and no recorded installation.
+pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: bool) -> Status {
+    standing(grid, as_of, last, None, true, rolls).status.unwrap_or(Status::NeverInspected)
 }
 
 /// The tier written for parcels no periodic rule covers.
@@ -181,6 +252,8 @@ pub struct Entry<'r> {
     pub next_due: Option<NaiveDate>,
     /// Compliance status, when a history was given.
     pub status: Option<Status>,
+    /// The periodic inspection owed next ([`standing`]), when a rule schedules the parcel.
+    pub owed: Option<Owed>,
     /// Latest inspection on record.
     pub last_inspection: Option<LastInspection>,
     /// The law's citation.
@@ -279,5 +352,95 @@ mod tests {
         assert_eq!(status(&ira, d("2027-01-15"), Some(d("2020-11-03")), true), Status::Current);
         // 2027-11-01 is a Monday: on 2027-11-02 it has passed.
         assert_eq!(status(&ira, d("2027-11-02"), Some(d("2020-11-02")), true), Status::Overdue);
+    }
+
+    /// Art. V §IV.A.2: "on or before November 1, 2006 and every 7 years thereafter" (Ira). Hand-worked on the
+    /// grid 2013-11-01, 2020-11-01 (a Sunday: its last day is Monday 2020-11-02), 2027-11-01, 2034-11-01.
+    /// An inspection on 2021-03-01 is not on or before 2020-11-01, which stays missed; it is on or before
+    /// 2027-11-01 and after 2020-11-01, so it answers 2027-11-01, and 2034-11-01 is owed. The schedule says
+    /// `current` for it, so the obligation must not say 2027-11-01 (the contradiction this reading ends).
+    #[test]
+    fn a_late_inspection_answers_the_due_date_of_its_window_and_no_other() {
+        let ira = grid("2006-11-01", 7);
+        for as_of in [d("2026-11-29"), d("2027-03-01")] {
+            let s = standing(&ira, as_of, Some(d("2021-03-01")), None, true, true);
+            assert_eq!(s.status, Some(Status::Current));
+            assert_eq!((s.around.previous, s.around.next), (Some(d("2020-11-01")), d("2027-11-01")));
+            let owed = Owed {
+                due: d("2034-11-01"),
+                since: Some(d("2027-11-01")),
+                overdue: false,
+                answers: d("2034-11-01"),
+            };
+            assert_eq!(s.owed, owed, "as of {as_of}");
+        }
+        // Inspected on time for 2020-11-01: on 2027-03-01 the 2027-11-01 due date is owed this year.
+        let s = standing(&ira, d("2027-03-01"), Some(d("2020-10-01")), None, true, true);
+        assert_eq!(
+            (s.status, s.owed.due, s.owed.overdue),
+            (Some(Status::DueThisYear), d("2027-11-01"), false)
+        );
+        assert_eq!(s.owed.since, Some(d("2020-11-01")));
+        // On the Monday after the Sunday due date (§25-a) the inspection still answers 2020-11-01.
+        let s = standing(&ira, d("2027-03-01"), Some(d("2020-11-02")), None, true, true);
+        assert_eq!(s.owed.due, d("2027-11-01"));
+        // Last inspected 2013-10-01: 2020-11-01 passed with nothing in its window. It is owed and overdue;
+        // the inspection that cures it falls after it, in 2027-11-01's window, and answers that one.
+        let s = standing(&ira, d("2027-03-01"), Some(d("2013-10-01")), None, true, true);
+        let owed = Owed {
+            due: d("2020-11-01"),
+            since: Some(d("2020-11-01")),
+            overdue: true,
+            answers: d("2027-11-01"),
+        };
+        assert_eq!((s.status, s.owed), (Some(Status::Overdue), owed));
+        // Never inspected: the same missed due date; no history given at all: no status, the next one owed.
+        let s = standing(&ira, d("2027-03-01"), None, None, true, true);
+        assert_eq!(
+            (s.status, s.owed.due, s.owed.overdue),
+            (Some(Status::NeverInspected), d("2020-11-01"), true)
+        );
+        let s = standing(&ira, d("2027-03-01"), None, None, false, true);
+        assert_eq!((s.status, s.owed.due, s.owed.overdue), (None, d("2027-11-01"), false));
+    }
+
+    /// Before the first due date ("on or before November 1, 1994"), any inspection is in its window: it
+    /// answers 1994-11-01 and the next one, 1996-11-01, is owed.
+    #[test]
+    fn before_the_first_due_date_an_inspection_answers_it() {
+        let lakefront = grid("1994-11-01", 2);
+        let s = standing(&lakefront, d("1994-03-01"), Some(d("1993-06-01")), None, true, false);
+        assert_eq!(
+            (s.status, s.owed.due, s.owed.since),
+            (Some(Status::Current), d("1996-11-01"), Some(d("1994-11-01")))
+        );
+        let s = standing(&lakefront, d("1994-03-01"), None, None, true, false);
+        assert_eq!(
+            (s.status, s.owed.due, s.owed.overdue),
+            (Some(Status::NeverInspected), d("1994-11-01"), false)
+        );
+    }
+
+    /// Art. V §VII.A.1: "Construction of a new system ... require[s] a review of plans and acceptance ...
+    /// prior to construction"; the construction is inspected under its permit, so a system put in service
+    /// stands on the timeline as inspected that day. Lakefront grid 2024-11-01, 2026-11-01, 2028-11-01,
+    /// 2030-11-01. A system installed 2026-12-01 owes nothing before it existed: it answers 2028-11-01, whose
+    /// window it was built in, and owes 2030-11-01. One built 2026-10-25 answers 2026-11-01 and owes
+    /// 2028-11-01. An inspection of the old system before the replacement does not count for the new one.
+    #[test]
+    fn a_new_system_owes_no_due_date_before_it_existed() {
+        let lakefront = grid("1994-11-01", 2);
+        let as_of = d("2027-01-15");
+        let s = standing(&lakefront, as_of, None, Some(d("2026-12-01")), true, true);
+        assert_eq!((s.status, s.owed.due, s.owed.overdue), (Some(Status::Current), d("2030-11-01"), false));
+        let s = standing(&lakefront, as_of, Some(d("2020-05-01")), Some(d("2026-10-25")), true, true);
+        assert_eq!((s.status, s.owed.due, s.owed.overdue), (Some(Status::Current), d("2028-11-01"), false));
+        // Without the installation the 2020 inspection leaves 2022, 2024 and 2026-11-01 missed; the latest of
+        // them is the one owed (the older ones are past breaches no inspection can now answer).
+        let s = standing(&lakefront, as_of, Some(d("2020-05-01")), None, true, true);
+        assert_eq!((s.owed.due, s.owed.overdue), (d("2026-11-01"), true));
+        // An inspection after the installation counts as usual.
+        let s = standing(&lakefront, as_of, Some(d("2027-01-10")), Some(d("2026-06-01")), true, true);
+        assert_eq!(s.owed.due, d("2030-11-01"));
     }
 }

@@ -16,6 +16,11 @@
 //! Each row is checked on its own: a bad date or an unknown parcel names its line and the rest still counts.
 //! The file may hold millions of rows; only the latest inspection of each parcel is kept (plus reports still
 //! owed).
+//!
+//! **One timeline per parcel.** "Latest" always means the latest *date*, never the last row: a log written
+//! newest-first reads the same as one written oldest-first. Rows of one parcel on the same date keep the
+//! file's order, so of those the one further down the file is the later ([`keep_latest`]). Every finding kept
+//! (the latest inspection, findings, installation, adequately functioning) follows that one rule.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -149,6 +154,27 @@ pub struct Installed {
     pub size: SystemSize,
 }
 
+/// A finding together with the inspection that made it: the date that orders it on the parcel's timeline and
+/// the line of the file it was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dated<T> {
+    /// The date of the inspection that found it.
+    pub date: NaiveDate,
+    /// The line of the file its row starts on.
+    pub line: usize,
+    /// What was found.
+    pub value: T,
+}
+
+/// Keeps in `slot` the finding of the parcel's latest inspection: `value`, found on `date` at `line`,
+/// replaces what `slot` holds unless that was found on a later date. Rows come in file order, so of two rows
+/// on one date the one further down the file is kept.
+pub fn keep_latest<T>(slot: &mut Option<Dated<T>>, date: NaiveDate, line: usize, value: T) {
+    if slot.as_ref().is_none_or(|kept| kept.date <= date) {
+        *slot = Some(Dated { date, line, value });
+    }
+}
+
 /// An inspection whose report has not reached the Health Department.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingReport {
@@ -170,11 +196,12 @@ pub struct Inspections {
     /// The latest inspection with findings of each parcel whose report has been received (§V.A); empty when
     /// the file has no findings columns.
     pub reports: Vec<Option<Box<Report>>>,
-    /// Each parcel's system installation; empty when the file has no `installed` column.
-    pub installed: Vec<Option<Installed>>,
+    /// Each parcel's system installation as its latest inspection that says records it; empty when the file
+    /// has no `installed` column.
+    pub installed: Vec<Option<Dated<Installed>>>,
     /// Each parcel's latest finding that its system is (or is not) adequately functioning; empty when the
     /// file has no `adequately_functioning` column.
-    pub functioning: Vec<Option<bool>>,
+    pub functioning: Vec<Option<Dated<bool>>>,
     /// Every inspection date (parcel position, date, line) of the parcels the reader was asked to keep
     /// them for, in file order.
     pub dated: Vec<(usize, NaiveDate, usize)>,
@@ -241,7 +268,7 @@ pub fn read_inspections(
         }
         let result = share(&mut shared, row.get(results));
         match &mut out.latest[at] {
-            Some(last) if last.date >= date => {}
+            Some(last) if last.date > date => {}
             slot => *slot = Some(LastInspection { date, result }),
         }
         // §V.A: a system is classified once its report has been filed and accepted; while a report is
@@ -267,7 +294,7 @@ pub fn read_inspections(
         if let Some(columns) = findings {
             let found = read_findings(&mut check, line, columns.map(|c| row.get(c))).filter(|_| !outstanding);
             if let Some(found) = found {
-                let newer = out.reports[at].as_ref().is_none_or(|r| r.date < date);
+                let newer = out.reports[at].as_ref().is_none_or(|r| r.date <= date);
                 if newer {
                     let cells = report_columns.map(|c| row.get(c));
                     let report = read_report_columns(&mut check, line, cells, date, as_of, found);
@@ -277,12 +304,12 @@ pub fn read_inspections(
         }
         if let Some(column) = functioning {
             if let Some(Some(found)) = check.yes_no(line, "adequately_functioning", row.cell(column)) {
-                out.functioning[at] = Some(found);
+                keep_latest(&mut out.functioning[at], date, line, found);
             }
         }
         if let Some((dates, sizes)) = install {
             if let Some(found) = read_installed(&mut check, line, row.cell(dates), row.cell(sizes), as_of) {
-                out.installed[at] = Some(found);
+                keep_latest(&mut out.installed[at], date, line, found);
             }
         }
     }

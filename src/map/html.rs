@@ -101,6 +101,8 @@ pub struct HtmlMap {
     pub basemap: Option<String>,
     /// The parcels, in parcel-id order.
     pub parcels: Vec<HtmlParcel>,
+    /// Parcels of the map without a usable shape: not drawn, but counted in the total.
+    pub unmapped: u64,
     /// Reference layers, in drawing order.
     pub layers: Vec<HtmlLayer>,
     /// Periodic inspections due per year: (year, count).
@@ -240,6 +242,7 @@ fn data(map: &HtmlMap) -> Value {
         "classes": classes,
         "strings": strings.list,
         "parcels": parcels,
+        "unmapped": map.unmapped,
         "layers": layers,
         "workload": map.workload,
         "backlog": map.backlog,

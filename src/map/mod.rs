@@ -168,6 +168,9 @@ pub enum ColourBy {
 pub struct MapInput<'a> {
     /// Each parcel's shape and class.
     pub parcels: Vec<(&'a MultiPolygon<f64>, ParcelClass)>,
+    /// The class of each parcel of the map that has no usable shape: not drawn, but counted in the legend
+    /// and the title, so the map counts every parcel the schedule lists.
+    pub unmapped: Vec<ParcelClass>,
     /// Tier or status (heads the legend).
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
@@ -216,12 +219,16 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
 
     let mut classes: Vec<MapLayer<'a>> =
         ParcelClass::ALL.iter().map(|c| MapLayer::new(format!("parcels-{c:?}"), c.style())).collect();
-    let mut shown = 0u64;
+    let index = |class: &ParcelClass| ParcelClass::ALL.iter().position(|c| c == class).unwrap_or(0);
+    let mut counts = [0u64; ParcelClass::ALL.len()];
     for (shape, class) in input.parcels.iter().filter(|(shape, _)| in_view(shape.bounding_rect())) {
-        shown += 1;
-        let i = ParcelClass::ALL.iter().position(|c| c == class).unwrap_or(0);
-        classes[i].polygons.push(Cow::Borrowed(*shape));
+        counts[index(class)] += 1;
+        classes[index(class)].polygons.push(Cow::Borrowed(*shape));
     }
+    for class in &input.unmapped {
+        counts[index(class)] += 1;
+    }
+    let shown: u64 = counts.iter().sum();
 
     let borrowed = |v: &'a [Cow<'_, MultiPolygon<f64>>]| {
         v.iter().map(|s| &**s).filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect::<Vec<_>>()
@@ -252,11 +259,11 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     // Tiers from the lake outwards, then statuses from worst to best, as a reader scans for trouble.
     let legend_order = [4, 3, 2, 1, 9, 8, 7, 6, 5, 0];
     for i in legend_order {
-        let n = classes[i].polygons.len();
+        let n = counts[i];
         if n > 0 {
             let c = ParcelClass::ALL[i];
             legend.push(LegendEntry {
-                label: format!("{} ({})", c.label(), thousands(n as u64)),
+                label: format!("{} ({})", c.label(), thousands(n)),
                 style: c.style(),
             });
         }
@@ -286,13 +293,12 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
             label_point(shape, extent).map(|at| Label { at, text: name.clone(), size_px: TOWN_LABEL_PX })
         })
         .collect();
-    let count = thousands(shown);
     let noun = if shown == 1 { "parcel" } else { "parcels" };
-    let subtitle = if input.as_of.is_empty() {
-        format!("{count} {noun}")
-    } else {
-        format!("As of {} · {count} {noun}", input.as_of)
-    };
+    let mut count = format!("{} {noun}", thousands(shown));
+    if !input.unmapped.is_empty() {
+        count.push_str(&format!(" ({} without a shape, not drawn)", thousands(input.unmapped.len() as u64)));
+    }
+    let subtitle = if input.as_of.is_empty() { count } else { format!("As of {} · {count}", input.as_of) };
 
     let mut layers = vec![lake];
     layers.extend(classes);

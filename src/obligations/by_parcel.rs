@@ -270,7 +270,7 @@ impl<'r> ByParcel<'r> {
             )),
             who: Cow::Borrowed("owner"),
             trigger: "schedule",
-            since: owed.previous,
+            since: owed.since,
             due: Some(owed.due),
             overdue: owed.overdue,
             corrected: None,

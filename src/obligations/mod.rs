@@ -18,7 +18,6 @@ use chrono::NaiveDate;
 
 pub use by_parcel::{ByParcel, Found, ParcelNotes};
 pub use clocks::{clock_obligations, ParcelEvents};
-use pipes::grid_due;
 pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
 
 use crate::calendar::add_years;
@@ -105,19 +104,20 @@ fn order<'o>(o: &'o Obligation<'_>) -> (usize, bool, Option<NaiveDate>, &'o str,
     (o.parcel, o.due.is_none(), o.due, o.id, o.since)
 }
 
+/// The periodic inspection the row's parcel owes, as its entry's [`Owed`](crate::schedule::Owed) says: the
+/// schedule's own reading, never a second one.
 fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
     let e = &row.entry;
-    let (Some(_), Some(cycle), Some(next)) = (e.rule, e.cycle_years, e.next_due) else { return };
-    let (due, overdue) = grid_due(e.status, e.previous_due, next);
+    let (Some(_), Some(cycle), Some(owed)) = (e.rule, e.cycle_years, e.owed) else { return };
     out.push(Obligation {
         parcel: at,
         id: "periodic-inspection",
         what: Cow::Owned(format!("periodic inspection and report ({} tier, every {cycle} years)", e.tier)),
         who: Cow::Borrowed("owner"),
         trigger: "schedule",
-        since: e.previous_due,
-        due: Some(due),
-        overdue,
+        since: owed.since,
+        due: Some(owed.due),
+        overdue: owed.overdue,
         corrected: None,
         detail: e.status.map(|s| format!("status {}", s.as_str())),
         citation: Cow::Borrowed(e.citation),

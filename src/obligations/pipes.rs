@@ -10,15 +10,15 @@ use chrono::NaiveDate;
 
 use crate::calendar::{add_days, add_days_rolled};
 use crate::rules::DrainagePipeRules;
-use crate::schedule::{status, DueGrid, Status};
+use crate::schedule::{standing, DueGrid, Standing, Status};
 
 /// Where a bordering parcel's pipes stand against their periodic inspection (Art. V §IV.A.1 ¶1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PipesDue {
     /// The status on the pipe grid, from the pipe sampled least recently.
     pub status: Status,
-    /// The last due date before the as-of date.
-    pub previous: Option<NaiveDate>,
+    /// When the inspection owed became owed ([`crate::schedule::Owed::since`]).
+    pub since: Option<NaiveDate>,
     /// The due date owed: the missed previous one, or the next.
     pub due: NaiveDate,
     /// Whether the previous due date was missed.
@@ -38,23 +38,9 @@ pub fn pipes_due(
     // `None` sorts first: a pipe never sampled decides.
     let oldest = *last.iter().min()?;
     let grid = DueGrid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
-    let around = grid.around_rolled(as_of, rolls);
-    let status = status(&grid, as_of, oldest, rolls);
-    let (due, overdue) = grid_due(Some(status), around.previous, around.next);
-    Some(PipesDue { status, previous: around.previous, due, overdue })
-}
-
-/// The due date owed on a fixed grid and whether it is overdue: the missed previous due date, or the next.
-pub(super) fn grid_due(
-    status: Option<Status>,
-    previous: Option<NaiveDate>,
-    next: NaiveDate,
-) -> (NaiveDate, bool) {
-    let missed = matches!(status, Some(Status::Overdue | Status::NeverInspected));
-    match (missed, previous) {
-        (true, Some(previous)) => (previous, true),
-        _ => (next, false),
-    }
+    let Standing { status, owed, .. } = standing(&grid, as_of, oldest, None, true, rolls);
+    let status = status.unwrap_or(Status::NeverInspected);
+    Some(PipesDue { status, since: owed.since, due: owed.due, overdue: owed.overdue })
 }
 
 /// Where a drainage pipe stands on the as-of date.
@@ -151,7 +137,7 @@ mod tests {
             current,
             PipesDue {
                 status: Status::Current,
-                previous: Some(d(2026, 11, 1)),
+                since: Some(d(2026, 11, 1)),
                 due: d(2028, 11, 1),
                 overdue: false
             }

@@ -24,7 +24,7 @@ use crate::error::{Error, Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::events::{events_of, Event, Pipe, Sample};
 use crate::io::field_names;
-use crate::io::inspections::{Inspections, LastInspection};
+use crate::io::inspections::{Dated, Inspections, Installed, LastInspection};
 use crate::io::ReadOptions;
 use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
@@ -33,8 +33,9 @@ use crate::parcels::{
 };
 use crate::permit::permit_for;
 use crate::reference::{read_reference, NamedLayer, Reference};
+use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
 use crate::rules::{decide, Decision, Exclusion, RuleSet};
-use crate::schedule::{status, DueGrid, Entry, Row, UNSCHEDULED};
+use crate::schedule::{standing, DueGrid, Entry, Row, Standing, UNSCHEDULED};
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -77,10 +78,10 @@ impl<'r> Run<'r> {
     /// its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
         let rules = self.rules.grandfather.as_ref()?;
-        let installed = self.inspections.installed.get(at).copied().flatten();
+        let installed = self.inspections.installed.get(at).copied().flatten().map(|i| i.value);
         let intermediate =
             installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
-        let functioning = self.inspections.functioning.get(at).copied().flatten();
+        let functioning = self.inspections.functioning.get(at).copied().flatten().map(|f| f.value);
         rules.applies(installed.map(|i| i.date), intermediate, functioning)
     }
 
@@ -352,6 +353,7 @@ pub fn stream_schedule_in_blocks<'c>(
         };
         progress.start("classifying parcels", known.len());
         let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
+        let installed = &run.inspections.installed;
         // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
         let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
             if let Some(why) = known.duplicate(at) {
@@ -380,7 +382,8 @@ pub fn stream_schedule_in_blocks<'c>(
                 }
             };
             let last = history.as_ref().and_then(|h| h[at].clone());
-            let mut entry = entry(config, decision, last, history.is_some());
+            let in_service = in_service(events_of(events, at), installed.get(at).copied().flatten());
+            let mut entry = entry(config, decision, last, in_service, history.is_some());
             if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
                 entry.permit = permit_for(rules, report, facts.as_ref(), events_of(events, at)).map(Box::new);
             }
@@ -405,7 +408,7 @@ pub fn stream_schedule_in_blocks<'c>(
                         None => {
                             let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
                             changed.get_or_insert((parcel.record, parcel.id.clone()));
-                            let entry = entry(config, None, None, false);
+                            let entry = entry(config, None, None, None, false);
                             Row { at: usize::MAX, parcel, facts: None, entry }
                         }
                     }
@@ -496,10 +499,19 @@ fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, proble
     }
 }
 
+/// The day the parcel's present system was put in service, from its `system-installed` and `system-replaced`
+/// events and the installation its latest inspection that says records: the latest of them.
+fn in_service(events: &[Event], installed: Option<Dated<Installed>>) -> Option<NaiveDate> {
+    let built =
+        events.iter().filter(|e| e.kind == SYSTEM_INSTALLED || e.kind == SYSTEM_REPLACED).map(|e| e.date);
+    built.chain(installed.map(|i| i.value.date)).max()
+}
+
 fn entry<'r>(
     config: &Config,
     decision: Option<Decision<'r>>,
     last: Option<LastInspection>,
+    in_service: Option<NaiveDate>,
     has_history: bool,
 ) -> Entry<'r> {
     let unscheduled = |exclusion: Option<Exclusion>, citation: &'r str, last| Entry {
@@ -511,6 +523,7 @@ fn entry<'r>(
         previous_due: None,
         next_due: None,
         status: None,
+        owed: None,
         last_inspection: last,
         citation,
         permit: None,
@@ -523,9 +536,8 @@ fn entry<'r>(
         Some(Decision::Scheduled { rule }) => {
             let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            let around = grid.around_rolled(config.as_of, rolls);
-            let status =
-                has_history.then(|| status(&grid, config.as_of, last.as_ref().map(|l| l.date), rolls));
+            let Standing { around, status, owed } =
+                standing(&grid, config.as_of, last.as_ref().map(|l| l.date), in_service, has_history, rolls);
             Entry {
                 tier: &rule.tier,
                 rule: Some(&rule.id),
@@ -535,6 +547,7 @@ fn entry<'r>(
                 previous_due: around.previous,
                 next_due: Some(around.next),
                 status,
+                owed: Some(owed),
                 last_inspection: last,
                 citation: &rule.citation,
                 permit: None,

@@ -20,7 +20,6 @@ use crate::pipeline::Run;
 use crate::report::schedule::ScheduleTable;
 use crate::report::workload::workload;
 use crate::schedule::Row;
-use crate::schedule::Status;
 use crate::table::Table;
 
 /// What to map.
@@ -43,8 +42,9 @@ fn class_of(row: &Row<'_>, colour_by: ColourBy) -> ParcelClass {
         return ParcelClass::Failed;
     }
     let by_tier = || ParcelClass::from_tier(e.tier).unwrap_or(ParcelClass::Unscheduled);
+    let overdue = e.owed.is_some_and(|o| o.overdue);
     match (colour_by, e.status) {
-        (ColourBy::Tier, Some(Status::Overdue)) => ParcelClass::Overdue,
+        (ColourBy::Tier, _) if overdue => ParcelClass::Overdue,
         (ColourBy::Tier, _) | (ColourBy::Status, None) => by_tier(),
         (ColourBy::Status, Some(status)) => ParcelClass::from_status(status.as_str()).unwrap_or_else(by_tier),
     }
@@ -71,12 +71,14 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
         }
         (Some(_), None) => false,
     };
-    let parcels: Vec<_> = run
-        .rows
-        .iter()
-        .filter(|row| wanted(town_of(row)))
-        .filter_map(|row| Some((row.parcel.shape.as_ref()?, class_of(row, options.colour_by))))
-        .collect();
+    let (mut parcels, mut unmapped) = (Vec::new(), Vec::new());
+    for row in run.rows.iter().filter(|row| wanted(town_of(row))) {
+        let class = class_of(row, options.colour_by);
+        match row.parcel.shape.as_ref() {
+            Some(shape) => parcels.push((shape, class)),
+            None => unmapped.push(class),
+        }
+    }
     let towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)> = reference
         .towns
         .iter()
@@ -119,6 +121,7 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
     let place = options.town.as_deref().map(|t| format!(", {t}")).unwrap_or_default();
     Ok(MapInput {
         parcels,
+        unmapped,
         colour_by: options.colour_by,
         shoreline,
         buffer,
@@ -199,9 +202,12 @@ pub fn html_map(
             .map(|name| run.rules.municipality(name).unwrap_or_else(|| name.to_string()))
             .is_some_and(|name| name.eq_ignore_ascii_case(town.trim())),
     };
-    let mut parcels = Vec::new();
+    let (mut parcels, mut unmapped) = (Vec::new(), 0);
     for (i, row) in run.rows.iter().enumerate().filter(|(_, row)| wanted(row)) {
-        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else { continue };
+        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else {
+            unmapped += 1;
+            continue;
+        };
         let fields = std::array::from_fn(|k| {
             columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default()
         });
@@ -219,12 +225,12 @@ pub fn html_map(
             fields,
             tier_class: class_of(row, ColourBy::Tier),
             status_class: class_of(row, ColourBy::Status),
-            overdue: row.entry.status == Some(Status::Overdue),
+            overdue: row.entry.owed.is_some_and(|o| o.overdue),
             obligations,
         });
     }
 
-    let work = workload(run, extras.years.0, extras.years.1, as_of);
+    let work = workload(run, extras.years.0, extras.years.1);
     let mut per_year: std::collections::BTreeMap<i32, u64> =
         (extras.years.0..=extras.years.1).map(|y| (y, 0)).collect();
     for r in &work.rows {
@@ -234,6 +240,7 @@ pub fn html_map(
         title: input.title.clone(),
         as_of: as_of.to_string(),
         colour_by: options.colour_by,
+        unmapped,
         basemap: extras.basemap,
         parcels,
         layers,

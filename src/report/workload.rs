@@ -15,8 +15,7 @@ use geo::MultiPolygon;
 use crate::config::Config;
 use crate::error::Result;
 use crate::pipeline::{stream_schedule, Progress, Run};
-use crate::rules::RuleSet;
-use crate::schedule::{last_day, DueGrid, Row, Status};
+use crate::schedule::{DueGrid, Row};
 use crate::table::{Cell, Kind, Table};
 
 /// One line of the workload: a year, a town, a tier.
@@ -43,9 +42,10 @@ pub struct Workload {
     pub rows: Vec<WorkRow>,
 }
 
-/// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense).
-pub fn workload(run: &Run<'_>, first: i32, last: i32, as_of: chrono::NaiveDate) -> Workload {
-    let mut count = WorkloadCount::new(run.rules, (first, last), as_of);
+/// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense), as its rows
+/// stand on the run's as-of date.
+pub fn workload(run: &Run<'_>, first: i32, last: i32) -> Workload {
+    let mut count = WorkloadCount::new((first, last));
     count.add(&run.rows);
     count.finish()
 }
@@ -58,7 +58,7 @@ pub fn stream_workload<'c>(
     first: i32,
     last: i32,
 ) -> Result<(Run<'c>, Workload)> {
-    let mut count = WorkloadCount::new(&config.rules, (first, last), config.as_of);
+    let mut count = WorkloadCount::new((first, last));
     let run = stream_schedule(config, progress, &mut |_, rows| {
         count.add(&rows);
         super::drop_on_all_cores(rows);
@@ -71,28 +71,28 @@ pub fn stream_workload<'c>(
 #[derive(Debug)]
 pub struct WorkloadCount {
     years: (i32, i32),
-    as_of: chrono::NaiveDate,
-    /// Whether a due date on a weekend or holiday lasts to the next business day.
-    rolls: bool,
     /// (due, backlog) per year, town and tier.
     counts: BTreeMap<(i32, String, String), (u64, u64)>,
 }
 
 impl WorkloadCount {
-    /// Nothing counted yet, for the `years` (first, last) under `rules` on `as_of`.
-    pub fn new(rules: &RuleSet, years: (i32, i32), as_of: chrono::NaiveDate) -> Self {
-        // §25-a: a due date on a weekend or holiday lasts to the next business day, as the status reads it.
-        let rolls = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-        WorkloadCount { years, as_of, rolls, counts: BTreeMap::new() }
+    /// Nothing counted yet, for the `years` (first, last).
+    pub fn new(years: (i32, i32)) -> Self {
+        WorkloadCount { years, counts: BTreeMap::new() }
     }
 
-    /// Counts the parcels of `rows`.
+    /// Counts the parcels of `rows`: each scheduled parcel's owed inspection (in the backlog of the first
+    /// year when overdue) and, after the due date that inspection answers, every due date of its grid in the
+    /// span. The owed inspection is the entry's ([`crate::schedule::standing`]), so the workload reads the
+    /// schedule's story: an inspection that already answered the next due date leaves nothing in its year.
     pub fn add(&mut self, rows: &[Row<'_>]) {
-        let ((first, last), as_of, rolls) = (self.years, self.as_of, self.rolls);
+        let (first, last) = self.years;
         let counts = &mut self.counts;
         for row in rows {
             let e = &row.entry;
-            let (Some(first_due), Some(cycle)) = (e.first_due, e.cycle_years) else { continue };
+            let (Some(first_due), Some(cycle), Some(owed)) = (e.first_due, e.cycle_years, e.owed) else {
+                continue;
+            };
             let grid = DueGrid { first_due, cycle_years: cycle };
             let town = row
                 .facts
@@ -101,34 +101,24 @@ impl WorkloadCount {
                 .or(row.parcel.town.as_deref())
                 .unwrap_or("(no town)")
                 .to_string();
-            let behind = matches!(e.status, Some(Status::Overdue | Status::NeverInspected))
-                && e.previous_due.is_some();
-            let answered = match (&e.last_inspection, e.previous_due) {
-                (Some(last), previous) => previous.is_none_or(|p| last.date > last_day(p, rolls)),
-                (None, _) => false,
-            };
             let key = |year: i32| (year, town.clone(), e.tier.to_string());
             // Every year of the span gets a line for each town and tier with parcels, zeros included, so a
             // missing line never has to be read as "nothing due".
             for year in first..=last {
                 counts.entry(key(year)).or_default();
             }
-            if behind {
+            let span = first..=last;
+            if owed.overdue {
                 counts.entry(key(first)).or_default().1 += 1;
+            } else if span.contains(&owed.due.year()) {
+                counts.entry(key(owed.due.year())).or_default().0 += 1;
             }
-            let next = grid.around_rolled(as_of, rolls).next;
-            let mut k = 0;
-            while let Some(due) = grid.due(k) {
-                k += 1;
-                if due.year() > last {
-                    break;
-                }
-                let skip = last_day(due, rolls) < as_of
-                    || due.year() < first
-                    || (due == next && (answered || behind));
-                if !skip {
+            let mut due = grid.after(owed.answers);
+            while due.year() <= last {
+                if span.contains(&due.year()) {
                     counts.entry(key(due.year())).or_default().0 += 1;
                 }
+                due = grid.after(due);
             }
         }
     }

@@ -39,6 +39,11 @@ pub const CONDITION_BREACH: &str = "condition-breach";
 /// The event `permit-issued`: a permit issued (column `expires`).
 pub const PERMIT_ISSUED: &str = "permit-issued";
 
+/// The event `system-installed`: a new system put in service (its construction finished).
+pub const SYSTEM_INSTALLED: &str = "system-installed";
+/// The event `system-replaced`: an existing system replaced by a new one, put in service.
+pub const SYSTEM_REPLACED: &str = "system-replaced";
+
 /// Every event kind, in the order the README lists them.
 pub const EVENTS: &[EventKind] = &[
     EventKind {
@@ -67,6 +72,8 @@ pub const EVENTS: &[EventKind] = &[
     event("appeal-decision", "the written decision on an appeal"),
     event("violation-notice", "notice of a violation served on the person in violation"),
     event("violation-corrected", "the violation ended"),
+    event(SYSTEM_INSTALLED, "a new wastewater treatment system put in service (construction finished)"),
+    event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service"),
     event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),
     event(INTERIM_RENEWAL, "an interim permit to discharge renewed"),
     event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
