@@ -232,6 +232,15 @@ impl Row<'_> {
     }
 }
 
+impl Entry<'_> {
+    /// Why the rule set's law does not apply to the parcel at all ([`Exclusion::out_of_scope`]), when it does
+    /// not: the one decision of scope that every duty of that law obeys (the periodic schedule, the permit,
+    /// the transfer and other event duties, drainage pipes, reports owed, notices, workload and map).
+    pub fn out_of_scope(&self) -> Option<&'static str> {
+        self.exclusion.and_then(Exclusion::out_of_scope)
+    }
+}
+
 /// The schedule columns of a row; names and citations are borrowed from the rule set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry<'r> {

@@ -126,6 +126,8 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054689-129.00-2-1,2026-09-30,transfer,yes,,,,,,,,,sale; pumped 2025-11-15 and inspected 2026-03-10
 054889-165.00-1-1,2026-12-01,transfer,,,,,,,,,,sale; last pump-out 2025-10-01 and inspection 2024-07-07 too old
 053289-40.00-1-2,2026-10-15,conveyance,no,,,,,,,,,deed to a family trust (non-arm's-length); pumped after
+054689-122.18-1-11,2026-11-16,transfer,yes,,,,,,,,,sale of a lakefront lot on public sewer: the law does not apply (Art. V §I.B; Ch. 56 §102)
+502889-1.00-1-1,2026-12-15,transfer,yes,,,,,,,,,sale of a lot outside the county: Art. V does not apply (§I.C.2)
 055089-200.00-1-1,2026-08-01,refinance,,,,,,,,,,lender asked for an inspection
 052089-123.45-1-2,2026-11-25,complaint,,,,,,,,,,odor complaint the day before Thanksgiving
 053089-180.00-1-1,2027-01-08,observation,,,,,,,,,,staff saw seepage by the road

@@ -262,10 +262,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         let n = counts[i];
         if n > 0 {
             let c = ParcelClass::ALL[i];
-            legend.push(LegendEntry {
-                label: format!("{} ({})", c.label(), thousands(n)),
-                style: c.style(),
-            });
+            legend.push(LegendEntry { label: format!("{} ({})", c.label(), thousands(n)), style: c.style() });
         }
     }
     let references = [

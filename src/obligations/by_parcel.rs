@@ -69,8 +69,7 @@ impl<'r> Found<'r> {
         self.obligations.extend(other.obligations);
         self.rows.extend(other.rows.into_iter().map(|i| i + rows));
         self.problems.extend(other.problems);
-        self.notes.samples.extend(other.notes.samples);
-        self.notes.register.extend(other.notes.register);
+        self.notes.append(other.notes);
     }
 }
 
@@ -82,6 +81,8 @@ pub struct ParcelNotes {
     samples: Vec<(usize, String)>,
     /// Pipes on the register of parcels that do not border it.
     register: Vec<(usize, String)>,
+    /// Records of parcels the law does not reach.
+    scope: Vec<(usize, String)>,
 }
 
 impl ParcelNotes {
@@ -89,6 +90,7 @@ impl ParcelNotes {
     pub fn append(&mut self, other: ParcelNotes) {
         self.samples.extend(other.samples);
         self.register.extend(other.register);
+        self.scope.extend(other.scope);
     }
 }
 
@@ -149,9 +151,13 @@ impl<'r> ByParcel<'r> {
     /// received report) to `found`, in [`collect`](super::collect)'s order.
     fn parcel(&self, index: usize, row: &Row<'r>, report: Option<&Report>, found: &mut Found<'r>) {
         let at = row.at;
+        let events = events_of(&self.events, at);
+        if let Some(why) = row.entry.out_of_scope() {
+            self.out_of_scope(row, why, events, &mut found.notes);
+            return;
+        }
         let first = found.obligations.len();
         let out = &mut found.obligations;
-        let events = events_of(&self.events, at);
         periodic(at, row, out);
         if let (Some(permit), Some(report)) = (&row.entry.permit, report) {
             let case = PermitCase {
@@ -176,15 +182,49 @@ impl<'r> ByParcel<'r> {
         found.rows.resize(out.len(), index);
     }
 
-    /// The notes of [`collect`](super::collect) from the notes found for all the parcels: the samples', the register's (each
-    /// by parcel, in the order found within a parcel), then the kinds of event no obligation follows from.
+    /// The notes of [`collect`](super::collect) from the notes found for all the parcels: the samples', the
+    /// register's, the records of parcels out of the law's scope (each by parcel, in the order found within a
+    /// parcel), then the kinds of event no obligation follows from.
     pub fn notes(&self, notes: ParcelNotes) -> Vec<String> {
-        let ParcelNotes { mut samples, mut register } = notes;
-        samples.sort_by_key(|(at, _)| *at);
-        register.sort_by_key(|(at, _)| *at);
-        let mut lines: Vec<String> = samples.into_iter().chain(register).map(|(_, note)| note).collect();
+        let ParcelNotes { mut samples, mut register, mut scope } = notes;
+        for notes in [&mut samples, &mut register, &mut scope] {
+            notes.sort_by_key(|(at, _)| *at);
+        }
+        let mut lines: Vec<String> =
+            samples.into_iter().chain(register).chain(scope).map(|(_, note)| note).collect();
         lines.extend(self.unused.clone());
         lines
+    }
+
+    /// Notes the records of a parcel the law does not reach (`why`: on public sewer, outside the county) that
+    /// would otherwise have set an obligation: its events that start a clock, its drainage-pipe samples and
+    /// register entries, its reports owed. No duty of the law follows from them (Art. V §I.B, §I.C.2; Ch. 56
+    /// §102): not the transfer duties, not a permit, not a letter.
+    fn out_of_scope(&self, row: &Row<'r>, why: &str, events: &[Event], notes: &mut ParcelNotes) {
+        let at = row.at;
+        let law = &self.rules.jurisdiction.law;
+        let mut records: Vec<String> = events
+            .iter()
+            .filter(|e| self.rules.clocks.iter().any(|c| c.starts_on(e.kind)))
+            .map(|e| format!("{} {} ({})", e.kind, e.date, e.source))
+            .collect();
+        let samples = of_parcel(&self.samples, at, |s| s.parcel);
+        records.extend(samples.first().map(|s| format!("drainage-pipe samples ({})", s.source)));
+        let register = of_parcel(&self.register, at, |p| p.parcel);
+        records.extend(register.first().map(|p| format!("drainage pipes on the register ({})", p.source)));
+        let pending = of_parcel(&self.pending, at, |p| p.parcel);
+        records.extend((!pending.is_empty()).then(|| "inspection reports not yet received".to_string()));
+        if !records.is_empty() {
+            notes.scope.push((
+                at,
+                format!(
+                    "parcel {} is {why}, so {law} does not apply to it ({}): {} set no obligation",
+                    row.parcel.id,
+                    row.entry.citation,
+                    records.join(", ")
+                ),
+            ));
+        }
     }
 
     /// The completed inspections of the parcel at `at` whose reports the inspector still owes.

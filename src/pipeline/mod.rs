@@ -384,7 +384,10 @@ pub fn stream_schedule_in_blocks<'c>(
             let last = history.as_ref().and_then(|h| h[at].clone());
             let in_service = in_service(events_of(events, at), installed.get(at).copied().flatten());
             let mut entry = entry(config, decision, last, in_service, history.is_some());
-            if let Some(report) = reports.get(at).and_then(|r| r.as_deref()) {
+            // A parcel the law does not reach (public sewer, outside the county) gets no class or permit.
+            let report =
+                reports.get(at).and_then(|r| r.as_deref()).filter(|_| entry.out_of_scope().is_none());
+            if let Some(report) = report {
                 entry.permit = permit_for(rules, report, facts.as_ref(), events_of(events, at)).map(Box::new);
             }
             progress.advance();

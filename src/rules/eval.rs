@@ -25,6 +25,19 @@ pub enum Exclusion {
     NoRule,
 }
 
+impl Exclusion {
+    /// Why the law does not apply to the parcel at all, when this is such an exclusion: "on public sewer" or
+    /// "outside the county". The other kinds leave the law applying (it sets no periodic cycle, or the town
+    /// is to be fixed), so its other duties still run.
+    pub fn out_of_scope(self) -> Option<&'static str> {
+        match self {
+            Exclusion::Sewered => Some("on public sewer"),
+            Exclusion::OutsideCounty => Some("outside the county"),
+            Exclusion::UnknownTown | Exclusion::NoRule => None,
+        }
+    }
+}
+
 /// What the rules say about one parcel.
 #[derive(Debug, Clone)]
 pub enum Decision<'r> {
