@@ -19,7 +19,7 @@ use chrono::NaiveDate;
 pub use by_parcel::{ByParcel, Found, ParcelNotes};
 pub use clocks::{clock_obligations, ParcelEvents};
 use pipes::grid_due;
-pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
+pub use pipes::{pipe_state, pipes_due, PipeSample, PipeState, PipesDue, Remedy, RemedyKind};
 
 use crate::calendar::add_years;
 use crate::error::Problem;
