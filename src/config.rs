@@ -44,9 +44,10 @@ pub struct LayerPaths {
     pub events: Option<PathBuf>,
     /// Septic-tank pump-outs (CSV: parcel_id, date, hauler_licence).
     pub pump_outs: Option<PathBuf>,
-    /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml).
+    /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml;
+    /// optional other_source).
     pub samples: Option<PathBuf>,
-    /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id).
+    /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id; optional removed, treated).
     pub pipes: Option<PathBuf>,
 }
 
@@ -88,10 +89,11 @@ pub struct FieldNames {
     #[serde(default)]
     pub pump_outs: BTreeMap<String, String>,
     /// Columns of the samples file by role, `[fields.samples]`: `parcel_id`, `pipe_id`, `date`,
-    /// `fecal_coliform_per_100ml`.
+    /// `fecal_coliform_per_100ml`, `other_source`.
     #[serde(default)]
     pub samples: BTreeMap<String, String>,
-    /// Columns of the drainage-pipe register by role, `[fields.pipes]`: `parcel_id`, `pipe_id`.
+    /// Columns of the drainage-pipe register by role, `[fields.pipes]`: `parcel_id`, `pipe_id`, `removed`,
+    /// `treated`.
     #[serde(default)]
     pub pipes: BTreeMap<String, String>,
 }

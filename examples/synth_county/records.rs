@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::feet::{Pt, ToWgs84};
 use crate::parcels::Parcel;
-use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
+use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PIPES, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
 use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 
 /// The inspections file header: dates and results from the parcels table, the rest from here.
@@ -163,31 +163,46 @@ parcel_id,date,hauler_licence
 054689-128.05-1-2,2026-07-28,7-1234
 ";
 
+/// Drainage-pipe samples (Art. V §III.G), each pipe a case; `other_source` is the laboratory's proof that the
+/// coliform does not come from the property.
 const SAMPLES: &str = "\
-parcel_id,pipe_id,date,fecal_coliform_per_100ml
-054689-128.05-1-1,P1,2026-07-01,40
-054689-128.05-1-1,P2,2026-08-03,420
-054689-128.05-1-1,P2,2026-08-10,150
-054689-128.05-1-1,P2,2026-08-17,180
-054689-128.05-1-1,P2,2026-08-21,230
-054689-128.05-1-2,P1,2026-12-28,650
-054689-128.05-1-2,P1,2027-01-04,120
-055689-10.07-1-1,outfall,2026-05-04,310
-055689-10.07-1-5,P1,2026-06-01,900
-055689-10.07-1-5,P1,2026-06-05,300
-055689-10.07-1-5,P1,2026-06-10,200
-055689-10.07-1-5,P1,2026-06-15,100
-054489-150.09-1-1,P1,2026-07-07,500
-055689-10.07-1-5,P2,2024-10-30,80
+parcel_id,pipe_id,date,fecal_coliform_per_100ml,other_source,note
+054689-128.05-1-1,P1,2026-07-01,40,,passes
+054689-128.05-1-1,P2,2026-08-03,420,,exceeds; window to Mon 2026-08-24
+054689-128.05-1-1,P2,2026-08-10,150,,retest 1
+054689-128.05-1-1,P2,2026-08-17,180,,retest 2
+054689-128.05-1-1,P2,2026-08-21,230,,retest 3: average 186.7 passes
+054689-128.05-1-1,P3,2027-01-04,1500,,exceeds; window to Mon 2027-01-25
+054689-128.05-1-1,P3,2027-01-11,1400,yes,upstream of the lot as high: the laboratory finds another source
+054689-128.05-1-2,P1,2026-12-28,650,,exceeds; window to Tue 2027-01-19
+054689-128.05-1-2,P1,2027-01-04,120,,retest 1
+055689-10.07-1-1,outfall,2026-05-04,310,,exceeds; no retest by Tue 2026-05-26
+055689-10.07-1-1,outfall,2026-08-03,60,,routine: does not end the violation
+055689-10.07-1-1,outfall,2026-10-05,45,,routine: does not end the violation
+055689-10.07-1-1,P2,2026-03-02,700,,exceeds; no retest by Mon 2026-03-23; flow treated since (pipes.csv)
+055689-10.07-1-5,P1,2026-06-01,900,,exceeds; window to Mon 2026-06-22
+055689-10.07-1-5,P1,2026-06-05,300,,retest 1
+055689-10.07-1-5,P1,2026-06-10,200,,retest 2
+055689-10.07-1-5,P1,2026-06-15,100,,retest 3: average 200 is not below 200
+054489-150.09-1-1,P1,2026-07-07,500,,the lot does not border the lake
+055689-10.07-1-5,P2,2024-10-30,80,,passes
+054889-160.12-1-2,P1,2026-09-08,510,,exceeds; window to Mon 2026-09-28
+054889-160.12-1-2,P1,2026-09-14,60,,retest 1
+054889-160.12-1-2,P1,2026-09-21,80,,retest 2
+054889-160.12-1-2,P1,2026-09-30,40,,day 22: too late to be retest 3
+055689-10.06-1-1,P1,2026-06-04,380,,exceeds; no retest by Wed 2026-06-24
+055689-10.06-1-1,P1,2026-06-29,90,,day 25: one passing sample does not end the violation
 ";
 
 /// The register of known drainage pipes: a pipe never sampled on the Owasco lot whose system is 800 ft from
-/// the shore, a pipe that also has samples, and one on a lot that does not border the lake.
+/// the shore, a pipe that also has samples, one on a lot that does not border the lake, and one whose flow
+/// has been treated since its violation (§III.G: "remove the drainage pipe or treat the flow").
 const PIPES: &str = "\
-parcel_id,pipe_id
-054689-128.05-1-5,D1
-055689-10.07-1-5,P1
-054489-150.09-1-1,P1
+parcel_id,pipe_id,removed,treated,note
+054689-128.05-1-5,D1,,,never sampled
+055689-10.07-1-5,P1,,,also sampled
+054489-150.09-1-1,P1,,,the lot does not border the lake
+055689-10.07-1-1,P2,,2026-07-15,flow treated after its violation
 ";
 
 /// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with
@@ -233,7 +248,7 @@ pub fn write_event_files(dir: &Path, bad: bool) -> Result<()> {
     write_text(&dir.join("events.csv"), &with(EVENTS, BAD_EVENTS))?;
     write_text(&dir.join("pump_outs.csv"), &with(PUMP_OUTS, BAD_PUMP_OUTS))?;
     write_text(&dir.join("samples.csv"), &with(SAMPLES, BAD_SAMPLES))?;
-    write_text(&dir.join("pipes.csv"), PIPES)
+    write_text(&dir.join("pipes.csv"), &with(PIPES, BAD_PIPES))
 }
 
 /// Writes `watercourses.geojson`: a brook 60 ft east of lot 129.00-2-1 and a wetland 135 ft east of lot

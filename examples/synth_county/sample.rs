@@ -548,8 +548,8 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 | `watercourses.geojson` | WGS84 | a brook (line) 60 ft east of lot 129.00-2-1 and a wetland (polygon) 135 ft east of lot 128.05-1-6 |
 | `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, permits issued, a transfer inspected only after it and a deficiency notice with its receipt date |
 | `pump_outs.csv` | | pump-outs by licensed haulers |
-| `samples.csv` | | drainage-pipe fecal-coliform samples: passing, passing on retests, retest window open, violations, a pipe on a parcel that does not border the lake |
-| `pipes.csv` | | the register of known drainage pipes: one never sampled, one also sampled, one on a lot that does not border the lake |
+| `samples.csv` | | drainage-pipe fecal-coliform samples (`other_source`: the laboratory's proof that the coliform comes from elsewhere): passing, passing on retests, retest window open, violations (no retest; retests averaging 200; a third retest on day 22; one passing sample on day 25; passing routine samples after it), an exceedance cleared by proof of another source, a pipe on a parcel that does not border the lake |
+| `pipes.csv` | | the register of known drainage pipes (`removed`, `treated`: dates): one never sampled, one also sampled, one on a lot that does not border the lake, one whose flow was treated after its violation |
 | `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
 | `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
 

@@ -218,14 +218,15 @@ pub(super) struct RunArgs {
     /// Pump-outs CSV (parcel_id, date, hauler_licence).
     #[arg(long, value_name = "FILE")]
     pub(super) pump_outs: Option<PathBuf>,
-    /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml).
+    /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml; optional other_source).
     #[arg(long, value_name = "FILE")]
     pub(super) samples: Option<PathBuf>,
     /// A record file's column for a role, KIND.ROLE=COLUMN (KIND: history, events, pump_outs, samples);
     /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
     #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
     pub(super) fields: Vec<String>,
-    /// Drainage-pipes register CSV (parcel_id, pipe_id): pipes known on parcels, sampled or not.
+    /// Drainage-pipes register CSV (parcel_id, pipe_id; optional removed, treated): pipes known on parcels,
+    /// sampled or not.
     #[arg(long, value_name = "FILE")]
     pub(super) pipes: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).

@@ -1,9 +1,9 @@
 //! The event files (CSV or workbook sheets; columns named in `[fields.events]`, `[fields.pump_outs]`,
 //! `[fields.samples]`, `[fields.pipes]` or detected): events (`parcel_id,date,event` plus optional columns),
 //! pump-outs (`parcel_id,date,hauler_licence`), drainage-pipe samples
-//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`) and the register of known drainage pipes
-//! (`parcel_id,pipe_id`). Every row is checked; a bad row names its line and
-//! is reported, the rest still count.
+//! (`parcel_id,pipe_id,date,fecal_coliform_per_100ml`, optional `other_source`) and the register of known
+//! drainage pipes (`parcel_id,pipe_id`, optional `removed`, `treated`). Every row is checked; a bad row names
+//! its line and is reported, the rest still count.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -110,9 +110,21 @@ pub const PUMP_OUT_SPEC: Spec<'static> = Spec {
 const PIPE_ID: Role =
     Role { name: "pipe_id", aliases: &["pipe"], required: true, detect: Detect::Words(&["pipe", "outfall"]) };
 
+/// The register's column of the day a pipe was removed (Art. V §III.G: "remove the drainage pipe").
+const REMOVED: &str = "removed";
+/// The register's column of the day treatment of a pipe's flow began ("or treat the flow").
+const TREATED: &str = "treated";
+
 /// The roles of the drainage-pipe register's columns.
-pub const PIPE_SPEC: Spec<'static> =
-    Spec { what: "drainage pipes", key: "pipes", roles: &[PARCEL_ID, PIPE_ID] };
+pub const PIPE_SPEC: Spec<'static> = Spec {
+    what: "drainage pipes",
+    key: "pipes",
+    roles: &[PARCEL_ID, PIPE_ID, Role::named(REMOVED), Role::named(TREATED)],
+};
+
+/// The samples file's column of the laboratory's finding that the coliform does not come from the property
+/// (Art. V §III.G).
+const OTHER_SOURCE: &str = "other_source";
 
 /// The roles of the samples file's columns.
 pub const SAMPLE_SPEC: Spec<'static> = Spec {
@@ -133,6 +145,7 @@ pub const SAMPLE_SPEC: Spec<'static> = Spec {
             required: true,
             detect: Detect::Words(&["coliform", "fecal", "faecal", "cfu"]),
         },
+        Role::named(OTHER_SOURCE),
     ],
 };
 
@@ -243,11 +256,15 @@ pub struct Sample {
     pub date: NaiveDate,
     /// Fecal coliform per 100 mL.
     pub count: f64,
+    /// The laboratory's finding, on this sample, that the coliform does not come from the owner's property
+    /// or absorption field (`other_source = yes`; blank or unreadable: no such finding).
+    pub other_source: bool,
     /// Where it was read.
     pub source: Source,
 }
 
-/// Reads the drainage-pipe samples file.
+/// Reads the drainage-pipe samples file. An `other_source` cell that is not yes or no is reported and the
+/// sample counts without the finding: an unreadable proof proves nothing.
 pub fn read_samples(
     path: &Path,
     fields: &FieldMap,
@@ -256,6 +273,7 @@ pub fn read_samples(
 ) -> Result<Read<Vec<Sample>>> {
     let records = Records::read(path, &SAMPLE_SPEC, fields)?;
     let (pipes, counts) = (records.column("pipe_id"), records.column(SAMPLE_REQUIRED[3]));
+    let other_source = records.column(OTHER_SOURCE);
     each_dated(records, path, position, as_of, |check, row, d| {
         let pipe = row.get(pipes);
         if pipe.is_empty() {
@@ -268,8 +286,10 @@ pub fn read_samples(
             }
             other => other.flatten(),
         };
+        let other_source =
+            check.yes_no(d.line, OTHER_SOURCE, row.get(other_source)).flatten().unwrap_or(false);
         let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
-        Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, source: d.source })
+        Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, other_source, source: d.source })
     })
 }
 
@@ -280,19 +300,27 @@ pub struct Pipe {
     pub parcel: usize,
     /// The pipe, named as its samples name it.
     pub pipe: String,
+    /// The day the pipe was removed, if it was.
+    pub removed: Option<NaiveDate>,
+    /// The day treatment of its flow began, if it did.
+    pub treated: Option<NaiveDate>,
     /// Where it was read.
     pub source: Source,
 }
 
-/// Reads the register of drainage pipes (`parcel_id,pipe_id`): pipes known to be on a parcel whether or not
-/// they have been sampled.
+/// Reads the register of drainage pipes (`parcel_id,pipe_id`, optional `removed` and `treated` dates, not
+/// after `as_of`): pipes known to be on a parcel whether or not they have been sampled. A bad date is
+/// reported and the pipe kept without it: until the register shows the pipe removed or treated, it is
+/// neither.
 pub fn read_pipes(
     path: &Path,
     fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
+    as_of: NaiveDate,
 ) -> Result<Read<Vec<Pipe>>> {
     let mut records = Records::read(path, &PIPE_SPEC, fields)?;
     let (ids, pipes) = (records.column("parcel_id"), records.column("pipe_id"));
+    let (removed, treated) = (records.column(REMOVED), records.column(TREATED));
     let shared: Arc<Path> = path.into();
     let mut check = Checker::new(path);
     let mut kept = Vec::new();
@@ -304,9 +332,12 @@ pub fn read_pipes(
             check.report(line, "no pipe_id; fill in the pipe's name as its samples name it");
             continue;
         }
+        let mut dated =
+            |column, name| check.optional_date(line, name, row.get(column), Some(as_of)).flatten();
+        let (removed, treated) = (dated(removed, REMOVED), dated(treated, TREATED));
         if let Some(parcel) = parcel {
             let source = Source { path: shared.clone(), line };
-            kept.push(Pipe { parcel, pipe: pipe.to_string(), source });
+            kept.push(Pipe { parcel, pipe: pipe.to_string(), removed, treated, source });
         }
     }
     Ok(records.finish((kept, check.problems)))

@@ -20,7 +20,7 @@ use crate::schedule::Row;
 
 use super::{
     clock_obligations, order, periodic, permit_obligations, pipe_state, pipes_due, Obligation, ParcelEvents,
-    PermitCase, PipeState, Records,
+    PermitCase, PipeSample, PipeState, Records, Remedy, RemedyKind,
 };
 /// The record files arranged by parcel position, so that each parcel's obligations are found from its row
 /// alone, parcels in any order: [`collect`](super::collect) runs it over a whole run, `lakeshore obligations --format csv`
@@ -321,10 +321,13 @@ impl<'r> ByParcel<'r> {
     }
 
     /// The retests and violations of the drainage pipes sampled on the parcel of `row` when it borders
-    /// (§III.G); the sampled pipes of a parcel that does not border are noted.
+    /// (§III.G), each pipe's samples read with what the register says was done about it; the sampled pipes
+    /// of a parcel that does not border are noted. A violation stays listed until the pipe is removed or its
+    /// flow treated, or a sample carries the laboratory's proof of another source.
     fn pipe_obligations(&self, row: &Row<'r>, out: &mut Vec<Obligation<'r>>, notes: &mut ParcelNotes) {
         let Some(rules) = &self.rules.drainage_pipes else { return };
         let samples = of_parcel(&self.samples, row.at, |s| s.parcel);
+        let register = of_parcel(&self.register, row.at, |p| p.parcel);
         for pipe in samples.chunk_by(|a, b| a.pipe == b.pipe) {
             let first = &pipe[0];
             if !row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
@@ -334,16 +337,22 @@ impl<'r> ByParcel<'r> {
                 )));
                 continue;
             }
-            let dated: Vec<(NaiveDate, f64)> = pipe.iter().map(|s| (s.date, s.count)).collect();
+            let mut tested: Vec<PipeSample> = pipe
+                .iter()
+                .map(|s| PipeSample { date: s.date, count: s.count, other_source: s.other_source })
+                .collect();
+            // Within a day the proof comes last, so that it answers an exceedance of the same day.
+            tested.sort_by_key(|s| (s.date, s.other_source));
             let source = Some(format!("{} (pipe {})", first.source, first.pipe));
             let limit = rules.limit_per_100ml;
             let roll = self.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            let obligation = match pipe_state(rules, &dated, self.as_of, roll) {
+            let remedy = remedy_of(register, &first.pipe);
+            let obligation = match pipe_state(rules, &tested, remedy, self.as_of, roll) {
                 Some(PipeState::RetestOpen { exceeded, until, taken }) => Obligation {
                     parcel: first.parcel,
                     id: "pipe-retest",
                     what: Cow::Owned(format!(
-                        "pipe {}: {} more of {} retest samples by {until}, averaging below {limit} fecal coliform per 100 mL, or remove or treat the discharge",
+                        "pipe {}: {} more of {} retest samples by {until}, averaging below {limit} fecal coliform per 100 mL, or laboratory samples proving the coliform does not come from the property; otherwise remove the pipe or treat its flow",
                         first.pipe, rules.retest_samples - taken, rules.retest_samples
                     )),
                     who: Cow::Borrowed("owner"),
@@ -356,31 +365,57 @@ impl<'r> ByParcel<'r> {
                     citation: Cow::Borrowed(&rules.citation),
                     source,
                 },
-                Some(PipeState::Violation { exceeded, established, average }) => Obligation {
-                    parcel: first.parcel,
-                    id: "pipe-violation",
-                    what: Cow::Owned(format!(
-                        "pipe {}: remove the drainage pipe or treat its flow, unless laboratory samples prove the coliform does not come from the property",
-                        first.pipe
-                    )),
-                    who: Cow::Borrowed("owner"),
-                    trigger: "sample",
-                    since: Some(exceeded),
-                    due: Some(established),
-                    overdue: established < self.as_of,
-                    corrected: None,
-                    detail: Some(match average {
+                Some(PipeState::Violation { exceeded, established, taken, average, later }) => {
+                    let mut detail = match average {
                         Some(avg) => format!("retest average {avg:.1} per 100 mL, not below {limit}"),
-                        None => format!("fewer than {} retests within {} days", rules.retest_samples, rules.retest_days),
-                    }),
-                    citation: Cow::Borrowed(&rules.citation),
-                    source,
-                },
+                        None => format!(
+                            "{taken} of {} retests within {} days (window closed {established})",
+                            rules.retest_samples, rules.retest_days
+                        ),
+                    };
+                    match later {
+                        0 => {}
+                        1 => detail.push_str("; a later sample does not end it"),
+                        n => detail.push_str(&format!("; {n} later samples do not end it")),
+                    }
+                    Obligation {
+                        parcel: first.parcel,
+                        id: "pipe-violation",
+                        what: Cow::Owned(format!(
+                            "pipe {}: remove the drainage pipe or treat its flow, unless laboratory samples prove the coliform does not come from the property",
+                            first.pipe
+                        )),
+                        who: Cow::Borrowed("owner"),
+                        trigger: "sample",
+                        since: Some(exceeded),
+                        due: Some(established),
+                        overdue: established < self.as_of,
+                        corrected: None,
+                        detail: Some(detail),
+                        citation: Cow::Borrowed(&rules.citation),
+                        source,
+                    }
+                }
                 _ => continue,
             };
             out.push(obligation);
         }
     }
+}
+
+/// What the `register` rows of a parcel say was last done about its pipe `pipe`: the latest removal or
+/// treatment on record (removal first on the same day: the pipe is gone). Everything sampled up to it has
+/// ended, whichever it was.
+fn remedy_of(register: &[Pipe], pipe: &str) -> Option<Remedy> {
+    register
+        .iter()
+        .filter(|p| p.pipe == pipe)
+        .flat_map(|p| {
+            [(RemedyKind::Removed, p.removed), (RemedyKind::Treated, p.treated)]
+                .map(|(kind, on)| on.map(|on| Remedy { kind, on }))
+        })
+        .flatten()
+        .max_by_key(|r| (r.on, r.kind))
 }
 
 /// The records of the parcel at `at` in `sorted` (sorted by parcel, as `parcel` gives it).

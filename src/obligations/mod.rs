@@ -18,7 +18,7 @@ use chrono::NaiveDate;
 
 pub use by_parcel::{ByParcel, Found, ParcelNotes};
 pub use clocks::{clock_obligations, ParcelEvents};
-pub use pipes::{pipe_state, pipes_due, PipeState, PipesDue};
+pub use pipes::{pipe_state, pipes_due, PipeSample, PipeState, PipesDue, Remedy, RemedyKind};
 
 use crate::calendar::add_years;
 use crate::error::Problem;

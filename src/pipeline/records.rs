@@ -109,7 +109,9 @@ pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<Re
         None => Vec::new(),
     };
     let pipes = match &config.layers.pipes {
-        Some(path) => keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position)?),
+        Some(path) => {
+            keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position, config.as_of)?)
+        }
         None => Vec::new(),
     };
     Ok(RecordFiles { events, history, inspections, samples, pipes, columns, problems })

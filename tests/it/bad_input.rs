@@ -827,7 +827,8 @@ fn bad_report_columns_in_history() {
     assert_eq!(rows[&1]["last_inspection"], "2026-05-01", "{:#?}", rows[&1]);
 }
 
-/// The pipes register reports a row without a pipe name and a row naming an unknown parcel, by line.
+/// The pipes register reports a row without a pipe name, a row naming an unknown parcel and removal or
+/// treatment dates that are not dates or lie after the as-of date, by line.
 #[test]
 fn bad_rows_in_the_pipes_register() {
     let dir = county("pipes-register");
@@ -835,8 +836,14 @@ fn bad_rows_in_the_pipes_register() {
     let shp = write_parcels(&dir, "parcels", &specs, ShpOptions::default());
     let ids: Vec<String> = specs.iter().filter_map(Spec::id).collect();
     let pipes = dir.path("pipes.csv");
-    fs::write(&pipes, format!("parcel_id,pipe_id\n{a},D1\n{a},\n054689-999.99-9-9,D2\n", a = ids[0]))
-        .unwrap();
+    fs::write(
+        &pipes,
+        format!(
+            "parcel_id,pipe_id,removed,treated\n{a},D1,,\n{a},,,\n054689-999.99-9-9,D2,,\n{a},D3,last spring,\n{a},D4,,2099-01-01\n",
+            a = ids[0]
+        ),
+    )
+    .unwrap();
     let outcome = run(&dir, &["--parcels", arg(&shp), "--pipes", arg(&pipes)]);
     outcome.assert_exit(2);
     assert_reported(
@@ -852,6 +859,14 @@ fn bad_rows_in_the_pipes_register() {
         "line 4",
         &["054689-999.99-9-9", "not in the parcels layer"],
         "fix the id",
+    );
+    assert_reported(&outcome, "pipes.csv", "line 5", &["removed 'last spring' is not a date"], "YYYY-MM-DD");
+    assert_reported(
+        &outcome,
+        "pipes.csv",
+        "line 6",
+        &["treated 2099-01-01 is after the as-of date"],
+        "check the date",
     );
     assert_others_scheduled(&rows_by_record(&outcome, &specs), &[]);
 }
@@ -920,10 +935,11 @@ fn bad_cells_in_record_files() {
     fs::write(
         &samples,
         format!(
-            "parcel_id,pipe_id,date,fecal_coliform_per_100ml
-{a},P1,2026-06-01,TNTC
-{a},,2026-06-02,10
-{a},P1,2026-06-03,
+            "parcel_id,pipe_id,date,fecal_coliform_per_100ml,other_source
+{a},P1,2026-06-01,TNTC,
+{a},,2026-06-02,10,
+{a},P1,2026-06-03,,
+{a},P1,2026-06-04,10,maybe
 "
         ),
     )
@@ -966,6 +982,7 @@ fn bad_cells_in_record_files() {
         &["no fecal_coliform_per_100ml"],
         "fill in the laboratory count",
     );
+    assert_reported(&outcome, "samples.csv", "line 5", &["other_source 'maybe'"], "write yes or no");
     assert_reported(
         &outcome,
         "pump_outs.csv",

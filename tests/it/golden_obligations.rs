@@ -241,6 +241,16 @@ fn problem_sample_bad_records_are_reported() {
             line_of("samples.csv", "055689-10.07-1-3,P1,2026-08-08,TNTC"),
             "'TNTC' is not a number",
         ),
+        (
+            "samples.csv",
+            line_of("samples.csv", "054689-128.05-1-1,P1,2026-06-01,30,maybe"),
+            "other_source 'maybe' is not yes or no",
+        ),
+        (
+            "pipes.csv",
+            line_of("pipes.csv", "055689-10.07-1-1,outfall,2026-13-01"),
+            "removed '2026-13-01' is not a date",
+        ),
         // The bow-tie's edges (870000, 1080000)-(870400, 1080300) and (870400, 1080000)-(870000, 1080200)
         // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 69 and 70 follow the
         // design's 68 lots; the stray system follows the 20 of the design.
