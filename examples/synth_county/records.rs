@@ -180,6 +180,7 @@ parcel_id,pipe_id,date,fecal_coliform_per_100ml,other_source,note
 055689-10.07-1-1,outfall,2026-08-03,60,,routine: does not end the violation
 055689-10.07-1-1,outfall,2026-10-05,45,,routine: does not end the violation
 055689-10.07-1-1,P2,2026-03-02,700,,exceeds; no retest by Mon 2026-03-23; flow treated since (pipes.csv)
+055689-10.07-1-1,P3,2023-05-01,50,,routine; the pipe was removed 2026-02-01 (pipes.csv)
 055689-10.07-1-5,P1,2026-06-01,900,,exceeds; window to Mon 2026-06-22
 055689-10.07-1-5,P1,2026-06-05,300,,retest 1
 055689-10.07-1-5,P1,2026-06-10,200,,retest 2
@@ -203,6 +204,7 @@ parcel_id,pipe_id,removed,treated,note
 055689-10.07-1-5,P1,,,also sampled
 054489-150.09-1-1,P1,,,the lot does not border the lake
 055689-10.07-1-1,P2,,2026-07-15,flow treated after its violation
+055689-10.07-1-1,P3,2026-02-01,,removed: no longer a pipe to inspect
 ";
 
 /// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with

@@ -262,8 +262,9 @@ impl<'r> ByParcel<'r> {
 
     /// The periodic inspection of the drainage pipes of the parcel of `row` when it borders (Art. V §IV.A.1
     /// ¶1: "systems and all drainage pipes ... every two years"), on the rule set's pipe grid whatever tier
-    /// the system is on. A parcel's pipes are those its samples name and those on the pipes register; the
-    /// pipe sampled least recently (or never) decides whether the last due date was met. The register's pipes
+    /// the system is on. A parcel's pipes are those its samples name and those on the pipes register, less
+    /// those the register shows removed; the pipe sampled least recently (or never) decides whether the last
+    /// due date was met. The register's pipes
     /// of a parcel that does not border are noted.
     fn pipe_inspections(&self, row: &Row<'r>, out: &mut Vec<Obligation<'r>>, notes: &mut ParcelNotes) {
         let Some(rules) = &self.rules.drainage_pipes else { return };
@@ -291,6 +292,8 @@ impl<'r> ByParcel<'r> {
             }
             return;
         }
+        // A pipe the register shows removed is no longer there to inspect.
+        pipes.retain(|(pipe, _)| !register.iter().any(|p| p.pipe == *pipe && p.removed.is_some()));
         let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.1).collect();
         let rolls = self.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
         let Some(owed) = pipes_due(rules, &last, self.as_of, rolls) else { return };
