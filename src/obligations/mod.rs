@@ -144,7 +144,11 @@ fn permit_obligations<'r>(
     let Some(p) = &rules.permits else { return };
     let PermitCase { at, row, permit, events, .. } = *case;
     let report = case.report.date;
-    let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
+    // The particulars: why the class is not better, and a recorded expiry the bounds on the term replaced.
+    let term = permit.out_of_term.map(|t| format!("recorded expiry {}, {}", t.recorded, t.explain(p)));
+    let particulars: Vec<&str> =
+        permit.shortfalls.iter().map(String::as_str).chain(term.as_deref()).collect();
+    let shortfalls = (!particulars.is_empty()).then(|| particulars.join("; "));
     // The permit's own obligations run from its start on record, the rest from the inspection; an event that
     // started one (an order, a breach, the permit's issue) gives its date.
     let start = permit.starts.unwrap_or(report);
