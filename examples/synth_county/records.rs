@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::feet::{Pt, ToWgs84};
 use crate::parcels::Parcel;
-use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
+use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_REPORTS, BAD_SAMPLES};
 use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 
 /// The inspections file header: dates and results from the parcels table, the rest from here.
@@ -189,12 +189,19 @@ parcel_id,pipe_id
 ";
 
 /// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with
-/// `bad` the problem sample's findings and receipt dates over them).
+/// `bad` the problem sample's findings, report columns and receipt dates over them).
 pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()> {
-    let (findings, received) = match bad {
-        true => ([BAD_FINDINGS, FINDINGS].concat(), [BAD_RECEIVED, RECEIVED].concat()),
-        false => (FINDINGS.to_vec(), RECEIVED.to_vec()),
-    };
+    // The first row of a table that names an inspection gives its columns, so the problem sample's go first.
+    fn over<T: Clone>(bad: bool, problems: &[T], good: &[T]) -> Vec<T> {
+        if bad {
+            [problems, good].concat()
+        } else {
+            good.to_vec()
+        }
+    }
+    let findings = over(bad, BAD_FINDINGS, FINDINGS);
+    let reports = over(bad, BAD_REPORTS, REPORTS);
+    let received = over(bad, BAD_RECEIVED, RECEIVED);
     let mut out = format!("{HEADER}\n");
     for p in parcels {
         let id = p.id()?;
@@ -213,7 +220,7 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()
                 .filter(|_| latest == Some(*date))
                 .map_or(",".to_string(), |(_, d, s)| format!("{d},{s}"));
             let report =
-                REPORTS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
+                reports.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
             let functioning =
                 if latest == Some(*date) && FUNCTIONING.contains(&id.as_str()) { "yes" } else { "" };
             out.push_str(&format!(
