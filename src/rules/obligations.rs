@@ -41,6 +41,9 @@ pub struct PermitRules {
     pub renewal_citation: String,
     /// Citation of the repair order for failed systems.
     pub failed_citation: String,
+    /// Citation of the Board of Health administrative hearing the Health Department summons the property to
+    /// when ordered repairs are not made in time.
+    pub hearing_citation: String,
     /// Citation of the possible holding-tank requirement for substandard lakefront systems.
     pub holding_tank_citation: String,
     /// Citation of the permit's dates: from acceptance of the report, terms set by the Health Department.
