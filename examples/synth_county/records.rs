@@ -62,7 +62,18 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
         "no,no,yes,yes,3.0,no,yes",
         "design standards, floodplain bottom unknown",
     ),
-    ("052889-133.14-1-1", "2023-03-03", "yes,no,yes,yes,2.0,no,no", "failed; repair order (Art. V)"),
+    (
+        "052889-133.14-1-1",
+        "2023-03-03",
+        "yes,no,yes,yes,2.0,no,no",
+        "failed; repair order overdue, no hearing summons (Art. V)",
+    ),
+    (
+        "054889-171.00-1-1",
+        "2023-03-03",
+        "yes,no,no,yes,2.5,no,no",
+        "failed; repair order overdue, the hearing summoned after it (Art. V)",
+    ),
     (
         "054489-150.09-1-2",
         "2027-01-05",
@@ -145,6 +156,8 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054289-191.00-1-3,2026-12-01,violation-notice,,,,,,,,,,system used while failed
 054889-165.00-1-1,2024-07-10,deficiency-notice,,,,,,,,,,
 052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,,,
+054889-171.00-1-1,2023-04-14,repair-order,,,,,,,2023-08-31,,,pump repairs ordered by the end of August
+054889-171.00-1-1,2023-09-12,hearing-summons,,,,,,,,,,repairs not made: summoned to a Board of Health hearing
 054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,,,
 055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,,,flows over the permitted limit
 054689-129.00-2-1,2026-04-01,permit-issued,,,,,,,,,,interim permit issued; no expiry recorded
