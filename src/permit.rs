@@ -12,13 +12,21 @@
 //! | cannot verify | only the 100 ft is left to show, and neither the system's location nor a measured distance is known | undecided |
 //!
 //! The terms are bounds the Health Department sets each permit within: the permit's dates come from the
-//! records (its start, from the issue or the acceptance of the report; its expiry), never from the bounds.
+//! records (its start, from the issue or the acceptance of the report; its expiry), and the bounds hold
+//! whatever the records say. A permit to discharge runs "for a term of up to five years" (§V.B), so one whose
+//! recorded expiry is later than five years from its start ends five years from it; an interim permit runs
+//! "for a minimum term of one year" (§V.C, §V.F), so one whose recorded expiry is earlier ends a year from
+//! its start. Each such record is reported ([`term_problem`]). Without a start on record no bound can be
+//! applied, and the recorded expiry stands.
 //! No permit of any kind issues while the absorption-field bottom is not shown to be 2 ft above the
 //! designated flood elevation (§X).
+
+use std::path::Path;
 
 use chrono::NaiveDate;
 
 use crate::calendar::{add_years, roll_forward};
+use crate::error::Problem;
 use crate::facts::{Basis, Facts, FloodVerdict};
 use crate::io::events::{Event, EventValue};
 use crate::io::inspections::{Findings, Report};
@@ -116,10 +124,13 @@ pub struct Permit {
     pub kind: PermitKind,
     /// When the permit starts, from the records.
     pub starts: Option<NaiveDate>,
-    /// When the permit ends, from the records only.
+    /// When the permit ends: the recorded expiry, or the bound on the term it lies beyond
+    /// ([`Permit::out_of_term`]); `None` without an expiry on record.
     pub expires: Option<NaiveDate>,
-    /// When the next application to renew an interim permit is due: annually from its start (or from the
-    /// recorded expiry), each renewal on time carrying it a year; `None` without a start on record.
+    /// The recorded expiry, when a bound on the term replaced it.
+    pub out_of_term: Option<OutOfTerm>,
+    /// When the next application to renew an interim permit is due: annually from its start (or from its
+    /// expiry), each renewal on time carrying it a year; `None` without a start or expiry on record.
     pub renewal_due: Option<NaiveDate>,
     /// Whether an interim permit may be renewed (§V.F).
     pub renewable: bool,
@@ -129,12 +140,84 @@ pub struct Permit {
     pub floodplain_bar: bool,
 }
 
+/// Which bound of the law a recorded expiry lies beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermLimit {
+    /// Later than the longest term of a permit to discharge (§V.B: "for a term of up to five years").
+    Longest,
+    /// Earlier than the shortest term of an interim permit (§V.C: "for a minimum term of one year").
+    Shortest,
+}
+
+/// A recorded expiry that a bound on the term replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfTerm {
+    /// The expiry on record.
+    pub recorded: NaiveDate,
+    /// The bound used in its place: the start plus the longest or the shortest term.
+    pub used: NaiveDate,
+    /// Which bound.
+    pub limit: TermLimit,
+}
+
+impl OutOfTerm {
+    /// What the record does and what is used instead: "more than the 5-year term Art. V §V.B allows;
+    /// 2031-03-01 is used".
+    pub fn explain(&self, rules: &PermitRules) -> String {
+        let used = self.used;
+        match self.limit {
+            TermLimit::Longest => format!(
+                "more than the {}-year term {} allows; {used} is used",
+                rules.max_term_years, rules.max_term_citation
+            ),
+            TermLimit::Shortest => format!(
+                "less than the {}-year minimum term {} sets; {used} is used",
+                rules.interim_min_term_years, rules.interim_min_term_citation
+            ),
+        }
+    }
+}
+
+/// A permit's dates as the records give them, and which record gives each.
+struct OnRecord<'e> {
+    /// The start and the name of what records it: `permit-issued` (the event), `permit_issued` or
+    /// `report_accepted` (columns of the inspections file).
+    starts: Option<(NaiveDate, &'static str)>,
+    /// The expiry and the `permit-issued` event that records it; `None` for the report's `permit_expires`.
+    expires: Option<(NaiveDate, Option<&'e Event>)>,
+}
+
+/// The dates of the permit after `report` on record: the latest `permit-issued` event on or after the
+/// inspection (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the
+/// acceptance of the report (§V.A: the permit follows it).
+fn on_record<'e>(report: &Report, events: &'e [Event]) -> OnRecord<'e> {
+    let issued =
+        events.iter().filter(|e| e.kind == PERMIT_ISSUED && e.date >= report.date).max_by_key(|e| e.date);
+    let from_report = report.permit_expires.map(|d| (d, None));
+    match issued {
+        Some(issued) => OnRecord {
+            starts: Some((issued.date, PERMIT_ISSUED)),
+            expires: match issued.value("expires") {
+                Some(EventValue::Date(d)) => Some((d, Some(issued))),
+                _ => from_report,
+            },
+        },
+        None => OnRecord {
+            starts: report
+                .permit_issued
+                .map(|d| (d, "permit_issued"))
+                .or(report.accepted.map(|d| (d, "report_accepted"))),
+            expires: from_report,
+        },
+    }
+}
+
 /// The class and permit following the parcel's latest inspection with findings, when the rule set has
 /// permits. `events` are the parcel's events; `roll_forward` applies N.Y. Gen. Constr. Law §25-a to renewals.
 ///
 /// The permit's dates come from the records: the latest `permit-issued` event on or after the inspection
 /// (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the acceptance of
-/// the report (§V.A: the permit follows it).
+/// the report (§V.A: the permit follows it). The bounds on the term hold whatever they say ([`decide_permit`]).
 pub fn permit_for(
     rules: &RuleSet,
     report: &Report,
@@ -143,29 +226,44 @@ pub fn permit_for(
 ) -> Option<Permit> {
     let permits = rules.permits.as_ref()?;
     let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
-    let (starts, expires) = match after(PERMIT_ISSUED).max_by_key(|e| e.date) {
-        Some(issued) => (
-            Some(issued.date),
-            match issued.value("expires") {
-                Some(EventValue::Date(d)) => Some(d),
-                _ => report.permit_expires,
-            },
-        ),
-        None => (report.permit_issued.or(report.accepted), report.permit_expires),
-    };
+    let dates = on_record(report, events);
     let context = Context {
         inspected: report.date,
         watercourse_ft: facts.and_then(|f| f.watercourse_ft),
         system_located: facts.is_some_and(|f| f.basis == Basis::System),
         measured_ft: report.watercourse_ft,
         flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
-        starts,
-        expires,
+        starts: dates.starts.map(|(d, _)| d),
+        expires: dates.expires.map(|(d, _)| d),
         renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
         breached: after(CONDITION_BREACH).next().is_some(),
         roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
     };
     Some(decide_permit(permits, &report.findings, &context))
+}
+
+/// The problem with the record of `permit` (decided by [`permit_for`] from `report` and the parcel's
+/// `events`) when a bound on the term replaced its recorded expiry: reported at the record of the expiry, the
+/// `permit-issued` event or the report's row of the inspections file at `history`, with the bound and its
+/// clause. `None` when the record is within the bounds.
+pub fn term_problem(
+    rules: &PermitRules,
+    permit: &Permit,
+    report: &Report,
+    events: &[Event],
+    history: &Path,
+) -> Option<Problem> {
+    let out = permit.out_of_term?;
+    let dates = on_record(report, events);
+    let (starts, name) = dates.starts?;
+    let message =
+        format!("{name} {starts} with expiry {}, {}: correct the expiry", out.recorded, out.explain(rules));
+    Some(match dates.expires {
+        Some((_, Some(event))) => {
+            Problem::new(&event.source.path, format!("line {}", event.source.line), message)
+        }
+        _ => Problem::new(history, format!("line {}", report.line), message),
+    })
 }
 
 /// The distance existing standards measure, as far as it is known.
@@ -205,12 +303,18 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
         Class::Substandard => PermitKind::Interim,
     };
     let dated = matches!(kind, PermitKind::Discharge | PermitKind::Interim);
-    let renewal_due = (kind == PermitKind::Interim).then(|| interim_renewal(rules, context)).flatten();
+    let (expires, out_of_term) = match dated {
+        true => bounded_expiry(rules, kind, context),
+        false => (None, None),
+    };
+    let renewal_due =
+        (kind == PermitKind::Interim).then(|| interim_renewal(rules, context, expires)).flatten();
     Permit {
         class,
         kind,
         starts: context.starts.filter(|_| dated),
-        expires: context.expires.filter(|_| dated),
+        expires,
+        out_of_term,
         renewal_due,
         renewable: kind == PermitKind::Interim && !context.breached,
         shortfalls,
@@ -218,19 +322,51 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
     }
 }
 
-/// The next renewal application of an interim permit: the first due date is the recorded expiry, or else a
-/// renewal period after the start; each renewal made by a due date carries it one period, and one made after
-/// it lapsed renews the period in progress. With `roll_forward` a due date on a weekend or holiday runs to
-/// the next business day.
-fn interim_renewal(rules: &PermitRules, context: &Context) -> Option<NaiveDate> {
+/// The expiry of a permit of `kind` (to discharge or interim) within the law's bounds on its term, and the
+/// recorded expiry when a bound replaced it. The bounds run from the start, so without one the recorded
+/// expiry stands.
+fn bounded_expiry(
+    rules: &PermitRules,
+    kind: PermitKind,
+    context: &Context,
+) -> (Option<NaiveDate>, Option<OutOfTerm>) {
+    let (Some(starts), Some(recorded)) = (context.starts, context.expires) else {
+        return (context.expires, None);
+    };
+    let out = |used: NaiveDate, limit: TermLimit| (Some(used), Some(OutOfTerm { recorded, used, limit }));
+    match kind {
+        PermitKind::Discharge => {
+            let longest = add_years(starts, rules.max_term_years);
+            if recorded > longest {
+                return out(longest, TermLimit::Longest);
+            }
+        }
+        PermitKind::Interim => {
+            let shortest = add_years(starts, rules.interim_min_term_years);
+            if recorded < shortest {
+                return out(shortest, TermLimit::Shortest);
+            }
+        }
+        PermitKind::None | PermitKind::Undecided => {}
+    }
+    (Some(recorded), None)
+}
+
+/// The next renewal application of an interim permit: the first due date is its `expires` (within the
+/// bounds), or else a renewal period after the start, but never before the shortest term has run; each
+/// renewal made by a due date carries it one period, and one made after it lapsed renews the period in
+/// progress. With `roll_forward` a due date on a weekend or holiday runs to the next business day.
+fn interim_renewal(rules: &PermitRules, context: &Context, expires: Option<NaiveDate>) -> Option<NaiveDate> {
     let years = rules.interim_renewal_years.max(1);
-    let (anchor, offset) = match (context.expires, context.starts) {
+    // Due dates are counted in years from one anchor, so that a permit dated February 29 keeps its day in
+    // leap years.
+    let (anchor, first) = match (expires, context.starts) {
         (Some(expires), _) => (expires, 0),
-        (None, Some(starts)) => (starts, 1),
+        (None, Some(starts)) => (starts, years.max(rules.interim_min_term_years)),
         (None, None) => return None,
     };
     let roll = |d: NaiveDate| if context.roll_forward { roll_forward(d) } else { d };
-    let due = |n: u32| roll(add_years(anchor, (n - 1 + offset) * years));
+    let due = |n: u32| roll(add_years(anchor, first + (n - 1) * years));
     let mut n = 1;
     for &renewed in &context.renewals {
         if renewed <= due(n) {
@@ -455,6 +591,144 @@ mod tests {
         // Failed: no permit, and no dates even when some are on record.
         let p = decide_permit(&rules(), &Findings { failure: true, ..sound() }, &issued);
         assert_eq!((p.kind, p.starts, p.expires), (PermitKind::None, None, None));
+    }
+
+    /// §V.B: "A permit to discharge from a wastewater treatment system may be issued by the Health Department
+    /// for a term of up to five years". Issued 2026-03-01 with an expiry of 2036-03-01 on record: five years
+    /// from 2026-03-01 is 2031-03-01, so it must renew by then. An expiry on that day is within the term and
+    /// stands; one a day later gives way. Without a start on record there is nothing to count from, and the
+    /// recorded expiry stands.
+    #[test]
+    fn a_permit_to_discharge_ends_within_five_years_of_its_start() {
+        let issued = |expires| Context {
+            starts: Some(date(2026, 3, 1)),
+            expires: Some(expires),
+            ..context(date(2026, 2, 10))
+        };
+        let p = decide_permit(&rules(), &sound(), &issued(date(2036, 3, 1)));
+        assert_eq!(
+            (p.kind, p.starts, p.expires),
+            (PermitKind::Discharge, Some(date(2026, 3, 1)), Some(date(2031, 3, 1)))
+        );
+        assert_eq!(
+            p.out_of_term,
+            Some(OutOfTerm { recorded: date(2036, 3, 1), used: date(2031, 3, 1), limit: TermLimit::Longest })
+        );
+        let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 1)));
+        assert_eq!((p.expires, p.out_of_term), (Some(date(2031, 3, 1)), None));
+        let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 2)));
+        assert_eq!(
+            (p.expires, p.out_of_term.map(|t| t.used)),
+            (Some(date(2031, 3, 1)), Some(date(2031, 3, 1)))
+        );
+        let unknown_start = Context { starts: None, ..issued(date(2036, 3, 1)) };
+        let p = decide_permit(&rules(), &sound(), &unknown_start);
+        assert_eq!((p.expires, p.out_of_term), (Some(date(2036, 3, 1)), None));
+    }
+
+    /// §V.C: "The Health Department may issue an interim permit to discharge from a substandard system for a
+    /// minimum term of one year"; §V.F: "Permits to discharge shall be issued for a term of one year minimum
+    /// for systems on an interim permit". Issued 2026-06-01 with an expiry of 2026-12-01 on record: a year from
+    /// 2026-06-01 is Tuesday 2027-06-01, so the first renewal falls due then, not on 2026-12-01, and a renewal
+    /// made 2026-11-20 (early) carries it to Thursday 2028-06-01. An expiry of 2027-06-01 itself stands; without a
+    /// start on record the recorded 2026-12-01 stands, as before.
+    #[test]
+    fn an_interim_permit_runs_at_least_a_year_from_its_start() {
+        let bad = Findings { tank_adequate: false, ..sound() };
+        let issued = |expires| Context {
+            starts: Some(date(2026, 6, 1)),
+            expires: Some(expires),
+            roll_forward: true,
+            ..context(date(2026, 5, 20))
+        };
+        let p = decide_permit(&rules(), &bad, &issued(date(2026, 12, 1)));
+        assert_eq!(
+            (p.kind, p.expires, p.renewal_due),
+            (PermitKind::Interim, Some(date(2027, 6, 1)), Some(date(2027, 6, 1)))
+        );
+        assert_eq!(
+            p.out_of_term,
+            Some(OutOfTerm {
+                recorded: date(2026, 12, 1),
+                used: date(2027, 6, 1),
+                limit: TermLimit::Shortest
+            })
+        );
+        let early = Context { renewals: vec![date(2026, 11, 20)], ..issued(date(2026, 12, 1)) };
+        assert_eq!(decide_permit(&rules(), &bad, &early).renewal_due, Some(date(2028, 6, 1)));
+        let p = decide_permit(&rules(), &bad, &issued(date(2027, 6, 1)));
+        assert_eq!(
+            (p.expires, p.renewal_due, p.out_of_term),
+            (Some(date(2027, 6, 1)), Some(date(2027, 6, 1)), None)
+        );
+        let unknown_start = Context { starts: None, ..issued(date(2026, 12, 1)) };
+        let p = decide_permit(&rules(), &bad, &unknown_start);
+        assert_eq!(
+            (p.expires, p.renewal_due, p.out_of_term),
+            (Some(date(2026, 12, 1)), Some(date(2026, 12, 1)), None)
+        );
+    }
+
+    /// A report of 2026-02-10 (line 12 of the inspections file) with the findings of `found` and its
+    /// `permit_issued` / `permit_expires` columns.
+    fn report(found: Findings, issued: Option<NaiveDate>, expires: Option<NaiveDate>) -> Report {
+        Report {
+            date: date(2026, 2, 10),
+            line: 12,
+            findings: found,
+            accepted: None,
+            permit_issued: issued,
+            permit_expires: expires,
+            watercourse_ft: None,
+        }
+    }
+
+    /// A record beyond a bound is reported where the expiry is written, with the bound and its clause: the
+    /// `permit-issued` event of 2026-03-01 with `expires` 2036-03-01 (§V.B: five years, so 2031-03-01), or
+    /// the inspections file's row with `permit_issued` 2026-06-01 and `permit_expires` 2026-12-01 (§V.C, §V.F:
+    /// a year, so 2027-06-01). A record within the bounds is not reported.
+    #[test]
+    fn a_record_beyond_a_bound_is_reported_at_its_line() {
+        let rules = RuleSet::cayuga_art_v();
+        let permits = rules.permits.as_ref().expect("Art. V has permits");
+        let history = Path::new("history.csv");
+        let event = |expires: NaiveDate| Event {
+            parcel: 0,
+            kind: PERMIT_ISSUED,
+            date: date(2026, 3, 1),
+            source: crate::io::events::Source { path: Path::new("events.csv").into(), line: 7 },
+            values: vec![("expires", EventValue::Date(expires))],
+        };
+        let permitted = report(Findings { valid_permit: true, ..sound() }, None, None);
+        let events = [event(date(2036, 3, 1))];
+        let permit = permit_for(&rules, &permitted, None, &events).expect("a permit");
+        assert_eq!(
+            term_problem(permits, &permit, &permitted, &events, history),
+            Some(Problem::new(
+                "events.csv",
+                "line 7",
+                "permit-issued 2026-03-01 with expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used: correct the expiry"
+            ))
+        );
+        let within = [event(date(2031, 3, 1))];
+        let permit = permit_for(&rules, &permitted, None, &within).expect("a permit");
+        assert_eq!(term_problem(permits, &permit, &permitted, &within, history), None);
+
+        let short = report(
+            Findings { tank_adequate: false, ..sound() },
+            Some(date(2026, 6, 1)),
+            Some(date(2026, 12, 1)),
+        );
+        let permit = permit_for(&rules, &short, None, &[]).expect("a permit");
+        assert_eq!(permit.expires, Some(date(2027, 6, 1)));
+        assert_eq!(
+            term_problem(permits, &permit, &short, &[], history),
+            Some(Problem::new(
+                "history.csv",
+                "line 12",
+                "permit_issued 2026-06-01 with expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used: correct the expiry"
+            ))
+        );
     }
 
     /// N.Y. Gen. Constr. Law §25-a: an act due on a Saturday, Sunday or public holiday may be done on the next

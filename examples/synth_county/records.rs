@@ -9,7 +9,9 @@ use serde_json::json;
 
 use crate::feet::{Pt, ToWgs84};
 use crate::parcels::Parcel;
-use crate::problems::{BAD_EVENTS, BAD_FINDINGS, BAD_PIPES, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_SAMPLES};
+use crate::problems::{
+    BAD_EVENTS, BAD_FINDINGS, BAD_PIPES, BAD_PUMP_OUTS, BAD_RECEIVED, BAD_REPORTS, BAD_SAMPLES,
+};
 use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 
 /// The inspections file header: dates and results from the parcels table, the rest from here.
@@ -62,7 +64,18 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
         "no,no,yes,yes,3.0,no,yes",
         "design standards, floodplain bottom unknown",
     ),
-    ("052889-133.14-1-1", "2023-03-03", "yes,no,yes,yes,2.0,no,no", "failed; repair order (Art. V)"),
+    (
+        "052889-133.14-1-1",
+        "2023-03-03",
+        "yes,no,yes,yes,2.0,no,no",
+        "failed; repair order overdue, no hearing summons (Art. V)",
+    ),
+    (
+        "054889-171.00-1-1",
+        "2023-03-03",
+        "yes,no,no,yes,2.5,no,no",
+        "failed; repair order overdue, the hearing summoned after it (Art. V)",
+    ),
     (
         "054489-150.09-1-2",
         "2027-01-05",
@@ -147,6 +160,8 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054289-191.00-1-3,2026-12-01,violation-notice,,,,,,,,,,system used while failed
 054889-165.00-1-1,2024-07-10,deficiency-notice,,,,,,,,,,
 052889-133.14-1-1,2023-04-01,repair-order,,,,,,,2023-06-30,,,
+054889-171.00-1-1,2023-04-14,repair-order,,,,,,,2023-08-31,,,pump repairs ordered by the end of August
+054889-171.00-1-1,2023-09-12,hearing-summons,,,,,,,,,,repairs not made: summoned to a Board of Health hearing
 054889-160.12-1-2,2026-09-15,interim-renewal,,,,,,,,,,
 055689-10.07-1-3,2026-09-01,condition-breach,,,,,,,,,,flows over the permitted limit
 054689-129.00-2-1,2026-04-01,permit-issued,,,,,,,,,,interim permit issued; no expiry recorded
@@ -208,12 +223,19 @@ parcel_id,pipe_id,removed,treated,note
 ";
 
 /// Writes the inspections file (dates and results from `parcels`, the rest from the tables above, and with
-/// `bad` the problem sample's findings and receipt dates over them).
+/// `bad` the problem sample's findings, report columns and receipt dates over them).
 pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()> {
-    let (findings, received) = match bad {
-        true => ([BAD_FINDINGS, FINDINGS].concat(), [BAD_RECEIVED, RECEIVED].concat()),
-        false => (FINDINGS.to_vec(), RECEIVED.to_vec()),
-    };
+    // The first row of a table that names an inspection gives its columns, so the problem sample's go first.
+    fn over<T: Clone>(bad: bool, problems: &[T], good: &[T]) -> Vec<T> {
+        if bad {
+            [problems, good].concat()
+        } else {
+            good.to_vec()
+        }
+    }
+    let findings = over(bad, BAD_FINDINGS, FINDINGS);
+    let reports = over(bad, BAD_REPORTS, REPORTS);
+    let received = over(bad, BAD_RECEIVED, RECEIVED);
     let mut out = format!("{HEADER}\n");
     for p in parcels {
         let id = p.id()?;
@@ -232,7 +254,7 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()
                 .filter(|_| latest == Some(*date))
                 .map_or(",".to_string(), |(_, d, s)| format!("{d},{s}"));
             let report =
-                REPORTS.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
+                reports.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
             let functioning =
                 if latest == Some(*date) && FUNCTIONING.contains(&id.as_str()) { "yes" } else { "" };
             out.push_str(&format!(

@@ -13,7 +13,8 @@ use crate::error::Problem;
 use crate::io::events::{events_of, Event, Pipe, Sample, Source};
 use crate::io::inspections::{PendingReport, Report};
 use crate::rules::vocabulary::{
-    CONDITION_BREACH, FAILED_INSPECTION, INSPECTION, INTERIM_RENEWAL, PERMIT_ISSUED, REPAIR_ORDER,
+    CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, INSPECTION, INTERIM_RENEWAL, PERMIT_ISSUED,
+    REPAIR_ORDER,
 };
 use crate::rules::RuleSet;
 use crate::schedule::Row;
@@ -437,7 +438,8 @@ fn unused_events(events: &[Event], rules: &RuleSet) -> Option<String> {
         .filter(|k| !rules.clocks.iter().any(|c| c.starts_on(k) || c.closes_on(k)))
         .filter(|k| {
             rules.permits.is_none()
-                || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER, PERMIT_ISSUED].contains(k)
+                || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER, HEARING_SUMMONS, PERMIT_ISSUED]
+                    .contains(k)
         })
         .collect();
     kinds.sort_unstable();

@@ -25,7 +25,7 @@ use crate::error::Problem;
 use crate::io::events::{Event, EventValue, Pipe, Sample};
 use crate::io::inspections::{Inspections, Report};
 use crate::permit::{Class, Permit, PermitKind};
-use crate::rules::vocabulary::{CONDITION_BREACH, PERMIT_ISSUED, REPAIR_ORDER};
+use crate::rules::vocabulary::{CONDITION_BREACH, HEARING_SUMMONS, PERMIT_ISSUED, REPAIR_ORDER};
 use crate::rules::RuleSet;
 use crate::schedule::Row;
 
@@ -36,8 +36,8 @@ pub struct Obligation<'r> {
     pub parcel: usize,
     /// What kind of obligation: a clock id of the rule set, or a built-in one (`periodic-inspection`,
     /// `pipe-inspection`, `permit-renewal`, `permit-term`, `interim-renewal`, `interim-not-renewable`,
-    /// `system-location`, `repair-order`, `holding-tank-review`, `floodplain-elevation`, `inspection-report`,
-    /// `pipe-retest`, `pipe-violation`).
+    /// `system-location`, `repair-order`, `board-of-health-hearing`, `holding-tank-review`,
+    /// `floodplain-elevation`, `inspection-report`, `pipe-retest`, `pipe-violation`).
     pub id: &'r str,
     /// What is owed.
     pub what: Cow<'r, str>,
@@ -144,9 +144,13 @@ fn permit_obligations<'r>(
     let Some(p) = &rules.permits else { return };
     let PermitCase { at, row, permit, events, .. } = *case;
     let report = case.report.date;
-    let shortfalls = (!permit.shortfalls.is_empty()).then(|| permit.shortfalls.join("; "));
+    // The particulars: why the class is not better, and a recorded expiry the bounds on the term replaced.
+    let term = permit.out_of_term.map(|t| format!("recorded expiry {}, {}", t.recorded, t.explain(p)));
+    let particulars: Vec<&str> =
+        permit.shortfalls.iter().map(String::as_str).chain(term.as_deref()).collect();
+    let shortfalls = (!particulars.is_empty()).then(|| particulars.join("; "));
     // The permit's own obligations run from its start on record, the rest from the inspection; an event that
-    // started one (an order, a breach, the permit's issue) gives its date.
+    // started one (an order, a breach, the permit's issue) is its trigger and source.
     let start = permit.starts.unwrap_or(report);
     let mut push = |id: &'r str,
                     what: String,
@@ -154,7 +158,6 @@ fn permit_obligations<'r>(
                     due: Option<NaiveDate>,
                     citation: &'r str,
                     (since, by): (NaiveDate, Option<&Event>)| {
-        let since = by.map_or(since, |e| e.date);
         out.push(Obligation {
             parcel: at,
             id,
@@ -205,8 +208,30 @@ fn permit_obligations<'r>(
                         "owner",
                         due,
                         &p.failed_citation,
-                        (report, Some(order)),
+                        (order.date, Some(order)),
                     );
+                    // §V.G.4: "When such repairs are not undertaken within the time specified, the Health
+                    // Department shall summon the property to a Board of Health administrative hearing". The
+                    // class is that of the latest findings, so the system is still failed. "Shall" makes the
+                    // summons a duty from the day after the order's due date, but the law gives it no time:
+                    // like the other staff items without a deadline it has no due date and is never overdue.
+                    // Only a summons after the due date answers it; one before came while the time ran.
+                    if let Some(due) = due.filter(|d| *d < as_of) {
+                        let summoned = events.iter().any(|e| e.kind == HEARING_SUMMONS && e.date > due);
+                        if !summoned {
+                            push(
+                                "board-of-health-hearing",
+                                format!(
+                                    "summon the property to a Board of Health administrative hearing for enforcement: the repairs ordered on {} were due {due}",
+                                    order.date
+                                ),
+                                "health department",
+                                None,
+                                &p.hearing_citation,
+                                (due.succ_opt().unwrap_or(due), Some(order)),
+                            );
+                        }
+                    }
                 }
                 None => push(
                     "repair-order",
@@ -271,14 +296,17 @@ fn permit_obligations<'r>(
             &p.renewal_citation,
             (start, issued),
         ),
-        (_, PermitKind::Interim) => push(
-            "interim-not-renewable",
-            "interim permit may not be renewed after a breached condition: meet existing standards or replace the system".into(),
-            "owner",
-            permit.renewal_due,
-            &p.renewal_citation,
-            (start, events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report)),
-        ),
+        (_, PermitKind::Interim) => {
+            let breach = events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report);
+            push(
+                "interim-not-renewable",
+                "interim permit may not be renewed after a breached condition: meet existing standards or replace the system".into(),
+                "owner",
+                permit.renewal_due,
+                &p.renewal_citation,
+                (breach.map_or(start, |e| e.date), breach),
+            )
+        }
         _ => {}
     }
     if permit.class == Class::Substandard && row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
@@ -290,5 +318,173 @@ fn permit_obligations<'r>(
             &p.holding_tank_citation,
             (report, None),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::io::events::Source;
+    use crate::io::inspections::Findings;
+    use crate::parcels::ParcelRecord;
+    use crate::permit::permit_for;
+    use crate::schedule::Entry;
+
+    fn date(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    /// An inspection at line 5 of the inspections file, with evidence of failure or without.
+    fn inspection(on: NaiveDate, failure: bool) -> Report {
+        Report {
+            date: on,
+            line: 5,
+            findings: Findings {
+                failure,
+                overflow_points: false,
+                components_working: true,
+                tank_adequate: true,
+                separation_ft: Some(2.0),
+                valid_permit: true,
+                meets_75a: false,
+            },
+            accepted: None,
+            permit_issued: None,
+            permit_expires: None,
+            watercourse_ft: None,
+        }
+    }
+
+    /// An event of `kind` on `on` at `line` of the events file, with a `due_date` when given.
+    fn event(kind: &'static str, on: NaiveDate, line: usize, due: Option<NaiveDate>) -> Event {
+        Event {
+            parcel: 0,
+            kind,
+            date: on,
+            source: Source { path: Path::new("events.csv").into(), line },
+            values: due.map(|d| ("due_date", EventValue::Date(d))).into_iter().collect(),
+        }
+    }
+
+    /// One obligation's columns, owned.
+    #[derive(Debug, PartialEq)]
+    struct Owed {
+        id: String,
+        who: String,
+        since: Option<NaiveDate>,
+        due: Option<NaiveDate>,
+        overdue: bool,
+        citation: String,
+        source: Option<String>,
+    }
+
+    /// The permit obligations of a parcel after `report`, with `events`, on `as_of` under Art. V.
+    fn owed(report: &Report, events: &[Event], as_of: NaiveDate) -> Vec<Owed> {
+        let rules = RuleSet::cayuga_art_v();
+        let Some(permit) = permit_for(&rules, report, None, events) else { return Vec::new() };
+        let row = Row {
+            at: 0,
+            parcel: ParcelRecord {
+                id: "052889-133.14-1-1".into(),
+                record: 1,
+                town: None,
+                sewer: None,
+                swis: None,
+                owner: None,
+                location: None,
+                mailing: None,
+                shape: None,
+                defect: None,
+                geometry_invalid: None,
+            },
+            facts: None,
+            entry: Entry {
+                tier: "lakefront",
+                rule: None,
+                exclusion: None,
+                cycle_years: None,
+                first_due: None,
+                previous_due: None,
+                next_due: None,
+                status: None,
+                owed: None,
+                last_inspection: None,
+                citation: "",
+                permit: None,
+            },
+        };
+        let case = PermitCase { at: 0, row: &row, permit: &permit, report, source: None, events };
+        let mut out = Vec::new();
+        permit_obligations(&rules, &case, as_of, &mut out);
+        out.iter()
+            .map(|o| Owed {
+                id: o.id.to_string(),
+                who: o.who.to_string(),
+                since: o.since,
+                due: o.due,
+                overdue: o.overdue,
+                citation: o.citation.to_string(),
+                source: o.source.clone(),
+            })
+            .collect()
+    }
+
+    /// Art. V §V.G.4: "The Health Department may issue an order requiring repair ... When such repairs are
+    /// not undertaken within the time specified, the Health Department shall summon the property to a Board of
+    /// Health administrative hearing for enforcement." Failed inspection 2023-03-03, order 2023-04-01 (line 4)
+    /// with repairs due 2023-06-30: on 2023-06-30 the time has not run out and only the owner's repairs are
+    /// listed; from 2023-07-01 the Health Department owes the summons too, with no due date (the law gives it
+    /// none), until a `hearing-summons` after 2023-06-30 is on record. One on 2023-06-30 itself came while the
+    /// time still ran and does not answer it.
+    #[test]
+    fn the_health_department_summons_the_property_when_ordered_repairs_are_late() {
+        let failed = inspection(date(2023, 3, 3), true);
+        let order = event(REPAIR_ORDER, date(2023, 4, 1), 4, Some(date(2023, 6, 30)));
+        let kinds = |owed: &[Owed]| owed.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
+        let on_time = owed(&failed, std::slice::from_ref(&order), date(2023, 6, 30));
+        assert_eq!(kinds(&on_time), ["repair-order"]);
+        assert!(!on_time[0].overdue);
+
+        let late = owed(&failed, std::slice::from_ref(&order), date(2023, 7, 1));
+        assert_eq!(kinds(&late), ["repair-order", "board-of-health-hearing"]);
+        assert_eq!(
+            late[1],
+            Owed {
+                id: "board-of-health-hearing".into(),
+                who: "health department".into(),
+                since: Some(date(2023, 7, 1)),
+                due: None,
+                overdue: false,
+                citation: "Art. V §V.G.4".into(),
+                source: Some("events.csv line 4".into()),
+            }
+        );
+        assert!(late[0].overdue, "the owner's repairs are overdue: {late:?}");
+
+        let as_of = date(2027, 1, 15);
+        let early = [order.clone(), event(HEARING_SUMMONS, date(2023, 6, 30), 5, None)];
+        assert_eq!(kinds(&owed(&failed, &early, as_of)), ["repair-order", "board-of-health-hearing"]);
+        let summoned = [order.clone(), event(HEARING_SUMMONS, date(2023, 7, 20), 5, None)];
+        assert_eq!(kinds(&owed(&failed, &summoned, as_of)), ["repair-order"]);
+    }
+
+    /// §V.G.4's hearing follows repairs "not undertaken": once the latest findings (2023-09-01, line 5) show
+    /// no failure, the system is not failed and neither the repairs nor the hearing are owed, although the
+    /// order of 2023-04-01 ran out on 2023-06-30 with no summons. An order without a `due_date` specifies no
+    /// time, so no hearing follows it.
+    #[test]
+    fn no_hearing_without_a_failed_system_or_a_time_specified() {
+        let order = event(REPAIR_ORDER, date(2023, 4, 1), 4, Some(date(2023, 6, 30)));
+        let repaired =
+            owed(&inspection(date(2023, 9, 1), false), std::slice::from_ref(&order), date(2027, 1, 15));
+        assert!(
+            repaired.iter().all(|o| o.id != "repair-order" && o.id != "board-of-health-hearing"),
+            "{repaired:?}"
+        );
+        let open_ended = event(REPAIR_ORDER, date(2023, 4, 1), 4, None);
+        let owed = owed(&inspection(date(2023, 3, 3), true), &[open_ended], date(2027, 1, 15));
+        assert_eq!(owed.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), ["repair-order"]);
     }
 }

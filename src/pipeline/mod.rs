@@ -24,14 +24,14 @@ use crate::error::{Error, Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::events::{events_of, Event, Pipe, Sample};
 use crate::io::field_names;
-use crate::io::inspections::{Dated, Inspections, Installed, LastInspection};
+use crate::io::inspections::{Dated, Inspections, Installed, LastInspection, Report};
 use crate::io::ReadOptions;
 use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
 };
-use crate::permit::permit_for;
+use crate::permit::{permit_for, term_problem};
 use crate::reference::{read_reference, NamedLayer, Reference};
 use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
 use crate::rules::{decide, Decision, Exclusion, RuleSet};
@@ -447,6 +447,8 @@ pub fn stream_schedule_in_blocks<'c>(
             let (rows, found) = scheduled?;
             run.problems.extend(found);
             report_parcel_problems(&rows, known, &path, &mut run.problems);
+            let history = config.layers.history.as_deref();
+            report_permit_terms(&rows, rules, (events, reports), history, &mut run.problems);
             handed = Some(rows);
         }
         if let Some(rows) = handed {
@@ -508,6 +510,25 @@ fn in_service(events: &[Event], installed: Option<Dated<Installed>>) -> Option<N
     let built =
         events.iter().filter(|e| e.kind == SYSTEM_INSTALLED || e.kind == SYSTEM_REPLACED).map(|e| e.date);
     built.chain(installed.map(|i| i.value.date)).max()
+}
+
+/// The permits of a block of rows whose recorded expiry lies beyond the law's bounds on the term (Art. V
+/// §V.B, §V.C): each reported at the record of the expiry, with the bound used in its place. `records` are
+/// the run's events and each parcel's latest received report; `history` is the inspections file they came
+/// from.
+fn report_permit_terms(
+    rows: &[Row<'_>],
+    rules: &RuleSet,
+    (events, reports): (&[Event], &[Option<Box<Report>>]),
+    history: Option<&Path>,
+    problems: &mut Vec<Problem>,
+) {
+    let (Some(permits), Some(history)) = (&rules.permits, history) else { return };
+    for row in rows {
+        let Some(permit) = row.entry.permit.as_deref().filter(|p| p.out_of_term.is_some()) else { continue };
+        let Some(report) = reports.get(row.at).and_then(|r| r.as_deref()) else { continue };
+        problems.extend(term_problem(permits, permit, report, events_of(events, row.at), history));
+    }
 }
 
 fn entry<'r>(

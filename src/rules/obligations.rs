@@ -11,7 +11,9 @@ use super::vocabulary::{event_column, event_kind, ColumnKind};
 /// Classification of an inspected system and the permit that follows (Cayuga Art. V §V).
 ///
 /// The terms are bounds the Health Department sets each permit within, not dates: a permit's issue date and
-/// expiry come from the records, and without them the obligations list the term as a staff item.
+/// expiry come from the records, and without them the obligations list the term as a staff item. A recorded
+/// expiry beyond a bound (a permit to discharge longer than the longest term, an interim permit shorter than
+/// the shortest) gives way to the bound, and the record is reported.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PermitRules {
@@ -39,10 +41,17 @@ pub struct PermitRules {
     pub renewal_citation: String,
     /// Citation of the repair order for failed systems.
     pub failed_citation: String,
+    /// Citation of the Board of Health administrative hearing the Health Department summons the property to
+    /// when ordered repairs are not made in time.
+    pub hearing_citation: String,
     /// Citation of the possible holding-tank requirement for substandard lakefront systems.
     pub holding_tank_citation: String,
     /// Citation of the permit's dates: from acceptance of the report, terms set by the Health Department.
     pub term_citation: String,
+    /// Citation of the longest term of a permit to discharge.
+    pub max_term_citation: String,
+    /// Citation of the shortest term of an interim permit.
+    pub interim_min_term_citation: String,
     /// Citation of the measurement from the absorption field that existing standards need.
     pub location_citation: String,
 }

@@ -32,6 +32,9 @@ pub const PUMP_OUT: &str = "pump-out";
 
 /// The event `repair-order`: a Health Department order to repair a failed system (column `due_date`).
 pub const REPAIR_ORDER: &str = "repair-order";
+/// The event `hearing-summons`: the Health Department summoned the property to a Board of Health
+/// administrative hearing (Art. V §V.G.4).
+pub const HEARING_SUMMONS: &str = "hearing-summons";
 /// The event `interim-renewal`: an interim permit renewed.
 pub const INTERIM_RENEWAL: &str = "interim-renewal";
 /// The event `condition-breach`: a permit condition not conformed with.
@@ -75,6 +78,10 @@ pub const EVENTS: &[EventKind] = &[
     event(SYSTEM_INSTALLED, "a new wastewater treatment system put in service (construction finished)"),
     event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service"),
     event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),
+    event(
+        HEARING_SUMMONS,
+        "the Health Department summoned the property to a Board of Health administrative hearing (§V.G.4)",
+    ),
     event(INTERIM_RENEWAL, "an interim permit to discharge renewed"),
     event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
     derived(INSPECTION, "a row of the inspections file"),

@@ -259,6 +259,21 @@ fn problem_sample_bad_records_are_reported() {
         ("systems.geojson", "record 21".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
     ];
     let expansion = line_of("events.csv", "055689-20.00-1-1,2026-08-01,expansion");
+    // Art. V bounds the permits' terms whatever the records say: §V.B "for a term of up to five years" (issued
+    // 2026-03-01, so 2031-03-01, not the recorded 2036-03-01) and §V.C "a minimum term of one year" (issued
+    // 2026-06-01, so 2027-06-01, not the recorded 2026-12-01). Chapter 56 sets no terms.
+    let terms = [
+        (
+            "events.csv",
+            line_of("events.csv", "055289-95.00-1-1,2026-03-01,permit-issued"),
+            "permit-issued 2026-03-01 with expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used: correct the expiry",
+        ),
+        (
+            "history.csv",
+            line_of("history.csv", "055289-95.00-1-2,2026-05-20"),
+            "permit_issued 2026-06-01 with expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used: correct the expiry",
+        ),
+    ];
     // Art. V §I.B ("properties using public sewer systems") and Ch. 56 §102: the assessor's sewer code
     // decides; lots whose code 2 (private) contradicts the sewer-district polygon around them stay scheduled
     // and are reported (parcels.shp records 10 and 40: 054689-122.18-1-10 and 050100-106.41-1-3).
@@ -274,9 +289,10 @@ fn problem_sample_bad_records_are_reported() {
             "050100-106.41-1-3: assessor sewer code 2 (not public sewer) but inside",
         ),
     ];
-    for (config, extra) in
-        [("county.toml", None), ("gorham.toml", Some(("events.csv", expansion, "without expansion_pct")))]
-    {
+    for (config, extra) in [
+        ("county.toml", terms.to_vec()),
+        ("gorham.toml", vec![("events.csv", expansion, "without expansion_pct")]),
+    ] {
         let out = run_in("sample-problems", "obligations", config, 2);
         let problems = rows(&out.join("problems.csv"));
         let mut wanted: Vec<_> = common_rows.to_vec();
@@ -311,7 +327,11 @@ fn clean_sample_reports_no_problems() {
 /// Article V the periodic inspections of the bow-tie lot, scheduled from its shape (Sennett's 7-year cohort
 /// 2004 grid: 2004, 2011, 2018, 2025-11-01; never inspected, so the 2025-11-01 date was missed) and of
 /// 054689-122.18-1-10, whose private sewer code decides over the district around it (lakefront 2-year grid
-/// from 1994-11-01; never inspected: 2026-11-01 missed).
+/// from 1994-11-01; never inspected: 2026-11-01 missed), and the obligations of the two Sennett lots whose
+/// permits are recorded beyond the bounds on their terms: inspected 2026-02-10 and 2026-05-20, after the
+/// 2025-11-01 due date, both current until 2032-11-01; the permit to discharge issued 2026-03-01 renews by
+/// 2031-03-01 (§V.B: five years, not the recorded 2036-03-01), and the interim permit issued 2026-06-01
+/// (tank not adequate) is renewed by 2027-06-01 (§V.C, §V.F: a year, not the recorded 2026-12-01).
 #[test]
 fn problem_sample_owes_what_the_clean_sample_owes() {
     let key = |r: &BTreeMap<String, String>| {
@@ -325,6 +345,12 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
             vec![
                 "055289-91.00-1-1|periodic-inspection|schedule|2025-11-01|2025-11-01|true|status never-inspected",
                 "054689-122.18-1-10|periodic-inspection|schedule|2026-11-01|2026-11-01|true|status never-inspected",
+                // Sennett cohort 2004 + 7k: inspected 2026-02-10 (and 95.00-1-2 on 2026-05-20), after 2025-11-01
+                // and on or before 2032-11-01, so each answers 2032-11-01 and owes 2039-11-01.
+                "055289-95.00-1-1|periodic-inspection|schedule|2032-11-01|2039-11-01|false|status current",
+                "055289-95.00-1-1|permit-renewal|permit-issued|2026-03-01|2031-03-01|false|recorded expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used",
+                "055289-95.00-1-2|periodic-inspection|schedule|2032-11-01|2039-11-01|false|status current",
+                "055289-95.00-1-2|interim-renewal|inspection|2026-06-01|2027-06-01|false|septic tank not adequate; recorded expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used",
             ],
         ),
         ("gorham.toml", vec!["055689-20.00-1-1|expansion-inspection|expansion|2026-08-01|2026-08-01|true|"]),
@@ -344,7 +370,9 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
 
 /// The problem sample's schedule: every lot of the clean sample as `tests/golden/sample/expected.csv` has it,
 /// and the lots only the problem sample holds as `tests/golden/sample-problems/expected.csv` (worked out by
-/// hand, with notes); the duplicate record (70) is unscheduled with the reason.
+/// hand, with notes); the duplicate record (70) is unscheduled with the reason. The permits recorded beyond
+/// the bounds on their terms end within them: §V.B, five years from 2026-03-01, 2031-03-01; §V.C, §V.F, a
+/// year from 2026-06-01, 2027-06-01.
 #[test]
 fn problem_sample_schedule_matches_the_hand_worked_rows() {
     let out = run_in("sample-problems", "schedule", "county.toml", 2);
@@ -371,5 +399,16 @@ fn problem_sample_schedule_matches_the_hand_worked_rows() {
     assert!(duplicate["reason"].contains("duplicate parcel id"), "{duplicate:?}");
     let bow_tie = got.iter().find(|r| r["parcel_id"] == "055289-91.00-1-1").unwrap();
     assert_eq!(bow_tie["geometry_invalid"], "Self-intersection at (870160 1080120)");
+    for (id, class, permit, expires) in [
+        ("055289-95.00-1-1", "existing standards", "permit to discharge", "2031-03-01"),
+        ("055289-95.00-1-2", "substandard", "interim permit", "2027-06-01"),
+    ] {
+        let row = got.iter().find(|r| r["parcel_id"] == id).unwrap_or_else(|| panic!("no row for {id}"));
+        assert_eq!(
+            (row["class"].as_str(), row["permit"].as_str(), row["permit_expires"].as_str()),
+            (class, permit, expires),
+            "{id}"
+        );
+    }
     let _ = std::fs::remove_dir_all(out);
 }
