@@ -168,11 +168,13 @@ impl OutOfTerm {
         match self.limit {
             TermLimit::Longest => format!(
                 "more than the {}-year term {} allows; {used} is used",
-                rules.max_term_years, rules.max_term_citation
+                rules.max_term_years,
+                rules.max_term()
             ),
             TermLimit::Shortest => format!(
                 "less than the {}-year minimum term {} sets; {used} is used",
-                rules.interim_min_term_years, rules.interim_min_term_citation
+                rules.interim_min_term_years,
+                rules.interim_min_term()
             ),
         }
     }

@@ -227,7 +227,7 @@ fn permit_obligations<'r>(
                                 ),
                                 "health department",
                                 None,
-                                &p.hearing_citation,
+                                p.hearing(),
                                 (due.succ_opt().unwrap_or(due), Some(order)),
                             );
                         }

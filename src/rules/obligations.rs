@@ -42,18 +42,47 @@ pub struct PermitRules {
     /// Citation of the repair order for failed systems.
     pub failed_citation: String,
     /// Citation of the Board of Health administrative hearing the Health Department summons the property to
-    /// when ordered repairs are not made in time.
+    /// when ordered repairs are not made in time; blank: the repair order's ([`PermitRules::hearing`]).
+    #[serde(default)]
     pub hearing_citation: String,
     /// Citation of the possible holding-tank requirement for substandard lakefront systems.
     pub holding_tank_citation: String,
     /// Citation of the permit's dates: from acceptance of the report, terms set by the Health Department.
     pub term_citation: String,
-    /// Citation of the longest term of a permit to discharge.
+    /// Citation of the longest term of a permit to discharge; blank: the term's ([`PermitRules::max_term`]).
+    #[serde(default)]
     pub max_term_citation: String,
-    /// Citation of the shortest term of an interim permit.
+    /// Citation of the shortest term of an interim permit; blank: the term's ([`PermitRules::interim_min_term`]).
+    #[serde(default)]
     pub interim_min_term_citation: String,
     /// Citation of the measurement from the absorption field that existing standards need.
     pub location_citation: String,
+}
+
+impl PermitRules {
+    /// The citation of the §V.G.4 hearing, or the repair order's where the rule set names none.
+    pub fn hearing(&self) -> &str {
+        or(&self.hearing_citation, &self.failed_citation)
+    }
+
+    /// The citation of the longest term of a permit to discharge, or the term's where the rule set names none.
+    pub fn max_term(&self) -> &str {
+        or(&self.max_term_citation, &self.term_citation)
+    }
+
+    /// The citation of the shortest term of an interim permit, or the term's where the rule set names none.
+    pub fn interim_min_term(&self) -> &str {
+        or(&self.interim_min_term_citation, &self.term_citation)
+    }
+}
+
+/// `citation`, or `otherwise` when it is blank.
+fn or<'a>(citation: &'a str, otherwise: &'a str) -> &'a str {
+    if citation.trim().is_empty() {
+        otherwise
+    } else {
+        citation
+    }
 }
 
 /// Fecal-coliform limits for drainage pipes on lakefront parcels (Art. V §III.G).
@@ -288,6 +317,20 @@ impl Clock {
 mod tests {
     use super::*;
     use crate::rules::RuleSet;
+
+    /// A county rule set written before the term bounds and the hearing had citations of their own still
+    /// loads, and cites the term (§V.A-C) and the repair order (§V.G.4) for them.
+    #[test]
+    fn the_bound_and_hearing_citations_fall_back_when_a_rule_set_names_none() {
+        let mut permits = RuleSet::cayuga_art_v().permits.expect("Art. V has permits");
+        assert_eq!((permits.max_term(), permits.hearing()), ("Art. V §V.B", "Art. V §V.G.4"));
+        permits.max_term_citation.clear();
+        permits.interim_min_term_citation.clear();
+        permits.hearing_citation.clear();
+        assert_eq!(permits.max_term(), permits.term_citation);
+        assert_eq!(permits.interim_min_term(), permits.term_citation);
+        assert_eq!(permits.hearing(), permits.failed_citation);
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
