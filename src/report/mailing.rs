@@ -165,9 +165,48 @@ pub fn address_key(street: &str, city: &str, state: &str, zip: &str) -> String {
     format!("{}|{}|{}|{}", normalise_street(street), fold(city), fold(state), zip5(zip))
 }
 
+/// Words an owner's name may carry that do not tell owners apart: "et al." and "et ux." (and others), the
+/// `&`/`AND` between co-owners.
+const OWNER_NOISE: &[&str] = &["ETAL", "ETUX", "ETVIR", "AND"];
+
+/// The grouping key of an owner's name, so that one owner written two ways is one owner: case, punctuation
+/// and hyphens aside, "LAST, FIRST" and "LAST FIRST" alike (the words in any order), `&` as `AND`, and
+/// "et al." left out.
+///
+/// ```
+/// use lakeshore::report::mailing::owner_key;
+/// assert_eq!(owner_key("MARSH-TILLEY GRACE"), owner_key("Marsh-Tilley, Grace"));
+/// assert_eq!(owner_key("SMITH JOHN & MARY"), owner_key("Smith, John and Mary ET AL"));
+/// assert_ne!(owner_key("ZIMMERMAN-LEE JAMES"), owner_key("ZIMMERMAN-LEE JOHN"));
+/// ```
+pub fn owner_key(owner: &str) -> String {
+    let folded = fold(&owner.replace('&', " AND "));
+    // "ET AL" and "ET UX" are two words before they are one.
+    let joined = format!(" {folded} ").replace(" ET AL ", " ETAL ").replace(" ET UX ", " ETUX ");
+    let mut words: Vec<&str> = joined.split_whitespace().filter(|w| !OWNER_NOISE.contains(w)).collect();
+    words.sort_unstable();
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two owners at one address are two owners; one owner spelled the assessor's way and the clerk's way is
+    /// one.
+    #[test]
+    fn owners_are_told_apart_by_their_words_not_their_spelling() {
+        let key = owner_key;
+        assert_eq!(key("MARSH-TILLEY GRACE"), key("Marsh-Tilley, Grace"));
+        assert_eq!(key("MARSH-TILLEY GRACE"), key("marsh tilley grace"));
+        assert_eq!(key("DOE JANE ETAL"), key("Doe, Jane et al."));
+        assert_eq!(key("DOE JANE ETAL"), key("DOE JANE"));
+        assert_eq!(key("KOWALSKI ADAM & EVE"), key("Kowalski, Adam and Eve"));
+        assert_ne!(key("ZIMMERMAN-LEE JAMES"), key("ZIMMERMAN-LEE JOHN"));
+        assert_ne!(key("DOE JANE"), key("DOE JANE JR"));
+        assert_ne!(key("BETA ALAN"), key("BETAL ALAN"));
+        assert_eq!(key(""), "");
+    }
 
     #[test]
     fn suffixes_directionals_and_units_take_their_usps_abbreviations() {

@@ -15,10 +15,11 @@
 //! - it is still open: a breach corrected late is listed in the obligations, not mailed; and it is not a
 //!   staff item such as a permit term the Health Department has still to set (`permit-term`).
 //!
-//! **One letter per owner.** The noticed obligations are grouped by the owner's mailing address, compared
-//! normalised ([`crate::report::mailing::address_key`]: case, punctuation, USPS abbreviations, five-digit
-//! ZIP): an owner of several parcels gets one letter listing each parcel, each obligation and its due date.
-//! The table has one row per noticed obligation, numbered by letter. A parcel whose owner has no usable
+//! **One letter per owner.** The noticed obligations are grouped by the owner *and* the owner's mailing
+//! address, each compared normalised ([`crate::report::mailing::owner_key`]: case, punctuation, "LAST, FIRST"
+//! order, `&`/`AND`, "et al."; [`crate::report::mailing::address_key`]: case, punctuation, USPS
+//! abbreviations, five-digit ZIP), so two owners at one address get two letters, and an owner of several
+//! parcels gets one letter listing each parcel, each obligation and its due date. The table has one row per noticed obligation, numbered by letter. A parcel whose owner has no usable
 //! mailing address (no street line, or neither a ZIP code nor a city and state) is not mailed: its
 //! obligations go to the cannot-mail report ([`CannotMail`], `cannot_mail.csv`).
 
@@ -134,14 +135,16 @@ impl<'a> Address<'a> {
         }
     }
 
-    /// The key letters are grouped by: the address normalised ([`mailing::address_key`]).
+    /// The key letters are grouped by: the owner and the address, each normalised ([`mailing::owner_key`],
+    /// [`mailing::address_key`]). Two owners at one address get a letter each.
     pub fn key(&self) -> String {
-        mailing::address_key(
+        let address = mailing::address_key(
             self.street,
             self.city.unwrap_or_default(),
             self.state.unwrap_or_default(),
             self.zip.unwrap_or_default(),
-        )
+        );
+        format!("{}|{address}", mailing::owner_key(self.owner.unwrap_or_default()))
     }
 }
 
@@ -160,7 +163,7 @@ impl<'n, 'r> Parcels<'n, 'r> {
     }
 }
 
-/// One letter: the noticed obligations of every parcel whose owner's mailing address is the same.
+/// One letter: the noticed obligations of every parcel with the same owner at the same mailing address.
 #[derive(Debug, Clone, Copy)]
 pub struct Letter<'n, 'r> {
     /// 1-based number of the letter (its page in `letters.html`, its `letter` in `notices.csv`).
@@ -187,21 +190,12 @@ impl<'n, 'r> Letter<'n, 'r> {
         Address::of(&self.rows.at(self.items[0].parcel).parcel).expect("letters hold mailable parcels only")
     }
 
-    /// The owners the letter is addressed to: each name once (compared case-folded, without punctuation),
-    /// joined by `; `; `None` when no parcel names one.
+    /// The owner the letter is addressed to, as the first of its parcels that names one writes the name (every
+    /// parcel of a letter has the same owner once normalised); `None` when no parcel names one.
     pub fn owner(&self) -> Option<String> {
-        let mut seen: Vec<String> = Vec::new();
-        let mut names: Vec<&str> = Vec::new();
-        for row in self.parcels() {
-            if let Some(name) = row.parcel.owner.as_deref().filter(|n| !n.trim().is_empty()) {
-                let folded = mailing::fold(name);
-                if !seen.contains(&folded) {
-                    seen.push(folded);
-                    names.push(name.trim());
-                }
-            }
-        }
-        (!names.is_empty()).then(|| names.join("; "))
+        self.parcels()
+            .find_map(|row| row.parcel.owner.as_deref().map(str::trim).filter(|n| !n.is_empty()))
+            .map(str::to_string)
     }
 }
 
@@ -473,6 +467,74 @@ mod tests {
             citation: Cow::Borrowed("§1"),
             source: None,
         }
+    }
+
+    /// A parcel at position `at` owned by `owner` with the mailing street `street` in Auburn.
+    fn parcel_row(at: usize, owner: &str, street: &str) -> Row<'static> {
+        let mailing = crate::parcels::MailingAddress {
+            street: Some(street.into()),
+            city: Some("Auburn".into()),
+            state: Some("NY".into()),
+            zip: Some("13021".into()),
+        };
+        Row {
+            at,
+            parcel: ParcelRecord {
+                id: format!("050100-1.00-1-{at}").as_str().into(),
+                record: at + 1,
+                town: None,
+                sewer: None,
+                swis: None,
+                owner: Some(owner.into()),
+                location: None,
+                mailing: Some(Box::new(mailing)),
+                shape: None,
+                defect: None,
+                geometry_invalid: None,
+            },
+            facts: None,
+            entry: crate::schedule::Entry {
+                tier: "county",
+                rule: None,
+                exclusion: None,
+                cycle_years: None,
+                first_due: None,
+                previous_due: None,
+                next_due: None,
+                status: None,
+                owed: None,
+                last_inspection: None,
+                citation: "",
+                permit: None,
+            },
+        }
+    }
+
+    /// One letter per owner: two unrelated owners at one mailing address get a letter each, addressed to each
+    /// alone; one owner whose name the assessor writes "LAST FIRST" and the clerk "Last, First", at one address
+    /// written two ways, gets one letter for both parcels.
+    #[test]
+    fn letters_go_to_each_owner_at_an_address() {
+        let rules = RuleSet::cayuga_art_v();
+        let rows = [
+            parcel_row(0, "ZIMMERMAN-LEE JAMES", "12 N Lake St"),
+            parcel_row(1, "OKONJO JOHN", "12 North Lake Street"),
+            parcel_row(2, "MARSH-TILLEY GRACE", "40 Elm St"),
+            parcel_row(3, "Marsh-Tilley, Grace", "40 ELM STREET"),
+        ];
+        let list: Vec<Obligation<'_>> =
+            (0..4).map(|i| obligation(i, PERIODIC, "owner", Some("2027-11-01"))).collect();
+        let notices = notices_among(&rules, &rows, &list, 2027);
+        let letters: Vec<(Option<String>, Vec<usize>)> =
+            notices.letters().map(|l| (l.owner(), l.parcels().map(|r| r.at).collect())).collect();
+        assert_eq!(
+            letters,
+            [
+                (Some("ZIMMERMAN-LEE JAMES".into()), vec![0]),
+                (Some("OKONJO JOHN".into()), vec![1]),
+                (Some("MARSH-TILLEY GRACE".into()), vec![2, 3]),
+            ]
+        );
     }
 
     fn gorham() -> RuleSet {
