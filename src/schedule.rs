@@ -232,7 +232,30 @@ impl Row<'_> {
     }
 }
 
-impl Entry<'_> {
+impl<'r> Entry<'r> {
+    /// The entry of a parcel no periodic rule schedules: `exclusion` says why, when known, `citation` where the
+    /// law says so; `last` is its latest inspection.
+    pub fn unscheduled(
+        exclusion: Option<Exclusion>,
+        citation: &'r str,
+        last: Option<LastInspection>,
+    ) -> Self {
+        Entry {
+            tier: UNSCHEDULED,
+            rule: None,
+            exclusion,
+            cycle_years: None,
+            first_due: None,
+            previous_due: None,
+            next_due: None,
+            status: None,
+            owed: None,
+            last_inspection: last,
+            citation,
+            permit: None,
+        }
+    }
+
     /// Why the rule set's law does not apply to the parcel at all ([`Exclusion::out_of_scope`]), when it does
     /// not: the one decision of scope that every duty of that law obeys (the periodic schedule, the permit,
     /// the transfer and other event duties, drainage pipes, reports owed, notices, workload and map).

@@ -330,7 +330,6 @@ mod tests {
     use crate::io::inspections::Findings;
     use crate::parcels::ParcelRecord;
     use crate::permit::permit_for;
-    use crate::schedule::Entry;
 
     fn date(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -400,19 +399,9 @@ mod tests {
                 geometry_invalid: None,
             },
             facts: None,
-            entry: Entry {
+            entry: crate::schedule::Entry {
                 tier: "lakefront",
-                rule: None,
-                exclusion: None,
-                cycle_years: None,
-                first_due: None,
-                previous_due: None,
-                next_due: None,
-                status: None,
-                owed: None,
-                last_inspection: None,
-                citation: "",
-                permit: None,
+                ..crate::schedule::Entry::unscheduled(None, "", None)
             },
         };
         let case = PermitCase { at: 0, row: &row, permit: &permit, report, source: None, events };

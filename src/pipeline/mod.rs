@@ -35,7 +35,7 @@ use crate::permit::{permit_for, term_problem};
 use crate::reference::{read_reference, NamedLayer, Reference};
 use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
 use crate::rules::{decide, Decision, Exclusion, RuleSet};
-use crate::schedule::{standing, DueGrid, Entry, Row, Standing, UNSCHEDULED};
+use crate::schedule::{standing, DueGrid, Entry, Row, Standing};
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -538,20 +538,7 @@ fn entry<'r>(
     in_service: Option<NaiveDate>,
     has_history: bool,
 ) -> Entry<'r> {
-    let unscheduled = |exclusion: Option<Exclusion>, citation: &'r str, last| Entry {
-        tier: UNSCHEDULED,
-        rule: None,
-        exclusion,
-        cycle_years: None,
-        first_due: None,
-        previous_due: None,
-        next_due: None,
-        status: None,
-        owed: None,
-        last_inspection: last,
-        citation,
-        permit: None,
-    };
+    let unscheduled = Entry::unscheduled;
     match decision {
         None => unscheduled(None, "", last),
         Some(Decision::Unscheduled { exclusion, citation, .. }) => {

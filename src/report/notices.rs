@@ -495,17 +495,7 @@ mod tests {
             facts: None,
             entry: crate::schedule::Entry {
                 tier: "county",
-                rule: None,
-                exclusion: None,
-                cycle_years: None,
-                first_due: None,
-                previous_due: None,
-                next_due: None,
-                status: None,
-                owed: None,
-                last_inspection: None,
-                citation: "",
-                permit: None,
+                ..crate::schedule::Entry::unscheduled(None, "", None)
             },
         }
     }
