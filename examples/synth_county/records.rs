@@ -151,6 +151,11 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054689-128.05-1-1,2025-07-01,permit-issued,,,,,,,,,2030-07-01,permit to discharge with its expiry
 054689-128.05-1-2,2026-08-03,transfer,yes,,,,,,,,,sale; pumped 2026-07-28 but inspected only 2026-08-20
 054289-191.00-1-3,2026-11-20,deficiency-notice,,,,,,,,2026-11-23,,certified mail received the Monday after
+054889-166.00-1-2,2026-11-30,hearing-held,,,,,,,,,,first session
+054889-166.00-1-2,2026-11-30,hearing-continued,,,,,,,,,,continued to 2026-12-07
+054889-166.00-1-1,2026-11-02,appeal-received,,,,,,,,,,
+054889-166.00-1-1,2026-11-16,hearing-notice,,,,,,,,,,
+054889-166.00-1-1,2026-11-30,hearing-held,,,,,,,,,,no decision on record
 ";
 
 const PUMP_OUTS: &str = "\

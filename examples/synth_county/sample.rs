@@ -546,7 +546,7 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 | `systems.geojson` | WGS84 | absorption fields: `PARCEL_ID`, `BOTTOM_FT` (null when unknown) |
 | `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size`; with the findings `report_accepted,permit_issued,permit_expires,watercourse_ft` (a measured distance) and `adequately_functioning` |
 | `watercourses.geojson` | WGS84 | a brook (line) 60 ft east of lot 129.00-2-1 and a wetland (polygon) 135 ft east of lot 128.05-1-6 |
-| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, permits issued, a transfer inspected only after it and a deficiency notice with its receipt date |
+| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, a repair order, an interim renewal, a breached condition, permits issued, a transfer inspected only after it, a deficiency notice with its receipt date, and hearings held, continued and finally adjourned |
 | `pump_outs.csv` | | pump-outs by licensed haulers |
 | `samples.csv` | | drainage-pipe fecal-coliform samples: passing, passing on retests, retest window open, violations, a pipe on a parcel that does not border the lake |
 | `pipes.csv` | | the register of known drainage pipes: one never sampled, one also sampled, one on a lot that does not border the lake |

@@ -1,6 +1,9 @@
 //! The rule set's event clocks, run over a parcel's events: each event that starts a clock opens an
 //! obligation due after the law's period; a closing event on or before the due date discharges it, and one
-//! after it corrects the breach late (the obligation stays listed with both dates).
+//! after it corrects the breach late (the obligation stays listed with both dates). A start that a later
+//! event replaces (`superseded_by`: a hearing continued rather than finally adjourned) owes nothing, and one
+//! record starts a clock once, however many of the clock's starters it stands for (an inspection that found
+//! a failure and a system not adequately functioning).
 
 use std::borrow::Cow;
 
@@ -9,7 +12,7 @@ use chrono::NaiveDate;
 use super::Obligation;
 use crate::calendar::{add_business_days, add_days, add_days_rolled};
 use crate::error::Problem;
-use crate::io::events::{Event, EventValue};
+use crate::io::events::{Event, EventValue, Source};
 use crate::rules::{Clock, Condition, RuleSet};
 
 /// What the clocks look at for one parcel.
@@ -30,11 +33,19 @@ pub fn clock_obligations<'r>(
     problems: &mut Vec<Problem>,
 ) -> Vec<Obligation<'r>> {
     let mut out = Vec::new();
+    // The starts taken so far, by clock and record: a record that stands for two of a clock's starters
+    // starts it once.
+    let mut started: Vec<(usize, NaiveDate, &Source)> = Vec::new();
     for event in input.events {
-        for clock in rules.clocks.iter().filter(|c| c.starts_on(event.kind)) {
+        for (index, clock) in rules.clocks.iter().enumerate().filter(|(_, c)| c.starts_on(event.kind)) {
+            let start = (index, event.date, &event.source);
+            if started.contains(&start) || superseded(clock, event, input.events) {
+                continue;
+            }
             if !condition_holds(clock, event, problems) {
                 continue;
             }
+            started.push(start);
             let (due, counted) = due_date(rules, clock, event);
             if clock.lapses && due.is_some_and(|d| d < as_of) {
                 continue;
@@ -106,6 +117,18 @@ fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>
     (due, counted)
 }
 
+/// Whether an event of `events` that replaces a start of `clock` comes after `start`: on a later date, or on
+/// the same date further down the same file (rows of one day keep the file's order).
+fn superseded(clock: &Clock, start: &Event, events: &[Event]) -> bool {
+    let after = |e: &Event| {
+        e.date > start.date
+            || (e.date == start.date
+                && e.source.path == start.source.path
+                && e.source.line > start.source.line)
+    };
+    events.iter().any(|e| clock.superseded_on(e.kind) && after(e))
+}
+
 /// How the acts on record answer an obligation.
 enum Closure {
     /// No closing act.
@@ -165,7 +188,6 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::events::Source;
     use crate::rules::vocabulary::{INSPECTION, PUMP_OUT};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
@@ -175,6 +197,11 @@ mod tests {
     fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
         let source = Source { path: std::path::Path::new("events.csv").into(), line: 2 };
         Event { parcel: 0, kind, date, source, values }
+    }
+
+    /// `e` read from line `line` of the events file: events of one day keep the file's order.
+    fn on_line(line: usize, e: Event) -> Event {
+        Event { source: Source { line, ..e.source }, ..e }
     }
 
     /// (clock id, due, overdue) of the open obligations of `events` on `as_of` under Chapter 56.
@@ -249,6 +276,54 @@ mod tests {
         // Adjourned Monday 2026-12-07: + 30 days = Wednesday 2027-01-06.
         let found = open(&[event("hearing-adjourned", d(2026, 12, 7), vec![])], None, d(2027, 1, 15));
         assert_eq!(found, vec![("appeal-decision".to_string(), Some(d(2027, 1, 6)), true)]);
+    }
+
+    /// §801.3: "Within thirty (30) days of final adjournment of a public hearing, the local governing body shall
+    /// affirm, modify or deny". A hearing held with nothing after it is taken as finally adjourned that day
+    /// (the rule set's reading): held Monday 2026-11-30, + 30 days = Wednesday 2026-12-30. Continued the same
+    /// day (a later line of the file) and finally adjourned Monday 2026-12-07: the decision is due 30 days
+    /// after the adjournment, Wednesday 2027-01-06, and only then. Held again on Monday 2026-12-14 (a second
+    /// session): due Wednesday 2027-01-13, once. Continued with no later session: nothing is owed yet. Held and
+    /// adjourned on one day: one obligation. A decision on 2026-12-20 meets the 2026-12-30 date.
+    #[test]
+    fn a_hearing_held_is_finally_adjourned_unless_continued() {
+        let decision = |events: &[Event]| -> Vec<Option<NaiveDate>> {
+            open(events, None, d(2027, 1, 15))
+                .into_iter()
+                .filter(|(id, ..)| id == "appeal-decision")
+                .map(|(_, due, _)| due)
+                .collect()
+        };
+        let held = |line, on| on_line(line, event("hearing-held", on, vec![]));
+        let continued = |line, on| on_line(line, event("hearing-continued", on, vec![]));
+        let adjourned = |line, on| on_line(line, event("hearing-adjourned", on, vec![]));
+        assert_eq!(decision(&[held(2, d(2026, 11, 30))]), [Some(d(2026, 12, 30))]);
+        assert_eq!(
+            decision(&[
+                held(2, d(2026, 11, 30)),
+                continued(3, d(2026, 11, 30)),
+                adjourned(4, d(2026, 12, 7))
+            ]),
+            [Some(d(2027, 1, 6))]
+        );
+        assert_eq!(decision(&[held(2, d(2026, 11, 30)), held(3, d(2026, 12, 14))]), [Some(d(2027, 1, 13))]);
+        assert_eq!(decision(&[held(2, d(2026, 11, 30)), continued(3, d(2026, 11, 30))]), []);
+        assert_eq!(
+            decision(&[held(2, d(2026, 11, 30)), adjourned(3, d(2026, 11, 30))]),
+            [Some(d(2026, 12, 30))]
+        );
+        // A continuation written above the session on the same day does not come after it.
+        assert_eq!(
+            decision(&[continued(2, d(2026, 11, 30)), held(3, d(2026, 11, 30))]),
+            [Some(d(2026, 12, 30))]
+        );
+        let decided =
+            [held(2, d(2026, 11, 30)), on_line(3, event("appeal-decision", d(2026, 12, 20), vec![]))];
+        assert_eq!(decision(&decided), []);
+        // The session held closes §801.2's hearing clock, continued or not: notice Friday 2026-11-20, hearing
+        // due 15 days later (Saturday Dec 5, run to Monday Dec 7).
+        let noticed = [event("hearing-notice", d(2026, 11, 20), vec![]), continued(3, d(2026, 11, 30))];
+        assert_eq!(due_of(&open(&noticed, None, d(2027, 1, 15)), "appeal-hearing"), None);
     }
 
     /// §601.2: "Upon receipt of such notice the property owner shall be given thirty (30) days to obtain a
