@@ -188,7 +188,7 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT};
+    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT, SYSTEM_INSTALLED, SYSTEM_REPLACED};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
@@ -423,6 +423,114 @@ mod tests {
             Some((due, false, Some(d(2026, 11, 2))))
         );
         assert_eq!(state(&[transfer], None, inspection), Some((due, true, None)));
+    }
+
+    /// Art. V §III.B: "No person shall ... expand, repair, modify, enlarge or convert to another use any
+    /// structure or system that will or may increase the amount of wastewater that is generated ... without
+    /// obtaining the requisite approval and permits from the County Health Department". An expansion on Monday
+    /// 2026-06-15, of any size ("will or may": 10 % will do), owes both that day. Plans accepted on 2025-06-15,
+    /// twelve months before (the rule set's look-back), meet the approval; on 2025-06-14 they are too old. A
+    /// construction permit on Friday 2026-07-10 is after the expansion: breached on 06-15, corrected late on
+    /// 07-10. A change of use on Thursday 2026-10-01 with nothing on record owes both, overdue on 2027-01-15.
+    #[test]
+    fn expansion_or_change_of_use_needs_approval_and_a_permit_before() {
+        let rules = RuleSet::cayuga_art_v();
+        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
+            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
+                .into_iter()
+                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+                .collect();
+            got.sort();
+            got
+        };
+        let expanded = event("expansion", d(2026, 6, 15), vec![("expansion_pct", EventValue::Number(10.0))]);
+        let due = Some(d(2026, 6, 15));
+        let accepted = |on| event("plan-accepted", on, vec![]);
+        let permit = event("construction-permit", d(2026, 7, 10), vec![]);
+        assert_eq!(
+            state(&[accepted(d(2025, 6, 15)), expanded.clone(), permit.clone()]),
+            [("wastewater-increase-permit".into(), due, false, Some(d(2026, 7, 10)))]
+        );
+        assert_eq!(
+            state(&[accepted(d(2025, 6, 14)), expanded, permit]),
+            [
+                ("wastewater-increase-approval".into(), due, true, None),
+                ("wastewater-increase-permit".into(), due, false, Some(d(2026, 7, 10))),
+            ]
+        );
+        let changed = Some(d(2026, 10, 1));
+        assert_eq!(
+            state(&[event("change-of-use", d(2026, 10, 1), vec![])]),
+            [
+                ("wastewater-increase-approval".into(), changed, true, None),
+                ("wastewater-increase-permit".into(), changed, true, None),
+            ]
+        );
+    }
+
+    /// Art. V §VII.A.1: "Construction of a new system or modification of an existing system ... all require a
+    /// review of plans and acceptance by the Cayuga County Health Department, prior to construction"; §III.B:
+    /// no one shall "build, erect, construct" one "without obtaining the requisite approval and permits". A
+    /// system replaced and put in service on Friday 2026-05-01 with its plans accepted that day (records carry
+    /// dates: the same day counts as before) owes only the permit, overdue. A system installed on Wednesday
+    /// 2025-09-03 whose plans were accepted on 2024-09-02, a day before the twelve-month look-back begins
+    /// (2024-09-03), owes the acceptance, overdue; its construction permit came on Monday 2025-09-22, after it:
+    /// breached on 09-03, corrected late.
+    #[test]
+    fn new_and_replaced_systems_need_plans_accepted_and_a_permit_before_construction() {
+        let rules = RuleSet::cayuga_art_v();
+        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
+            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
+                .into_iter()
+                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+                .collect();
+            got.sort();
+            got
+        };
+        let replaced =
+            [event("system-replaced", d(2026, 5, 1), vec![]), event("plan-accepted", d(2026, 5, 1), vec![])];
+        assert_eq!(
+            state(&replaced),
+            [("system-construction-permit".into(), Some(d(2026, 5, 1)), true, None)]
+        );
+        let installed = [
+            event("plan-accepted", d(2024, 9, 2), vec![]),
+            event(SYSTEM_INSTALLED, d(2025, 9, 3), vec![]),
+            event("construction-permit", d(2025, 9, 22), vec![]),
+        ];
+        let due = Some(d(2025, 9, 3));
+        assert_eq!(
+            state(&installed),
+            [
+                ("system-construction-permit".into(), due, false, Some(d(2025, 9, 22))),
+                ("system-plan-acceptance".into(), due, true, None),
+            ]
+        );
+    }
+
+    /// Ch. 56 §301.1: "It shall be unlawful to install, construct, alter, replace ... any wastewater treatment
+    /// system unless a wastewater treatment permit is issued by the authority having jurisdiction"; §402.4:
+    /// "no persons shall occupy any building unless the wastewater treatment system has been approved". A
+    /// system installed on Monday 2026-03-02 under a permit issued 2025-03-02 (twelve months before) owes
+    /// nothing; with a permit of Wednesday 2026-04-01 it is a breach corrected late; a replacement with no
+    /// permit is overdue, and says the building may not be occupied.
+    #[test]
+    fn a_new_or_replaced_system_needs_its_permit_first() {
+        let rules = RuleSet::gorham_ch56();
+        let installed = |permit: Option<NaiveDate>| {
+            let mut events = vec![event(SYSTEM_INSTALLED, d(2026, 3, 2), vec![])];
+            events.extend(permit.map(|on| event("permit-issued", on, vec![])));
+            found(&rules, &events, None, d(2027, 1, 15))
+                .into_iter()
+                .find(|o| o.id == "system-installation-permit")
+                .map(|o| (o.due, o.overdue, o.corrected))
+        };
+        assert_eq!(installed(Some(d(2025, 3, 2))), None);
+        assert_eq!(installed(Some(d(2026, 4, 1))), Some((Some(d(2026, 3, 2)), false, Some(d(2026, 4, 1)))));
+        let replaced = found(&rules, &[event(SYSTEM_REPLACED, d(2026, 3, 2), vec![])], None, d(2027, 1, 15));
+        let owed = replaced.iter().find(|o| o.id == "system-installation-permit").expect("owed");
+        assert_eq!((owed.due, owed.overdue), (Some(d(2026, 3, 2)), true));
+        assert!(owed.what.contains("no one may occupy the building"), "{}", owed.what);
     }
 
     /// §501.1(c) "greater than fifty percent" and §307.1(d) "in excess of 1,000 gallons per day".

@@ -348,6 +348,9 @@ mod tests {
         // §801.3 "final adjournment": a hearing held is final unless a later event continues it.
         assert!(clock("appeal-decision").starts_on("hearing-held"));
         assert!(clock("appeal-decision").superseded_on("hearing-continued"));
+        // §301.1: a permit before installing or replacing a system.
+        assert!(clock("system-installation-permit").due_on_event);
+        assert!(clock("system-installation-permit").starts_on("system-replaced"));
         let g = set.grandfather.as_ref().expect("§304.2");
         assert_eq!(
             (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),

@@ -75,6 +75,8 @@ pub const EVENTS: &[EventKind] = &[
     event("violation-corrected", "the violation ended"),
     event(SYSTEM_INSTALLED, "a new wastewater treatment system put in service (construction finished)"),
     event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service"),
+    event("plan-accepted", "the Health Department reviewed and accepted the plans (Art. V §VII.A.1)"),
+    event("construction-permit", "a permit for the construction of a new or modified system issued (Art. V §III.B, §XIII.1)"),
     event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),
     event(INTERIM_RENEWAL, "an interim permit to discharge renewed"),
     event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
