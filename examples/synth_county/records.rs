@@ -168,6 +168,24 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054689-128.05-1-1,2025-07-01,permit-issued,,,,,,,,,2030-07-01,permit to discharge with its expiry
 054689-128.05-1-2,2026-08-03,transfer,yes,,,,,,,,,sale; pumped 2026-07-28 but inspected only 2026-08-20
 054289-191.00-1-3,2026-11-20,deficiency-notice,,,,,,,,2026-11-23,,certified mail received the Monday after
+054889-166.00-1-2,2026-11-30,hearing-held,,,,,,,,,,first session
+054889-166.00-1-2,2026-11-30,hearing-continued,,,,,,,,,,continued to 2026-12-07
+054889-166.00-1-1,2026-11-02,appeal-received,,,,,,,,,,
+054889-166.00-1-1,2026-11-16,hearing-notice,,,,,,,,,,
+054889-166.00-1-1,2026-11-30,hearing-held,,,,,,,,,,no decision on record
+053289-40.00-1-1,2026-05-20,plan-accepted,,,,,,,,,,plans for the two-bedroom addition accepted
+053289-40.00-1-1,2026-07-10,construction-permit,,,,,,,,,,permit issued after the building-permit application
+053289-40.00-1-3,2025-07-01,plan-accepted,,,,,,,,,,porch plans accepted twelve months before
+053289-40.00-1-3,2026-07-01,construction-permit,,,,,,,,,,permit issued the day of the application
+053489-175.00-1-1,2025-09-30,plan-accepted,,,,,,,,,,plans accepted a year and a day before the change of use
+053489-175.00-1-1,2026-10-01,construction-permit,,,,,,,,,,
+054289-191.00-1-4,2024-02-15,plan-accepted,,,,,,,,,,replacement system plans accepted
+054289-191.00-1-4,2024-05-01,system-replaced,,,,,,,,,,new system in service
+054289-191.00-1-4,2024-06-03,construction-permit,,,,,,,,,,construction permit only after the work
+054889-171.00-1-1,2021-08-15,plan-accepted,,,,,,,,,,plans accepted long before the work
+054889-171.00-1-1,2022-03-01,construction-permit,,,,,,,,,,
+054889-171.00-1-1,2022-03-01,permit-issued,,,,,,,,,,wastewater treatment permit (Ch. 56)
+054889-171.00-1-1,2022-09-01,system-installed,,,,,,,,,,new system in service
 ";
 
 const PUMP_OUTS: &str = "\

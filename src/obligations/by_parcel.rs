@@ -429,13 +429,13 @@ fn of_parcel<T>(sorted: &[T], at: usize, parcel: impl Fn(&T) -> usize) -> &[T] {
     &sorted[start..end]
 }
 
-/// The note on the kinds of `events` that neither start nor close a clock of `rules` nor bear on a permit
-/// under it; `None` when every kind does.
+/// The note on the kinds of `events` that neither start, close nor replace a start of a clock of `rules`, nor
+/// bear on a permit under it; `None` when every kind does.
 fn unused_events(events: &[Event], rules: &RuleSet) -> Option<String> {
     let mut kinds: Vec<&str> = events
         .iter()
         .map(|e| e.kind)
-        .filter(|k| !rules.clocks.iter().any(|c| c.starts_on(k) || c.closes_on(k)))
+        .filter(|k| !rules.clocks.iter().any(|c| c.bears_on(k)))
         .filter(|k| {
             rules.permits.is_none()
                 || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER, HEARING_SUMMONS, PERMIT_ISSUED]

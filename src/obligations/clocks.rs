@@ -1,6 +1,9 @@
 //! The rule set's event clocks, run over a parcel's events: each event that starts a clock opens an
 //! obligation due after the law's period; a closing event on or before the due date discharges it, and one
-//! after it corrects the breach late (the obligation stays listed with both dates).
+//! after it corrects the breach late (the obligation stays listed with both dates). A start that a later
+//! event replaces (`superseded_by`: a hearing continued rather than finally adjourned) owes nothing, and one
+//! record starts a clock once, however many of the clock's starters it stands for (an inspection that found
+//! a failure and a system not adequately functioning).
 
 use std::borrow::Cow;
 
@@ -9,7 +12,7 @@ use chrono::NaiveDate;
 use super::Obligation;
 use crate::calendar::{add_business_days, add_days, add_days_rolled};
 use crate::error::Problem;
-use crate::io::events::{Event, EventValue};
+use crate::io::events::{Event, EventValue, Source};
 use crate::rules::{Clock, Condition, RuleSet};
 
 /// What the clocks look at for one parcel.
@@ -30,11 +33,19 @@ pub fn clock_obligations<'r>(
     problems: &mut Vec<Problem>,
 ) -> Vec<Obligation<'r>> {
     let mut out = Vec::new();
+    // The starts taken so far, by clock and record: a record that stands for two of a clock's starters
+    // starts it once.
+    let mut started: Vec<(usize, NaiveDate, &Source)> = Vec::new();
     for event in input.events {
-        for clock in rules.clocks.iter().filter(|c| c.starts_on(event.kind)) {
+        for (index, clock) in rules.clocks.iter().enumerate().filter(|(_, c)| c.starts_on(event.kind)) {
+            let start = (index, event.date, &event.source);
+            if started.contains(&start) || superseded(clock, event, input.events) {
+                continue;
+            }
             if !condition_holds(clock, event, problems) {
                 continue;
             }
+            started.push(start);
             let (due, counted) = due_date(rules, clock, event);
             if clock.lapses && due.is_some_and(|d| d < as_of) {
                 continue;
@@ -106,6 +117,18 @@ fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>
     (due, counted)
 }
 
+/// Whether an event of `events` that replaces a start of `clock` comes after `start`: on a later date, or on
+/// the same date further down the same file (rows of one day keep the file's order).
+fn superseded(clock: &Clock, start: &Event, events: &[Event]) -> bool {
+    let after = |e: &Event| {
+        e.date > start.date
+            || (e.date == start.date
+                && e.source.path == start.source.path
+                && e.source.line > start.source.line)
+    };
+    events.iter().any(|e| clock.superseded_on(e.kind) && after(e))
+}
+
 /// How the acts on record answer an obligation.
 enum Closure {
     /// No closing act.
@@ -165,8 +188,7 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::events::Source;
-    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT};
+    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT, SYSTEM_INSTALLED, SYSTEM_REPLACED};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
@@ -175,6 +197,11 @@ mod tests {
     fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
         let source = Source { path: std::path::Path::new("events.csv").into(), line: 2 };
         Event { parcel: 0, kind, date, source, values }
+    }
+
+    /// `e` read from line `line` of the events file: events of one day keep the file's order.
+    fn on_line(line: usize, e: Event) -> Event {
+        Event { source: Source { line, ..e.source }, ..e }
     }
 
     /// (clock id, due, overdue) of the open obligations of `events` on `as_of` under Chapter 56.
@@ -249,6 +276,54 @@ mod tests {
         // Adjourned Monday 2026-12-07: + 30 days = Wednesday 2027-01-06.
         let found = open(&[event("hearing-adjourned", d(2026, 12, 7), vec![])], None, d(2027, 1, 15));
         assert_eq!(found, vec![("appeal-decision".to_string(), Some(d(2027, 1, 6)), true)]);
+    }
+
+    /// §801.3: "Within thirty (30) days of final adjournment of a public hearing, the local governing body shall
+    /// affirm, modify or deny". A hearing held with nothing after it is taken as finally adjourned that day
+    /// (the rule set's reading): held Monday 2026-11-30, + 30 days = Wednesday 2026-12-30. Continued the same
+    /// day (a later line of the file) and finally adjourned Monday 2026-12-07: the decision is due 30 days
+    /// after the adjournment, Wednesday 2027-01-06, and only then. Held again on Monday 2026-12-14 (a second
+    /// session): due Wednesday 2027-01-13, once. Continued with no later session: nothing is owed yet. Held and
+    /// adjourned on one day: one obligation. A decision on 2026-12-20 meets the 2026-12-30 date.
+    #[test]
+    fn a_hearing_held_is_finally_adjourned_unless_continued() {
+        let decision = |events: &[Event]| -> Vec<Option<NaiveDate>> {
+            open(events, None, d(2027, 1, 15))
+                .into_iter()
+                .filter(|(id, ..)| id == "appeal-decision")
+                .map(|(_, due, _)| due)
+                .collect()
+        };
+        let held = |line, on| on_line(line, event("hearing-held", on, vec![]));
+        let continued = |line, on| on_line(line, event("hearing-continued", on, vec![]));
+        let adjourned = |line, on| on_line(line, event("hearing-adjourned", on, vec![]));
+        assert_eq!(decision(&[held(2, d(2026, 11, 30))]), [Some(d(2026, 12, 30))]);
+        assert_eq!(
+            decision(&[
+                held(2, d(2026, 11, 30)),
+                continued(3, d(2026, 11, 30)),
+                adjourned(4, d(2026, 12, 7))
+            ]),
+            [Some(d(2027, 1, 6))]
+        );
+        assert_eq!(decision(&[held(2, d(2026, 11, 30)), held(3, d(2026, 12, 14))]), [Some(d(2027, 1, 13))]);
+        assert_eq!(decision(&[held(2, d(2026, 11, 30)), continued(3, d(2026, 11, 30))]), []);
+        assert_eq!(
+            decision(&[held(2, d(2026, 11, 30)), adjourned(3, d(2026, 11, 30))]),
+            [Some(d(2026, 12, 30))]
+        );
+        // A continuation written above the session on the same day does not come after it.
+        assert_eq!(
+            decision(&[continued(2, d(2026, 11, 30)), held(3, d(2026, 11, 30))]),
+            [Some(d(2026, 12, 30))]
+        );
+        let decided =
+            [held(2, d(2026, 11, 30)), on_line(3, event("appeal-decision", d(2026, 12, 20), vec![]))];
+        assert_eq!(decision(&decided), []);
+        // The session held closes §801.2's hearing clock, continued or not: notice Friday 2026-11-20, hearing
+        // due 15 days later (Saturday Dec 5, run to Monday Dec 7).
+        let noticed = [event("hearing-notice", d(2026, 11, 20), vec![]), continued(3, d(2026, 11, 30))];
+        assert_eq!(due_of(&open(&noticed, None, d(2027, 1, 15)), "appeal-hearing"), None);
     }
 
     /// §601.2: "Upon receipt of such notice the property owner shall be given thirty (30) days to obtain a
@@ -348,6 +423,114 @@ mod tests {
             Some((due, false, Some(d(2026, 11, 2))))
         );
         assert_eq!(state(&[transfer], None, inspection), Some((due, true, None)));
+    }
+
+    /// Art. V §III.B: "No person shall ... expand, repair, modify, enlarge or convert to another use any
+    /// structure or system that will or may increase the amount of wastewater that is generated ... without
+    /// obtaining the requisite approval and permits from the County Health Department". An expansion on Monday
+    /// 2026-06-15, of any size ("will or may": 10 % will do), owes both that day. Plans accepted on 2025-06-15,
+    /// twelve months before (the rule set's look-back), meet the approval; on 2025-06-14 they are too old. A
+    /// construction permit on Friday 2026-07-10 is after the expansion: breached on 06-15, corrected late on
+    /// 07-10. A change of use on Thursday 2026-10-01 with nothing on record owes both, overdue on 2027-01-15.
+    #[test]
+    fn expansion_or_change_of_use_needs_approval_and_a_permit_before() {
+        let rules = RuleSet::cayuga_art_v();
+        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
+            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
+                .into_iter()
+                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+                .collect();
+            got.sort();
+            got
+        };
+        let expanded = event("expansion", d(2026, 6, 15), vec![("expansion_pct", EventValue::Number(10.0))]);
+        let due = Some(d(2026, 6, 15));
+        let accepted = |on| event("plan-accepted", on, vec![]);
+        let permit = event("construction-permit", d(2026, 7, 10), vec![]);
+        assert_eq!(
+            state(&[accepted(d(2025, 6, 15)), expanded.clone(), permit.clone()]),
+            [("wastewater-increase-permit".into(), due, false, Some(d(2026, 7, 10)))]
+        );
+        assert_eq!(
+            state(&[accepted(d(2025, 6, 14)), expanded, permit]),
+            [
+                ("wastewater-increase-approval".into(), due, true, None),
+                ("wastewater-increase-permit".into(), due, false, Some(d(2026, 7, 10))),
+            ]
+        );
+        let changed = Some(d(2026, 10, 1));
+        assert_eq!(
+            state(&[event("change-of-use", d(2026, 10, 1), vec![])]),
+            [
+                ("wastewater-increase-approval".into(), changed, true, None),
+                ("wastewater-increase-permit".into(), changed, true, None),
+            ]
+        );
+    }
+
+    /// Art. V §VII.A.1: "Construction of a new system or modification of an existing system ... all require a
+    /// review of plans and acceptance by the Cayuga County Health Department, prior to construction"; §III.B:
+    /// no one shall "build, erect, construct" one "without obtaining the requisite approval and permits". A
+    /// system replaced and put in service on Friday 2026-05-01 with its plans accepted that day (records carry
+    /// dates: the same day counts as before) owes only the permit, overdue. A system installed on Wednesday
+    /// 2025-09-03 whose plans were accepted on 2024-09-02, a day before the twelve-month look-back begins
+    /// (2024-09-03), owes the acceptance, overdue; its construction permit came on Monday 2025-09-22, after it:
+    /// breached on 09-03, corrected late.
+    #[test]
+    fn new_and_replaced_systems_need_plans_accepted_and_a_permit_before_construction() {
+        let rules = RuleSet::cayuga_art_v();
+        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
+            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
+                .into_iter()
+                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+                .collect();
+            got.sort();
+            got
+        };
+        let replaced =
+            [event("system-replaced", d(2026, 5, 1), vec![]), event("plan-accepted", d(2026, 5, 1), vec![])];
+        assert_eq!(
+            state(&replaced),
+            [("system-construction-permit".into(), Some(d(2026, 5, 1)), true, None)]
+        );
+        let installed = [
+            event("plan-accepted", d(2024, 9, 2), vec![]),
+            event(SYSTEM_INSTALLED, d(2025, 9, 3), vec![]),
+            event("construction-permit", d(2025, 9, 22), vec![]),
+        ];
+        let due = Some(d(2025, 9, 3));
+        assert_eq!(
+            state(&installed),
+            [
+                ("system-construction-permit".into(), due, false, Some(d(2025, 9, 22))),
+                ("system-plan-acceptance".into(), due, true, None),
+            ]
+        );
+    }
+
+    /// Ch. 56 §301.1: "It shall be unlawful to install, construct, alter, replace ... any wastewater treatment
+    /// system unless a wastewater treatment permit is issued by the authority having jurisdiction"; §402.4:
+    /// "no persons shall occupy any building unless the wastewater treatment system has been approved". A
+    /// system installed on Monday 2026-03-02 under a permit issued 2025-03-02 (twelve months before) owes
+    /// nothing; with a permit of Wednesday 2026-04-01 it is a breach corrected late; a replacement with no
+    /// permit is overdue, and says the building may not be occupied.
+    #[test]
+    fn a_new_or_replaced_system_needs_its_permit_first() {
+        let rules = RuleSet::gorham_ch56();
+        let installed = |permit: Option<NaiveDate>| {
+            let mut events = vec![event(SYSTEM_INSTALLED, d(2026, 3, 2), vec![])];
+            events.extend(permit.map(|on| event("permit-issued", on, vec![])));
+            found(&rules, &events, None, d(2027, 1, 15))
+                .into_iter()
+                .find(|o| o.id == "system-installation-permit")
+                .map(|o| (o.due, o.overdue, o.corrected))
+        };
+        assert_eq!(installed(Some(d(2025, 3, 2))), None);
+        assert_eq!(installed(Some(d(2026, 4, 1))), Some((Some(d(2026, 3, 2)), false, Some(d(2026, 4, 1)))));
+        let replaced = found(&rules, &[event(SYSTEM_REPLACED, d(2026, 3, 2), vec![])], None, d(2027, 1, 15));
+        let owed = replaced.iter().find(|o| o.id == "system-installation-permit").expect("owed");
+        assert_eq!((owed.due, owed.overdue), (Some(d(2026, 3, 2)), true));
+        assert!(owed.what.contains("no one may occupy the building"), "{}", owed.what);
     }
 
     /// §501.1(c) "greater than fifty percent" and §307.1(d) "in excess of 1,000 gallons per day".

@@ -344,6 +344,13 @@ mod tests {
         assert_eq!(clock("violation").weekly_fine_usd, Some(250.0)); // §904
         assert_eq!(clock("expansion-inspection").when.as_ref().and_then(|w| w.above), Some(50.0)); // §501.1(c)
         assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
+
+        // §801.3 "final adjournment": a hearing held is final unless a later event continues it.
+        assert!(clock("appeal-decision").starts_on("hearing-held"));
+        assert!(clock("appeal-decision").superseded_on("hearing-continued"));
+        // §301.1: a permit before installing or replacing a system.
+        assert!(clock("system-installation-permit").due_on_event);
+        assert!(clock("system-installation-permit").starts_on("system-replaced"));
         let g = set.grandfather.as_ref().expect("§304.2");
         assert_eq!(
             (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),
@@ -361,6 +368,16 @@ mod tests {
             RuleSet::from_toml(&text, Path::new("r.toml")).map(|_| ()).unwrap_err().to_string()
         };
         assert!(with("on = [\"tornado\"]").contains("unknown event 'tornado'"));
+        // A slip in any list of events: the nearest name is suggested.
+        let slip = with("on = [\"hearing-held\"]\nsuperseded_by = [\"hearing-continud\"]");
+        assert!(
+            slip.contains("clock 'x': 'superseded_by' names the unknown event 'hearing-continud'"),
+            "{slip}"
+        );
+        assert!(slip.contains("did you mean 'hearing-continued'?"), "{slip}");
+        let slip = with("on = [\"complaint\"]\nclosed_by = [\"owner-notise\"]");
+        assert!(slip.contains("'closed_by'") && slip.contains("did you mean 'owner-notice'?"), "{slip}");
+        assert!(!with("on = [\"tornado\"]").contains("did you mean"), "nothing is near 'tornado'");
         assert!(with("on = [\"complaint\"]\nwithin_days = 3\ndue_on_event = true").contains("at most one"));
         assert!(with("on = [\"expansion\"]\nwhen = { column = \"size\", above = 1.0 }").contains("'size'"));
         assert!(

@@ -238,6 +238,11 @@ pub struct Clock {
     /// A closing event counts from this many months before the starting event ("pumped within the last
     /// twelve months"); by default only on or after it.
     pub closed_from_months_before: Option<u32>,
+    /// Events that replace a start when they come after it on the same parcel: on a later date, or on the
+    /// same date further down the same file (a hearing continued to another session is not its final
+    /// adjournment). The start then owes nothing; a later event that starts the clock starts its own.
+    #[serde(default)]
+    pub superseded_by: Vec<String>,
     /// The obligation is a window that lapses at its due date rather than becoming overdue (a right to appeal).
     #[serde(default)]
     pub lapses: bool,
@@ -263,12 +268,11 @@ impl Clock {
         if self.on.is_empty() {
             return Err("'on' names no event; list the events that start the clock".into());
         }
-        for name in self.on.iter().chain(&self.closed_by) {
-            if event_kind(name).is_none() {
-                return Err(format!(
-                    "unknown event '{name}'; use one of: {}",
-                    super::vocabulary::EVENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
-                ));
+        for (key, names) in
+            [("on", &self.on), ("closed_by", &self.closed_by), ("superseded_by", &self.superseded_by)]
+        {
+            if let Some(name) = names.iter().find(|n| event_kind(n).is_none()) {
+                return Err(unknown_event(key, name));
             }
         }
         let lengths = [self.within_days.is_some(), self.within_business_days.is_some(), self.due_on_event];
@@ -304,13 +308,44 @@ impl Clock {
 
     /// Whether `name` (an event kind's canonical name) starts this clock.
     pub fn starts_on(&self, name: &str) -> bool {
-        self.on.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+        names_kind(&self.on, name)
     }
 
     /// Whether `name` (an event kind's canonical name) closes this clock.
     pub fn closes_on(&self, name: &str) -> bool {
-        self.closed_by.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+        names_kind(&self.closed_by, name)
     }
+
+    /// Whether `name` (an event kind's canonical name), coming after a start, replaces it.
+    pub fn superseded_on(&self, name: &str) -> bool {
+        names_kind(&self.superseded_by, name)
+    }
+
+    /// Whether `name` (an event kind's canonical name) bears on this clock at all: starts, closes or
+    /// replaces a start of it.
+    pub fn bears_on(&self, name: &str) -> bool {
+        self.starts_on(name) || self.closes_on(name) || self.superseded_on(name)
+    }
+}
+
+/// Whether `list` (event names as a rule set writes them, aliases included) names the kind `name`.
+fn names_kind(list: &[String], name: &str) -> bool {
+    list.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+}
+
+/// The message for an event name under `key` that the vocabulary does not know: the nearest name, when it
+/// is close enough to be a slip, and every name.
+fn unknown_event(key: &str, name: &str) -> String {
+    let known: Vec<String> = super::vocabulary::EVENTS
+        .iter()
+        .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+        .map(String::from)
+        .collect();
+    let hint = crate::diagnose::closest(name, &known)
+        .and_then(event_kind)
+        .map_or_else(String::new, |e| format!("did you mean '{}'? ", e.name));
+    let names: Vec<&str> = super::vocabulary::EVENTS.iter().map(|e| e.name).collect();
+    format!("'{key}' names the unknown event '{name}'; {hint}use one of: {}", names.join(", "))
 }
 
 #[cfg(test)]

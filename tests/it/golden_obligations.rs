@@ -155,10 +155,16 @@ fn schedule_class_and_permit_columns_match_hand_expectations() {
 ///   was in time, so no transfer-pump-out row).
 /// - Ch. 56 §601.1 "shall immediately notify": 054889-165.00-1-1, failed inspection 2024-07-07, notice
 ///   2024-07-10.
+/// - Art. V §III.B "without obtaining the requisite approval and permits": 053289-40.00-1-1, expansion
+///   Monday 2026-06-15, construction permit 2026-07-10 (its plans, accepted 2026-05-20, were in time).
+/// - Art. V §III.B, §XIII.1: 054289-191.00-1-4, system replaced and in service Wednesday 2024-05-01,
+///   construction permit 2024-06-03 (its plans, accepted 2024-02-15, were in time).
 #[test]
 fn breaches_corrected_late_show_both_dates() {
     let expected = [
         ("county.toml", "053289-40.00-1-2", "transfer-pump-out", "2026-10-15", "2026-10-20"),
+        ("county.toml", "053289-40.00-1-1", "wastewater-increase-permit", "2026-06-15", "2026-07-10"),
+        ("county.toml", "054289-191.00-1-4", "system-construction-permit", "2024-05-01", "2024-06-03"),
         ("county.toml", "054689-128.05-1-2", "transfer-inspection", "2026-08-03", "2026-08-20"),
         ("gorham.toml", "054689-128.05-1-2", "conveyance-inspection", "2026-08-03", "2026-08-20"),
         ("gorham.toml", "054889-165.00-1-1", "deficiency-notice", "2024-07-07", "2024-07-10"),
@@ -324,7 +330,9 @@ fn clean_sample_reports_no_problems() {
 /// Around its bad records the problem sample owes exactly what the clean sample owes: the same obligations
 /// (the source line numbers aside), plus under Chapter 56 the expansion inspection that its expansion
 /// without `expansion_pct` still starts (README: a blank condition is reported and applied), and under
-/// Article V the periodic inspections of the bow-tie lot, scheduled from its shape (Sennett's 7-year cohort
+/// Article V that expansion's approval and construction permit (§III.B: "will or may increase", so the size
+/// is not needed; none on record, both due on Saturday 2026-08-01 and overdue), and the periodic inspections
+/// of the bow-tie lot, scheduled from its shape (Sennett's 7-year cohort
 /// 2004 grid: 2004, 2011, 2018, 2025-11-01; never inspected, so the 2025-11-01 date was missed) and of
 /// 054689-122.18-1-10, whose private sewer code decides over the district around it (lakefront 2-year grid
 /// from 1994-11-01; never inspected: 2026-11-01 missed), and the obligations of the two Sennett lots whose
@@ -351,6 +359,8 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
                 "055289-95.00-1-1|permit-renewal|permit-issued|2026-03-01|2031-03-01|false|recorded expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used",
                 "055289-95.00-1-2|periodic-inspection|schedule|2032-11-01|2039-11-01|false|status current",
                 "055289-95.00-1-2|interim-renewal|inspection|2026-06-01|2027-06-01|false|septic tank not adequate; recorded expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used",
+                "055689-20.00-1-1|wastewater-increase-approval|expansion|2026-08-01|2026-08-01|true|",
+                "055689-20.00-1-1|wastewater-increase-permit|expansion|2026-08-01|2026-08-01|true|",
             ],
         ),
         ("gorham.toml", vec!["055689-20.00-1-1|expansion-inspection|expansion|2026-08-01|2026-08-01|true|"]),
