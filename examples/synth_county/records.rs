@@ -17,7 +17,7 @@ use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 /// The inspections file header: dates and results from the parcels table, the rest from here.
 const HEADER: &str = "parcel_id,inspection_date,result,inspector,report_received,failure,overflow_points,\
 components_working,tank_adequate,separation_ft,valid_permit,meets_75a,installed,system_size,report_accepted,\
-permit_issued,permit_expires,watercourse_ft,adequately_functioning";
+permit_issued,permit_expires,watercourse_ft,adequately_functioning,illegally_installed";
 
 /// Findings of particular inspections, `failure,overflow_points,components_working,tank_adequate,
 /// separation_ft,valid_permit,meets_75a`: (parcel id, inspection date, findings, what it exercises).
@@ -109,8 +109,23 @@ const REPORTS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// Systems the authority found adequately functioning (Ch. 56 §304.2), on each parcel's latest inspection.
-const FUNCTIONING: &[&str] = &["054889-160.12-1-2"];
+/// The authority's findings that a system is, or is not, adequately functioning (Ch. 56 §304.2, §601.1):
+/// (parcel id, inspection date, yes or no).
+const FUNCTIONING: &[(&str, &str, &str)] = &[
+    // Grandfathered whatever its date (§304.2).
+    ("054889-160.12-1-2", "2025-10-01", "yes"),
+    // Not adequately functioning: a deficiency to notify at once (§601.1).
+    ("055689-12.00-1-1", "2021-05-05", "no"),
+    // The failed inspection that found it not adequately functioning too: one discovery, one notice.
+    ("054889-165.00-1-1", "2024-07-07", "no"),
+    // Not adequately functioning at the failed inspection, adequately functioning at the later one.
+    ("054689-128.05-1-7", "2022-10-01", "no"),
+    ("054689-128.05-1-7", "2024-11-01", "yes"),
+];
+
+/// The authority's determinations that a system was illegally installed (Ch. 56 §601.1): (parcel id,
+/// inspection date, yes or no).
+const ILLEGAL: &[(&str, &str, &str)] = &[("052889-134.00-1-1", "2026-09-09", "yes")];
 
 /// Inspections whose report has not reached the Health Department (blank `report_received`) or whose
 /// receipt date is wrong; every other report arrived 12 days after its inspection.
@@ -168,11 +183,6 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054689-128.05-1-1,2025-07-01,permit-issued,,,,,,,,,2030-07-01,permit to discharge with its expiry
 054689-128.05-1-2,2026-08-03,transfer,yes,,,,,,,,,sale; pumped 2026-07-28 but inspected only 2026-08-20
 054289-191.00-1-3,2026-11-20,deficiency-notice,,,,,,,,2026-11-23,,certified mail received the Monday after
-054889-166.00-1-2,2026-11-30,hearing-held,,,,,,,,,,first session
-054889-166.00-1-2,2026-11-30,hearing-continued,,,,,,,,,,continued to 2026-12-07
-054889-166.00-1-1,2026-11-02,appeal-received,,,,,,,,,,
-054889-166.00-1-1,2026-11-16,hearing-notice,,,,,,,,,,
-054889-166.00-1-1,2026-11-30,hearing-held,,,,,,,,,,no decision on record
 053289-40.00-1-1,2026-05-20,plan-accepted,,,,,,,,,,plans for the two-bedroom addition accepted
 053289-40.00-1-1,2026-07-10,construction-permit,,,,,,,,,,permit issued after the building-permit application
 053289-40.00-1-3,2025-07-01,plan-accepted,,,,,,,,,,porch plans accepted twelve months before
@@ -186,6 +196,12 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054889-171.00-1-1,2022-03-01,construction-permit,,,,,,,,,,
 054889-171.00-1-1,2022-03-01,permit-issued,,,,,,,,,,wastewater treatment permit (Ch. 56)
 054889-171.00-1-1,2022-09-01,system-installed,,,,,,,,,,new system in service
+054889-166.00-1-2,2026-11-30,hearing-held,,,,,,,,,,first session
+054889-166.00-1-2,2026-11-30,hearing-continued,,,,,,,,,,continued to 2026-12-07
+054889-166.00-1-1,2026-11-02,appeal-received,,,,,,,,,,
+054889-166.00-1-1,2026-11-16,hearing-notice,,,,,,,,,,
+054889-166.00-1-1,2026-11-30,hearing-held,,,,,,,,,,no decision on record
+052889-134.00-1-1,2026-09-09,deficiency-notice,,,,,,,,2026-09-14,,illegally installed: notice the day of the inspection
 ";
 
 const PUMP_OUTS: &str = "\
@@ -273,10 +289,10 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()
                 .map_or(",".to_string(), |(_, d, s)| format!("{d},{s}"));
             let report =
                 reports.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
-            let functioning =
-                if latest == Some(*date) && FUNCTIONING.contains(&id.as_str()) { "yes" } else { "" };
+            let functioning = lookup(FUNCTIONING).unwrap_or_default();
+            let illegal = lookup(ILLEGAL).unwrap_or_default();
             out.push_str(&format!(
-                "{id},{date},{result},{inspector},{received},{findings},{installed},{report},{functioning}\n"
+                "{id},{date},{result},{inspector},{received},{findings},{installed},{report},{functioning},{illegal}\n"
             ));
         }
     }

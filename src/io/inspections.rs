@@ -11,7 +11,9 @@
 //!   `permit_issued` and `permit_expires` dates, and the `watercourse_ft` the inspector measured from the
 //!   absorption field (§IV.C.6), each optional;
 //! - `installed`, `system_size` (`individual` or `intermediate`), and `adequately_functioning`, for
-//!   grandfathered designs.
+//!   grandfathered designs; `adequately_functioning` and `illegally_installed` (yes/no: the authority found the
+//!   system adequately functioning, or determined it illegally installed) are also discoveries that owe the
+//!   owner a notice (Gorham Ch. 56 §601.1).
 //!
 //! Each row is checked on its own: a bad date or an unknown parcel names its line and the rest still counts.
 //! The file may hold millions of rows; only the latest inspection of each parcel is kept (plus reports still
@@ -20,7 +22,8 @@
 //! **One timeline per parcel.** "Latest" always means the latest *date*, never the last row: a log written
 //! newest-first reads the same as one written oldest-first. Rows of one parcel on the same date keep the
 //! file's order, so of those the one further down the file is the later ([`keep_latest`]). Every finding kept
-//! (the latest inspection, findings, installation, adequately functioning) follows that one rule.
+//! (the latest inspection, findings, installation, adequately functioning, illegally installed) follows that
+//! one rule.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -202,6 +205,9 @@ pub struct Inspections {
     /// Each parcel's latest finding that its system is (or is not) adequately functioning; empty when the
     /// file has no `adequately_functioning` column.
     pub functioning: Vec<Option<Dated<bool>>>,
+    /// Each parcel's latest determination that its system was (or was not) illegally installed; empty when
+    /// the file has no `illegally_installed` column.
+    pub illegally_installed: Vec<Option<Dated<bool>>>,
     /// Every inspection date (parcel position, date, line) of the parcels the reader was asked to keep
     /// them for, in file order.
     pub dated: Vec<(usize, NaiveDate, usize)>,
@@ -246,7 +252,7 @@ pub fn read_inspections(
     let (results, inspectors, received) = (column("result"), column("inspector"), column("report_received"));
     let findings = has_findings.then(|| FINDINGS.map(column));
     let install = column("installed").zip(column("system_size"));
-    let functioning = column("adequately_functioning");
+    let (functioning, illegal) = (column(YES_NO[0]), column(YES_NO[1]));
     let report_columns = REPORT_COLUMNS.map(column);
 
     let mut out = Inspections {
@@ -254,6 +260,7 @@ pub fn read_inspections(
         reports: if has_findings { vec![None; parcels] } else { Vec::new() },
         installed: if install.is_some() { vec![None; parcels] } else { Vec::new() },
         functioning: if functioning.is_some() { vec![None; parcels] } else { Vec::new() },
+        illegally_installed: if illegal.is_some() { vec![None; parcels] } else { Vec::new() },
         dated: Vec::new(),
         pending: Vec::new(),
     };
@@ -302,9 +309,11 @@ pub fn read_inspections(
                 }
             }
         }
-        if let Some(column) = functioning {
-            if let Some(Some(found)) = check.yes_no(line, "adequately_functioning", row.cell(column)) {
-                keep_latest(&mut out.functioning[at], date, line, found);
+        let flags = [(functioning, &mut out.functioning), (illegal, &mut out.illegally_installed)];
+        for ((column, kept), name) in flags.into_iter().zip(YES_NO) {
+            let Some(column) = column else { continue };
+            if let Some(Some(found)) = check.yes_no(line, name, row.cell(column)) {
+                keep_latest(&mut kept[at], date, line, found);
             }
         }
         if let Some((dates, sizes)) = install {
@@ -315,6 +324,10 @@ pub fn read_inspections(
     }
     Ok(records.finish((out, check.problems)))
 }
+
+/// The optional yes/no findings, each kept as the parcel's latest: [`Inspections::functioning`] and
+/// [`Inspections::illegally_installed`].
+pub const YES_NO: [&str; 2] = ["adequately_functioning", "illegally_installed"];
 
 /// One shared copy of each distinct text (a file holds few distinct results and inspectors).
 fn share(shared: &mut FxHashSet<Arc<str>>, text: &str) -> Arc<str> {
@@ -426,4 +439,48 @@ fn read_installed(
         }
     };
     Some(Installed { date, size })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// The yes/no findings of §601.1 ("not adequately functioning or determined to have been illegally
+    /// installed") are each the parcel's latest *by date*: parcel A's row of 2025-01-01 comes after its row of
+    /// 2026-03-01 in the file but is older, so the 2026 findings stand (line 2); parcel B's two rows of
+    /// 2026-02-02 keep the file's order, so the one further down (line 5) is the later. A blank cell finds
+    /// nothing, and a cell that is not yes or no is reported on its line.
+    #[test]
+    fn illegally_installed_is_the_latest_determination_by_date() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-inspections-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("history.csv");
+        std::fs::write(
+            &path,
+            "parcel_id,inspection_date,adequately_functioning,illegally_installed\n\
+             A,2026-03-01,no,yes\n\
+             A,2025-01-01,yes,no\n\
+             B,2026-02-02,,no\n\
+             B,2026-02-02,,yes\n\
+             C,2026-01-01,yes,perhaps\n",
+        )
+        .unwrap();
+        let position = |id: &str| ["A", "B", "C"].iter().position(|p| *p == id);
+        let read = read_inspections(&path, &FieldMap::new(), 3, &position, d(2027, 1, 15), &[]).unwrap();
+        let found = read.value;
+        assert_eq!(found.illegally_installed[0], Some(Dated { date: d(2026, 3, 1), line: 2, value: true }));
+        assert_eq!(found.functioning[0], Some(Dated { date: d(2026, 3, 1), line: 2, value: false }));
+        assert_eq!(found.illegally_installed[1], Some(Dated { date: d(2026, 2, 2), line: 5, value: true }));
+        assert_eq!(found.functioning[1], None);
+        assert_eq!(found.illegally_installed[2], None);
+        assert_eq!(found.functioning[2], Some(Dated { date: d(2026, 1, 1), line: 6, value: true }));
+        let problems: Vec<(&str, &str)> =
+            read.problems.iter().map(|p| (p.record.as_str(), p.message.as_str())).collect();
+        assert_eq!(problems, [("line 6", "illegally_installed 'perhaps' is not yes or no; write yes or no")]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -13,8 +13,8 @@ use crate::error::Problem;
 use crate::io::events::{events_of, Event, Pipe, Sample, Source};
 use crate::io::inspections::{PendingReport, Report};
 use crate::rules::vocabulary::{
-    CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, INSPECTION, INTERIM_RENEWAL, PERMIT_ISSUED,
-    REPAIR_ORDER,
+    CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, ILLEGALLY_INSTALLED, INSPECTION, INTERIM_RENEWAL,
+    NOT_FUNCTIONING, PERMIT_ISSUED, REPAIR_ORDER,
 };
 use crate::rules::RuleSet;
 use crate::schedule::Row;
@@ -35,7 +35,9 @@ pub struct ByParcel<'r> {
     rules: &'r RuleSet,
     as_of: NaiveDate,
     history_path: Option<Arc<Path>>,
-    /// The run's events with an event for each inspection and failed inspection, by parcel and date.
+    /// The run's events with the events the inspections file stands for (each inspection of a parcel with
+    /// events; the latest findings of failure, not adequately functioning, illegally installed), by parcel
+    /// and date.
     events: Vec<Event>,
     /// Reports not yet received, by parcel (in file order within a parcel); empty when the rule set sets no
     /// deadline for them.
@@ -449,32 +451,114 @@ fn unused_events(events: &[Event], rules: &RuleSet) -> Option<String> {
     })
 }
 
-/// The run's events plus an `inspection` event for each inspection of a parcel with events, and a
-/// `failed-inspection` event for each parcel whose latest findings show failure, sorted by parcel and date.
+/// The run's events plus the events the inspections file stands for, sorted by parcel and date: an
+/// `inspection` event for each inspection of a parcel with events, and, from each parcel's latest findings
+/// (each dated by its inspection and sourced to its line), a `failed-inspection` event when they show
+/// failure, a `not-functioning` event when the system was found not adequately functioning and an
+/// `illegally-installed` event when it was determined illegally installed.
 fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
     let mut events = records.events.to_vec();
     if let Some(path) = records.history_path {
-        events.extend(records.inspections.dated.iter().map(|&(parcel, date, line)| Event {
+        let found = |kind: &'static str, parcel: usize, date: NaiveDate, line: usize| Event {
             parcel,
-            kind: INSPECTION,
+            kind,
             date,
             source: Source { path: path.clone(), line },
             values: Vec::new(),
-        }));
-    }
-    for (at, report) in records.inspections.reports.iter().enumerate() {
-        if let (Some(report), Some(path)) = (report, records.history_path) {
-            if report.findings.failure {
-                events.push(Event {
-                    parcel: at,
-                    kind: FAILED_INSPECTION,
-                    date: report.date,
-                    source: Source { path: path.clone(), line: report.line },
-                    values: Vec::new(),
-                });
-            }
+        };
+        let inspections = records.inspections;
+        events.extend(
+            inspections.dated.iter().map(|&(parcel, date, line)| found(INSPECTION, parcel, date, line)),
+        );
+        let failed = inspections.reports.iter().enumerate().filter_map(|(at, report)| {
+            let report = report.as_ref().filter(|r| r.findings.failure)?;
+            Some(found(FAILED_INSPECTION, at, report.date, report.line))
+        });
+        events.extend(failed);
+        // (kind, findings, the value that owes it)
+        let flags = [
+            (NOT_FUNCTIONING, &inspections.functioning, false),
+            (ILLEGALLY_INSTALLED, &inspections.illegally_installed, true),
+        ];
+        for (kind, latest, owes) in flags {
+            events.extend(latest.iter().enumerate().filter_map(|(at, finding)| {
+                let finding = finding.filter(|f| f.value == owes)?;
+                Some(found(kind, at, finding.date, finding.line))
+            }));
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
     events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::inspections::{Dated, Findings, Inspections};
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// Ch. 56 §601.1: "Upon discovery of a wastewater treatment system which is not adequately functioning or
+    /// determined to have been illegally installed ...". Parcel 0's latest findings (line 3, 2024-07-07)
+    /// show failure and its latest `adequately_functioning` (the same row) is no: two events of that date and
+    /// line. Parcel 1 was found adequately functioning (yes): nothing. Parcel 2 was determined illegally
+    /// installed on 2026-09-09 (line 8), parcel 3 not (no): one event, for parcel 2.
+    #[test]
+    fn the_latest_findings_stand_for_events_dated_by_their_inspection() {
+        let findings = Findings {
+            failure: true,
+            overflow_points: false,
+            components_working: true,
+            tank_adequate: true,
+            separation_ft: Some(2.0),
+            valid_permit: false,
+            meets_75a: false,
+        };
+        let report = Report {
+            date: d(2024, 7, 7),
+            line: 3,
+            findings,
+            accepted: None,
+            permit_issued: None,
+            permit_expires: None,
+            watercourse_ft: None,
+        };
+        let dated = |date, line, value| Some(Dated { date, line, value });
+        let inspections = Inspections {
+            reports: vec![Some(Box::new(report)), None, None, None],
+            functioning: vec![dated(d(2024, 7, 7), 3, false), dated(d(2025, 1, 2), 5, true), None, None],
+            illegally_installed: vec![
+                None,
+                None,
+                dated(d(2026, 9, 9), 8, true),
+                dated(d(2026, 9, 9), 9, false),
+            ],
+            ..Inspections::default()
+        };
+        let path: Arc<Path> = Path::new("history.csv").into();
+        let records = Records {
+            history_path: Some(&path),
+            inspections: &inspections,
+            events: &[],
+            samples: &[],
+            pipes: &[],
+        };
+        let got: Vec<(usize, &str, NaiveDate, usize)> = with_failed_inspections(&records)
+            .iter()
+            .map(|e| (e.parcel, e.kind, e.date, e.source.line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, FAILED_INSPECTION, d(2024, 7, 7), 3),
+                (0, NOT_FUNCTIONING, d(2024, 7, 7), 3),
+                (2, ILLEGALLY_INSTALLED, d(2026, 9, 9), 8),
+            ]
+        );
+        // Without an inspections file there is nothing to stand for.
+        let none = Records { history_path: None, ..records };
+        assert!(with_failed_inspections(&none).is_empty());
+    }
 }

@@ -188,7 +188,10 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::vocabulary::{INSPECTION, PUMP_OUT, SYSTEM_INSTALLED, SYSTEM_REPLACED};
+    use crate::rules::vocabulary::{
+        FAILED_INSPECTION, ILLEGALLY_INSTALLED, INSPECTION, NOT_FUNCTIONING, PUMP_OUT, SYSTEM_INSTALLED,
+        SYSTEM_REPLACED,
+    };
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
@@ -423,6 +426,37 @@ mod tests {
             Some((due, false, Some(d(2026, 11, 2))))
         );
         assert_eq!(state(&[transfer], None, inspection), Some((due, true, None)));
+    }
+
+    /// §601.1: "Upon discovery of a wastewater treatment system which is not adequately functioning or
+    /// determined to have been illegally installed, the authority having jurisdiction shall immediately notify
+    /// the property owner in writing". An inspection on Wednesday 2026-09-09 that found the system not
+    /// adequately functioning owes the notice that day; one whose row also found failure owes one notice, not
+    /// two; a determination of illegal installation on Wednesday 2021-05-05 owes it too, and a notice that day
+    /// meets it.
+    #[test]
+    fn not_functioning_or_illegally_installed_owes_the_deficiency_notice() {
+        let inspection = |kind, on| {
+            let source = Source { path: std::path::Path::new("history.csv").into(), line: 7 };
+            Event { source, ..event(kind, on, vec![]) }
+        };
+        let notices = |events: &[Event]| -> Vec<(Option<NaiveDate>, bool)> {
+            open(events, None, d(2027, 1, 15))
+                .into_iter()
+                .filter(|(id, ..)| id == "deficiency-notice")
+                .map(|(_, due, overdue)| (due, overdue))
+                .collect()
+        };
+        let on = d(2026, 9, 9);
+        assert_eq!(notices(&[inspection(NOT_FUNCTIONING, on)]), [(Some(on), true)]);
+        assert_eq!(
+            notices(&[inspection(FAILED_INSPECTION, on), inspection(NOT_FUNCTIONING, on)]),
+            [(Some(on), true)]
+        );
+        let illegal = d(2021, 5, 5);
+        assert_eq!(notices(&[inspection(ILLEGALLY_INSTALLED, illegal)]), [(Some(illegal), true)]);
+        let told = [inspection(ILLEGALLY_INSTALLED, illegal), event("deficiency-notice", illegal, vec![])];
+        assert_eq!(notices(&told), []);
     }
 
     /// Art. V §III.B: "No person shall ... expand, repair, modify, enlarge or convert to another use any

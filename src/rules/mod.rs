@@ -348,6 +348,10 @@ mod tests {
         // §801.3 "final adjournment": a hearing held is final unless a later event continues it.
         assert!(clock("appeal-decision").starts_on("hearing-held"));
         assert!(clock("appeal-decision").superseded_on("hearing-continued"));
+        // §601.1: "not adequately functioning or determined to have been illegally installed".
+        for kind in ["failed-inspection", "not-functioning", "illegally-installed"] {
+            assert!(clock("deficiency-notice").starts_on(kind), "{kind}");
+        }
         // §301.1: a permit before installing or replacing a system.
         assert!(clock("system-installation-permit").due_on_event);
         assert!(clock("system-installation-permit").starts_on("system-replaced"));

@@ -1,5 +1,6 @@
 //! The events lakeshore understands: the `event` column of the events file, and the records other files
-//! stand for (an inspection, a failed inspection, a pump-out). Rule sets start and close their clocks on these
+//! stand for (an inspection, the findings of a parcel's latest inspections: failed, not adequately
+//! functioning, illegally installed; a pump-out). Rule sets start and close their clocks on these
 //! names; a rule set that has no clock for an event simply owes nothing for it.
 
 /// One kind of event.
@@ -27,6 +28,11 @@ const fn derived(name: &'static str, meaning: &'static str) -> EventKind {
 pub const INSPECTION: &str = "inspection";
 /// The event `failed-inspection`: an inspection that found evidence of failure.
 pub const FAILED_INSPECTION: &str = "failed-inspection";
+/// The event `not-functioning`: an inspection that found the system not adequately functioning.
+pub const NOT_FUNCTIONING: &str = "not-functioning";
+/// The event `illegally-installed`: an inspection at which the authority determined the system illegally
+/// installed.
+pub const ILLEGALLY_INSTALLED: &str = "illegally-installed";
 /// The event `pump-out`: every row of the pump-outs file.
 pub const PUMP_OUT: &str = "pump-out";
 
@@ -89,6 +95,8 @@ pub const EVENTS: &[EventKind] = &[
     event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
     derived(INSPECTION, "a row of the inspections file"),
     derived(FAILED_INSPECTION, "an inspection that found evidence of failure (failure = yes)"),
+    derived(NOT_FUNCTIONING, "an inspection that found the system not adequately functioning (adequately_functioning = no)"),
+    derived(ILLEGALLY_INSTALLED, "an inspection at which the system was determined illegally installed (illegally_installed = yes)"),
     derived(PUMP_OUT, "a row of the pump-outs file"),
 ];
 

@@ -195,7 +195,9 @@ fn breaches_corrected_late_show_both_dates() {
 /// of adoption of this local law and after the dates identified in Paragraphs a and b" (December 1, 1990 for
 /// individual systems, January 1, 1988 for intermediate-sized ones), "or those systems determined ... to be
 /// adequately functioning". The rule set reads the sentence (after the date, before adoption on 2000-10-23);
-/// the sample's installation dates sit on both sides of each date.
+/// the sample's installation dates sit on both sides of each date. A system found not adequately
+/// functioning with no installation on record is not shown to be exempt; a finding of adequately
+/// functioning at the latest inspection decides over a "no" at an earlier one.
 #[test]
 fn gorham_grandfathered_designs() {
     let out = run("schedule", "gorham.toml");
@@ -211,11 +213,15 @@ fn gorham_grandfathered_designs() {
         ("054889-160.12-1-2", "true"),  // individual, 1990-11-30, but found adequately functioning
         ("054689-129.00-2-1", "false"), // individual, 1990-12-01: on the date is not "after" it
         ("052089-123.45-1-2", ""),      // no installation on record
+        ("055689-12.00-1-1", "false"),  // no installation; found not adequately functioning 2021-05-05
+        ("054889-165.00-1-1", "false"), // no installation; found not adequately functioning 2024-07-07
+        ("054689-128.05-1-7", "true"),  // "no" on 2022-10-01, adequately functioning on 2024-11-01
+        ("052889-134.00-1-1", ""),      // determined illegally installed: no finding either way
     ];
     for (id, want) in expected {
         assert_eq!(got[id], want, "{id}");
     }
-    assert!(got.values().filter(|v| !v.is_empty()).count() == 6);
+    assert!(got.values().filter(|v| !v.is_empty()).count() == 9);
     let _ = std::fs::remove_dir_all(out);
 }
 
