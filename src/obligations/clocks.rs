@@ -233,6 +233,20 @@ mod tests {
         clock_obligations(rules, &input, as_of, &mut Vec::new())
     }
 
+    /// (clock id, due, overdue, corrected) of the obligations of `events` under `rules` on `as_of`, sorted.
+    fn state_on(
+        rules: &RuleSet,
+        events: &[Event],
+        as_of: NaiveDate,
+    ) -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
+        let mut got: Vec<_> = found(rules, events, None, as_of)
+            .into_iter()
+            .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+            .collect();
+        got.sort();
+        got
+    }
+
     fn due_of(found: &[(String, Option<NaiveDate>, bool)], id: &str) -> Option<Option<NaiveDate>> {
         found.iter().find(|(i, ..)| i == id).map(|(_, due, _)| *due)
     }
@@ -469,14 +483,7 @@ mod tests {
     #[test]
     fn expansion_or_change_of_use_needs_approval_and_a_permit_before() {
         let rules = RuleSet::cayuga_art_v();
-        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
-            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
-                .into_iter()
-                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
-                .collect();
-            got.sort();
-            got
-        };
+        let state = |events: &[Event]| state_on(&rules, events, d(2027, 1, 15));
         let expanded = event("expansion", d(2026, 6, 15), vec![("expansion_pct", EventValue::Number(10.0))]);
         let due = Some(d(2026, 6, 15));
         let accepted = |on| event("plan-accepted", on, vec![]);
@@ -513,14 +520,7 @@ mod tests {
     #[test]
     fn new_and_replaced_systems_need_plans_accepted_and_a_permit_before_construction() {
         let rules = RuleSet::cayuga_art_v();
-        let state = |events: &[Event]| -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
-            let mut got: Vec<_> = found(&rules, events, None, d(2027, 1, 15))
-                .into_iter()
-                .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
-                .collect();
-            got.sort();
-            got
-        };
+        let state = |events: &[Event]| state_on(&rules, events, d(2027, 1, 15));
         let replaced =
             [event("system-replaced", d(2026, 5, 1), vec![]), event("plan-accepted", d(2026, 5, 1), vec![])];
         assert_eq!(
