@@ -22,6 +22,7 @@ mod notices;
 mod ny_county;
 mod one_story;
 mod outputs;
+mod planted;
 mod qgis_style;
 mod real_data;
 mod record_files;
