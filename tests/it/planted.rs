@@ -248,6 +248,49 @@ fn rewrite_csv(
     std::fs::write(&path, csv_text(&rows, separator)).ok()
 }
 
+/// Writes the inspection log `[layers] history`, a CSV, as `history.xlsx` and points the config at it: text
+/// cells, but the date columns' ISO dates as Excel date cells; `bad` may put another number in the date cell
+/// of a data row (1-based). Returns the parcel ids of the rows given a bad cell.
+fn workbook(
+    county: &mut County,
+    ids: &BTreeSet<String>,
+    bad: impl Fn(u32) -> Option<f64>,
+) -> Option<Vec<String>> {
+    let path =
+        county.layer("history").filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    let rows = common::parse_csv(text.trim_start_matches('\u{feff}'));
+    let id = id_column(&rows, ids)?;
+    let date = rows[0].iter().position(|h| h.to_lowercase().contains("date"))?;
+    let day = rust_xlsxwriter::Format::new().set_num_format("mm/dd/yyyy");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    let mut damaged = Vec::new();
+    for (r, row) in rows.iter().filter(|r| !(r.len() == 1 && r[0].is_empty())).enumerate() {
+        let r = r as u32;
+        for (c, cell) in row.iter().enumerate() {
+            let iso = chrono::NaiveDate::parse_from_str(cell, "%Y-%m-%d").ok();
+            let serial = iso.map(|d| {
+                (d - chrono::NaiveDate::from_ymd_opt(1899, 12, 30).expect("a date")).num_days() as f64
+            });
+            let written = match (c == date && r > 0).then(|| bad(r)).flatten() {
+                Some(number) => {
+                    damaged.push(row[id].clone());
+                    sheet.write_number_with_format(r, c as u16, number, &day)
+                }
+                None => match serial {
+                    Some(serial) if r > 0 => sheet.write_number_with_format(r, c as u16, serial, &day),
+                    _ => sheet.write_string(r, c as u16, cell),
+                },
+            };
+            written.ok()?;
+        }
+    }
+    book.save(county.dir.join("history.xlsx")).ok()?;
+    county.set_layer("history", "history.xlsx");
+    Some(damaged)
+}
+
 /// The column of `rows` (header first) whose values are most often parcel ids of the schedule.
 fn id_column(rows: &[Vec<String>], ids: &BTreeSet<String>) -> Option<usize> {
     let width = rows.first()?.len();
@@ -291,6 +334,9 @@ enum Judge {
     /// The system point of this parcel lies far outside it: reported (exit 2, the id named), and every
     /// other parcel scheduled as the corrected county.
     Reported(String),
+    /// These parcels' record rows hold bad cells: each is reported (more problems than the corrected
+    /// county's), and every other parcel scheduled as the corrected county.
+    BadRows(Vec<String>),
     /// The notices cannot all be mailed: `notices` must not exit 0.
     NoticesNotClean,
 }
@@ -590,6 +636,24 @@ const MISTAKES: &[Mistake] = &[
             correct()
         },
     },
+    Mistake {
+        name: "inspection log as a workbook with Excel date cells",
+        plant: |c, ids| {
+            workbook(c, ids, |_| None)?;
+            correct()
+        },
+    },
+    Mistake {
+        name: "workbook date cells holding serials -1 and 23,980,000",
+        plant: |c, ids| {
+            let rows = workbook(c, ids, |row| match row {
+                1 => Some(-1.0),
+                2 => Some(23_980_000.0),
+                _ => None,
+            })?;
+            Some(Planted { flags: Vec::new(), judge: Judge::BadRows(rows) })
+        },
+    },
 ];
 
 /// A mistake the tool must read through.
@@ -635,7 +699,7 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
         let command = if matches!(planted.judge, Judge::NoticesNotClean) { "notices" } else { "schedule" };
         let outcome = county.run(command, as_of, &planted.flags);
         let first_line = outcome.stderr.lines().find(|l| l.contains("error")).unwrap_or("").to_string();
-        let verdict = judge(&planted.judge, &outcome, &expected);
+        let verdict = judge(&planted.judge, &outcome, &corrected, &expected);
         eprintln!(
             "{:<60} exit {:?}: {}{}",
             mistake.name,
@@ -651,7 +715,12 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
 }
 
 /// `None` when the run did what the judge asks, else why not.
-fn judge(judge: &Judge, outcome: &Outcome, expected: &[BTreeMap<String, String>]) -> Option<String> {
+fn judge(
+    judge: &Judge,
+    outcome: &Outcome,
+    corrected: &Outcome,
+    expected: &[BTreeMap<String, String>],
+) -> Option<String> {
     let stopped = outcome.code == Some(1);
     match judge {
         Judge::StopOrCorrect(words) if stopped => unnamed_cause(words, &outcome.stderr),
@@ -678,8 +747,23 @@ fn judge(judge: &Judge, outcome: &Outcome, expected: &[BTreeMap<String, String>]
             }
             differences(&outcome.verdicts(), expected, |r| &r["parcel_id"] == id)
         }
+        Judge::BadRows(ids) => {
+            let count = |dir: &Path| {
+                std::fs::read_to_string(dir.join("problems.csv")).map_or(0, |t| t.lines().count())
+            };
+            if count(&outcome.out) < count(&corrected.out) + ids.len() {
+                return Some(format!("the bad cells of {ids:?} were not reported one by one"));
+            }
+            differences(&outcome.verdicts(), expected, |r| ids.contains(&r["parcel_id"]))
+        }
+        Judge::NoticesNotClean if outcome.code == Some(0) => {
+            Some("notices exited 0 with nothing to mail".into())
+        }
+        // The warning names the mailing fields and the key or flag that sets them.
         Judge::NoticesNotClean => {
-            (outcome.code == Some(0)).then(|| "notices exited 0 with nothing to mail".into())
+            let lower = outcome.stderr.to_lowercase();
+            (!(lower.contains("mail") && (lower.contains("[fields") || lower.contains("--field"))))
+                .then(|| "no warning naming the mailing fields' key or flag".into())
         }
     }
 }
