@@ -74,15 +74,16 @@ pub struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
-    /// Whether the system of the parcel at `at` is grandfathered (installed within the rule set's window for
-    /// its size, or found adequately functioning), when the rule set and the inspections file say.
+    /// Whether the system of the parcel at `at` is grandfathered (legally installed within the rule set's
+    /// window for its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
         let rules = self.rules.grandfather.as_ref()?;
         let installed = self.inspections.installed.get(at).copied().flatten().map(|i| i.value);
         let intermediate =
             installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
         let functioning = self.inspections.functioning.get(at).copied().flatten().map(|f| f.value);
-        rules.applies(installed.map(|i| i.date), intermediate, functioning)
+        let illegal = self.inspections.illegally_installed.get(at).copied().flatten().map(|f| f.value);
+        rules.applies(installed.map(|i| i.date), intermediate, functioning, illegal)
     }
 
     /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see

@@ -162,15 +162,21 @@ pub enum GrandfatherReading {
 impl GrandfatherRules {
     /// Whether a system installed on `installed` (`intermediate`: an intermediate-sized system) is
     /// grandfathered; `functioning` is the authority's finding that it is adequately functioning, which
-    /// grandfathers it whatever its date. `None` when neither date nor finding is known.
+    /// grandfathers it whatever its date; `illegal` is the authority's determination that it was illegally
+    /// installed, which takes away the date (the sentence grandfathers systems "legally installed"). `None`
+    /// when neither date nor finding is known.
     pub fn applies(
         &self,
         installed: Option<NaiveDate>,
         intermediate: bool,
         functioning: Option<bool>,
+        illegal: Option<bool>,
     ) -> Option<bool> {
         if functioning == Some(true) {
             return Some(true);
+        }
+        if illegal == Some(true) {
+            return Some(false);
         }
         let date = self.paragraph_date(intermediate);
         let by_date = installed.map(|on| match self.reading {
@@ -380,23 +386,38 @@ mod tests {
     #[test]
     fn grandfathering_reads_the_sentence_and_its_alternative() {
         let g = RuleSet::gorham_ch56().grandfather.expect("§304.2");
-        let individual = |on, functioning| g.applies(Some(on), false, functioning);
+        let individual = |on, functioning| g.applies(Some(on), false, functioning, None);
         assert_eq!(individual(d(1985, 6, 1), None), Some(false)); // before (a): not in the window
         assert_eq!(individual(d(1990, 12, 1), None), Some(false)); // on the date is not "after" it
         assert_eq!(individual(d(1990, 12, 2), None), Some(true));
         assert_eq!(individual(d(2000, 10, 22), None), Some(true));
         assert_eq!(individual(d(2000, 10, 23), None), Some(false)); // not "prior to the date of adoption"
                                                                     // (b) for intermediate-sized systems: after 1988-01-01.
-        assert_eq!(g.applies(Some(d(1987, 7, 1)), true, None), Some(false));
-        assert_eq!(g.applies(Some(d(1988, 3, 1)), true, None), Some(true));
+        assert_eq!(g.applies(Some(d(1987, 7, 1)), true, None, None), Some(false));
+        assert_eq!(g.applies(Some(d(1988, 3, 1)), true, None, None), Some(true));
         // "or ... determined ... to be adequately functioning": any date, or none.
         assert_eq!(individual(d(1985, 6, 1), Some(true)), Some(true));
-        assert_eq!(g.applies(None, false, Some(true)), Some(true));
-        assert_eq!(g.applies(None, false, Some(false)), Some(false));
-        assert_eq!(g.applies(None, false, None), None);
+        assert_eq!(g.applies(None, false, Some(true), None), Some(true));
+        assert_eq!(g.applies(None, false, Some(false), None), Some(false));
+        assert_eq!(g.applies(None, false, None, None), None);
         // The other reading, the paragraphs' "prior to": the 1985 system is grandfathered, the 1992 one not.
         let before = GrandfatherRules { reading: GrandfatherReading::Before, ..g };
-        assert_eq!(before.applies(Some(d(1985, 6, 1)), false, None), Some(true));
-        assert_eq!(before.applies(Some(d(1992, 5, 1)), false, None), Some(false));
+        assert_eq!(before.applies(Some(d(1985, 6, 1)), false, None, None), Some(true));
+        assert_eq!(before.applies(Some(d(1992, 5, 1)), false, None, None), Some(false));
+    }
+
+    /// Ch. 56 §304.2 grandfathers systems "legally installed, repaired or approved" in the window: a system
+    /// the authority determined illegally installed (§601.1) is not grandfathered by its date, even one
+    /// installed in the window (1995 is after 1990-12-01 and before the 2000-10-23 adoption), nor when its
+    /// date is unknown. The other branch, "or those systems determined ... to be adequately functioning",
+    /// does not ask how the system was installed.
+    #[test]
+    fn an_illegally_installed_system_is_not_grandfathered_by_its_date() {
+        let g = RuleSet::gorham_ch56().grandfather.expect("§304.2");
+        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, None), Some(true));
+        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, Some(true)), Some(false));
+        assert_eq!(g.applies(None, false, None, Some(true)), Some(false));
+        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, Some(false)), Some(true));
+        assert_eq!(g.applies(Some(d(1985, 6, 1)), false, Some(true), Some(true)), Some(true));
     }
 }

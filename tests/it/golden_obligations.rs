@@ -197,7 +197,8 @@ fn breaches_corrected_late_show_both_dates() {
 /// adequately functioning". The rule set reads the sentence (after the date, before adoption on 2000-10-23);
 /// the sample's installation dates sit on both sides of each date. A system found not adequately
 /// functioning with no installation on record is not shown to be exempt; a finding of adequately
-/// functioning at the latest inspection decides over a "no" at an earlier one.
+/// functioning at the latest inspection decides over a "no" at an earlier one. The sentence grandfathers
+/// systems "legally installed": one determined illegally installed is not exempt by its date.
 #[test]
 fn gorham_grandfathered_designs() {
     let out = run("schedule", "gorham.toml");
@@ -216,12 +217,12 @@ fn gorham_grandfathered_designs() {
         ("055689-12.00-1-1", "false"),  // no installation; found not adequately functioning 2021-05-05
         ("054889-165.00-1-1", "false"), // no installation; found not adequately functioning 2024-07-07
         ("054689-128.05-1-7", "true"),  // "no" on 2022-10-01, adequately functioning on 2024-11-01
-        ("052889-134.00-1-1", ""),      // determined illegally installed: no finding either way
+        ("052889-134.00-1-1", "false"), // determined illegally installed: not "legally installed"
     ];
     for (id, want) in expected {
         assert_eq!(got[id], want, "{id}");
     }
-    assert!(got.values().filter(|v| !v.is_empty()).count() == 9);
+    assert!(got.values().filter(|v| !v.is_empty()).count() == 10);
     let _ = std::fs::remove_dir_all(out);
 }
 
