@@ -194,7 +194,9 @@ pub fn decide(survey: &mut Survey) {
     // A column for each file and one "no file" for each role.
     let files = survey.found.len();
     let cost: Vec<Vec<i64>> = (0..SIGNALS.len())
-        .map(|s| (0..files + SIGNALS.len()).map(|f| if f < files { -weight(survey, s, f) } else { 0 }).collect())
+        .map(|s| {
+            (0..files + SIGNALS.len()).map(|f| if f < files { -weight(survey, s, f) } else { 0 }).collect()
+        })
         .collect();
     let given: Vec<Option<usize>> = best_assignment(&cost)
         .into_iter()
@@ -221,7 +223,8 @@ pub fn decide(survey: &mut Survey) {
             .filter(|&g| g != f && !used[g] && !set_aside[g] && score(&survey.found[g], signal) == own)
             .collect();
         if !rivals.is_empty() {
-            let names: Vec<String> = std::iter::once(f).chain(rivals.iter().copied()).map(|g| survey.found[g].name()).collect();
+            let names: Vec<String> =
+                std::iter::once(f).chain(rivals.iter().copied()).map(|g| survey.found[g].name()).collect();
             std::iter::once(f).chain(rivals).for_each(|g| tied[g] = true);
             survey.undecided.push(tie_message(&names, s));
             continue;

@@ -39,7 +39,9 @@ pub fn date_column(header: &[String], rows: &[Record]) -> Option<usize> {
         (all > 0 && all * 2 >= rows.len() && dates * 4 >= all * 3).then_some((i, all))
     });
     let says_day = |i: usize| words(&header[i]).any(|w| DAY_WORDS.contains(&w.as_str()));
-    candidates.max_by(|&(a, na), &(b, nb)| says_day(a).cmp(&says_day(b)).then(na.cmp(&nb)).then(b.cmp(&a))).map(|(i, _)| i)
+    candidates
+        .max_by(|&(a, na), &(b, nb)| says_day(a).cmp(&says_day(b)).then(na.cmp(&nb)).then(b.cmp(&a)))
+        .map(|(i, _)| i)
 }
 
 /// The column most of whose filled values (at least half) are ids of `ids`, the one with most such values.
@@ -78,7 +80,8 @@ pub fn field_map(found: &Found, role: &str) -> Result<Option<FieldMap>, String> 
     let sample: Vec<&Record> = table.rows.iter().collect();
     let path: &Path = &found.path;
     with_spec(role, |spec| {
-        let read = |map: &FieldMap| resolve(path, &found.fields, &sample, spec, map).map_err(|e| e.to_string());
+        let read =
+            |map: &FieldMap| resolve(path, &found.fields, &sample, spec, map).map_err(|e| e.to_string());
         let first = read(&FieldMap::new());
         if first.is_ok() {
             return Ok(None);
@@ -86,7 +89,11 @@ pub fn field_map(found: &Found, role: &str) -> Result<Option<FieldMap>, String> 
         let id = table.id.map(|i| ("parcel_id".to_string(), found.fields[i].clone()));
         let date_role = spec.roles.iter().find(|r| r.required && matches!(r.detect, Detect::Date(_)));
         let date = date_role.zip(table.date).map(|(r, i)| (r.name.to_string(), found.fields[i].clone()));
-        let tries = [id.clone().into_iter().collect(), date.clone().into_iter().collect(), id.into_iter().chain(date).collect()];
+        let tries = [
+            id.clone().into_iter().collect(),
+            date.clone().into_iter().collect(),
+            id.into_iter().chain(date).collect(),
+        ];
         for map in tries {
             let map: FieldMap = map;
             if !map.is_empty() && read(&map).is_ok() {
@@ -136,7 +143,8 @@ mod tests {
 
     #[test]
     fn the_id_column_holds_the_parcels_ids() {
-        let ids: HashSet<String> = ["054689-128.05-1-1", "054689-128.05-1-2"].iter().map(|s| s.to_string()).collect();
+        let ids: HashSet<String> =
+            ["054689-128.05-1-1", "054689-128.05-1-2"].iter().map(|s| s.to_string()).collect();
         let h = header(&["Owner", "Tax Map #", "Insp Dt"]);
         let r = rows(&[
             &["SMITH", "054689-128.05-1-1", "2025-06-12"],

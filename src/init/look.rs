@@ -133,7 +133,8 @@ fn lonlat_extent(crs: &Crs, b: geo::Rect<f64>) -> Option<[f64; 4]> {
 
 /// A record file from its rows, the header first.
 fn table(path: &Path, words: String, header: Option<Record>, records: usize, rows: Vec<Record>) -> Found {
-    let fields: Vec<String> = header.map_or_else(Vec::new, |h| h.fields().map(|f| f.trim().to_string()).collect());
+    let fields: Vec<String> =
+        header.map_or_else(Vec::new, |h| h.fields().map(|f| f.trim().to_string()).collect());
     let date = date_column(&fields, &rows);
     Found {
         path: path.to_path_buf(),
@@ -171,25 +172,30 @@ pub fn look_at_table(path: &Path, words: String) -> Result<Found> {
     Ok(table(path, words, Some(header), records, rows))
 }
 
-/// Each sheet of a workbook that holds rows: the file itself when only one does, else `FILE.xlsx:SHEET`.
+/// Each sheet of a workbook that holds records (a cover note of a header alone is passed over): the file
+/// itself when that is its first sheet alone, which the readers read when no sheet is named; else
+/// `FILE.xlsx:SHEET`.
 fn look_at_workbook(path: &Path, stem: &str) -> Result<Vec<Found>> {
     let mut sheets = Vec::new();
-    for name in sheet::sheet_names(path)? {
+    for (n, name) in sheet::sheet_names(path)?.into_iter().enumerate() {
         let mut rows = sheet::read_sheet(path, Some(&name))?;
-        if rows.is_empty() {
+        if rows.len() < 2 {
             continue;
         }
         let header = rows.remove(0);
         let records = rows.len();
         rows.truncate(SAMPLE_ROWS);
-        sheets.push((name, header, records, rows));
+        sheets.push((n, name, header, records, rows));
     }
-    let only = sheets.len() == 1;
+    let alone = sheets.len() == 1;
     Ok(sheets
         .into_iter()
-        .map(|(name, header, records, rows)| match only {
+        .map(|(n, name, header, records, rows)| match alone && n == 0 {
             true => table(path, stem.to_string(), Some(header), records, rows),
-            false => table(&member(path, &name), format!("{stem} {}", name.to_lowercase()), Some(header), records, rows),
+            false => {
+                let words = format!("{stem} {}", name.to_lowercase());
+                table(&member(path, &name), words, Some(header), records, rows)
+            }
         })
         .collect())
 }

@@ -64,10 +64,18 @@ fn systems_fields(survey: &mut Survey) {
         Ok((parcel, bottom)) => {
             let late = |f: &String| found.late_fields.contains(f);
             if late(&parcel) {
-                survey.fields.push(("system_parcel", toml_fields("system_parcel", &[parcel]), LATE.to_string()));
+                survey.fields.push((
+                    "system_parcel",
+                    toml_fields("system_parcel", &[parcel]),
+                    LATE.to_string(),
+                ));
             }
             if let Some(bottom) = bottom.filter(late) {
-                survey.fields.push(("system_bottom", toml_fields("system_bottom", &[bottom]), LATE.to_string()));
+                survey.fields.push((
+                    "system_bottom",
+                    toml_fields("system_bottom", &[bottom]),
+                    LATE.to_string(),
+                ));
             }
         }
         Err(_) => survey.undecided.push(format!(
@@ -104,7 +112,8 @@ fn working_crs(survey: &mut Survey, parcels: &Found) -> String {
         return String::new();
     };
     let others: Vec<String> = zones[1..].iter().map(|z| format!("EPSG:{} ({})", z.epsg, z.name)).collect();
-    let also = if others.is_empty() { String::new() } else { format!("; it also touches {}", others.join(", ")) };
+    let also =
+        if others.is_empty() { String::new() } else { format!("; it also touches {}", others.join(", ")) };
     survey.notes.push(format!(
         "{} is in {own}, not a projected CRS in feet: the working CRS is EPSG:{} (NAD83 / {}, feet), the \
          State Plane zone of its extent ({around}){also}; set crs to change it",

@@ -31,7 +31,9 @@ pub fn config_text(survey: &Survey) -> String {
     );
     out.push_str("# working CRS, projected, in feet (the parcels' own when it is)\n");
     if survey.crs.is_empty() {
-        out.push_str("crs = \"\"                       # set it: no CRS in feet could be proposed (see below)\n");
+        out.push_str(
+            "crs = \"\"                       # set it: no CRS in feet could be proposed (see below)\n",
+        );
     } else if survey.crs.contains('"') || survey.crs.contains('\n') {
         // WKT holds double quotes: a TOML literal string keeps it as it is.
         let _ = writeln!(out, "crs = '''{}'''", survey.crs);
@@ -73,7 +75,8 @@ pub fn config_text(survey: &Survey) -> String {
         if survey.fields.iter().any(|(k, _, _)| *k == key) {
             continue;
         }
-        let value = if fields.is_empty() { "none found".to_string() } else { place::toml_fields(key, fields) };
+        let value =
+            if fields.is_empty() { "none found".to_string() } else { place::toml_fields(key, fields) };
         let _ = writeln!(out, "# {key} = {value}");
     }
     for (kind, columns, why) in &survey.record_fields {

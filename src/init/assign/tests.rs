@@ -96,7 +96,10 @@ fn of_two_parcels_layers_the_newer_by_the_year_in_its_name_is_taken_and_said() {
     // The older one plays no other role (it would fit the towns by MUNI_NAME).
     assert_eq!(survey.file("towns"), None);
     let said = survey.notes.join("\n");
-    assert!(said.contains("took county.gpkg:parcels_2025, the newest by the year in its name (2025)"), "{said}");
+    assert!(
+        said.contains("took county.gpkg:parcels_2025, the newest by the year in its name (2025)"),
+        "{said}"
+    );
     assert!(said.contains("parcels_2023.shp"), "{said}");
     assert!(survey.undecided.is_empty(), "{:?}", survey.undecided);
 }
@@ -109,11 +112,19 @@ fn without_years_the_newer_file_by_date_is_taken_and_without_either_it_is_a_tie(
     let survey = survey_of(vec![new.clone(), old.clone()]);
     assert_eq!(survey.file("parcels"), Some(Path::new("parcels.shp")));
     // Day 20000 after 1970-01-01 is 2024-10-04.
-    assert!(survey.notes.iter().any(|n| n.contains("by modification date (2024-10-04)")), "{:?}", survey.notes);
+    assert!(
+        survey.notes.iter().any(|n| n.contains("by modification date (2024-10-04)")),
+        "{:?}",
+        survey.notes
+    );
     let same = Found { modified: new.modified, ..old };
     let survey = survey_of(vec![new, same]);
     assert_eq!(survey.file("parcels"), None);
-    assert!(survey.undecided.iter().any(|u| u.contains("all look like the parcels layer")), "{:?}", survey.undecided);
+    assert!(
+        survey.undecided.iter().any(|u| u.contains("all look like the parcels layer")),
+        "{:?}",
+        survey.undecided
+    );
 }
 
 #[test]
