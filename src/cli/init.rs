@@ -23,9 +23,10 @@ pub fn init(dir: &Path, force: bool) -> anyhow::Result<ExitCode> {
         let taken = if fields.is_empty() { "no field found".to_string() } else { fields.join(" + ") };
         println!("parcels {role:<15} {taken}");
     }
-    for (kind, columns, why) in &survey.record_fields {
-        let named: Vec<String> = columns.iter().map(|(role, column)| format!("{role} = {column}")).collect();
-        println!("{kind} columns: {} ({why})", named.join(", "));
+    for record in &survey.record_fields {
+        let named: Vec<String> =
+            record.columns.iter().map(|(role, column)| format!("{role} = {column}")).collect();
+        println!("{} columns: {} ({})", record.kind, named.join(", "), record.why);
     }
     for note in &survey.notes {
         println!("note: {note}");

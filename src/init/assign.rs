@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use super::contents::{field_map, id_column};
 use super::signals::{score, ENOUGH, REQUIRED, SIGNALS};
-use super::Survey;
+use super::{RecordColumns, Survey};
 use crate::config::FieldNames;
 use crate::io::{read_layer, ReadOptions};
 use crate::parcels::ParcelSchema;
@@ -231,11 +231,11 @@ pub fn decide(survey: &mut Survey) {
         }
         if survey.found[f].table.is_some() {
             match field_map(&survey.found[f], signal.role) {
-                Ok(Some(map)) => survey.record_fields.push((
-                    signal.role,
-                    map.into_iter().collect(),
-                    "found by what the columns hold".to_string(),
-                )),
+                Ok(Some(map)) => survey.record_fields.push(RecordColumns {
+                    kind: signal.role,
+                    columns: map.into_iter().collect(),
+                    why: "found by what the columns hold".to_string(),
+                }),
                 Ok(None) => {}
                 Err(why) => {
                     tied[f] = true;

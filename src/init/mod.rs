@@ -102,6 +102,17 @@ impl Found {
     }
 }
 
+/// The columns of a record file the config must name for its reader to find them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordColumns {
+    /// The record file's role and `[fields.KIND]` key (`history`).
+    pub kind: &'static str,
+    /// `(role, column)`: `("parcel_id", "Tax Map #")`.
+    pub columns: Vec<(String, String)>,
+    /// How they were found.
+    pub why: String,
+}
+
 /// What `init` made of a folder.
 #[derive(Debug, Clone, Default)]
 pub struct Survey {
@@ -123,8 +134,8 @@ pub struct Survey {
     pub parcel_fields: Vec<(&'static str, Vec<String>)>,
     /// `[fields]` keys the config must set for the run to find what init found: `(key, TOML value, why)`.
     pub fields: Vec<(&'static str, String, String)>,
-    /// Columns of record files named by role: `(kind, [(role, column)], why)` for `[fields.KIND]`.
-    pub record_fields: Vec<(&'static str, Vec<(String, String)>, String)>,
+    /// Columns of record files named by role, for `[fields.KIND]`.
+    pub record_fields: Vec<RecordColumns>,
     /// The working CRS proposed; empty when none could be.
     pub crs: String,
 }

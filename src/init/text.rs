@@ -79,9 +79,9 @@ pub fn config_text(survey: &Survey) -> String {
             if fields.is_empty() { "none found".to_string() } else { place::toml_fields(key, fields) };
         let _ = writeln!(out, "# {key} = {value}");
     }
-    for (kind, columns, why) in &survey.record_fields {
-        let _ = writeln!(out, "\n[fields.{kind}]               # {why}");
-        for (role, column) in columns {
+    for record in &survey.record_fields {
+        let _ = writeln!(out, "\n[fields.{}]               # {}", record.kind, record.why);
+        for (role, column) in &record.columns {
             let _ = writeln!(out, "{role} = {}", toml_string(column));
         }
     }
