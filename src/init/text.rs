@@ -93,6 +93,9 @@ pub fn config_text(survey: &Survey) -> String {
             }
         }
     }
+    if !survey.missing.is_empty() {
+        let _ = writeln!(out, "\n# Missing (required, none found): {}", survey.missing.join(", "));
+    }
     if !survey.absent.is_empty() {
         let _ = writeln!(out, "\n# Left out (optional, none found): {}", survey.absent.join(", "));
     }

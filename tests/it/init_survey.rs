@@ -6,33 +6,18 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use lakeshore::config::ConfigFile;
 use lakeshore::io::{read_layer, ReadOptions};
 
 use crate::common;
+use crate::ny_county::{lakeshore, text};
 
 const AS_OF: &str = "2027-01-15";
 
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample")
-}
-
-fn lakeshore(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lakeshore"))
-        .args(args)
-        .output()
-        .expect("cannot run the lakeshore binary")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn schedule(config: &Path, out: &Path) -> Output {

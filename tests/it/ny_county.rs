@@ -162,14 +162,14 @@ fn county(label: &str) -> PathBuf {
     dir
 }
 
-fn lakeshore(args: &[&str]) -> Output {
+pub(crate) fn lakeshore(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .args(args)
         .output()
         .expect("cannot run the lakeshore binary")
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
         out.status.code(),
