@@ -237,3 +237,37 @@ fn init_without_a_required_layer_exits_1_naming_it() {
         .contains("parcels = \"tax_parcels.geojson\""));
     let _ = fs::remove_dir_all(dir);
 }
+
+/// A GeoParquet parcels layer (the sample's own parcels as `schedule --format parquet` writes them, in
+/// longitude/latitude) is surveyed, and the zone proposed for Cayuga County is New York Central.
+#[test]
+fn init_surveys_geoparquet_and_places_the_sample_in_new_york_central() {
+    let dir = common::fresh_dir("init-parquet");
+    let ran = lakeshore(&[
+        "schedule",
+        "--config",
+        sample().join("county.toml").to_str().unwrap(),
+        "--as-of",
+        AS_OF,
+        "--format",
+        "parquet",
+        "--out",
+        dir.join("pq").to_str().unwrap(),
+    ]);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran));
+    let county = dir.join("county");
+    fs::create_dir(&county).unwrap();
+    fs::copy(dir.join("pq/schedule.parquet"), county.join("tax_parcels_2024.parquet")).unwrap();
+    fs::copy(sample().join("shoreline.geojson"), county.join("shoreline.geojson")).unwrap();
+    let run = lakeshore(&["init", county.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let config = fs::read_to_string(county.join("county.toml")).unwrap();
+    assert!(config.contains("parcels = \"tax_parcels_2024.parquet\""), "{config}");
+    assert!(config.contains("crs = \"EPSG:2261\""), "{config}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("is in EPSG:4326, not a projected CRS in feet: the working CRS is EPSG:2261"),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
