@@ -161,8 +161,9 @@ pub fn decide(survey: &mut Survey) {
             Some((f, why)) => {
                 parcels = Some(f);
                 candidates.iter().filter(|&&c| c != f).for_each(|&c| set_aside[c] = true);
+                let all = if names.len() == 2 { "both" } else { "all" };
                 survey.notes.push(format!(
-                    "{} all fit the parcels layer: took {}, {why}; set [layers] parcels to use another",
+                    "{} {all} fit the parcels layer: took {}, {why}; set [layers] parcels to use another",
                     names.join(", "),
                     survey.found[f].name()
                 ));

@@ -29,11 +29,21 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
             "shp" | "geojson" | "json" | "parquet" | "geoparquet" => {
                 look_at_layer(&path, stem).map(|f| vec![f])
             }
-            "gpkg" => gpkg::layer_names(&path).and_then(|names| {
-                // A layer is told by its own name: the file's ("county.gpkg") names every layer in it.
-                let members = names.into_iter().map(|n| (member(&path, &n), n.to_lowercase()));
-                members.map(|(p, words)| look_at_layer(&p, words)).collect()
-            }),
+            "gpkg" => match gpkg::layer_names(&path) {
+                // A layer is told by its own name: the file's ("county.gpkg") names every layer in it. A layer
+                // that cannot be read leaves the others usable.
+                Ok(names) => {
+                    for layer in names {
+                        let path = member(&path, &layer);
+                        match look_at_layer(&path, layer.to_lowercase()) {
+                            Ok(found) => survey.found.push(found),
+                            Err(e) => survey.unreadable.push((path, e.to_string())),
+                        }
+                    }
+                    continue;
+                }
+                Err(e) => Err(e),
+            },
             "csv" => look_at_table(&path, stem).map(|f| vec![f]),
             "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => look_at_workbook(&path, &stem),
             "gdb" => {
@@ -67,11 +77,20 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(file).and_then(|m| m.modified()).ok()
 }
 
-/// Reads the layer at `path` with every field.
+/// Reads the layer at `path`: its geometries, and the fields of every feature.
+///
+/// A shapefile, GeoPackage or GeoParquet layer declares its fields once, so their values are not kept; a
+/// GeoJSON feature has its own properties, so they are read from every feature.
 pub fn look_at_layer(path: &Path, words: String) -> Result<Found> {
-    let options = ReadOptions { assume_crs: None, keep: None };
     let first = field_names(path)?;
-    let (layer, _) = read_layer(path, &options)?;
+    let (file, _) = crate::io::split_member(path);
+    let ext = file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let per_feature = matches!(ext.as_str(), "geojson" | "json");
+    let keep = if per_feature { None } else { Some(Vec::new()) };
+    let (mut layer, _) = read_layer(path, &ReadOptions { assume_crs: None, keep })?;
+    if !per_feature {
+        layer.fields = first.clone();
+    }
     let (mut polygons, mut lines) = (0, 0);
     let mut bounds: Option<geo::Rect<f64>> = None;
     for geometry in layer.features.iter().filter_map(|f| f.geometry.as_ref().ok()) {
