@@ -14,7 +14,7 @@ use crate::io::records::parse_date;
 use super::Found;
 
 /// Words of a column name that say it holds the day of the record ("Insp Dt", "Date of visit").
-const DAY_WORDS: [&str; 6] = ["date", "dt", "dated", "day", "when", "inspected"];
+pub const DAY_WORDS: [&str; 6] = ["date", "dt", "dated", "day", "when", "inspected"];
 
 /// The cells of `column` that are filled, trimmed.
 fn filled(rows: &[Record], column: usize) -> impl Iterator<Item = &str> {
