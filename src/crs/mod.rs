@@ -33,6 +33,7 @@ mod grid;
 mod proj_string;
 mod reproject;
 mod wkt;
+pub mod zones;
 
 use std::path::Path;
 

@@ -41,6 +41,17 @@ fn text(cell: &Data) -> Option<String> {
     }
 }
 
+/// The names of the workbook's sheets, in workbook order (`FILE.xlsx:NAME` reads one).
+pub fn sheet_names(file: &Path) -> Result<Vec<String>> {
+    super::require_file(file)?;
+    let workbook = open_workbook_auto(file).map_err(|source| Error::Workbook {
+        path: file.to_path_buf(),
+        message: format!("not a readable workbook ({source}); save it again from the spreadsheet program"),
+        source,
+    })?;
+    Ok(workbook.sheet_names())
+}
+
 /// Reads the sheet `sheet` (or the first) of the workbook `file` as text rows, the header first, each with its
 /// row number in the sheet as its line.
 pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {

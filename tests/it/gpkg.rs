@@ -122,7 +122,7 @@ fn blob(g: &Geometry<f64>, srs_id: i32, record: usize) -> Vec<u8> {
 }
 
 /// The minimum GeoPackage tables.
-fn new_geopackage(path: &Path) -> Connection {
+pub(crate) fn new_geopackage(path: &Path) -> Connection {
     let conn = Connection::open(path).unwrap();
     conn.execute_batch(
         "PRAGMA application_id = 1196444487;
@@ -141,7 +141,7 @@ fn new_geopackage(path: &Path) -> Connection {
 
 /// Adds `layer` as table `name`: the CRS by EPSG code when it has one, else its WKT under an own srs_id;
 /// `fid` is the record number; columns typed from their values.
-fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i32) {
+pub(crate) fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i32) {
     if let Some(code) = layer.crs.epsg() {
         assert_eq!(code as i32, srs_id);
     }

@@ -12,6 +12,7 @@ mod golden_sample;
 mod gpkg;
 mod identical_outputs;
 mod index_vs_brute_force;
+mod init_survey;
 mod law_readings;
 mod letters_render;
 mod map_browser;

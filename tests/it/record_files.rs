@@ -26,7 +26,7 @@ fn date(text: &str) -> NaiveDate {
 
 /// A workbook whose first sheet is a cover note and whose sheet `Log` has `header` and then `rows`, each cell
 /// text, a number or (prefixed `date:`) a real Excel date cell.
-fn workbook(path: &Path, header: &[&str], rows: &[&[&str]]) {
+pub(crate) fn workbook(path: &Path, header: &[&str], rows: &[&[&str]]) {
     let mut book = Workbook::new();
     let cover = book.add_worksheet();
     cover.set_name("Read me").unwrap();

@@ -152,6 +152,12 @@ fn columns(conn: &Connection, file: &Path, table: &Table) -> Result<(Vec<String>
     Ok((fields, key))
 }
 
+/// The names of the GeoPackage's feature layers, in name order (`FILE.gpkg:NAME` reads one).
+pub fn layer_names(file: &Path) -> Result<Vec<String>> {
+    let conn = open(file)?;
+    Ok(tables(&conn, file)?.into_iter().map(|t| t.name).collect())
+}
+
 /// The attribute field names of the layer `layer` (or the only one) of the GeoPackage `file`.
 pub(super) fn field_names(file: &Path, layer: Option<&str>) -> Result<Vec<String>> {
     let conn = open(file)?;
