@@ -497,6 +497,24 @@ mod tests {
         for bad in ["", "2024", "1/2/24", "1//2024", "-45658", "4.5e4", "20240229", "pass"] {
             assert_eq!(parse_date(bad), None, "{bad}");
         }
+        // Only the years 1900 to 2100: 73415 is 2100-12-31 (45658 + 27757 days, 2025 to 2101).
+        assert_eq!(parse_date("73415"), d(2100, 12, 31));
+        for bad in ["73416", "99999", "1899-12-31", "2101-01-01", "12/31/1899", "1/1/2101", "NaN", "inf"] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
+        assert!(
+            not_a_date("date", "23980000").contains("'23980000' is a number but not a date of 1900 to 2100")
+        );
+        assert!(not_a_date("date", "NaN").contains("is a number but not a date"));
+        assert!(not_a_date("date", "1025-06-12").contains("not a date of 1900 to 2100; correct the year"));
+        assert!(not_a_date("date", "#N/A").contains("'#N/A' is not a date; write it as YYYY-MM-DD"));
+    }
+
+    #[test]
+    fn a_sheet_is_told_by_its_name() {
+        assert_eq!(line(Path::new("log.xlsx:Log"), 4), "row 4");
+        assert_eq!(line(Path::new("dir/log.ODS"), 4), "row 4");
+        assert_eq!(line(Path::new("c:/dir/log.csv"), 4), "line 4");
     }
 
     #[test]

@@ -111,3 +111,31 @@ pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {
     }
     Ok(rows)
 }
+
+#[cfg(test)]
+mod tests {
+    use calamine::{ExcelDateTime, ExcelDateTimeType};
+
+    use super::*;
+
+    fn date(serial: f64) -> Data {
+        Data::DateTime(ExcelDateTime::new(serial, ExcelDateTimeType::DateTime, false))
+    }
+
+    /// Date cells of 1900 to 2100 are ISO dates; others are their numbers, which no date check reads as a
+    /// date. Excel's serial 1 is 1900-01-01, 61 is 1900-03-01 (after its phantom 1900-02-29), 73415 is
+    /// 2100-12-31.
+    #[test]
+    fn date_cells_outside_1900_to_2100_are_their_numbers() {
+        let cell = |serial| text(&date(serial)).unwrap();
+        assert_eq!(cell(1.0), "1900-01-01");
+        assert_eq!(cell(61.0), "1900-03-01");
+        assert_eq!(cell(45658.5), "2025-01-01");
+        assert_eq!(cell(73415.0), "2100-12-31");
+        assert_eq!(cell(-1.0), "-1");
+        assert_eq!(cell(73416.0), "73416");
+        assert_eq!(cell(23_980_000.0), "23980000");
+        assert_eq!(cell(f64::NAN), "NaN");
+        assert_eq!(text(&Data::Float(f64::INFINITY)).unwrap(), "inf");
+    }
+}
