@@ -4,6 +4,10 @@
 //! The `toml` crate's errors carry the byte span of the offending key or value; this module turns the span
 //! into a line and column, finds the key written there and the table it belongs to, and looks the key up in
 //! a reference document (the embedded rule set, a commented county config) for an example to show.
+//!
+//! Every mistake of a file is told at once ([`parse_all`]): after each, the entry at fault is blanked out
+//! (its bytes made spaces, so every other line and column stays where it was) and the file is read again, so
+//! a person fixes them all in one go rather than one a run.
 
 use std::path::Path;
 
@@ -11,7 +15,7 @@ use std::path::Path;
 /// line with a caret under the span, and hints (an example of the key, the nearest known key).
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &str) -> String {
     let span = error.span().unwrap_or(0..0);
-    let (line, column) = line_column(text, span.start);
+    let (line, _) = line_column(text, span.start);
     let source_line = text.lines().nth(line - 1).unwrap_or("");
     let located = key_at(text, span.start);
     let message = error.message().trim_end_matches('\n').to_string();
@@ -44,7 +48,14 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &
         Some(Located { table: None, key: Some(k) }) => format!("{k}: "),
         _ => String::new(),
     };
-    let mut out = format!("{}:{line}:{column}: {place}{message}", path.display());
+    render(path, text, span, &format!("{place}{message}"), &hints)
+}
+
+/// `path:line:column: message`, the source line of `span` with a caret under it, and the hints.
+fn render(path: &Path, text: &str, span: std::ops::Range<usize>, message: &str, hints: &[String]) -> String {
+    let (line, column) = line_column(text, span.start);
+    let source_line = text.lines().nth(line - 1).unwrap_or("");
+    let mut out = format!("{}:{line}:{column}: {message}", path.display());
     let gutter = line.to_string().len();
     let width =
         span.end.saturating_sub(span.start).clamp(1, source_line.len().saturating_sub(column - 1).max(1));
@@ -54,6 +65,111 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &
         out.push_str(&format!("\n{:gutter$} = {hint}", ""));
     }
     out
+}
+
+/// The most mistakes [`parse_all`] tells of one file.
+const MOST_TOLD: usize = 20;
+
+/// A TOML file read with every mistake told: the value when the file has none, else each mistake rendered
+/// by [`toml_error`] in the order of the file's readings, and the first as the `toml` crate gave it.
+pub struct Parsed<T> {
+    /// What the file says once the entries at fault are left out (`None` when that cannot be read either).
+    pub value: Option<T>,
+    /// Each mistake as [`toml_error`] renders it.
+    pub mistakes: Vec<String>,
+    /// The first mistake, as the `toml` crate reported it.
+    pub first: Option<toml::de::Error>,
+}
+
+/// Reads `text` (the file `path`) as a `T`, telling every mistake: after each one that has a place, the
+/// entry there (a key's lines, or a table header and its keys) is blanked out and the text read again, until
+/// it reads, a mistake has no place, or blanking would leave text that is not TOML (a mistake of syntax is
+/// told alone). `reference` gives the examples, as for [`toml_error`].
+pub fn parse_all<T: serde::de::DeserializeOwned>(path: &Path, text: &str, reference: &str) -> Parsed<T> {
+    let mut work = text.to_string();
+    let mut parsed = Parsed { value: None, mistakes: Vec::new(), first: None };
+    while parsed.mistakes.len() < MOST_TOLD {
+        let error = match toml::from_str::<T>(&work) {
+            Ok(value) => {
+                parsed.value = Some(value);
+                break;
+            }
+            Err(error) => error,
+        };
+        let told = toml_error(path, text, &error, reference);
+        if parsed.mistakes.contains(&told) {
+            break;
+        }
+        parsed.mistakes.push(told);
+        let next = error.span().map(|span| blank_entry(&work, span));
+        parsed.first.get_or_insert(error);
+        match next {
+            Some(next) if next != work && toml::from_str::<toml::Table>(&next).is_ok() => work = next,
+            _ => break,
+        }
+    }
+    parsed
+}
+
+/// `text` with the entry at `span` made spaces (line breaks kept): the lines of the span, or, when it starts
+/// on a table header, the header and every line up to the next header.
+fn blank_entry(text: &str, span: std::ops::Range<usize>) -> String {
+    let start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let header = text[start..].trim_start().starts_with('[');
+    let mut end = span.end.max(span.start + 1).min(text.len());
+    end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    if header {
+        let mut at = end;
+        while at < text.len() {
+            let line_end = text[at + 1..].find('\n').map_or(text.len(), |i| at + 1 + i);
+            if text[at + 1..line_end].trim_start().starts_with('[') {
+                break;
+            }
+            at = line_end;
+        }
+        end = at;
+    }
+    let blank: String = text[start..end].chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    format!("{}{blank}{}", &text[..start], &text[end..])
+}
+
+/// A mistake found in a key of `table` (`[fields.history]`) of the TOML file `path` after it was read:
+/// rendered as [`toml_error`] renders one, at the key's line, with `message` and "did you mean" the closest
+/// of `known`. Without such a key in the text, the message names the file and table alone.
+pub fn key_mistake(
+    path: &Path,
+    text: &str,
+    table: &str,
+    key: &str,
+    message: &str,
+    known: &[String],
+) -> String {
+    let hints: Vec<String> = match closest(key, known) {
+        Some(best) => vec![format!("did you mean `{best}`?")],
+        None => vec![format!("the keys allowed here are {}", quoted_list(known))],
+    };
+    let message = format!("{table} {key}: {message}");
+    match key_span(text, table, key) {
+        Some(span) => render(path, text, span, &message, &hints),
+        None => format!("{}: {message}; {}", path.display(), hints.join("; ")),
+    }
+}
+
+/// The byte span of `key` as written in the table `table` (`[fields.history]`) of `text`.
+fn key_span(text: &str, table: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut current: Option<String> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('[') {
+            current = Some(header(t).replace(' ', ""));
+        } else if current.as_deref() == Some(table) && assignment_key(t).as_deref() == Some(key) {
+            let at = line.find(key).unwrap_or(0);
+            return Some(offset + at..offset + at + key.len());
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The 1-based line and column (in characters) of byte `offset` of `text`.

@@ -154,9 +154,11 @@ pub fn resolve(
     for (key, column) in fields {
         let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
         else {
-            let keys: Vec<&str> = spec.roles.iter().map(|r| r.name).collect();
+            let keys: Vec<String> = spec.roles.iter().map(|r| r.name.to_string()).collect();
+            let meant =
+                crate::diagnose::closest(key, &keys).map_or(String::new(), |m| format!("did you mean {m}? "));
             return Err(Error::Config(format!(
-                "[fields.{}] {key}: the {} file has no such column role; use one of: {}",
+                "[fields.{}] {key}: the {} file has no such column role; {meant}use one of: {}",
                 spec.key,
                 spec.what,
                 keys.join(", ")

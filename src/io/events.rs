@@ -80,7 +80,7 @@ pub const SAMPLE_REQUIRED: [&str; 4] = ["parcel_id", "pipe_id", "date", "fecal_c
 const PARCEL_ID: Role = Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId };
 
 /// The roles of the events file's columns (the optional [`EVENT_COLUMNS`] by their names).
-fn event_roles() -> Vec<Role> {
+pub fn event_roles() -> Vec<Role> {
     let mut roles = vec![
         PARCEL_ID,
         Role { name: "date", aliases: &[], required: true, detect: Detect::Date(&["date"]) },
