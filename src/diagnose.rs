@@ -83,8 +83,8 @@ pub struct Parsed<T> {
 
 /// Reads `text` (the file `path`) as a `T`, telling every mistake: after each one that has a place, the
 /// entry there (a key's lines, or a table header and its keys) is blanked out and the text read again, until
-/// it reads, a mistake has no place, or blanking would leave text that is not TOML (a mistake of syntax is
-/// told alone). `reference` gives the examples, as for [`toml_error`].
+/// it reads, a mistake has no place, or blanking would leave text that is not TOML. `reference` gives the
+/// examples, as for [`toml_error`].
 pub fn parse_all<T: serde::de::DeserializeOwned>(path: &Path, text: &str, reference: &str) -> Parsed<T> {
     let mut work = text.to_string();
     let mut parsed = Parsed { value: None, mistakes: Vec::new(), first: None };
@@ -380,5 +380,43 @@ mod tests {
         assert!(m.contains("did you mean `t`?"), "{m}");
         let m = render("[t]\nzzzzzzzzzzzz = 1\n");
         assert!(m.contains("the keys allowed here are `names`, `other`"), "{m}");
+    }
+
+    /// Each mistake is told at its own line, the lines after a blanked entry where they were.
+    #[test]
+    fn every_mistake_is_told_at_its_line() {
+        let text = "top = \"x\"\n[t]\nnamse = [\"A\"]\nother = 3\n[tt]\nnames = []\n";
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), text, "");
+        assert!(parsed.value.is_some() && parsed.first.is_some());
+        let starts: Vec<&str> = parsed.mistakes.iter().map(|m| m.lines().next().unwrap()).collect();
+        assert_eq!(starts.len(), 4, "{starts:?}");
+        assert!(starts[0].starts_with("x.toml:1:7: top: found string"), "{starts:?}");
+        assert!(starts[1].starts_with("x.toml:3:1: [t] namse: unknown key"), "{starts:?}");
+        assert!(starts[2].starts_with("x.toml:4:9: [t] other: found integer"), "{starts:?}");
+        assert!(starts[3].starts_with("x.toml:5:2: tt: unknown table"), "{starts:?}");
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), "top = 1\n[t\nnames = 3\n", "");
+        assert_eq!(parsed.mistakes.len(), 1, "{:?}", parsed.mistakes);
+        assert!(
+            parsed.mistakes[0].starts_with("x.toml:2:3: t: invalid table header"),
+            "{:?}",
+            parsed.mistakes
+        );
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), "top = 1\n", "");
+        assert!(parsed.mistakes.is_empty() && parsed.first.is_none() && parsed.value.is_some());
+    }
+
+    #[test]
+    fn a_key_found_wrong_after_reading_is_told_at_its_line() {
+        let text = "[fields]\nx = 1\n[fields.history]\nparcel_id = \"SBL\"\n  inspection_dat = \"D\"\n";
+        let known = vec!["parcel_id".to_string(), "inspection_date".to_string()];
+        let m =
+            key_mistake(Path::new("c.toml"), text, "[fields.history]", "inspection_dat", "no role", &known);
+        assert!(m.starts_with("c.toml:5:3: [fields.history] inspection_dat: no role"), "{m}");
+        assert!(
+            m.contains("5 |   inspection_dat = \"D\"") && m.contains("did you mean `inspection_date`?"),
+            "{m}"
+        );
+        let m = key_mistake(Path::new("c.toml"), text, "[fields.events]", "zzzzzzzz", "no role", &known);
+        assert!(m.starts_with("c.toml: [fields.events] zzzzzzzz: no role; the keys allowed here are"), "{m}");
     }
 }

@@ -91,7 +91,7 @@ pub fn read_sheet(file: &Path, sheet: Option<&str>) -> Result<Vec<Record>> {
         None => names.first(),
     };
     let Some(name) = name.cloned() else {
-        let asked = sheet.map_or("a first sheet".to_string(), |s| format!("a sheet '{s}'"));
+        let asked = sheet.map_or("sheet at all".to_string(), |s| format!("sheet '{s}'"));
         let meant = sheet.and_then(|s| crate::diagnose::closest(s, &names));
         let hint = meant.map_or(String::new(), |m| format!("did you mean '{}:{m}'? ", file.display()));
         return Err(Error::format(

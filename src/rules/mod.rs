@@ -423,6 +423,28 @@ mod tests {
             .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        // Every misspelt town is told, each with the municipality meant.
+        let text = CAYUGA_ART_V
+            .replace(
+                "towns = [\"Ira\", \"Montezuma\", \"Venice\"]",
+                "towns = [\"Ira\", \"Montezuma\", \"Venise\"]",
+            )
+            .replace(
+                "towns = [\"Genoa\", \"Mentz\", \"Springport\"]",
+                "towns = [\"Genoa\", \"Mentz\", \"Springprt\"]",
+            );
+        let err = RuleSet::from_toml(&text, Path::new("r.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("r.toml: 2 mistakes:"), "{err}");
+        assert!(
+            err.contains("town 'Venise' is not among [jurisdiction] municipalities (did you mean 'Venice'?)"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "town 'Springprt' is not among [jurisdiction] municipalities (did you mean 'Springport'?)"
+            ),
+            "{err}"
+        );
         let err = RuleSet::from_toml(
             &CAYUGA_ART_V.replace("\"Aurora\" = [\"Ledyard\"]", "\"Aurora\" = [\"Atlantis\"]"),
             Path::new("v.toml"),

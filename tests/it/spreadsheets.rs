@@ -152,8 +152,11 @@ fn a_windows_1252_history_keeps_its_accented_rows_with_a_note() {
     assert!(run.problems.iter().all(|p| !p.path.ends_with("history.csv")), "{:?}", run.problems);
 }
 
-/// The sample county with `history` (a workbook sheet) as its inspections file.
-fn run_with_history(history: &Path) -> lakeshore::error::Result<(Vec<(String, String)>, Vec<String>)> {
+/// The problems reported for a record file, as (record, message), and the ids of the parcels inspected.
+type Read = (Vec<(String, String)>, Vec<String>);
+
+/// The sample county with `history` (CSV or a workbook sheet) as its inspections file.
+fn run_with_history(history: &Path) -> lakeshore::error::Result<Read> {
     let mut file = ConfigFile::load(&sample().join("county.toml")).unwrap();
     file.layers.history = Some(history.to_path_buf());
     let config = Config::new(file, AS_OF.parse().unwrap())?;
