@@ -3,11 +3,11 @@
 //! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
 //! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
 //! hold line breaks; [`super::csv`]), or its row number in the sheet, and problems call it so: `line 7` of a
-//! CSV file, `row 7` of a sheet ([`line()`]). A CSV file's separator (comma, semicolon or tab) is found from its
-//! first lines, and text that is not UTF-8 is read as Windows-1252 and said in a note. Which column plays which role is settled
-//! first, from the header and a sample of the first rows ([`super::columns`]); then the rows are streamed, so
-//! a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`), `M/D/YYYY`
-//! (`3/4/2026`) or Excel serial numbers (`46085`).
+//! CSV file, `row 7` of a sheet ([`line()`]). A CSV file's separator (comma, semicolon or tab) is found from
+//! its first lines, and text that is not UTF-8 is read as Windows-1252 and said in a note. Which column plays
+//! which role is settled first, from the header and a sample of the first rows ([`super::columns`]); then the
+//! rows are streamed, so a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`),
+//! `M/D/YYYY` (`3/4/2026`) or Excel serial numbers (`46085`), of the years 1900 to 2100.
 
 use std::collections::VecDeque;
 use std::fs::File;

@@ -7,8 +7,8 @@
 //! such as -1 or 23,980,000 under a date format, which Excel shows as `########`) or is not a finite number
 //! becomes the number it holds, which no date check takes for a date, so each is reported on its row.
 //!
-//! Problems call a sheet's rows rows ([`is_sheet`]); a sheet asked for by a name the workbook does not have is
-//! an error listing its sheets, with the one most likely meant.
+//! Problems call a sheet's rows rows ([`is_sheet`]); a sheet asked for by a name the workbook does not have
+//! is an error listing its sheets, with the one most likely meant.
 
 use std::path::Path;
 

@@ -1,9 +1,10 @@
 //! What a CSV file's first lines say about how it was written: which byte separates its fields.
 //!
 //! Spreadsheet programs export "CSV" with the list separator of the computer's region: a comma in the US, a
-//! semicolon where the comma is the decimal mark, a tab for "Text (Tab delimited)". [`sniff_separator`] counts
-//! each candidate outside quoted fields on the header line and on the first records, and takes the one that
-//! splits the header and the most records into the same number of fields, as RFC 4180 asks of every record.
+//! semicolon where the comma is the decimal mark, a tab for "Text (Tab delimited)". [`sniff_separator`]
+//! counts each candidate outside quoted fields on the header line and on the first records, and takes the one
+//! that splits the header and the most records into the same number of fields, as RFC 4180 asks of every
+//! record.
 
 /// The separators tried, in order of preference when they fit equally well.
 const SEPARATORS: [u8; 3] = [b',', b';', b'\t'];
@@ -13,8 +14,8 @@ const SNIFF_RECORDS: usize = 100;
 
 /// The separator of the CSV text that starts with `sample` (its first bytes; a byte-order mark may lead):
 /// the candidate (comma, semicolon, tab) found on the header line whose count, outside quotes, the most of
-/// the next records repeat, more fields winning a tie; a comma when no candidate is on the header line (a file
-/// of one column).
+/// the next records repeat, more fields winning a tie; a comma when no candidate is on the header line (a
+/// file of one column).
 ///
 /// ```
 /// use lakeshore::io::csv::sniff_separator;
