@@ -3,6 +3,10 @@
 //! A county's settings live in a TOML file ([`ConfigFile`], e.g. `data/sample/county.toml`, paths relative
 //! to it); the command line may override any of them. The binary merges the two and calls [`Config::new`];
 //! the library never sees raw flags.
+//!
+//! Every mistake is told at once: all those of the file's TOML and its `[fields.*]` role keys when it is
+//! loaded ([`ConfigFile::load`], each at its line with "did you mean"), then all those of the merged settings
+//! ([`Config::new`]), so that one run lists everything to fix.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -98,7 +102,37 @@ pub struct FieldNames {
     pub pipes: BTreeMap<String, String>,
 }
 
+/// The `[fields.KIND]` tables of record files, as `(table, kind, what the file is)`.
+const RECORD_TABLES: [(&str, &str, &str); 5] = [
+    ("[fields.history]", "history", "inspections"),
+    ("[fields.events]", "events", "events"),
+    ("[fields.pump_outs]", "pump_outs", "pump-outs"),
+    ("[fields.samples]", "samples", "samples"),
+    ("[fields.pipes]", "pipes", "drainage-pipe register"),
+];
+
 impl FieldNames {
+    /// The role keys of the record files' tables (`[fields.history]`, ...) that are no column role of their
+    /// file, each told at its line of `text` (the config file `path`) with the role most likely meant.
+    pub fn role_mistakes(&self, path: &Path, text: &str) -> Vec<String> {
+        let maps = [&self.history, &self.events, &self.pump_outs, &self.samples, &self.pipes];
+        let mut mistakes = Vec::new();
+        for ((table, kind, what), map) in RECORD_TABLES.into_iter().zip(maps) {
+            let known: Vec<String> =
+                crate::io::record_roles(kind).unwrap_or_default().into_iter().map(String::from).collect();
+            // The inspections table may also be written `[fields.inspections]`.
+            let written = match kind {
+                "history" if !text.contains(table) => "[fields.inspections]",
+                _ => table,
+            };
+            for key in map.keys().filter(|k| !known.contains(k)) {
+                let message = format!("the {what} file has no column role `{key}`");
+                mistakes.push(crate::diagnose::key_mistake(path, text, written, key, &message, &known));
+            }
+        }
+        mistakes
+    }
+
     /// Sets the column of a record file's role from `KIND.ROLE=COLUMN` (`history.date=INSPECTED`), as
     /// `--field` gives it; the role itself is checked when the file is read.
     pub fn set(&mut self, assignment: &str) -> Result<()> {
@@ -184,6 +218,9 @@ date = "INSPECTED"
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
+    /// The file it was loaded from (none for settings made from flags alone), for messages.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
     /// The working CRS (feet-based), e.g. `EPSG:2261`.
     pub crs: Option<String>,
     /// CRS to assume for shapefiles that have no `.prj`.
@@ -201,12 +238,29 @@ pub struct ConfigFile {
 }
 
 impl ConfigFile {
-    /// Reads a config file; relative paths in it are made relative to its folder.
+    /// Reads a config file; relative paths in it are made relative to its folder. A file that is not there is
+    /// named in the error; a file with mistakes is an error telling each of them (TOML that does not fit,
+    /// unknown keys, `[fields.*]` keys that are no column role), at its line.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let mut file: ConfigFile = toml::from_str(&text).map_err(|e| {
-            Error::toml(path, crate::diagnose::toml_error(path, &text, &e, EXAMPLE_CONFIG), e)
-        })?;
+        let text = match std::fs::read_to_string(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::format(
+                path,
+                "no such config file; check the path given to --config, or write one with `lakeshore init \
+                     FOLDER`",
+            )),
+            read => read.map_err(|e| Error::io(path, e))?,
+        };
+        let parsed = crate::diagnose::parse_all::<ConfigFile>(path, &text, EXAMPLE_CONFIG);
+        let mut mistakes = parsed.mistakes;
+        if let Some(file) = &parsed.value {
+            mistakes.extend(file.fields.role_mistakes(path, &text));
+        }
+        let mut file = match (parsed.value, parsed.first) {
+            (_, Some(first)) => return Err(Error::toml(path, mistakes.join("\n"), first)),
+            (Some(file), None) if mistakes.is_empty() => file,
+            _ => return Err(Error::Config(mistakes.join("\n"))),
+        };
+        file.source = Some(path.to_path_buf());
         let base = path.parent().unwrap_or(Path::new("."));
         let l = &mut file.layers;
         for p in [
@@ -235,6 +289,20 @@ impl ConfigFile {
         }
         Ok(file)
     }
+}
+
+/// The value of `found`, or `None` with its error put in `errors`.
+fn keep<T>(errors: &mut Vec<Error>, found: Result<T>) -> Option<T> {
+    found.map_err(|e| errors.push(e)).ok()
+}
+
+/// `errors` as one error: the only one as it is, several as an [`Error::Config`] telling each on its line.
+fn one_or_all(mut errors: Vec<Error>) -> Error {
+    if errors.len() == 1 {
+        return errors.remove(0);
+    }
+    let told: Vec<String> = errors.iter().map(|e| format!("- {e}")).collect();
+    Error::Config(format!("{} mistakes in the configuration:\n{}", errors.len(), told.join("\n")))
 }
 
 /// The default distance within which a parcel edge borders the mean-high-water line, feet: enough to absorb
@@ -272,30 +340,51 @@ impl Config {
             .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", self.crs)))
     }
 
-    /// Checks and completes a merged configuration: parcels given, CRS feet-based, rules loaded.
+    /// Checks and completes a merged configuration: parcels given, CRS feet-based, rules loaded. Every
+    /// mistake is told: one is returned as it is, several as one [`Error::Config`] listing them all.
     pub fn new(file: ConfigFile, as_of: NaiveDate) -> Result<Self> {
+        let mut errors = Vec::new();
         if file.layers.parcels.is_none() {
-            return Err(Error::Config(
-                "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file"
-                    .into(),
-            ));
+            errors.push(match &file.source {
+                // A config file cut short, or never finished.
+                Some(config) => Error::format(
+                    config,
+                    "names no parcels layer: add [layers] parcels = \"...\" to it or give --parcels FILE",
+                ),
+                None => Error::Config(
+                    "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file"
+                        .into(),
+                ),
+            });
         }
-        let crs = match &file.crs {
-            Some(text) => Crs::parse(text)?,
-            None => Crs::ny_central_ftus(),
-        };
-        crs.require_feet()?;
-        let assume_crs = file.assume_crs.as_deref().map(Crs::parse).transpose()?;
-        let rules = match &file.rules {
-            Some(path) => RuleSet::load(path)?,
-            None => RuleSet::cayuga_art_v(),
-        };
+        let crs = keep(
+            &mut errors,
+            match &file.crs {
+                Some(text) => Crs::parse(text),
+                None => Ok(Crs::ny_central_ftus()),
+            },
+        );
+        if let Some(crs) = &crs {
+            keep(&mut errors, crs.require_feet());
+        }
+        let assume_crs = keep(&mut errors, file.assume_crs.as_deref().map(Crs::parse).transpose());
+        let rules = keep(
+            &mut errors,
+            match &file.rules {
+                Some(path) => RuleSet::load(path),
+                None => Ok(RuleSet::cayuga_art_v()),
+            },
+        );
         let border_tolerance_ft = file.border_tolerance_ft.unwrap_or(DEFAULT_BORDER_TOLERANCE_FT);
         if !(border_tolerance_ft.is_finite() && border_tolerance_ft >= 0.0) {
-            return Err(Error::Config(format!(
+            errors.push(Error::Config(format!(
                 "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
             )));
         }
+        let (Some(crs), Some(assume_crs), Some(rules), true) = (crs, assume_crs, rules, errors.is_empty())
+        else {
+            return Err(one_or_all(errors));
+        };
         Ok(Config {
             layers: file.layers,
             fields: file.fields,

@@ -4,6 +4,10 @@
 //! The `toml` crate's errors carry the byte span of the offending key or value; this module turns the span
 //! into a line and column, finds the key written there and the table it belongs to, and looks the key up in
 //! a reference document (the embedded rule set, a commented county config) for an example to show.
+//!
+//! Every mistake of a file is told at once ([`parse_all`]): after each, the entry at fault is blanked out
+//! (its bytes made spaces, so every other line and column stays where it was) and the file is read again, so
+//! a person fixes them all in one go rather than one a run.
 
 use std::path::Path;
 
@@ -11,7 +15,7 @@ use std::path::Path;
 /// line with a caret under the span, and hints (an example of the key, the nearest known key).
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &str) -> String {
     let span = error.span().unwrap_or(0..0);
-    let (line, column) = line_column(text, span.start);
+    let (line, _) = line_column(text, span.start);
     let source_line = text.lines().nth(line - 1).unwrap_or("");
     let located = key_at(text, span.start);
     let message = error.message().trim_end_matches('\n').to_string();
@@ -44,7 +48,14 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &
         Some(Located { table: None, key: Some(k) }) => format!("{k}: "),
         _ => String::new(),
     };
-    let mut out = format!("{}:{line}:{column}: {place}{message}", path.display());
+    render(path, text, span, &format!("{place}{message}"), &hints)
+}
+
+/// `path:line:column: message`, the source line of `span` with a caret under it, and the hints.
+fn render(path: &Path, text: &str, span: std::ops::Range<usize>, message: &str, hints: &[String]) -> String {
+    let (line, column) = line_column(text, span.start);
+    let source_line = text.lines().nth(line - 1).unwrap_or("");
+    let mut out = format!("{}:{line}:{column}: {message}", path.display());
     let gutter = line.to_string().len();
     let width =
         span.end.saturating_sub(span.start).clamp(1, source_line.len().saturating_sub(column - 1).max(1));
@@ -54,6 +65,111 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &
         out.push_str(&format!("\n{:gutter$} = {hint}", ""));
     }
     out
+}
+
+/// The most mistakes [`parse_all`] tells of one file.
+const MOST_TOLD: usize = 20;
+
+/// A TOML file read with every mistake told: the value when the file has none, else each mistake rendered
+/// by [`toml_error`] in the order of the file's readings, and the first as the `toml` crate gave it.
+pub struct Parsed<T> {
+    /// What the file says once the entries at fault are left out (`None` when that cannot be read either).
+    pub value: Option<T>,
+    /// Each mistake as [`toml_error`] renders it.
+    pub mistakes: Vec<String>,
+    /// The first mistake, as the `toml` crate reported it.
+    pub first: Option<toml::de::Error>,
+}
+
+/// Reads `text` (the file `path`) as a `T`, telling every mistake: after each one that has a place, the
+/// entry there (a key's lines, or a table header and its keys) is blanked out and the text read again, until
+/// it reads, a mistake has no place, or blanking would leave text that is not TOML. `reference` gives the
+/// examples, as for [`toml_error`].
+pub fn parse_all<T: serde::de::DeserializeOwned>(path: &Path, text: &str, reference: &str) -> Parsed<T> {
+    let mut work = text.to_string();
+    let mut parsed = Parsed { value: None, mistakes: Vec::new(), first: None };
+    while parsed.mistakes.len() < MOST_TOLD {
+        let error = match toml::from_str::<T>(&work) {
+            Ok(value) => {
+                parsed.value = Some(value);
+                break;
+            }
+            Err(error) => error,
+        };
+        let told = toml_error(path, text, &error, reference);
+        if parsed.mistakes.contains(&told) {
+            break;
+        }
+        parsed.mistakes.push(told);
+        let next = error.span().map(|span| blank_entry(&work, span));
+        parsed.first.get_or_insert(error);
+        match next {
+            Some(next) if next != work && toml::from_str::<toml::Table>(&next).is_ok() => work = next,
+            _ => break,
+        }
+    }
+    parsed
+}
+
+/// `text` with the entry at `span` made spaces (line breaks kept): the lines of the span, or, when it starts
+/// on a table header, the header and every line up to the next header.
+fn blank_entry(text: &str, span: std::ops::Range<usize>) -> String {
+    let start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let header = text[start..].trim_start().starts_with('[');
+    let mut end = span.end.max(span.start + 1).min(text.len());
+    end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    if header {
+        let mut at = end;
+        while at < text.len() {
+            let line_end = text[at + 1..].find('\n').map_or(text.len(), |i| at + 1 + i);
+            if text[at + 1..line_end].trim_start().starts_with('[') {
+                break;
+            }
+            at = line_end;
+        }
+        end = at;
+    }
+    let blank: String = text[start..end].chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    format!("{}{blank}{}", &text[..start], &text[end..])
+}
+
+/// A mistake found in a key of `table` (`[fields.history]`) of the TOML file `path` after it was read:
+/// rendered as [`toml_error`] renders one, at the key's line, with `message` and "did you mean" the closest
+/// of `known`. Without such a key in the text, the message names the file and table alone.
+pub fn key_mistake(
+    path: &Path,
+    text: &str,
+    table: &str,
+    key: &str,
+    message: &str,
+    known: &[String],
+) -> String {
+    let hints: Vec<String> = match closest(key, known) {
+        Some(best) => vec![format!("did you mean `{best}`?")],
+        None => vec![format!("the keys allowed here are {}", quoted_list(known))],
+    };
+    let message = format!("{table} {key}: {message}");
+    match key_span(text, table, key) {
+        Some(span) => render(path, text, span, &message, &hints),
+        None => format!("{}: {message}; {}", path.display(), hints.join("; ")),
+    }
+}
+
+/// The byte span of `key` as written in the table `table` (`[fields.history]`) of `text`.
+fn key_span(text: &str, table: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut current: Option<String> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('[') {
+            current = Some(header(t).replace(' ', ""));
+        } else if current.as_deref() == Some(table) && assignment_key(t).as_deref() == Some(key) {
+            let at = line.find(key).unwrap_or(0);
+            return Some(offset + at..offset + at + key.len());
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The 1-based line and column (in characters) of byte `offset` of `text`.
@@ -264,5 +380,43 @@ mod tests {
         assert!(m.contains("did you mean `t`?"), "{m}");
         let m = render("[t]\nzzzzzzzzzzzz = 1\n");
         assert!(m.contains("the keys allowed here are `names`, `other`"), "{m}");
+    }
+
+    /// Each mistake is told at its own line, the lines after a blanked entry where they were.
+    #[test]
+    fn every_mistake_is_told_at_its_line() {
+        let text = "top = \"x\"\n[t]\nnamse = [\"A\"]\nother = 3\n[tt]\nnames = []\n";
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), text, "");
+        assert!(parsed.value.is_some() && parsed.first.is_some());
+        let starts: Vec<&str> = parsed.mistakes.iter().map(|m| m.lines().next().unwrap()).collect();
+        assert_eq!(starts.len(), 4, "{starts:?}");
+        assert!(starts[0].starts_with("x.toml:1:7: top: found string"), "{starts:?}");
+        assert!(starts[1].starts_with("x.toml:3:1: [t] namse: unknown key"), "{starts:?}");
+        assert!(starts[2].starts_with("x.toml:4:9: [t] other: found integer"), "{starts:?}");
+        assert!(starts[3].starts_with("x.toml:5:2: tt: unknown table"), "{starts:?}");
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), "top = 1\n[t\nnames = 3\n", "");
+        assert_eq!(parsed.mistakes.len(), 1, "{:?}", parsed.mistakes);
+        assert!(
+            parsed.mistakes[0].starts_with("x.toml:2:3: t: invalid table header"),
+            "{:?}",
+            parsed.mistakes
+        );
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), "top = 1\n", "");
+        assert!(parsed.mistakes.is_empty() && parsed.first.is_none() && parsed.value.is_some());
+    }
+
+    #[test]
+    fn a_key_found_wrong_after_reading_is_told_at_its_line() {
+        let text = "[fields]\nx = 1\n[fields.history]\nparcel_id = \"SBL\"\n  inspection_dat = \"D\"\n";
+        let known = vec!["parcel_id".to_string(), "inspection_date".to_string()];
+        let m =
+            key_mistake(Path::new("c.toml"), text, "[fields.history]", "inspection_dat", "no role", &known);
+        assert!(m.starts_with("c.toml:5:3: [fields.history] inspection_dat: no role"), "{m}");
+        assert!(
+            m.contains("5 |   inspection_dat = \"D\"") && m.contains("did you mean `inspection_date`?"),
+            "{m}"
+        );
+        let m = key_mistake(Path::new("c.toml"), text, "[fields.events]", "zzzzzzzz", "no role", &known);
+        assert!(m.starts_with("c.toml: [fields.events] zzzzzzzz: no role; the keys allowed here are"), "{m}");
     }
 }

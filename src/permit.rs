@@ -262,9 +262,10 @@ pub fn term_problem(
         format!("{name} {starts} with expiry {}, {}: correct the expiry", out.recorded, out.explain(rules));
     Some(match dates.expires {
         Some((_, Some(event))) => {
-            Problem::new(&event.source.path, format!("line {}", event.source.line), message)
+            let at = crate::io::records::line(&event.source.path, event.source.line);
+            Problem::new(&event.source.path, at, message)
         }
-        _ => Problem::new(history, format!("line {}", report.line), message),
+        _ => Problem::new(history, crate::io::records::line(history, report.line), message),
     })
 }
 

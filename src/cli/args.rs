@@ -166,7 +166,7 @@ pub(super) struct RunArgs {
     /// County config file (TOML): layers, CRS, rules, field names.
     #[arg(long, value_name = "FILE")]
     pub(super) config: Option<PathBuf>,
-    /// Date the schedule is computed for (YYYY-MM-DD); default today.
+    /// Date the schedule is computed for (YYYY-MM-DD or M/D/YYYY); default today.
     #[arg(long, value_name = "DATE")]
     pub(super) as_of: Option<String>,
     /// Output folder.

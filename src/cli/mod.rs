@@ -41,9 +41,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The `--as-of` date, in any spelling a record file's dates may have (`2027-01-15`, `1/15/2027`).
 fn parse_date(text: &str) -> anyhow::Result<NaiveDate> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
-        .map_err(|_| anyhow::anyhow!("--as-of '{text}' is not a calendar date; write it as YYYY-MM-DD"))
+    lakeshore::io::records::parse_date(text).ok_or_else(|| {
+        anyhow::anyhow!("--as-of '{text}' is not a date of 1900 to 2100; write it as YYYY-MM-DD or M/D/YYYY")
+    })
 }
 
 /// Flags over the config file.
@@ -84,11 +86,6 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     }
     for assignment in &a.fields {
         file.fields.set(assignment)?;
-    }
-    // A config file that names no parcels layer (cut short, or never written) is named in the error.
-    if let (None, Some(config)) = (&file.layers.parcels, &a.config) {
-        let message = "names no parcels layer: add [layers] parcels = \"...\" to it or give --parcels FILE";
-        return Err(lakeshore::error::Error::format(config, message).into());
     }
     Ok(file)
 }

@@ -102,12 +102,28 @@ fn normal(name: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
+/// How many of the filled cells of field `field` among the `sample` rows are dates, of how many, and the
+/// first that is not.
+fn dates_in<'s>(sample: &[&'s Record], field: usize) -> (usize, usize, Option<&'s str>) {
+    let filled = sample.iter().filter_map(|r| r.field(field)).map(str::trim).filter(|c| !c.is_empty());
+    filled.fold((0, 0, None), |(d, n, bad), c| match parse_date(c) {
+        Some(_) => (d + 1, n + 1, bad),
+        None => (d, n + 1, bad.or(Some(c))),
+    })
+}
+
 /// Whether at least three in four of the filled cells of field `field` among the `sample` rows are dates (a
 /// typo in one date does not hide the column; the check of each cell reports it).
 fn holds_dates(sample: &[&Record], field: usize) -> bool {
-    let filled = sample.iter().filter_map(|r| r.field(field)).map(str::trim).filter(|c| !c.is_empty());
-    let (dates, all) = filled.fold((0, 0), |(d, n), c| (d + usize::from(parse_date(c).is_some()), n + 1));
+    let (dates, all, _) = dates_in(sample, field);
     all > 0 && dates * 4 >= all * 3
+}
+
+/// Whether at least half of the filled cells of field `field` among the `sample` rows are dates: a column
+/// named like a date with that many is the date column, its bad cells each reported by the reader.
+fn holds_some_dates(sample: &[&Record], field: usize) -> bool {
+    let (dates, all, _) = dates_in(sample, field);
+    all > 0 && dates * 2 >= all
 }
 
 /// How a role's column was found.
@@ -138,9 +154,11 @@ pub fn resolve(
     for (key, column) in fields {
         let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
         else {
-            let keys: Vec<&str> = spec.roles.iter().map(|r| r.name).collect();
+            let keys: Vec<String> = spec.roles.iter().map(|r| r.name.to_string()).collect();
+            let meant =
+                crate::diagnose::closest(key, &keys).map_or(String::new(), |m| format!("did you mean {m}? "));
             return Err(Error::Config(format!(
-                "[fields.{}] {key}: the {} file has no such column role; use one of: {}",
+                "[fields.{}] {key}: the {} file has no such column role; {meant}use one of: {}",
                 spec.key,
                 spec.what,
                 keys.join(", ")
@@ -194,11 +212,16 @@ pub fn resolve(
                     Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
                 })
             }
+            // By each word in turn: a column that holds dates, else one that holds dates in half its cells.
             Detect::Date(words) => words.iter().find_map(|w| {
-                (0..found.len())
-                    .filter(free)
-                    .find(|&i| normal(&found[i]).contains(w) && holds_dates(sample, i))
-                    .map(|i| (i, format!("its name says '{w}' and it holds dates")))
+                let named: Vec<usize> =
+                    (0..found.len()).filter(free).filter(|&i| normal(&found[i]).contains(w)).collect();
+                let clean = named.iter().find(|&&i| holds_dates(sample, i));
+                let said = |why: &str| format!("its name says '{w}' and {why}");
+                clean.map(|&i| (i, said("it holds dates"))).or_else(|| {
+                    let some = named.iter().find(|&&i| holds_some_dates(sample, i))?;
+                    Some((*some, said("most of its cells are dates")))
+                })
             }),
             Detect::Words(words) => words.iter().find_map(|w| {
                 (0..found.len())
@@ -212,7 +235,9 @@ pub fn resolve(
                 used[i] = true;
                 taken.push((role, i, How::Detected(why)));
             }
-            None if role.required => return Err(missing(path, spec, role, &list())),
+            None if role.required => {
+                return Err(missing(path, spec, role, &list(), &date_like(found, sample, role)))
+            }
             None => {}
         }
     }
@@ -244,8 +269,26 @@ pub fn resolve(
     Ok((columns, format!("{} columns: {}", spec.what, said.join(", "))))
 }
 
-/// The error for a required role no column plays.
-fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str) -> Error {
+/// For a date role, what the columns named like a date hold that is not a date: `'Visited' holds 3 dates
+/// in 10 cells (not '04.03.2026')`, for the error of [`missing`].
+fn date_like(found: &[String], sample: &[&Record], role: &Role) -> String {
+    let Detect::Date(words) = role.detect else { return String::new() };
+    let said: Vec<String> = (0..found.len())
+        .filter(|&i| words.iter().any(|w| normal(&found[i]).contains(w)))
+        .filter_map(|i| {
+            let (dates, all, bad) = dates_in(sample, i);
+            let bad = bad?;
+            Some(format!("'{}' holds {dates} dates in its first {all} filled cells (not '{bad}')", found[i]))
+        })
+        .collect();
+    match said.is_empty() {
+        true => String::new(),
+        false => format!("; {}: write its dates as YYYY-MM-DD or M/D/YYYY", said.join(", ")),
+    }
+}
+
+/// The error for a required role no column plays; `more` says what the columns that came near hold.
+fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str, more: &str) -> Error {
     let hint = match role.detect {
         Detect::Name => String::new(),
         Detect::ParcelId => {
@@ -259,8 +302,8 @@ fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str) -> Error {
     Error::format(
         path,
         format!(
-            "no '{}' column{hint}; columns found: {found}; name it in the config file under [fields.{}] as \
-             {} = \"COLUMN\", or with --field {}.{}=COLUMN",
+            "no '{}' column{hint}; columns found: {found}{more}; name it in the config file under [fields.{}] \
+             as {} = \"COLUMN\", or with --field {}.{}=COLUMN",
             role.name, spec.key, role.name, spec.key, role.name
         ),
     )
@@ -358,5 +401,31 @@ mod tests {
         let fields = FieldMap::from([("when".into(), "Visited".into())]);
         let err = resolve_table(&[("SBL", &["1"])], &fields).unwrap_err().to_string();
         assert!(err.contains("use one of: parcel_id, inspection_date, result"), "{err}");
+    }
+
+    /// A column named like a date is the date column when half its cells are dates: its bad cells are the
+    /// reader's to report. It wins over a clean date column whose name says a later word, and a column
+    /// named like a date that holds hardly any dates is named in the error.
+    #[test]
+    fn a_date_column_with_bad_cells_is_still_the_date_column() {
+        let table: &[(&str, &[&str])] = &[
+            ("SBL", &["1", "2", "3", "4", "5"]),
+            ("Inspector", &["A. Lee", "B. Kahn", "", "A. Lee", "C. Ruiz"]),
+            ("Date Received", &["2025-01-09", "2025-02-09", "2025-03-09", "2025-04-09", "2025-05-09"]),
+            ("Date of Inspection", &["2025-01-02", "-1", "2025-03-02", "#N/A", "3/2/2025"]),
+        ];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "Inspector", "Date Received", "inspection_date"]);
+        assert!(
+            said.contains("Date of Inspection (detected: its name says 'insp' and most of its cells"),
+            "{said}"
+        );
+        let table: &[(&str, &[&str])] =
+            &[("SBL", &["1", "2", "3"]), ("Date Visited", &["04.03.2026", "05.03.2026", "2026-03-06"])];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
+        assert!(
+            err.contains("'Date Visited' holds 1 dates in its first 3 filled cells (not '04.03.2026')"),
+            "{err}"
+        );
     }
 }

@@ -70,7 +70,7 @@ impl std::fmt::Display for Source {
             .path
             .file_name()
             .map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into());
-        write!(f, "{name} line {}", self.line)
+        write!(f, "{name} {}", super::records::line(&self.path, self.line))
     }
 }
 

@@ -282,6 +282,25 @@ fn check_ring(ring: &LineString<f64>) -> Result<(), Unusable> {
     Ok(())
 }
 
+/// The column roles `[fields.KIND]` of the config file may name for the record file `kind` (`history` or
+/// `inspections`, `events`, `pump_outs`, `samples`, `pipes`), each role's name and aliases; `None` for a kind
+/// that is no record file.
+pub fn record_roles(kind: &str) -> Option<Vec<&'static str>> {
+    let events;
+    let roles: &[columns::Role] = match kind {
+        "history" | "inspections" => inspections::SPEC.roles,
+        "events" => {
+            events = events::event_roles();
+            &events
+        }
+        "pump_outs" => events::PUMP_OUT_SPEC.roles,
+        "samples" => events::SAMPLE_SPEC.roles,
+        "pipes" => events::PIPE_SPEC.roles,
+        _ => return None,
+    };
+    Some(roles.iter().flat_map(|r| std::iter::once(r.name).chain(r.aliases.iter().copied())).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,12 @@
 //! CSV or as a workbook sheet (`.xlsx`, `.xls`, `.ods`: the first sheet, or `FILE.xlsx:SHEET`), read row by
 //! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
 //! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
-//! hold line breaks; [`super::csv`]), or its row number in the sheet. Which column plays which role is settled
-//! first, from the header and a sample of the first rows ([`super::columns`]); then the rows are streamed, so
-//! a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`), `M/D/YYYY`
-//! (`3/4/2026`) or Excel serial numbers (`46085`).
+//! hold line breaks; [`super::csv`]), or its row number in the sheet, and problems call it so: `line 7` of a
+//! CSV file, `row 7` of a sheet ([`line()`]). A CSV file's separator (comma, semicolon or tab) is found from
+//! its first lines, and text that is not UTF-8 is read as Windows-1252 and said in a note. Which column plays
+//! which role is settled first, from the header and a sample of the first rows ([`super::columns`]); then the
+//! rows are streamed, so a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`),
+//! `M/D/YYYY` (`3/4/2026`) or Excel serial numbers (`46085`), of the years 1900 to 2100.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -15,15 +17,19 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 
 use super::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
-use super::csv::{CsvReader, Record};
+use super::csv::{separator_name, sniff_separator, CsvReader, Record};
 use crate::error::{Error, Problem, Result};
+
+/// The Excel serial of 2100-12-31, the last day a record file's date may be.
+const MAX_SERIAL: i64 = 73_415;
 
 /// Days from 1899-12-30 (Excel's day 0, once its phantom 1900-02-29 is skipped) to 1970-01-01.
 const EXCEL_EPOCH_OFFSET: i64 = 25_569;
 
 /// A date written as ISO `YYYY-MM-DD` (a time after it is ignored), `M/D/YYYY`, or an Excel serial number
-/// of five digits (days since 1899-12-30, 1927-05-18 to 2173-10-14; a fraction is the time of day), so that
-/// a year or a count is never taken for a date.
+/// of five digits (days since 1899-12-30, 10000 to 73415: 1927-05-18 to 2100-12-31; a fraction is the time
+/// of day), so that a year or a count is never taken for a date; a day outside the years 1900 to 2100
+/// ([`super::sheet::YEARS`]) is no date of a record file.
 ///
 /// ```
 /// use lakeshore::io::records::parse_date;
@@ -32,8 +38,15 @@ const EXCEL_EPOCH_OFFSET: i64 = 25_569;
 /// assert_eq!(parse_date("3/4/2026"), d(2026, 3, 4));
 /// assert_eq!(parse_date("46085"), d(2026, 3, 4));
 /// assert_eq!(parse_date("13/1/2026"), None);
+/// assert_eq!(parse_date("1026-03-04"), None);
 /// ```
 pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    use chrono::Datelike;
+    any_date(text).filter(|d| super::sheet::YEARS.contains(&d.year()))
+}
+
+/// A date in one of the spellings [`parse_date`] reads, of any year.
+fn any_date(text: &str) -> Option<NaiveDate> {
     let text = text.trim();
     if text.len() >= 10 && text.is_char_boundary(10) {
         if let Some(date) = crate::date::parse_iso_date(&text[..10]) {
@@ -63,6 +76,9 @@ pub fn excel_serial(text: &str) -> Option<NaiveDate> {
         return None;
     }
     let days: i64 = whole.parse().ok()?;
+    if days > MAX_SERIAL {
+        return None;
+    }
     NaiveDate::from_ymd_opt(1970, 1, 1)?.checked_add_signed(chrono::Duration::days(days - EXCEL_EPOCH_OFFSET))
 }
 
@@ -87,6 +103,10 @@ pub struct Records {
     /// The fields joined into the parcel id, when it is so detected, and the joined text of the current row.
     joined: Option<(usize, usize)>,
     joined_text: String,
+    /// The byte between a CSV file's fields (a comma for a sheet).
+    separator: u8,
+    /// How many rows were read as Windows-1252 text (not UTF-8), and the line of the first.
+    windows_1252: (usize, usize),
 }
 
 /// Where the rows of a record file come from.
@@ -145,6 +165,8 @@ pub struct Read<T> {
     pub problems: Vec<Problem>,
     /// Which column was taken for which role, in a line (for `-v`).
     pub columns: String,
+    /// Remarks about the file as a whole that are not problems (text read as Windows-1252).
+    pub notes: Vec<String>,
 }
 
 impl Records {
@@ -153,22 +175,39 @@ impl Records {
     /// plays is an error saying how to name it, and so is a header that cannot be read.
     pub fn read(path: &Path, spec: &Spec<'_>, fields: &FieldMap) -> Result<Self> {
         let (file, sheet) = super::split_member(path);
+        let mut separator = b',';
         let mut input = if super::sheet::is_workbook(&file) {
             Input::Sheet(super::sheet::read_sheet(&file, sheet.as_deref())?.into_iter())
         } else {
             super::require_file(path)?;
             let file = File::open(path).map_err(|e| Error::io(path, e))?;
-            Input::Csv(CsvReader::new(BufReader::with_capacity(BUFFER_BYTES, file)))
+            let mut input = BufReader::with_capacity(BUFFER_BYTES, file);
+            let start = std::io::BufRead::fill_buf(&mut input).map_err(|e| Error::io(path, e))?;
+            if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+                return Err(Error::format(
+                    path,
+                    "is UTF-16 text (\"Unicode Text\"); save it from the spreadsheet program as CSV UTF-8",
+                ));
+            }
+            separator = sniff_separator(start);
+            Input::Csv(CsvReader::with_separator(input, separator))
         };
         let mut first = Record::default();
         let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };
+        let mut windows_1252 = (usize::from(first.windows_1252()), first.line());
         let mut ahead = VecDeque::new();
         let mut record = Record::default();
         while ahead.len() < SAMPLE_ROWS && input.read(path, &mut record)? {
             ahead.push_back(std::mem::take(&mut record));
         }
-        let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header).is_none()).collect();
-        let (columns, said) = resolve(path, &header, &sample, spec, fields)?;
+        let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
+        let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
+        if separator != b',' {
+            said.push_str(&format!(" (fields separated by {}s)", separator_name(separator)));
+        }
+        if windows_1252.0 == 0 {
+            windows_1252.1 = 0;
+        }
         let joined = columns.iter().find_map(|(_, c)| match *c {
             Column::Joined(swis, key) => Some((swis, key)),
             Column::Field(_) => None,
@@ -183,6 +222,8 @@ impl Records {
             record,
             joined,
             joined_text: String::new(),
+            separator,
+            windows_1252,
         })
     }
 
@@ -193,7 +234,17 @@ impl Records {
 
     /// What `value` and `problems` read from this file make, with the columns taken.
     pub fn finish<T>(&self, (value, problems): (T, Vec<Problem>)) -> Read<T> {
-        Read { value, problems, columns: self.said.clone() }
+        let mut notes = Vec::new();
+        if let (rows @ 1.., first) = self.windows_1252 {
+            let rows = if rows == 1 { "1 row".to_string() } else { format!("{rows} rows") };
+            notes.push(format!(
+                "{}: not UTF-8 text; read as Windows-1252, the encoding of a spreadsheet's plain CSV export \
+                 ({rows}, the first on {}): if accented names look wrong, save the file as CSV UTF-8",
+                self.path.display(),
+                line(&self.path, first)
+            ));
+        }
+        Read { value, problems, columns: self.said.clone(), notes }
     }
 
     /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
@@ -217,7 +268,13 @@ impl Records {
                 None if self.input.read(&self.path, &mut self.record)? => {}
                 None => return Ok(None),
             }
-            if let Some((line, message)) = damage(&self.record, &self.header) {
+            if self.record.windows_1252() {
+                if self.windows_1252.0 == 0 {
+                    self.windows_1252.1 = self.record.line();
+                }
+                self.windows_1252.0 += 1;
+            }
+            if let Some((line, message)) = damage(&self.record, &self.header, self.separator) {
                 check.report(line, message);
                 continue;
             }
@@ -239,9 +296,9 @@ impl Records {
     }
 }
 
-/// Why `record` cannot be read as a row of a file with the columns `header`, at which line: a damage that
-/// loses its fields, or more or fewer fields than the header.
-fn damage(record: &Record, header: &[String]) -> Option<(usize, String)> {
+/// Why `record` cannot be read as a row of a file with the columns `header` and `separator`, at which line: a
+/// damage that loses its fields, or more or fewer fields than the header.
+fn damage(record: &Record, header: &[String], separator: u8) -> Option<(usize, String)> {
     if let Some(flaw) = record.flaw().filter(|f| !f.keeps_record()) {
         let message = format!("{}, and the row is not read; {}", flaw.what(header), flaw.fix());
         return Some((flaw.line(record.line()), message));
@@ -249,9 +306,13 @@ fn damage(record: &Record, header: &[String]) -> Option<(usize, String)> {
     (record.len() != header.len()).then(|| {
         let message = format!(
             "{} fields where the header has {}, and the row is not read; add the missing fields, or quote a \
-             field that holds a comma (\"Smith, J.\")",
+             field that holds a {}",
             record.len(),
-            header.len()
+            header.len(),
+            match separator {
+                b',' => "comma (\"Smith, J.\")",
+                other => separator_name(other),
+            }
         );
         (record.line(), message)
     })
@@ -263,7 +324,8 @@ fn names(path: &Path, record: &Record) -> Result<Vec<String>> {
     if let Some(flaw) = record.flaw() {
         let line = flaw.line(record.line());
         let (what, fix) = (flaw.what(&[]), flaw.fix());
-        return Err(Error::format(path, format!("line {line}, the header: {what}; {fix}")));
+        let line = self::line(path, line);
+        return Err(Error::format(path, format!("{line}, the header: {what}; {fix}")));
     }
     let mut names: Vec<String> = Vec::with_capacity(record.len());
     for (i, field) in record.fields().enumerate() {
@@ -279,9 +341,27 @@ fn names(path: &Path, record: &Record) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// A line of a record file as problems name it.
-pub fn line(line: usize) -> String {
-    format!("line {line}")
+/// A line of the record file `path` as problems name it: `line 7` of a CSV file, `row 7` of a workbook sheet.
+pub fn line(path: &Path, line: usize) -> String {
+    match super::sheet::is_sheet(path) {
+        true => format!("row {line}"),
+        false => format!("line {line}"),
+    }
+}
+
+/// What is wrong with the date cell `text` of `column`, which [`parse_date`] does not read, and the fix.
+fn not_a_date(column: &str, text: &str) -> String {
+    let (first, last) = (super::sheet::YEARS.start(), super::sheet::YEARS.end());
+    if any_date(text).is_some() {
+        format!("{column} '{text}' is not a date of {first} to {last}; correct the year")
+    } else if text.parse::<f64>().is_ok() || text.eq_ignore_ascii_case("nan") {
+        format!(
+            "{column} '{text}' is a number but not a date of {first} to {last} (an Excel date is a serial of 1 \
+             to {MAX_SERIAL}); correct the cell, or write the date as YYYY-MM-DD"
+        )
+    } else {
+        format!("{column} '{text}' is not a date; write it as YYYY-MM-DD (or M/D/YYYY)")
+    }
 }
 
 /// Checks cells and collects what is wrong with them, by file and line.
@@ -301,7 +381,7 @@ impl<'a> Checker<'a> {
 
     /// Reports a problem on `line`.
     pub fn report(&mut self, line: usize, message: impl Into<String>) {
-        self.problems.push(Problem::new(self.path, self::line(line), message));
+        self.problems.push(Problem::new(self.path, self::line(self.path, line), message));
     }
 
     /// The position of the parcel named in `id`, found by `position`; a blank or unknown id is reported.
@@ -353,10 +433,7 @@ impl<'a> Checker<'a> {
             return Some(None);
         }
         let Some(date) = parse_date(text) else {
-            self.report(
-                line,
-                format!("{column} '{text}' is not a date; write it as YYYY-MM-DD (or M/D/YYYY)"),
-            );
+            self.report(line, not_a_date(column, text));
             return None;
         };
         if let Some(as_of) = as_of.filter(|&a| date > a) {
@@ -420,6 +497,24 @@ mod tests {
         for bad in ["", "2024", "1/2/24", "1//2024", "-45658", "4.5e4", "20240229", "pass"] {
             assert_eq!(parse_date(bad), None, "{bad}");
         }
+        // Only the years 1900 to 2100: 73415 is 2100-12-31 (45658 + 27757 days, 2025 to 2101).
+        assert_eq!(parse_date("73415"), d(2100, 12, 31));
+        for bad in ["73416", "99999", "1899-12-31", "2101-01-01", "12/31/1899", "1/1/2101", "NaN", "inf"] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
+        assert!(
+            not_a_date("date", "23980000").contains("'23980000' is a number but not a date of 1900 to 2100")
+        );
+        assert!(not_a_date("date", "NaN").contains("is a number but not a date"));
+        assert!(not_a_date("date", "1025-06-12").contains("not a date of 1900 to 2100; correct the year"));
+        assert!(not_a_date("date", "#N/A").contains("'#N/A' is not a date; write it as YYYY-MM-DD"));
+    }
+
+    #[test]
+    fn a_sheet_is_told_by_its_name() {
+        assert_eq!(line(Path::new("log.xlsx:Log"), 4), "row 4");
+        assert_eq!(line(Path::new("dir/log.ODS"), 4), "row 4");
+        assert_eq!(line(Path::new("c:/dir/log.csv"), 4), "line 4");
     }
 
     #[test]
@@ -510,10 +605,11 @@ mod tests {
                 ),
                 row(5, "054689-128.05-1-2", "2026-02-03", "plain"),
                 row(8, "", "2026-02-06", "6\" pipe"),
+                row(10, "054689-128.05-1-7", "2026-02-08", "caf\u{e9}"),
             ]
         );
         let at: Vec<&str> = problems.iter().map(|(line, _)| line.as_str()).collect();
-        assert_eq!(at, ["line 6", "line 7", "line 8", "line 9", "line 10", "line 11"]);
+        assert_eq!(at, ["line 6", "line 7", "line 8", "line 9", "line 11"]);
         let says = |i: usize, words: &[&str]| {
             let message = &problems[i].1;
             assert!(words.iter().all(|w| message.contains(w)), "{message}");
@@ -522,13 +618,47 @@ mod tests {
         says(1, &["5 fields where the header has 4"]);
         says(2, &["column 'notes' holds a '\"'", "read as written", "double the quote"]);
         says(3, &["column 'notes' holds a NUL byte", "not read"]);
-        says(4, &["column 'notes' is not UTF-8 text", "save the file as CSV UTF-8"]);
-        says(5, &["never closed", "close the quote"]);
+        says(4, &["never closed", "close the quote"]);
         assert!(
             said.contains("parcel_id = PRINT_KEY (detected: SWIS and PRINT_KEY joined with '-')"),
             "{said}"
         );
         assert!(said.contains("inspection_date = Date Inspected (detected"), "{said}");
+    }
+
+    /// A Windows-1252 file (Excel's plain "CSV" on a North American or Western European computer) keeps its
+    /// rows, its accented letters read as written, and says so once in a note naming the file.
+    #[test]
+    fn text_that_is_not_utf8_is_read_as_windows_1252_with_a_note() {
+        let path = file(
+            "cp1252.csv",
+            b"parcel_id;inspection_date;r\xe9sultat\n1;2026-01-02;r\xe9ussi\n2;2026-01-03;ok\n3;2026-01-04;\x93pass\x94\n",
+        );
+        let mut records = Records::read(&path, &SPEC, &FieldMap::new()).unwrap();
+        assert!(records.has("r\u{e9}sultat"));
+        let result = records.column("r\u{e9}sultat");
+        let mut check = Checker::new(&path);
+        let mut cells = Vec::new();
+        while let Some(row) = records.next_row(&mut check).unwrap() {
+            cells.push(row.get(result).to_string());
+        }
+        assert_eq!(cells, ["r\u{e9}ussi", "ok", "\u{201c}pass\u{201d}"]);
+        assert!(check.problems.is_empty(), "{:?}", check.problems);
+        let read = records.finish(((), Vec::new()));
+        assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+        let note = &read.notes[0];
+        assert!(note.contains("cp1252.csv: not UTF-8 text; read as Windows-1252"), "{note}");
+        assert!(note.contains("3 rows, the first on line 1"), "{note}");
+        assert!(read.columns.contains("fields separated by semicolons"), "{}", read.columns);
+        // UTF-8 with its byte-order mark: no note.
+        let path = file(
+            "bom.csv",
+            "\u{feff}parcel_id,inspection_date,r\u{e9}sultat\n1,2026-01-02,r\u{e9}ussi\n".as_bytes(),
+        );
+        let (rows, problems, _) = read_rows(&path).unwrap();
+        assert_eq!((rows.len(), problems.len()), (1, 0));
+        let records = Records::read(&path, &SPEC, &FieldMap::new()).unwrap();
+        assert!(records.has("r\u{e9}sultat") && records.finish(((), Vec::new())).notes.is_empty());
     }
 
     #[test]
@@ -549,13 +679,10 @@ mod tests {
 
     #[test]
     fn a_header_that_cannot_be_read_stops_the_file() {
-        for (name, bytes) in [
-            ("latin1.csv", &b"parcel_id,inspection_date,r\xe9sultat\n1,2026-01-02,ok\n"[..]),
-            ("utf16.csv", &b"\xff\xfep\x00a\x00r\x00\n\x00"[..]),
-        ] {
-            let err = read_rows(&file(name, bytes)).unwrap_err().to_string();
-            assert!(err.contains("line 1, the header: ") && err.contains("CSV UTF-8"), "{err}");
-        }
+        let err = read_rows(&file("utf16.csv", b"\xff\xfep\x00a\x00r\x00\n\x00")).unwrap_err().to_string();
+        assert!(err.contains("is UTF-16 text") && err.contains("CSV UTF-8"), "{err}");
+        let err = read_rows(&file("nul.csv", b"parcel_id,inspection\x00date\n")).unwrap_err().to_string();
+        assert!(err.contains("line 1, the header: ") && err.contains("NUL byte"), "{err}");
         let err = read_rows(&file("open.csv", b"parcel_id,\"inspection_date\n")).unwrap_err().to_string();
         assert!(
             err.contains("line 1, the header: a quoted field") && err.contains("close the quote"),

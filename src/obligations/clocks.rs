@@ -174,7 +174,7 @@ fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) ->
         _ => {
             problems.push(Problem::new(
                 &*event.source.path,
-                crate::io::records::line(event.source.line),
+                crate::io::records::line(&event.source.path, event.source.line),
                 format!(
                     "{} event without {column}; fill it in ({} cannot tell whether it applies, so it is applied)",
                     event.kind, clock.citation

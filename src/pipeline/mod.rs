@@ -332,8 +332,18 @@ pub fn stream_schedule_in_blocks<'c>(
         });
         let (systems, more) = systems?;
         problems.extend(more);
-        let RecordFiles { events, history, inspections, samples, pipes, columns, problems: more } = records?;
+        let RecordFiles {
+            events,
+            history,
+            inspections,
+            samples,
+            pipes,
+            columns,
+            problems: more,
+            notes: said,
+        } = records?;
         problems.extend(more);
+        notes.extend(said);
         clock.lap("read systems and records");
 
         let mut run = Run {

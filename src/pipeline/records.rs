@@ -64,13 +64,14 @@ pub(super) struct RecordFiles {
     /// Which column of each file was taken for what, for `-v`.
     pub(super) columns: Vec<String>,
     pub(super) problems: Vec<Problem>,
+    /// Remarks about whole files (text read as Windows-1252).
+    pub(super) notes: Vec<String>,
 }
 
 /// Reads the record files (events, pump-outs, inspections, samples, pipes), each row finding its parcel's
 /// position in `known`.
 pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<RecordFiles> {
-    let mut problems = Vec::new();
-    let mut columns = Vec::new();
+    let mut said = Said::default();
     let fields = &config.fields;
     let cursor = known.cursor();
     let position = |id: &str| cursor.position(id);
@@ -80,11 +81,7 @@ pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<Re
         (&config.layers.pump_outs, &fields.pump_outs, read_pump_outs as ReadEvents),
     ] {
         if let Some(path) = path {
-            events.extend(keep_read(
-                &mut problems,
-                &mut columns,
-                read(path, fields, &position, config.as_of)?,
-            ));
+            events.extend(said.keep(read(path, fields, &position, config.as_of)?));
         }
     }
     events.sort_by(|a, b| (a.parcel, a.date, &a.source).cmp(&(b.parcel, b.date, &b.source)));
@@ -95,31 +92,37 @@ pub(super) fn read_record_files(config: &Config, known: &ParcelIds) -> Result<Re
         Some(path) => {
             let read =
                 read_inspections(path, &fields.history, known.len(), &position, config.as_of, &with_events)?;
-            let mut found: Inspections = keep_read(&mut problems, &mut columns, read);
+            let mut found: Inspections = said.keep(read);
             (Some(std::mem::take(&mut found.latest)), found)
         }
         None => (None, Inspections::default()),
     };
     let samples = match &config.layers.samples {
-        Some(path) => keep_read(
-            &mut problems,
-            &mut columns,
-            read_samples(path, &fields.samples, &position, config.as_of)?,
-        ),
+        Some(path) => said.keep(read_samples(path, &fields.samples, &position, config.as_of)?),
         None => Vec::new(),
     };
     let pipes = match &config.layers.pipes {
-        Some(path) => {
-            keep_read(&mut problems, &mut columns, read_pipes(path, &fields.pipes, &position, config.as_of)?)
-        }
+        Some(path) => said.keep(read_pipes(path, &fields.pipes, &position, config.as_of)?),
         None => Vec::new(),
     };
-    Ok(RecordFiles { events, history, inspections, samples, pipes, columns, problems })
+    let Said { problems, columns, notes } = said;
+    Ok(RecordFiles { events, history, inspections, samples, pipes, columns, problems, notes })
 }
 
-/// The value of a record file's reading; its problems and the columns it took go to the run's lists.
-fn keep_read<T>(problems: &mut Vec<Problem>, columns: &mut Vec<String>, read: Read<T>) -> T {
-    problems.extend(read.problems);
-    columns.push(read.columns);
-    read.value
+/// What the record files said besides their values: problems, the columns taken, notes.
+#[derive(Default)]
+struct Said {
+    problems: Vec<Problem>,
+    columns: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Said {
+    /// The value of a record file's reading; its problems, the columns it took and its notes go to the lists.
+    fn keep<T>(&mut self, read: Read<T>) -> T {
+        self.problems.extend(read.problems);
+        self.columns.push(read.columns);
+        self.notes.extend(read.notes);
+        read.value
+    }
 }

@@ -189,9 +189,12 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
-        let set: RuleSet = toml::from_str(text).map_err(|e| {
-            Error::toml(origin, crate::diagnose::toml_error(origin, text, &e, CAYUGA_ART_V), e)
-        })?;
+        // Every mistake of the TOML is told at once, then every one the types cannot catch.
+        let parsed = crate::diagnose::parse_all::<RuleSet>(origin, text, CAYUGA_ART_V);
+        if let Some(first) = parsed.first {
+            return Err(Error::toml(origin, parsed.mistakes.join("\n"), first));
+        }
+        let set = parsed.value.ok_or_else(|| Error::format(origin, "not a rule set; see data/rules/"))?;
         set.validate(origin)?;
         Ok(set)
     }
@@ -214,12 +217,20 @@ impl RuleSet {
             .unwrap_or_else(|e| unreachable!("the embedded rule set is checked by its tests: {e}"))
     }
 
+    /// Checks what the types cannot: every town named is a municipality, ids are unique, distances are
+    /// feet. Every mistake is told, in one error, a misspelt town with the municipality most likely meant.
     fn validate(&self, origin: &Path) -> Result<()> {
+        let mut mistakes = Vec::new();
+        let known: Vec<String> = self.jurisdiction.municipalities.clone();
+        let meant = |town: &str| {
+            crate::diagnose::closest(town, &known)
+                .map_or(String::new(), |m| format!(" (did you mean '{m}'?)"))
+        };
         for (village, towns) in &self.jurisdiction.villages {
-            if let Some(town) = towns.iter().find(|t| self.municipality(t).is_none()) {
-                return Err(Error::format(
-                    origin,
-                    format!("village '{village}': town '{town}' is not among [jurisdiction] municipalities"),
+            for town in towns.iter().filter(|t| self.municipality(t).is_none()) {
+                mistakes.push(format!(
+                    "village '{village}': town '{town}' is not among [jurisdiction] municipalities{}",
+                    meant(town)
                 ));
             }
         }
@@ -228,50 +239,58 @@ impl RuleSet {
                 || !head.bytes().all(|b| b.is_ascii_digit())
                 || self.municipality(town).is_none()
             {
-                return Err(Error::format(
-                    origin,
-                    format!(
-                        "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities"
-                    ),
+                mistakes.push(format!(
+                    "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities{}",
+                    if self.municipality(town).is_none() { meant(town) } else { String::new() }
                 ));
             }
         }
         let mut seen = std::collections::HashSet::new();
         for clock in &self.clocks {
             if !seen.insert(clock.id.as_str()) {
-                return Err(Error::format(origin, format!("clock '{}': the id is used twice", clock.id)));
+                mistakes.push(format!("clock '{}': the id is used twice", clock.id));
             }
-            clock.validate().map_err(|e| Error::format(origin, format!("clock '{}': {e}", clock.id)))?;
+            if let Err(e) = clock.validate() {
+                mistakes.push(format!("clock '{}': {e}", clock.id));
+            }
         }
         for rule in &self.rules {
-            let bad = |what: &str| Error::format(origin, format!("rule '{}': {what}", rule.id));
+            let mut bad = |what: &str| mistakes.push(format!("rule '{}': {what}", rule.id));
             if !seen.insert(rule.id.as_str()) {
-                return Err(bad("the id is used twice; give each rule its own id"));
+                bad("the id is used twice; give each rule its own id");
             }
             if rule.cycle_years == 0 {
-                return Err(bad("cycle_years must be at least 1"));
+                bad("cycle_years must be at least 1");
             }
-            for d in [rule.parcel_within_mhw_ft, rule.system_within_mhw_ft].into_iter().flatten() {
-                if !(d.is_finite() && d >= 0.0) {
-                    return Err(bad("distances must be non-negative feet"));
-                }
+            let distances = [rule.parcel_within_mhw_ft, rule.system_within_mhw_ft];
+            if distances.into_iter().flatten().any(|d| !(d.is_finite() && d >= 0.0)) {
+                bad("distances must be non-negative feet");
             }
             for water in rule.watersheds.iter().flatten() {
                 if self.water_bodies.iter().all(|w| w.name != *water) {
-                    return Err(bad(&format!(
-                        "watershed '{water}' is not the name of a [[water_body]]; add the water body or fix the spelling"
-                    )));
+                    let names: Vec<String> = self.water_bodies.iter().map(|w| w.name.clone()).collect();
+                    let hint = crate::diagnose::closest(water, &names)
+                        .map_or(String::new(), |m| format!(" (did you mean '{m}'?)"));
+                    bad(&format!(
+                        "watershed '{water}' is not the name of a [[water_body]]{hint}; add the water body or fix \
+                         the spelling"
+                    ));
                 }
             }
             for town in rule.towns.iter().flatten() {
                 if self.municipality(town).is_none() {
-                    return Err(bad(&format!(
-                        "town '{town}' is not among [jurisdiction] municipalities; add it there or fix the spelling"
-                    )));
+                    bad(&format!(
+                        "town '{town}' is not among [jurisdiction] municipalities{}; add it there or fix the spelling",
+                        meant(town)
+                    ));
                 }
             }
         }
-        Ok(())
+        match mistakes.len() {
+            0 => Ok(()),
+            1 => Err(Error::format(origin, mistakes.remove(0))),
+            n => Err(Error::format(origin, format!("{n} mistakes:\n- {}", mistakes.join("\n- ")))),
+        }
     }
 
     /// The largest distance any rule measures from the mean-high-water mark: distances up to it are exact in
@@ -404,6 +423,28 @@ mod tests {
             .replace("towns = [\"Ira\", \"Montezuma\", \"Venice\"]", "towns = [\"Ira\", \"Atlantis\"]");
         let err = RuleSet::from_toml(&base, Path::new("x.toml")).unwrap_err().to_string();
         assert!(err.contains("Atlantis") && err.contains("municipalities"), "{err}");
+        // Every misspelt town is told, each with the municipality meant.
+        let text = CAYUGA_ART_V
+            .replace(
+                "towns = [\"Ira\", \"Montezuma\", \"Venice\"]",
+                "towns = [\"Ira\", \"Montezuma\", \"Venise\"]",
+            )
+            .replace(
+                "towns = [\"Genoa\", \"Mentz\", \"Springport\"]",
+                "towns = [\"Genoa\", \"Mentz\", \"Springprt\"]",
+            );
+        let err = RuleSet::from_toml(&text, Path::new("r.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("r.toml: 2 mistakes:"), "{err}");
+        assert!(
+            err.contains("town 'Venise' is not among [jurisdiction] municipalities (did you mean 'Venice'?)"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "town 'Springprt' is not among [jurisdiction] municipalities (did you mean 'Springport'?)"
+            ),
+            "{err}"
+        );
         let err = RuleSet::from_toml(
             &CAYUGA_ART_V.replace("\"Aurora\" = [\"Ledyard\"]", "\"Aurora\" = [\"Atlantis\"]"),
             Path::new("v.toml"),

@@ -30,5 +30,6 @@ mod record_files;
 mod safe_outputs;
 mod scope_and_timeline;
 mod shared_reference;
+mod spreadsheets;
 mod streaming;
 mod workload;

@@ -1,14 +1,21 @@
 //! CSV text read record by record (RFC 4180), holding one record at a time, each record with the line it
 //! starts on as an editor counts lines, so that a problem in it is reported where it is.
 //!
-//! Fields are separated by commas and records by line breaks (CRLF, LF or a lone CR). A field may be quoted;
-//! a quoted field holds commas, line breaks and doubled quotes (`""` for one `"`), so a record may span
-//! several lines and the next record starts on a later line than the count of records says. Empty lines are
-//! skipped, a UTF-8 byte-order mark at the start is dropped.
+//! Fields are separated by commas, semicolons or tabs (one of them a file: [`sniff_separator`] finds which
+//! from its first lines) and records by line breaks (CRLF, LF or a lone CR). A field may be quoted; a quoted
+//! field holds separators, line breaks and doubled quotes (`""` for one `"`), so a record may span several
+//! lines and the next record starts on a later line than the count of records says. Empty lines are
+//! skipped, a UTF-8 byte-order mark at the start is dropped. A field that is not UTF-8 is read as
+//! Windows-1252, the encoding of a spreadsheet's plain "CSV" export in North America and Western Europe
+//! ([`Record::windows_1252`] says so; [`dialect`]).
 //!
 //! Damage never stops the reading: a record that is not what RFC 4180 allows comes with its [`Flaw`] (a quote
-//! that is never closed, a `"` inside an unquoted field, bytes that are not UTF-8, a NUL byte, a record of
-//! more than [`MAX_RECORD_BYTES`]), and the next record is read as usual.
+//! that is never closed, a `"` inside an unquoted field, a NUL byte, a record of more than
+//! [`MAX_RECORD_BYTES`]), and the next record is read as usual.
+
+pub mod dialect;
+
+pub use dialect::{separator_name, sniff_separator};
 
 use std::io::BufRead;
 
@@ -27,6 +34,7 @@ pub struct Record {
     text: String,
     ends: Vec<usize>,
     flaw: Option<Flaw>,
+    windows_1252: bool,
 }
 
 impl Record {
@@ -67,6 +75,11 @@ impl Record {
         self.flaw
     }
 
+    /// Whether a field of the record was not UTF-8 and was read as Windows-1252 text.
+    pub fn windows_1252(&self) -> bool {
+        self.windows_1252
+    }
+
     /// Appends a field.
     pub fn push(&mut self, field: &str) {
         self.text.push_str(field);
@@ -84,13 +97,6 @@ pub enum Flaw {
     },
     /// The record is longer than [`MAX_RECORD_BYTES`].
     TooLong,
-    /// Field `field` (0-based) holds bytes that are not UTF-8, the first of them on `line`.
-    NotUtf8 {
-        /// The line of the first bad byte.
-        line: usize,
-        /// The field.
-        field: usize,
-    },
     /// Field `field` holds a NUL byte, the first on `line`.
     Nul {
         /// The line of the NUL byte.
@@ -118,10 +124,7 @@ impl Flaw {
     pub fn line(self, start: usize) -> usize {
         match self {
             Flaw::TooLong => start,
-            Flaw::Unclosed { line }
-            | Flaw::NotUtf8 { line, .. }
-            | Flaw::Nul { line, .. }
-            | Flaw::StrayQuote { line, .. } => line,
+            Flaw::Unclosed { line } | Flaw::Nul { line, .. } | Flaw::StrayQuote { line, .. } => line,
         }
     }
 
@@ -139,7 +142,6 @@ impl Flaw {
                 "the record is longer than {} MiB, most likely because a quote was left open",
                 MAX_RECORD_BYTES >> 20
             ),
-            Flaw::NotUtf8 { field, .. } => format!("{} is not UTF-8 text", column(field)),
             Flaw::Nul { field, .. } => {
                 format!("{} holds a NUL byte (the file is damaged or not text)", column(field))
             }
@@ -155,7 +157,6 @@ impl Flaw {
             Flaw::Unclosed { .. } | Flaw::TooLong => {
                 "close the quote (and double any quote inside the field: \"\")"
             }
-            Flaw::NotUtf8 { .. } => "save the file as CSV UTF-8",
             Flaw::Nul { .. } => "delete the byte or export the file again",
             Flaw::StrayQuote { .. } => {
                 "quote the whole field and double the quote inside it (\"6\"\" pipe\"), so that every program \
@@ -202,13 +203,20 @@ pub struct CsvReader<R> {
     after_cr: bool,
     /// Whether the start of the input has been looked at for a byte-order mark.
     started: bool,
+    /// The byte between fields: `,`, `;` or a tab.
+    separator: u8,
 }
 
 impl<R: BufRead> CsvReader<R> {
     /// A reader of `input`, whose first byte is on line 1. A byte-order mark is recognised when the input's
     /// first buffer holds its three bytes, as a file's does.
     pub fn new(input: R) -> Self {
-        CsvReader { input, line: 1, after_cr: false, started: false }
+        Self::with_separator(input, b',')
+    }
+
+    /// A reader of `input` whose fields are separated by `separator` (as [`sniff_separator`] finds it).
+    pub fn with_separator(input: R, separator: u8) -> Self {
+        CsvReader { input, line: 1, after_cr: false, started: false, separator }
     }
 
     /// Reads the next record into `record` (reusing its memory); `false` at the end of the input. Only an
@@ -224,6 +232,8 @@ impl<R: BufRead> CsvReader<R> {
         bytes.clear();
         record.ends.clear();
         record.flaw = None;
+        record.windows_1252 = false;
+        let separator = self.separator;
         let mut state = State::Empty;
         let mut quote_line = 0;
         let mut stray = None;
@@ -244,7 +254,9 @@ impl<R: BufRead> CsvReader<R> {
             while used < buf.len() {
                 // Inside a field, a run of bytes that neither end it nor quote is copied at once.
                 let plain = match state {
-                    State::Unquoted | State::Quoted => plain_run(&buf[used..], state == State::Quoted),
+                    State::Unquoted | State::Quoted => {
+                        plain_run(&buf[used..], (state != State::Quoted).then_some(separator))
+                    }
                     _ => 0,
                 };
                 if plain > 0 {
@@ -270,7 +282,7 @@ impl<R: BufRead> CsvReader<R> {
                                 quote_line = line;
                                 State::Quoted
                             }
-                            b',' => {
+                            _ if b == separator => {
                                 record.ends.push(bytes.len());
                                 State::FieldStart
                             }
@@ -293,7 +305,7 @@ impl<R: BufRead> CsvReader<R> {
                         push(&mut bytes, &[b]);
                         State::Quoted
                     }
-                    (State::Unquoted | State::QuoteSeen, b',') => {
+                    (State::Unquoted | State::QuoteSeen, _) if b == separator => {
                         record.ends.push(bytes.len());
                         State::FieldStart
                     }
@@ -318,8 +330,7 @@ impl<R: BufRead> CsvReader<R> {
         }
         // The last field, ended by a line break or by the end of the input.
         record.ends.push(bytes.len());
-        let (text, damage) = validate(bytes, record);
-        record.text = text;
+        let damage = validate(bytes, record);
         record.flaw = if !ended && state == State::Quoted {
             Some(Flaw::Unclosed { line: quote_line })
         } else if cut {
@@ -332,37 +343,44 @@ impl<R: BufRead> CsvReader<R> {
 }
 
 /// The length of the run of bytes at the start of `bytes` that are a field's content as they are: no quote, no
-/// line break, and no comma unless `quoted`.
-fn plain_run(bytes: &[u8], quoted: bool) -> usize {
-    let special = |b: u8| b == b'"' || b == b'\n' || b == b'\r' || (b == b',' && !quoted);
+/// line break, and no `separator` (`None` inside a quoted field, where a separator is text).
+fn plain_run(bytes: &[u8], separator: Option<u8>) -> usize {
+    let special = |b: u8| b == b'"' || b == b'\n' || b == b'\r' || Some(b) == separator;
     bytes.iter().position(|&b| special(b)).unwrap_or(bytes.len())
 }
 
-/// The record's bytes as text, or empty text and the flaw when a field is not UTF-8; the flaw when a field
+/// The record's bytes as its text, each field that is not UTF-8 read as Windows-1252; the flaw when a field
 /// holds a NUL byte.
-fn validate(bytes: Vec<u8>, record: &Record) -> (String, Option<Flaw>) {
-    let at = |bytes: &[u8], at: usize| {
+fn validate(bytes: Vec<u8>, record: &mut Record) -> Option<Flaw> {
+    let nul = memchr::memchr(0, &bytes).map(|at| {
         let field = record.ends.partition_point(|&end| end <= at).min(record.ends.len().saturating_sub(1));
-        (line_at(bytes, record, at), field)
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            let (line, field) = at(e.as_bytes(), e.utf8_error().valid_up_to());
-            return (String::new(), Some(Flaw::NotUtf8 { line, field }));
-        }
-    };
-    // A field boundary inside a character: two fields each holding part of it.
-    if let Some(end) = record.ends.iter().copied().find(|&end| !text.is_char_boundary(end)) {
-        let (line, field) = at(text.as_bytes(), end);
-        return (String::new(), Some(Flaw::NotUtf8 { line, field }));
-    }
-    let nul = text.as_bytes().contains(&0).then(|| text.bytes().position(|b| b == 0)).flatten();
-    let flaw = nul.map(|nul| {
-        let (line, field) = at(text.as_bytes(), nul);
-        Flaw::Nul { line, field }
+        Flaw::Nul { line: line_at(&bytes, record, at), field }
     });
-    (text, flaw)
+    let bytes = match String::from_utf8(bytes) {
+        // A field boundary inside a character leaves two fields each holding part of it: neither is text.
+        Ok(text) if record.ends.iter().all(|&end| text.is_char_boundary(end)) => {
+            record.text = text;
+            return nul;
+        }
+        Ok(text) => text.into_bytes(),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut start = 0;
+    for end in &mut record.ends {
+        let field = &bytes[start..*end];
+        start = *end;
+        match std::str::from_utf8(field) {
+            Ok(field) => text.push_str(field),
+            Err(_) => {
+                text.push_str(&encoding_rs::WINDOWS_1252.decode_without_bom_handling(field).0);
+                record.windows_1252 = true;
+            }
+        }
+        *end = text.len();
+    }
+    record.text = text;
+    nul
 }
 
 /// The line of byte `at` of a record's fields: its start line plus the line breaks before it, counted field
@@ -486,18 +504,42 @@ mod tests {
     }
 
     #[test]
-    fn bytes_that_are_not_utf8_or_nul_are_found_on_their_line() {
-        // Record 1 spans lines 2-4; its bad byte is on line 4. Record 2 (line 5) is whole.
-        let read = records(b"id,note\n1,\"a\nb\nc\xff\"\n2,fine\n3,n\x00l\n\"\xc3\",\"\xa9\"\n");
-        assert_eq!(read[1].0, 2);
-        assert_eq!(read[1].2, Some(Flaw::NotUtf8 { line: 4, field: 1 }));
-        assert_eq!(read[2], (5, vec!["2".into(), "fine".into()], None));
+    fn bytes_that_are_not_utf8_are_windows_1252_and_nul_is_found_on_its_line() {
+        // Record 1 spans lines 2-4 and ends in 0xE9, Windows-1252 for 'é'; record 2 (line 5) is UTF-8.
+        let input =
+            b"id,note\n1,\"a\nb\nd\xe9\"\n2,fine\xe2\x80\x94\n3,n\x00l\n\"\xc3\",\"\xa9\"\n4,\x93q\x94\n";
+        let read = records(input);
+        assert_eq!(read[1], (2, vec!["1".into(), "a\nb\nd\u{e9}".into()], None));
+        assert_eq!(read[2], (5, vec!["2".into(), "fine\u{2014}".into()], None));
         assert_eq!(read[3].2, Some(Flaw::Nul { line: 6, field: 1 }));
-        // Two fields each holding half of 'é' are not text, though their bytes together are.
-        assert!(matches!(read[4].2, Some(Flaw::NotUtf8 { line: 7, .. })));
+        // Two fields each holding half of 'é' are not text, though their bytes together are: each is read as
+        // Windows-1252 on its own.
+        assert_eq!(read[4], (7, vec!["\u{c3}".into(), "\u{a9}".into()], None));
+        // 0x93 and 0x94 are Windows-1252's curly quotes (not Latin-1's control codes).
+        assert_eq!(read[5].1, ["4", "\u{201c}q\u{201d}"]);
+        let mut reader = CsvReader::new(&input[..]);
+        let mut record = Record::default();
+        let mut decoded = Vec::new();
+        while reader.read(&mut record).unwrap() {
+            decoded.push(record.windows_1252());
+        }
+        assert_eq!(decoded, [false, true, false, false, true, true]);
         // A CR closing one quoted field and a LF opening the next are two line breaks.
-        let read = records(b"a,b\n\"x\r\",\"\ny\xff\"\n");
-        assert_eq!(read[1].2, Some(Flaw::NotUtf8 { line: 4, field: 1 }));
+        let read = records(b"a,b\n\"x\r\",\"\ny\x00\"\n");
+        assert_eq!(read[1].2, Some(Flaw::Nul { line: 4, field: 1 }));
+    }
+
+    #[test]
+    fn fields_are_split_at_the_separator_given() {
+        let mut reader = CsvReader::with_separator(&b"a;b\tc,d\n\"x;y\";2\n"[..], b';');
+        let mut record = Record::default();
+        assert!(reader.read(&mut record).unwrap());
+        assert_eq!(record.fields().collect::<Vec<_>>(), ["a", "b\tc,d"]);
+        assert!(reader.read(&mut record).unwrap());
+        assert_eq!(record.fields().collect::<Vec<_>>(), ["x;y", "2"]);
+        let mut reader = CsvReader::with_separator(&b"a\tb,c\n"[..], b'\t');
+        assert!(reader.read(&mut record).unwrap());
+        assert_eq!(record.fields().collect::<Vec<_>>(), ["a", "b,c"]);
     }
 
     #[test]
