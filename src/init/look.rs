@@ -170,10 +170,11 @@ fn table(path: &Path, words: String, header: Option<Record>, records: usize, row
     }
 }
 
-/// Reads a CSV file's header, counts its records and keeps the first [`SAMPLE_ROWS`].
+/// Reads a CSV file's header (its separator sniffed, as the record readers do), counts its records and keeps
+/// the first [`SAMPLE_ROWS`].
 pub fn look_at_table(path: &Path, words: String) -> Result<Found> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut reader = CsvReader::new(BufReader::new(file));
+    let mut reader = CsvReader::sniffing(BufReader::new(file)).map_err(|e| Error::io(path, e))?;
     let mut header = Record::default();
     if !reader.read(&mut header).map_err(|e| Error::io(path, e))? {
         return Ok(table(path, words, None, 0, Vec::new()));
@@ -217,4 +218,23 @@ fn look_at_workbook(path: &Path, stem: &str) -> Result<Vec<Found>> {
             }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log exported with semicolons, as a spreadsheet set to a European locale writes it: its header is
+    /// three columns, as the record readers read it, and its rows are counted, the blank line not.
+    #[test]
+    fn a_semicolon_log_is_surveyed_by_its_columns() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-init-semicolon-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("inspections.csv");
+        std::fs::write(&path, "parcel_id;inspection_date;result\n054689-128.05-1-1;2025-06-12;pass\n\n052089-123.45-1-2;2018-04-04;pass\n").unwrap();
+        let found = look_at_table(&path, "inspections".into()).unwrap();
+        assert_eq!(found.fields, ["parcel_id", "inspection_date", "result"]);
+        assert_eq!(found.records, 2);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 
 use super::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
-use super::csv::{separator_name, sniff_separator, CsvReader, Record};
+use super::csv::{separator_name, CsvReader, Record};
 use crate::error::{Error, Problem, Result};
 
 /// The Excel serial of 2100-12-31, the last day a record file's date may be.
@@ -189,8 +189,9 @@ impl Records {
                     "is UTF-16 text (\"Unicode Text\"); save it from the spreadsheet program as CSV UTF-8",
                 ));
             }
-            separator = sniff_separator(start);
-            Input::Csv(CsvReader::with_separator(input, separator))
+            let reader = CsvReader::sniffing(input).map_err(|e| Error::io(path, e))?;
+            separator = reader.separator();
+            Input::Csv(reader)
         };
         let mut first = Record::default();
         let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };

@@ -219,6 +219,18 @@ impl<R: BufRead> CsvReader<R> {
         CsvReader { input, line: 1, after_cr: false, started: false, separator }
     }
 
+    /// A reader of `input` whose separator is sniffed ([`sniff_separator`]) from the bytes its first buffer
+    /// holds.
+    pub fn sniffing(mut input: R) -> std::io::Result<Self> {
+        let separator = sniff_separator(input.fill_buf()?);
+        Ok(Self::with_separator(input, separator))
+    }
+
+    /// The byte between fields.
+    pub fn separator(&self) -> u8 {
+        self.separator
+    }
+
     /// Reads the next record into `record` (reusing its memory); `false` at the end of the input. Only an
     /// error of the input itself is an error: damage is the record's [`Flaw`].
     pub fn read(&mut self, record: &mut Record) -> std::io::Result<bool> {
