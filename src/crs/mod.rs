@@ -29,7 +29,10 @@
 //! ```
 
 pub mod backend;
+pub mod extent;
 mod grid;
+mod mistakes;
+pub mod overlap;
 mod proj_string;
 mod reproject;
 mod wkt;
@@ -37,6 +40,8 @@ pub mod zones;
 
 use std::path::Path;
 
+pub use self::extent::Screen;
+pub use self::overlap::{check_overlap, LayerExtent};
 pub use self::reproject::Reprojector;
 use self::wkt::Wkt;
 use crate::error::{Error, Result};

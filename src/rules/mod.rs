@@ -62,6 +62,32 @@ pub struct RuleSet {
     /// Event-driven obligations with their legal clocks.
     #[serde(default, rename = "clock")]
     pub clocks: Vec<Clock>,
+    /// How the systems layer is trusted.
+    #[serde(default)]
+    pub systems: SystemRules,
+}
+
+/// How far the systems layer is trusted to locate a parcel.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemRules {
+    /// A system point farther than this outside the parcel it names is reported, and the parcel is located by
+    /// its own polygon, as if it had no system point. Feet.
+    #[serde(default = "SystemRules::default_max_outside_parcel_ft")]
+    pub max_outside_parcel_ft: f64,
+}
+
+impl SystemRules {
+    /// 100 ft: beyond the digitising offset between a systems layer and the tax map, within a neighbour's lot.
+    fn default_max_outside_parcel_ft() -> f64 {
+        100.0
+    }
+}
+
+impl Default for SystemRules {
+    fn default() -> Self {
+        SystemRules { max_outside_parcel_ft: SystemRules::default_max_outside_parcel_ft() }
+    }
 }
 
 /// The jurisdiction a rule set belongs to.
@@ -244,6 +270,13 @@ impl RuleSet {
                     if self.municipality(town).is_none() { meant(town) } else { String::new() }
                 ));
             }
+        }
+        let limit = self.systems.max_outside_parcel_ft;
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(Error::format(
+                origin,
+                format!("[systems] max_outside_parcel_ft = {limit}: give a distance in feet, 0 or more (such as 100)"),
+            ));
         }
         let mut seen = std::collections::HashSet::new();
         for clock in &self.clocks {

@@ -13,6 +13,7 @@ mod gpkg;
 mod identical_outputs;
 mod index_vs_brute_force;
 mod init_survey;
+mod layer_checks;
 mod law_readings;
 mod letters_render;
 mod map_browser;
