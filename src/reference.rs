@@ -246,7 +246,10 @@ pub(crate) fn read_reference(
         let attributes = texts(&layer, Some(field));
         reference.towns = Some(ReferenceLayer { layer, attributes });
     }
-    let areas = [(&mut reference.sewered, &layers.sewered, "sewer districts"), (&mut reference.county, &layers.county, "county")];
+    let areas = [
+        (&mut reference.sewered, &layers.sewered, "sewer districts"),
+        (&mut reference.county, &layers.county, "county"),
+    ];
     for (slot, path, role) in areas {
         if let Some(path) = path {
             let (layer, p) = load(path, role)?;

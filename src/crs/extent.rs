@@ -48,10 +48,7 @@ pub fn extent_of(geometry: &Geometry<f64>) -> Option<Rect<f64>> {
 
 /// The box of the usable geometries of `features`, if any has a finite coordinate.
 pub fn extent_of_features(features: &[Feature]) -> Option<Rect<f64>> {
-    features
-        .par_iter()
-        .filter_map(|f| f.geometry.as_ref().ok().and_then(extent_of))
-        .reduce_with(union)
+    features.par_iter().filter_map(|f| f.geometry.as_ref().ok().and_then(extent_of)).reduce_with(union)
 }
 
 /// Grows `extent` by `more`.
@@ -148,7 +145,12 @@ impl Screen {
     /// A screen for layers in `working`, the working CRS.
     pub fn new(working: &Crs) -> Screen {
         let unit = working.linear_unit().ok().flatten().map_or(1.0, |u| u.to_metre());
-        Screen { working: working.short_name(), area: area_box(working), middle: None, far: FAR_METRES / unit }
+        Screen {
+            working: working.short_name(),
+            area: area_box(working),
+            middle: None,
+            far: FAR_METRES / unit,
+        }
     }
 
     /// Screens `features` of the layer at `path`, in the working CRS, returning a problem for each one made
@@ -177,7 +179,10 @@ impl Screen {
     /// Why `geometry` cannot be used, if it cannot.
     fn reject(&self, geometry: &Geometry<f64>) -> Option<String> {
         let outside = |r: &Rect<f64>, c: &geo::Coord<f64>, margin: f64| {
-            c.x < r.min().x - margin || c.x > r.max().x + margin || c.y < r.min().y - margin || c.y > r.max().y + margin
+            c.x < r.min().x - margin
+                || c.x > r.max().x + margin
+                || c.y < r.min().y - margin
+                || c.y > r.max().y + margin
         };
         for c in geometry.coords_iter() {
             if !(c.x.is_finite() && c.y.is_finite()) {
@@ -199,7 +204,8 @@ impl Screen {
                     area.max().y
                 ));
             }
-            if let Some((middle, margin)) = self.middle.as_ref().filter(|(m, margin)| outside(m, &c, *margin)) {
+            if let Some((middle, margin)) = self.middle.as_ref().filter(|(m, margin)| outside(m, &c, *margin))
+            {
                 return Some(format!(
                     "vertex ({:.0}, {:.0}) in {} lies more than {:.0} units outside the middle of its layer (x \
                      {:.0} to {:.0}, y {:.0} to {:.0}); the feature is not used: fix the vertex",
@@ -230,14 +236,16 @@ mod tests {
 
     /// A square parcel of 200 ft at (x, y), in EPSG:2261 feet near Auburn, NY.
     fn parcel(record: usize, x: f64, y: f64) -> Feature {
-        let p = polygon![(x: x, y: y), (x: x + 200.0, y: y), (x: x + 200.0, y: y + 200.0), (x: x, y: y + 200.0)];
+        let p =
+            polygon![(x: x, y: y), (x: x + 200.0, y: y), (x: x + 200.0, y: y + 200.0), (x: x, y: y + 200.0)];
         feature(record, Geometry::Polygon(p))
     }
 
     /// A county of parcels 30 miles across (158,400 ft), with one parcel at each far corner.
     fn county() -> Vec<Feature> {
-        let mut features: Vec<Feature> =
-            (0..400).map(|i| parcel(i + 1, 800_000.0 + f64::from(i as u32 % 20) * 300.0, 1_060_000.0)).collect();
+        let mut features: Vec<Feature> = (0..400)
+            .map(|i| parcel(i + 1, 800_000.0 + f64::from(i as u32 % 20) * 300.0, 1_060_000.0))
+            .collect();
         features.push(parcel(401, 800_000.0 - 80_000.0, 1_060_000.0 - 80_000.0));
         features.push(parcel(402, 800_000.0 + 78_400.0, 1_060_000.0 + 78_400.0));
         features
@@ -271,8 +279,9 @@ mod tests {
     fn a_vertex_far_from_its_layer_is_found_where_the_area_of_use_is_the_globe() {
         // EPSG:5070 (Albers, in metres) covers the globe here: only the distance from the layer tells.
         let crs = Crs::parse("EPSG:5070").unwrap();
-        let mut features: Vec<Feature> =
-            (0..50).map(|i| feature(i + 1, Geometry::Point(Point::new(1.5e6 + f64::from(i as u32), 2.3e6)))).collect();
+        let mut features: Vec<Feature> = (0..50)
+            .map(|i| feature(i + 1, Geometry::Point(Point::new(1.5e6 + f64::from(i as u32), 2.3e6))))
+            .collect();
         features.push(feature(51, Geometry::Point(Point::new(1.5e6 + 3.0e6, 2.3e6))));
         let problems = Screen::new(&crs).screen(Path::new("s.geojson"), &mut features);
         assert_eq!(problems.len(), 1, "{problems:?}");

@@ -114,8 +114,12 @@ pub(super) fn likely_causes(
              GeoJSON and shapefiles do"
         ));
     }
-    let degrees = |r: &Rect<f64>| r.min().x >= -180.0 && r.max().x <= 180.0 && r.min().y >= -90.0 && r.max().y <= 90.0;
-    let swapped = Rect::new(coord! { x: source.min().y, y: source.min().x }, coord! { x: source.max().y, y: source.max().x });
+    let degrees =
+        |r: &Rect<f64>| r.min().x >= -180.0 && r.max().x <= 180.0 && r.min().y >= -90.0 && r.max().y <= 90.0;
+    let swapped = Rect::new(
+        coord! { x: source.min().y, y: source.min().x },
+        coord! { x: source.max().y, y: source.max().x },
+    );
     if !geographic && (degrees(source) || degrees(&swapped)) {
         let fits = fit(lands(source, &Crs::wgs84(), working, false), target) > 0.0
             || fit(lands(source, &Crs::wgs84(), working, true), target) > 0.0;
@@ -164,7 +168,8 @@ pub(super) fn likely_causes(
         let fitting = fitting.join(" or ");
         let zone_unit = Crs { def: CrsDef::Epsg(code) }.linear_unit().ok().flatten();
         let same_unit = zone_unit.is_some_and(|z| unit.is_some_and(|u| u.is_feet() == z.is_feet()));
-        let state_plane = crs.epsg().and_then(epsg_name).is_some_and(|n| n.starts_with("NAD83") && !n.contains("UTM"));
+        let state_plane =
+            crs.epsg().and_then(epsg_name).is_some_and(|n| n.starts_with("NAD83") && !n.contains("UTM"));
         let cause = if geographic {
             format!(
                 "its CRS {label} is geographic (degrees), but its coordinates are projected numbers: they fit \
@@ -182,7 +187,8 @@ pub(super) fn likely_causes(
                 unit_words(zone_unit)
             )
         };
-        causes.push(format!("{cause}; give the layer the .prj of that CRS (or pass --assume-crs EPSG:{code})"));
+        causes
+            .push(format!("{cause}; give the layer the .prj of that CRS (or pass --assume-crs EPSG:{code})"));
     }
     causes
 }
@@ -214,7 +220,8 @@ mod tests {
         let all = causes.join(" | ");
         assert!(all.contains("metres") && all.contains("EPSG:2261") && all.contains("feet"), "{all}");
         // A UTM 18N layer in metres given a CRS in feet: the unit is the mistake.
-        let metres = Rect::new(coord! { x: 360_000.0, y: 4_740_000.0 }, coord! { x: 380_000.0, y: 4_760_000.0 });
+        let metres =
+            Rect::new(coord! { x: 360_000.0, y: 4_740_000.0 }, coord! { x: 380_000.0, y: 4_760_000.0 });
         let feet = with_unit(&crs(26918), "us-ft").unwrap();
         let target = lands(&metres, &crs(26918), &crs(2261), false).unwrap();
         let causes = likely_causes(&metres, &feet, &crs(2261), &target, "the parcels");

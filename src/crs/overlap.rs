@@ -62,12 +62,12 @@ pub fn check_overlap(parcels: &LayerExtent, others: &[LayerExtent], working: &Cr
     if failing.is_empty() {
         return Ok(());
     }
-    let agreeing: Vec<&LayerExtent> = others
-        .iter()
-        .filter(|a| others.iter().any(|b| !std::ptr::eq(*a, b) && a.overlaps(b)))
-        .collect();
+    let agreeing: Vec<&LayerExtent> =
+        others.iter().filter(|a| others.iter().any(|b| !std::ptr::eq(*a, b) && a.overlaps(b))).collect();
     let describe = |l: &LayerExtent| describe(l, working);
-    if failing.len() == others.len() && (agreeing.len() >= 2 || others.len() == 1 || parcels.working.is_none()) {
+    if failing.len() == others.len()
+        && (agreeing.len() >= 2 || others.len() == 1 || parcels.working.is_none())
+    {
         let witnesses = if agreeing.len() >= 2 { agreeing.clone() } else { others.iter().collect() };
         let names: Vec<&str> = witnesses.iter().map(|l| l.role).collect();
         let target = witnesses.iter().filter_map(|l| l.working).reduce(union);
@@ -88,7 +88,9 @@ pub fn check_overlap(parcels: &LayerExtent, others: &[LayerExtent], working: &Cr
         };
         if others.len() == 1 {
             causes.extend(
-                layer_causes(&others[0], parcels, working).into_iter().map(|c| format!("the {} layer: {c}", others[0].role)),
+                layer_causes(&others[0], parcels, working)
+                    .into_iter()
+                    .map(|c| format!("the {} layer: {c}", others[0].role)),
             );
         }
         let message = format!(
@@ -152,23 +154,36 @@ fn describe(layer: &LayerExtent, working: &Crs) -> String {
             r.max().y
         )
     };
-    let mut text = match &layer.working {
-        None => format!("{}: no usable feature in {}", layer.path.display(), working.short_name()),
-        Some(r) => {
-            let lonlat = lands(r, working, &Crs::wgs84(), false).map_or_else(
-                || "longitude/latitude unknown".to_string(),
-                |g| {
-                    format!(
-                        "longitude {:.4} to {:.4}, latitude {:.4} to {:.4}",
-                        g.min().x,
-                        g.max().x,
-                        g.min().y,
-                        g.max().y
-                    )
-                },
-            );
-            format!("{}: {} ft in {} ({lonlat})", layer.path.display(), boxed(r, 0), working.short_name())
+    let lonlat = |r: &Rect<f64>, crs: &Crs| {
+        lands(r, crs, &Crs::wgs84(), false).map_or_else(
+            || "longitude/latitude unknown".to_string(),
+            |g| {
+                format!(
+                    "longitude {:.4} to {:.4}, latitude {:.4} to {:.4}",
+                    g.min().x,
+                    g.max().x,
+                    g.min().y,
+                    g.max().y
+                )
+            },
+        )
+    };
+    let mut text = match (&layer.working, &layer.source) {
+        (Some(r), _) => {
+            format!(
+                "{}: {} ft in {} ({})",
+                layer.path.display(),
+                boxed(r, 0),
+                working.short_name(),
+                lonlat(r, working)
+            )
         }
+        (None, source) => format!(
+            "{}: no usable feature in {} (every one lies outside its area of use, or could not be read){}",
+            layer.path.display(),
+            working.short_name(),
+            source.map_or_else(String::new, |s| format!(", read at {}", lonlat(&s, &layer.crs)))
+        ),
     };
     if let Some(source) = layer.source.filter(|_| &layer.crs != working) {
         let digits = if layer.crs.is_geographic().unwrap_or(false) { 4 } else { 0 };
@@ -207,9 +222,13 @@ mod tests {
         let parcels = extent("parcels", 2261, COUNTY);
         let towns = extent("towns", 2261, COUNTY);
         let mut floodplain = extent("floodplain", 2262, COUNTY);
-        floodplain.working = lands(&floodplain.source.unwrap(), &floodplain.crs, &Crs::ny_central_ftus(), false);
-        let err = check_overlap(&parcels, &[towns, floodplain], &Crs::ny_central_ftus()).unwrap_err().to_string();
-        for words in ["floodplain layer floodplain.shp", "longitude", "latitude", "neighbouring zone EPSG:2261"] {
+        floodplain.working =
+            lands(&floodplain.source.unwrap(), &floodplain.crs, &Crs::ny_central_ftus(), false);
+        let err =
+            check_overlap(&parcels, &[towns, floodplain], &Crs::ny_central_ftus()).unwrap_err().to_string();
+        for words in
+            ["floodplain layer floodplain.shp", "longitude", "latitude", "neighbouring zone EPSG:2261"]
+        {
             assert!(err.contains(words), "{words}: {err}");
         }
         assert!(!err.contains("towns:"), "{err}");
@@ -219,9 +238,14 @@ mod tests {
     fn parcels_no_reference_layer_meets_are_the_culprit_when_those_agree() {
         let mut parcels = extent("parcels", 2261, COUNTY);
         // The parcels' coordinates in metres under a CRS in feet.
-        parcels.source = Some(Rect::new(coord! { x: 243_840.0, y: 320_040.0 }, coord! { x: 252_984.0, y: 329_184.0 }));
-        parcels.working = Some(Rect::new(coord! { x: 243_840.0, y: 320_040.0 }, coord! { x: 252_984.0, y: 329_184.0 }));
-        let others = [extent("towns", 2261, COUNTY), extent("county", 2261, (790_000.0, 1_040_000.0, 840_000.0, 1_090_000.0))];
+        parcels.source =
+            Some(Rect::new(coord! { x: 243_840.0, y: 320_040.0 }, coord! { x: 252_984.0, y: 329_184.0 }));
+        parcels.working =
+            Some(Rect::new(coord! { x: 243_840.0, y: 320_040.0 }, coord! { x: 252_984.0, y: 329_184.0 }));
+        let others = [
+            extent("towns", 2261, COUNTY),
+            extent("county", 2261, (790_000.0, 1_040_000.0, 840_000.0, 1_090_000.0)),
+        ];
         let err = check_overlap(&parcels, &others, &Crs::ny_central_ftus()).unwrap_err().to_string();
         assert!(err.contains("parcels layer is the likely culprit"), "{err}");
         assert!(err.contains("its coordinates are in metres"), "{err}");

@@ -17,7 +17,7 @@ use lakeshore::io::{read_layer, ReadOptions};
 use lakeshore::layer::Value;
 use serde_json::{json, Map};
 
-use crate::common::{fresh_dir, read_rows, Row};
+use crate::common::{fresh_dir, read_rows, skip_unless_ci, Row};
 
 const AS_OF: &str = "2027-01-15";
 
@@ -75,11 +75,25 @@ fn assert_stops(dir: &Path, output: &Output, words: &[&str]) -> String {
     message
 }
 
+/// Sets the config's `layer` to `file`.
+fn set_layer(dir: &Path, layer: &str, file: &str) {
+    let config = fs::read_to_string(dir.join("county.toml")).expect("config");
+    let lines: Vec<String> = config
+        .lines()
+        .map(|l| {
+            if l.starts_with(&format!("{layer} = ")) {
+                format!("{layer} = {file:?}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    fs::write(dir.join("county.toml"), lines.join("\n") + "\n").expect("config");
+}
+
 /// Sets the config's parcels layer to `file`.
 fn use_parcels(dir: &Path, file: &str) {
-    let config = fs::read_to_string(dir.join("county.toml")).expect("config");
-    fs::write(dir.join("county.toml"), config.replace("parcels = \"parcels.shp\"", &format!("parcels = \"{file}\"")))
-        .expect("config");
+    set_layer(dir, "parcels", file);
 }
 
 /// The sample's parcels written as an RFC 7946 GeoJSON in longitude/latitude, as a county exports them,
@@ -193,7 +207,8 @@ fn a_reference_layer_with_the_neighbouring_zone_prj_stops_naming_the_zone() {
         let west = Crs::parse("EPSG:2262").expect("EPSG:2262").wkt().expect("WKT");
         fs::write(dir.join(prj), west).expect("write .prj");
         let output = schedule(&dir, &[]);
-        let message = assert_stops(&dir, &output, &[&format!("{layer} layer"), "EPSG:2262", "zone", "EPSG:2261"]);
+        let message =
+            assert_stops(&dir, &output, &[&format!("{layer} layer"), "EPSG:2262", "zone", "EPSG:2261"]);
         assert!(message.contains("neighbouring zone EPSG:2261"), "{message}");
         assert!(!message.contains("parcels layer is the likely culprit"), "{message}");
     }
@@ -207,7 +222,8 @@ fn reproject_shapefile(path: &Path, to: &Crs) {
     let shx = fs::read(path.with_extension("shx")).expect(".shx");
     for (i, feature) in layer.features.iter().enumerate() {
         let projected = r.transform(feature.geometry.as_ref().expect("shape")).expect("reprojects");
-        let offset = u32::from_be_bytes(shx[100 + 8 * i..104 + 8 * i].try_into().expect("4 bytes")) as usize * 2;
+        let offset =
+            u32::from_be_bytes(shx[100 + 8 * i..104 + 8 * i].try_into().expect("4 bytes")) as usize * 2;
         let content = offset + 8;
         let parts = u32::from_le_bytes(shp[content + 36..content + 40].try_into().expect("4")) as usize;
         let points = u32::from_le_bytes(shp[content + 40..content + 44].try_into().expect("4")) as usize;
@@ -267,14 +283,17 @@ fn a_vertex_at_1e300_leaves_its_parcel_unscheduled_and_the_rest_as_the_sample() 
 /// The systems GeoJSON of `dir` with system `index` (0-based) moved `dx` ft east in EPSG:2261, or removed.
 fn edit_system(dir: &Path, index: usize, dx: Option<f64>) -> (String, Point<f64>) {
     let path = dir.join("systems.geojson");
-    let mut doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).expect("systems")).expect("json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).expect("systems")).expect("json");
     let features = doc["features"].as_array_mut().expect("features");
     let parcel = features[index]["properties"]["PARCEL_ID"].as_str().expect("id").to_string();
     let lonlat = &features[index]["geometry"]["coordinates"];
     let (lon, lat) = (lonlat[0].as_f64().expect("lon"), lonlat[1].as_f64().expect("lat"));
     let to = Reprojector::new(&Crs::wgs84(), &Crs::ny_central_ftus()).expect("reprojector");
     let back = Reprojector::new(&Crs::ny_central_ftus(), &Crs::wgs84()).expect("reprojector");
-    let Ok(Geometry::Point(at)) = to.transform(&Geometry::Point(Point::new(lon, lat))) else { panic!("point") };
+    let Ok(Geometry::Point(at)) = to.transform(&Geometry::Point(Point::new(lon, lat))) else {
+        panic!("point")
+    };
     let moved = Point::new(at.x() + dx.unwrap_or(0.0), at.y());
     match dx {
         Some(_) => {
@@ -303,7 +322,8 @@ fn a_system_point_2000_ft_outside_its_parcel_is_reported_and_the_parcel_located_
         .features
         .iter()
         .find(|f| {
-            let text = |name: &str| layer.field_index(name).and_then(|i| f.values[i].as_text()).unwrap_or_default();
+            let text =
+                |name: &str| layer.field_index(name).and_then(|i| f.values[i].as_text()).unwrap_or_default();
             format!("{}-{}", text("SWIS"), text("PRINT_KEY")) == parcel
         })
         .and_then(|f| f.geometry.clone().ok())
@@ -311,7 +331,8 @@ fn a_system_point_2000_ft_outside_its_parcel_is_reported_and_the_parcel_located_
     let outside = Euclidean.distance(&moved, &shape);
     assert!(outside > 1000.0, "{outside}");
     let problems = fs::read_to_string(dir.join("out/problems.csv")).expect("problems.csv");
-    let line = problems.lines().find(|l| l.contains("systems.geojson")).unwrap_or_else(|| panic!("{problems}"));
+    let line =
+        problems.lines().find(|l| l.contains("systems.geojson")).unwrap_or_else(|| panic!("{problems}"));
     for words in ["record 2", parcel.as_str(), &format!("{outside:.0} ft")] {
         assert!(line.contains(words), "{words:?} in {line}");
     }
@@ -322,4 +343,40 @@ fn a_system_point_2000_ft_outside_its_parcel_is_reported_and_the_parcel_located_
     assert_same_schedule(&found, &rows(&oracle, &output));
     let row = found.iter().find(|r| r["parcel_id"] == parcel).expect("listed");
     assert_eq!(row["basis"], "parcel", "{row:?}");
+}
+
+/// A file of the real data in `../shared/data/real`, or `None` (the test skipped) when it is absent outside
+/// CI.
+fn real(relative: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/real").join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    skip_unless_ci(relative, &format!("{} not found", path.display()));
+    None
+}
+
+/// Real layers that are not the parcels' extent: the Owasco Lake watershed from USGS StreamStats (202 mi²,
+/// reaching far beyond the sample's parcels) and the Census outlines of eight counties around Cayuga, as the
+/// watershed and county layers, overlap the parcels and the run goes on. A real FEMA flood-zone layer of
+/// Vernonia, Oregon, as the floodplain, overlaps nothing and stops the run, naming it.
+#[test]
+fn real_layers_larger_than_the_parcels_pass_and_one_of_another_state_stops() {
+    let (Some(watershed), Some(counties), Some(oregon)) = (
+        real("owasco-watershed-streamstats/Owasco_Lake_DA_SS/globalwatershed.shp"),
+        real("us-atlas-2023-ny-counties/ny_counties_near_cayuga_cb2023_10m.geojson"),
+        real("vernonia-or-floodplain/flood-hazard_flood-zones.geojson"),
+    ) else {
+        return;
+    };
+    let dir = sample_copy("real-layers");
+    set_layer(&dir, "watershed", &watershed.to_string_lossy());
+    set_layer(&dir, "county", &counties.to_string_lossy());
+    let output = schedule(&dir, &[]);
+    assert!(matches!(output.status.code(), Some(0 | 2)), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("does not overlap"), "{}", stderr(&output));
+    set_layer(&dir, "floodplain", &oregon.to_string_lossy());
+    fs::remove_dir_all(dir.join("out")).expect("out");
+    let output = schedule(&dir, &[]);
+    assert_stops(&dir, &output, &["floodplain layer", "flood-hazard_flood-zones.geojson", "longitude -123"]);
 }
