@@ -57,7 +57,14 @@ impl LayerExtent {
 
 /// Checks that every layer of `others` overlaps `parcels` in `working`, the working CRS: an error naming each
 /// that does not, with both extents and the likely cause, when one does not.
+///
+/// A layer with no coordinate at all (an empty file) has no place to disagree with and is not checked.
 pub fn check_overlap(parcels: &LayerExtent, others: &[LayerExtent], working: &Crs) -> Result<()> {
+    if parcels.source.is_none() {
+        return Ok(());
+    }
+    let others: Vec<LayerExtent> = others.iter().filter(|o| o.source.is_some()).cloned().collect();
+    let others = &others[..];
     let failing: Vec<&LayerExtent> = others.iter().filter(|o| !o.overlaps(parcels)).collect();
     if failing.is_empty() {
         return Ok(());
@@ -86,12 +93,13 @@ pub fn check_overlap(parcels: &LayerExtent, others: &[LayerExtent], working: &Cr
         } else {
             format!("either the parcels layer or the {} layer is in the wrong place", names.join(", "))
         };
-        if others.len() == 1 {
-            causes.extend(
-                layer_causes(&others[0], parcels, working)
-                    .into_iter()
-                    .map(|c| format!("the {} layer: {c}", others[0].role)),
-            );
+        // A single reference layer may be the one in the wrong place, and so may all of them when nothing
+        // undoes a mistake of the parcels'.
+        if others.len() == 1 || causes.is_empty() {
+            for layer in &witnesses {
+                let theirs = layer_causes(layer, parcels, working);
+                causes.extend(theirs.into_iter().map(|c| format!("the {} layer: {c}", layer.role)));
+            }
         }
         let message = format!(
             "the parcels layer does not overlap any reference layer after reprojection into {}; {agree}.\n  parcels: \
@@ -215,6 +223,20 @@ mod tests {
         let watershed = extent("watershed", 2261, (700_000.0, 900_000.0, 1_000_000.0, 1_300_000.0));
         let floodplain = extent("floodplain", 2261, (825_000.0, 1_075_000.0, 900_000.0, 1_100_000.0));
         assert!(check_overlap(&parcels, &[watershed, floodplain], &Crs::ny_central_ftus()).is_ok());
+    }
+
+    #[test]
+    fn an_empty_layer_has_nothing_to_disagree_with() {
+        let parcels = extent("parcels", 2261, COUNTY);
+        let empty = LayerExtent::new("watercourses", Path::new("w.geojson"), &Crs::wgs84());
+        assert!(check_overlap(
+            &parcels,
+            &[empty.clone(), extent("towns", 2261, COUNTY)],
+            &Crs::ny_central_ftus()
+        )
+        .is_ok());
+        let no_parcels = LayerExtent::new("parcels", Path::new("p.shp"), &Crs::ny_central_ftus());
+        assert!(check_overlap(&no_parcels, &[empty], &Crs::ny_central_ftus()).is_ok());
     }
 
     #[test]

@@ -488,7 +488,7 @@ pub fn stream_schedule_in_blocks<'c>(
             run.problems.extend(more);
             run.problems.extend(screen.screen(&path, &mut features));
             extent.add_working(&features);
-            met = met || others.iter().all(|o| o.overlaps(&extent));
+            met = met || others.iter().all(|o| o.source.is_none() || o.overlaps(&extent));
             if !met && seen >= known.len() {
                 check_overlap(&extent, &others, &config.crs)?;
             }

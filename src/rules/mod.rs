@@ -378,6 +378,22 @@ mod tests {
         assert_eq!(set.search_radius_ft(), 1000.0);
     }
 
+    #[test]
+    fn the_systems_distance_is_the_rule_sets_with_a_default_and_checked() {
+        // Both shipped rule sets say 100 ft; a rule set without [systems] gets the same default.
+        assert_eq!(RuleSet::cayuga_art_v().systems.max_outside_parcel_ft, 100.0);
+        assert_eq!(RuleSet::gorham_ch56().systems.max_outside_parcel_ft, 100.0);
+        let text = include_str!("../../data/rules/gorham-ch56.toml");
+        let without = text.replace("max_outside_parcel_ft = 100.0", "");
+        let set = RuleSet::from_toml(&without, Path::new("r.toml")).expect("valid without the key");
+        assert_eq!(set.systems.max_outside_parcel_ft, 100.0);
+        let set =
+            RuleSet::from_toml(&text.replace("= 100.0", "= 250.0"), Path::new("r.toml")).expect("valid");
+        assert_eq!(set.systems.max_outside_parcel_ft, 250.0);
+        let err = RuleSet::from_toml(&text.replace("= 100.0", "= -1.0"), Path::new("r.toml")).unwrap_err();
+        assert!(err.to_string().contains("max_outside_parcel_ft"), "{err}");
+    }
+
     /// The Chapter 56 clocks carry the law's numbers (RULES.md, Gorham table).
     #[test]
     fn gorham_rule_set_matches_the_law() {

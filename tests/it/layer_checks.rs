@@ -11,10 +11,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use chrono::NaiveDate;
 use geo::{Coord, Distance, Euclidean, Geometry, MultiPolygon, Point};
+use lakeshore::config::{Config, ConfigFile};
 use lakeshore::crs::{Crs, Reprojector};
 use lakeshore::io::{read_layer, ReadOptions};
 use lakeshore::layer::Value;
+use lakeshore::pipeline::{stream_schedule_in_blocks, Progress};
 use serde_json::{json, Map};
 
 use crate::common::{fresh_dir, read_rows, skip_unless_ci, Row};
@@ -214,6 +217,20 @@ fn a_reference_layer_with_the_neighbouring_zone_prj_stops_naming_the_zone() {
     }
 }
 
+/// The parcels read in blocks of 7 records, as a large county's are, with a floodplain labelled New York
+/// West: no block meets the floodplain, so the run stops once the last block is in, naming the layer.
+#[test]
+fn a_layer_no_block_of_parcels_meets_stops_the_run_in_blocks() {
+    let dir = sample_copy("zone-blocks");
+    let west = Crs::parse("EPSG:2262").expect("EPSG:2262").wkt().expect("WKT");
+    fs::write(dir.join("floodplain.prj"), west).expect("write .prj");
+    let file = ConfigFile::load(&dir.join("county.toml")).expect("config");
+    let config = Config::new(file, AS_OF.parse::<NaiveDate>().expect("date")).expect("config");
+    let run = stream_schedule_in_blocks(&config, &Progress::default(), 7, &mut |_, _| Ok(()));
+    let message = run.expect_err("the run stops").to_string();
+    assert!(message.contains("floodplain layer") && message.contains("EPSG:2262"), "{message}");
+}
+
 /// Rewrites the shapefile at `path` with its coordinates reprojected into `to` and a `.prj` to say so.
 fn reproject_shapefile(path: &Path, to: &Crs) {
     let (layer, _) = read_layer(path, &ReadOptions::default()).expect("layer");
@@ -379,4 +396,20 @@ fn real_layers_larger_than_the_parcels_pass_and_one_of_another_state_stops() {
     fs::remove_dir_all(dir.join("out")).expect("out");
     let output = schedule(&dir, &[]);
     assert_stops(&dir, &output, &["floodplain layer", "flood-hazard_flood-zones.geojson", "longitude -123"]);
+}
+
+/// A reference feature with a vertex at 1e300 is reported and left out; the run goes on.
+#[test]
+fn a_reference_feature_with_a_vertex_at_1e300_is_reported_and_not_used() {
+    let dir = sample_copy("far-reference");
+    set_vertex(&dir.join("floodplain.shp"), 1, 1, 1e300);
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let problems = fs::read_to_string(dir.join("out/problems.csv")).expect("problems.csv");
+    let line = problems
+        .lines()
+        .find(|l| l.contains("floodplain.shp,record 1,") && l.contains("area of use"))
+        .unwrap_or_else(|| panic!("{problems}"));
+    assert!(line.contains("not used"), "{line}");
+    assert_eq!(rows(&dir, &output).len(), sample_rows().len());
 }
