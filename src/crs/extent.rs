@@ -103,9 +103,9 @@ fn area_box(crs: &Crs) -> Option<Rect<f64>> {
     extent
 }
 
-/// The middle of a layer: the box of the middle half of its vertices in each direction, from a sample of its
-/// features.
-fn middle(features: &[Feature]) -> Option<Rect<f64>> {
+/// The finite x and y coordinates of every `stride`th feature, for about 16,384 features, each sorted; `None`
+/// when there are none. A few stray coordinates then move a quantile by a few places, not a box by miles.
+pub(super) fn sampled_coords(features: &[Feature]) -> Option<(Vec<f64>, Vec<f64>)> {
     const SAMPLE: usize = 1 << 14;
     let stride = features.len().div_ceil(SAMPLE).max(1);
     let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = features
@@ -119,11 +119,17 @@ fn middle(features: &[Feature]) -> Option<Rect<f64>> {
     if xs.is_empty() {
         return None;
     }
-    let quartiles = |v: &mut Vec<f64>| {
-        v.sort_unstable_by(f64::total_cmp);
-        (v[v.len() / 4], v[(v.len() - 1) - v.len() / 4])
-    };
-    let ((x0, x1), (y0, y1)) = (quartiles(&mut xs), quartiles(&mut ys));
+    xs.sort_unstable_by(f64::total_cmp);
+    ys.sort_unstable_by(f64::total_cmp);
+    Some((xs, ys))
+}
+
+/// The middle of a layer: the box of the middle half of its vertices in each direction, from a sample of its
+/// features.
+fn middle(features: &[Feature]) -> Option<Rect<f64>> {
+    let (xs, ys) = sampled_coords(features)?;
+    let quartiles = |v: &[f64]| (v[v.len() / 4], v[(v.len() - 1) - v.len() / 4]);
+    let ((x0, x1), (y0, y1)) = (quartiles(&xs), quartiles(&ys));
     Some(Rect::new(coord! { x: x0, y: y0 }, coord! { x: x1, y: y1 }))
 }
 

@@ -69,6 +69,18 @@ pub fn check_overlap(parcels: &LayerExtent, others: &[LayerExtent], working: &Cr
     if failing.is_empty() {
         return Ok(());
     }
+    if parcels.working.is_none() && others.iter().all(|o| o.working.is_none()) {
+        return Err(Error::crs(
+            &parcels.path,
+            format!(
+                "no layer has a usable feature in the working CRS {}: their coordinates lie outside its area of \
+                 use.\n  parcels: {}\n  choose a working CRS in feet for where the county lies (--crs, or crs = \
+                 \"EPSG:nnnn\" in the config; `lakeshore init` suggests one)",
+                crs_label(working),
+                describe(parcels, working)
+            ),
+        ));
+    }
     let agreeing: Vec<&LayerExtent> =
         others.iter().filter(|a| others.iter().any(|b| !std::ptr::eq(*a, b) && a.overlaps(b))).collect();
     let describe = |l: &LayerExtent| describe(l, working);
@@ -223,6 +235,15 @@ mod tests {
         let watershed = extent("watershed", 2261, (700_000.0, 900_000.0, 1_000_000.0, 1_300_000.0));
         let floodplain = extent("floodplain", 2261, (825_000.0, 1_075_000.0, 900_000.0, 1_100_000.0));
         assert!(check_overlap(&parcels, &[watershed, floodplain], &Crs::ny_central_ftus()).is_ok());
+    }
+
+    #[test]
+    fn layers_all_outside_the_working_crs_ask_for_another_one() {
+        let mut parcels = extent("parcels", 2261, COUNTY);
+        let mut towns = extent("towns", 2261, COUNTY);
+        (parcels.working, towns.working) = (None, None);
+        let err = check_overlap(&parcels, &[towns], &Crs::ny_central_ftus()).unwrap_err().to_string();
+        assert!(err.contains("choose a working CRS"), "{err}");
     }
 
     #[test]
