@@ -213,7 +213,7 @@ impl Screen {
             if let Some((middle, margin)) = self.middle.as_ref().filter(|(m, margin)| outside(m, &c, *margin))
             {
                 return Some(format!(
-                    "vertex ({:.0}, {:.0}) in {} lies more than {:.0} units outside the middle of its layer (x \
+                    "vertex ({:.0}, {:.0}) in {} lies more than {:.0} ft outside the middle of its layer (x \
                      {:.0} to {:.0}, y {:.0} to {:.0}); the feature is not used: fix the vertex",
                     c.x,
                     c.y,

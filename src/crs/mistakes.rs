@@ -124,7 +124,7 @@ pub(super) fn likely_causes(
         let fits = fit(lands(source, &Crs::wgs84(), working, false), target) > 0.0
             || fit(lands(source, &Crs::wgs84(), working, true), target) > 0.0;
         causes.push(format!(
-            "its coordinates look like longitude and latitude in degrees, but its CRS {label} is projected (in {}){}; \
+            "its coordinates look like longitude and latitude in degrees, but its CRS {label} is projected, in {}{}; \
              give the layer the .prj of its geographic CRS (WGS 84 or NAD83), or pass --assume-crs EPSG:4326 for it",
             unit_words(unit),
             if fits { format!(": read as degrees it falls on {target_name}") } else { String::new() }
@@ -182,7 +182,7 @@ pub(super) fn likely_causes(
             )
         } else {
             format!(
-                "its CRS {label} (in {}) disagrees with its coordinates: they fit {fitting}, in {}",
+                "its CRS {label}, in {}, disagrees with its coordinates: they fit {fitting}, in {}",
                 unit_words(unit),
                 unit_words(zone_unit)
             )
