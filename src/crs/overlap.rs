@@ -202,7 +202,10 @@ fn describe(layer: &LayerExtent, working: &Crs) -> String {
             "{}: no usable feature in {} (every one lies outside its area of use, or could not be read){}",
             layer.path.display(),
             working.short_name(),
-            source.map_or_else(String::new, |s| format!(", read at {}", lonlat(&s, &layer.crs)))
+            // A geographic layer's own extent below says where it was read.
+            source
+                .filter(|_| !layer.crs.is_geographic().unwrap_or(false))
+                .map_or_else(String::new, |s| format!(", read at {}", lonlat(&s, &layer.crs)))
         ),
     };
     if let Some(source) = layer.source.filter(|_| &layer.crs != working) {

@@ -24,8 +24,24 @@ use crate::common::{fresh_dir, read_rows, skip_unless_ci, Row};
 
 const AS_OF: &str = "2027-01-15";
 
+/// A copy of the sample county in a fresh folder, removed when dropped.
+struct County(PathBuf);
+
+impl std::ops::Deref for County {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for County {
+    fn drop(&mut self) {
+        fs::remove_dir_all(&self.0).ok();
+    }
+}
+
 /// The sample county, copied into a fresh folder.
-fn sample_copy(label: &str) -> PathBuf {
+fn sample_copy(label: &str) -> County {
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
     let to = fresh_dir(&format!("layer-checks-{label}"));
     for entry in fs::read_dir(&from).expect("data/sample") {
@@ -34,7 +50,7 @@ fn sample_copy(label: &str) -> PathBuf {
             fs::copy(&path, to.join(path.file_name().expect("name"))).expect("copy");
         }
     }
-    to
+    County(to)
 }
 
 /// `lakeshore schedule` on the county in `dir`, writing to `dir/out`, with `extra` flags.
@@ -395,7 +411,11 @@ fn real_layers_larger_than_the_parcels_pass_and_one_of_another_state_stops() {
     set_layer(&dir, "floodplain", &oregon.to_string_lossy());
     fs::remove_dir_all(dir.join("out")).expect("out");
     let output = schedule(&dir, &[]);
-    assert_stops(&dir, &output, &["floodplain layer", "flood-hazard_flood-zones.geojson", "longitude -123"]);
+    assert_stops(
+        &dir,
+        &output,
+        &["floodplain layer", "flood-hazard_flood-zones.geojson", "x -123.", "EPSG:4326"],
+    );
 }
 
 /// A reference feature with a vertex at 1e300 is reported and left out; the run goes on.
