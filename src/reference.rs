@@ -10,17 +10,36 @@ use geo::{Geometry, Polygon};
 
 use crate::classify::FloodZone;
 use crate::config::Config;
+use crate::crs::{LayerExtent, Screen};
 use crate::error::{Error, Problem, Result};
 use crate::io::{read_layer, same_layer, ReadOptions};
 use crate::layer::{polygons, Layer};
 
-/// Reads a layer and reprojects it into the working CRS, keeping only the `keep` fields (all without).
+/// Reads a layer and reprojects it into the working CRS, keeping only the `keep` fields (all without). A
+/// feature with a vertex outside the working CRS's area of use or far outside the rest of the layer is made
+/// unusable and reported ([`Screen`]).
 pub(crate) fn load(path: &Path, config: &Config, keep: Option<Vec<String>>) -> Result<(Layer, Vec<Problem>)> {
+    load_placed(path, config, keep, "layer").map(|(layer, problems, _)| (layer, problems))
+}
+
+/// [`load`], with where the layer lies in its own CRS and in the working CRS, for the cross-check of the
+/// layers; `role` names the layer there.
+fn load_placed(
+    path: &Path,
+    config: &Config,
+    keep: Option<Vec<String>>,
+    role: &'static str,
+) -> Result<(Layer, Vec<Problem>, LayerExtent)> {
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep };
     let (layer, mut problems) = read_layer(path, &options)?;
+    let mut extent = LayerExtent::new(role, path, &layer.crs);
+    extent.add_source(&layer.features);
     let (projected, more) = config.reprojector(path, &layer.crs)?.project_layer(layer);
     problems.extend(more);
-    Ok((projected.into_inner(), problems))
+    let mut layer = projected.into_inner();
+    problems.extend(Screen::new(&config.crs).screen(path, &mut layer.features));
+    extent.add_working(&layer.features);
+    Ok((layer, problems, extent))
 }
 
 /// The first of `candidates` among the layer's fields.
@@ -115,6 +134,9 @@ pub struct Reference {
     pub floodplain: Option<ReferenceLayer<FloodZone>>,
     /// Watercourses and wetlands with their names (empty without one).
     pub watercourses: Option<ReferenceLayer<String>>,
+    /// Where each layer read lies, in its own CRS and in the working CRS, for the cross-check with the
+    /// parcels ([`crate::crs::check_overlap`]).
+    pub extents: Vec<LayerExtent>,
 }
 
 impl Reference {
@@ -150,8 +172,14 @@ pub(crate) fn read_reference(
     let fields = &config.fields;
     let layers = &config.layers;
     let mut reference = Reference::default();
+    let mut extents = Vec::new();
+    let mut load = |path: &Path, role: &'static str| -> Result<(Layer, Vec<Problem>)> {
+        let (layer, problems, extent) = load_placed(path, config, None, role)?;
+        extents.push(extent);
+        Ok((layer, problems))
+    };
     if let Some(path) = &layers.shoreline {
-        let (layer, p) = load(path, config, None)?;
+        let (layer, p) = load(path, "shoreline")?;
         problems.extend(p);
         let field = name_field(&layer, fields.shoreline_name.as_ref(), &NAME_FIELDS)?;
         let mut ignored = std::collections::BTreeSet::new();
@@ -174,7 +202,7 @@ pub(crate) fn read_reference(
         reference.shoreline = Some(ReferenceLayer { layer, attributes });
     }
     if let Some(path) = &layers.watershed {
-        let (layer, p) = load(path, config, None)?;
+        let (layer, p) = load(path, "watershed")?;
         problems.extend(p);
         let field = name_field(&layer, fields.watershed_name.as_ref(), &NAME_FIELDS)?;
         report_non_polygons(&layer, problems);
@@ -201,7 +229,7 @@ pub(crate) fn read_reference(
         reference.watersheds = Some(ReferenceLayer { layer, attributes });
     }
     if let Some(path) = &layers.towns {
-        let (layer, p) = load(path, config, None)?;
+        let (layer, p) = load(path, "towns")?;
         problems.extend(p);
         let field =
             name_field(&layer, fields.town_name.as_ref(), &["NAME", "TOWN", "MUNI_NAME", "NAMELSAD"])?
@@ -218,9 +246,13 @@ pub(crate) fn read_reference(
         let attributes = texts(&layer, Some(field));
         reference.towns = Some(ReferenceLayer { layer, attributes });
     }
-    for (slot, path) in [(&mut reference.sewered, &layers.sewered), (&mut reference.county, &layers.county)] {
+    let areas = [
+        (&mut reference.sewered, &layers.sewered, "sewer districts"),
+        (&mut reference.county, &layers.county, "county"),
+    ];
+    for (slot, path, role) in areas {
         if let Some(path) = path {
-            let (layer, p) = load(path, config, None)?;
+            let (layer, p) = load(path, role)?;
             problems.extend(p);
             let field = name_field(&layer, None, &NAME_FIELDS)?;
             report_non_polygons(&layer, problems);
@@ -229,7 +261,7 @@ pub(crate) fn read_reference(
         }
     }
     if let Some(path) = &layers.floodplain {
-        let (layer, p) = load(path, config, None)?;
+        let (layer, p) = load(path, "floodplain")?;
         problems.extend(p);
         let zone = name_field(&layer, None, &["FLD_ZONE", "ZONE", "FLOOD_ZONE"])?.ok_or_else(|| {
             Error::format(
@@ -259,11 +291,12 @@ pub(crate) fn read_reference(
         reference.floodplain = Some(ReferenceLayer { layer, attributes });
     }
     if let Some(path) = &layers.watercourses {
-        let (layer, p) = load(path, config, None)?;
+        let (layer, p) = load(path, "watercourses")?;
         problems.extend(p);
         let field = name_field(&layer, None, &NAME_FIELDS)?;
         let attributes = texts(&layer, field).into_iter().map(Option::unwrap_or_default).collect();
         reference.watercourses = Some(ReferenceLayer { layer, attributes });
     }
+    reference.extents = extents;
     Ok(reference)
 }

@@ -9,6 +9,9 @@
 //! - [`Crs::parse`] accepts `EPSG:2261` (and its URN/URL forms), PROJ strings and WKT in the ESRI, WKT1 and
 //!   WKT2 dialects; a WKT that names or identifies an EPSG CRS becomes that code (the private `wkt` module explains how);
 //! - [`Crs::require_feet`] is the check that the working CRS is projected in feet;
+//! - [`Screen`] makes a feature with a vertex outside the working CRS's area of use, or far outside the rest of
+//!   its layer, unusable, and [`check_overlap`] stops a run whose layers do not overlap the parcels, naming the
+//!   likely cause (axes swapped, metres for feet, another State Plane zone, a `.prj` that disagrees);
 //! - the arithmetic is done by a [`backend`]: pure-Rust `proj4rs` by default, PROJ 9 with cargo feature
 //!   `proj`. Both treat NAD83 and WGS 84 as the same datum, as PROJ does without grid files.
 //!
@@ -29,7 +32,10 @@
 //! ```
 
 pub mod backend;
+pub mod extent;
 mod grid;
+mod mistakes;
+pub mod overlap;
 mod proj_string;
 mod reproject;
 mod wkt;
@@ -37,6 +43,8 @@ pub mod zones;
 
 use std::path::Path;
 
+pub use self::extent::Screen;
+pub use self::overlap::{check_overlap, LayerExtent};
 pub use self::reproject::Reprojector;
 use self::wkt::Wkt;
 use crate::error::{Error, Result};

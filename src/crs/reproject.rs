@@ -201,28 +201,13 @@ fn layer_grid(layer: &Layer, exact: &impl grid::PointFn, tolerance: f64) -> Opti
     if count < grid::MIN_VERTICES {
         return None;
     }
-    // Every `stride`th feature: about SAMPLE features.
-    const SAMPLE: usize = 1 << 14;
-    let stride = layer.features.len().div_ceil(SAMPLE);
-    let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = layer
-        .features
-        .iter()
-        .step_by(stride)
-        .filter_map(|f| f.geometry.as_ref().ok())
-        .flat_map(|g| g.coords_iter())
-        .filter(|c| c.x.is_finite() && c.y.is_finite())
-        .map(|c| (c.x, c.y))
-        .unzip();
-    if xs.is_empty() {
-        return None;
-    }
-    let range = |v: &mut Vec<f64>| {
-        v.sort_unstable_by(f64::total_cmp);
+    let (xs, ys) = super::extent::sampled_coords(&layer.features)?;
+    let range = |v: &[f64]| {
         let (lo, hi) = (v[v.len() / 1000], v[v.len() - 1 - v.len() / 1000]);
         let margin = (hi - lo) * 0.01;
         (lo - margin, hi + margin)
     };
-    let ((x0, x1), (y0, y1)) = (range(&mut xs), range(&mut ys));
+    let ((x0, x1), (y0, y1)) = (range(&xs), range(&ys));
     grid::InterpolationGrid::build(exact, (x0, y0), (x1, y1), count, tolerance)
 }
 

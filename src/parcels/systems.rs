@@ -44,6 +44,8 @@ pub struct Systems {
     /// one (a run without a systems layer).
     of: Vec<u32>,
     list: Vec<System>,
+    /// The record number in the systems layer of each entry of `list`.
+    records: Vec<usize>,
 }
 
 impl Systems {
@@ -52,6 +54,14 @@ impl Systems {
         match self.of.get(position).copied() {
             None | Some(0) => None,
             Some(i) => Some(self.list[i as usize - 1]),
+        }
+    }
+
+    /// The record number, in the systems layer, of the system of the parcel at `position`.
+    pub fn record(&self, position: usize) -> Option<usize> {
+        match self.of.get(position).copied() {
+            None | Some(0) => None,
+            Some(i) => self.records.get(i as usize - 1).copied(),
         }
     }
 }
@@ -86,7 +96,7 @@ impl<'a> SystemJoin<'a> {
             id_at: index(parcel_field),
             bottom_at: bottom_field.and_then(index),
             parcels: parcels.cursor(),
-            systems: Systems { of: vec![0; parcels.len()], list: Vec::new() },
+            systems: Systems { of: vec![0; parcels.len()], list: Vec::new(), records: Vec::new() },
             problems: Vec::new(),
         }
     }
@@ -147,6 +157,7 @@ impl<'a> SystemJoin<'a> {
             )));
         }
         self.systems.list.push(System { location, bottom_ft });
+        self.systems.records.push(feature.record);
         *slot = u32::try_from(self.systems.list.len()).unwrap_or(u32::MAX);
         Ok(())
     }

@@ -15,11 +15,12 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use chrono::NaiveDate;
+use geo::{Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 
 use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
 use crate::config::Config;
-use crate::crs::{Crs, Reprojector};
+use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
 use crate::error::{Error, Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::events::{events_of, Event, Pipe, Sample};
@@ -289,6 +290,8 @@ pub fn stream_schedule_in_blocks<'c>(
     clock.lap("read parcel ids and reference layers");
     let mut parcels = parcels?;
     let (world, reference) = reference?;
+    // Where the reference layers lie, for the cross-check with the parcels' extent as their blocks come.
+    let mut others = reference.extents.clone();
     let rules = &config.rules;
     let block_size = block_size(&parcels.reprojector, block);
     let path = parcels.blocks.path().to_path_buf();
@@ -330,8 +333,9 @@ pub fn stream_schedule_in_blocks<'c>(
             let records = read_record_files(config, known);
             (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
         });
-        let (systems, more) = systems?;
+        let (systems, more, systems_extent) = systems?;
         problems.extend(more);
+        others.extend(systems_extent);
         let RecordFiles {
             events,
             history,
@@ -365,6 +369,29 @@ pub fn stream_schedule_in_blocks<'c>(
         progress.start("classifying parcels", known.len());
         let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
         let installed = &run.inspections.installed;
+        // System points too far outside the parcels they name, reported as each block is scheduled.
+        let strays = Mutex::new(Vec::new());
+        let system_of = |parcel: &ParcelRecord, shape: &MultiPolygon<f64>, at: usize| {
+            let system = systems.get(at)?;
+            let limit = rules.systems.max_outside_parcel_ft;
+            let outside = Euclidean.distance(&system.location, shape);
+            if outside <= limit {
+                return Some(system);
+            }
+            let file = config.layers.systems.as_deref().unwrap_or(Path::new("systems"));
+            let record = systems.record(at).map_or_else(|| "a record".to_string(), |r| format!("record {r}"));
+            strays.lock().unwrap_or_else(PoisonError::into_inner).push(Problem::new(
+                file,
+                record,
+                format!(
+                    "system point lies {outside:.0} ft outside parcel {}, which it names (more than [systems] \
+                     max_outside_parcel_ft = {limit} ft of the rule set); the parcel is located by its own polygon: \
+                     move the point into the parcel or fix its parcel id",
+                    parcel.id
+                ),
+            ));
+            None
+        };
         // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
         let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
             if let Some(why) = known.duplicate(at) {
@@ -372,12 +399,13 @@ pub fn stream_schedule_in_blocks<'c>(
             }
             let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
                 (None, Some(shape)) => {
+                    let system = system_of(&parcel, &shape, at);
                     let input = Parcel {
                         shape,
                         town_attribute: parcel.town.take(),
                         sewer_code: parcel.sewer.take(),
                         swis: parcel.swis.take(),
-                        system: systems.get(at),
+                        system,
                     };
                     let facts = classify(world, rules, &input);
                     // The parcel keeps its town, and its shape when the outputs need it; the sewer code has
@@ -441,14 +469,29 @@ pub fn stream_schedule_in_blocks<'c>(
         // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
         // copying into its file) runs beside the classification instead of after it.
         let mut handed: Option<Vec<Row<'c>>> = None;
+        // The parcels' extent grows block by block; once it meets every other layer the cross-check is
+        // passed, and a layer it has not met by the last block stops the run (before any output is renamed
+        // into place). A layer read in one block is checked before any parcel is classified.
+        let mut extent = LayerExtent::new("parcels", &path, &layer_crs);
+        let mut screen = Screen::new(&config.crs);
+        let mut seen = 0;
+        let mut met = others.is_empty();
         for block in receiver {
             let (features, block_problems) = block?;
             run.problems.extend(block_problems);
             if features.is_empty() {
                 break;
             }
-            let (features, more) = project_block(reprojector, &path, &layer_crs, features);
+            seen += features.len();
+            extent.add_source(&features);
+            let (mut features, more) = project_block(reprojector, &path, &layer_crs, features);
             run.problems.extend(more);
+            run.problems.extend(screen.screen(&path, &mut features));
+            extent.add_working(&features);
+            met = met || others.iter().all(|o| o.source.is_none() || o.overlaps(&extent));
+            if !met && seen >= known.len() {
+                check_overlap(&extent, &others, &config.crs)?;
+            }
             let before = handed.take();
             let (scheduled, consumed) = rayon::join(
                 || schedule_block(features),
@@ -457,10 +500,14 @@ pub fn stream_schedule_in_blocks<'c>(
             consumed?;
             let (rows, found) = scheduled?;
             run.problems.extend(found);
+            run.problems.append(&mut strays.lock().unwrap_or_else(PoisonError::into_inner));
             report_parcel_problems(&rows, known, &path, &mut run.problems);
             let history = config.layers.history.as_deref();
             report_permit_terms(&rows, rules, (events, reports), history, &mut run.problems);
             handed = Some(rows);
+        }
+        if !met {
+            check_overlap(&extent, &others, &config.crs)?;
         }
         if let Some(rows) = handed {
             each_block(&run, rows)?;

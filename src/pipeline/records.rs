@@ -6,6 +6,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 
 use crate::config::Config;
+use crate::crs::{LayerExtent, Screen};
 use crate::error::{Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::columns::FieldMap;
@@ -23,9 +24,15 @@ type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate
 
 /// The systems layer joined to the parcels' positions (none for a run without one), with its problems. The
 /// layer is read a block at a time; one that must be reprojected comes in one block, as the parcels do.
-pub(super) fn read_systems(config: &Config, known: &ParcelIds) -> Result<(Systems, Vec<Problem>)> {
+///
+/// Its features are screened as the reference layers' are ([`Screen`]), and where they lie comes back for
+/// the cross-check with the parcels (`None` without a systems layer).
+pub(super) fn read_systems(
+    config: &Config,
+    known: &ParcelIds,
+) -> Result<(Systems, Vec<Problem>, Option<LayerExtent>)> {
     let Some(path) = &config.layers.systems else {
-        return Ok((Systems::default(), Vec::new()));
+        return Ok((Systems::default(), Vec::new(), None));
     };
     let (parcel_field, bottom_field) = system_fields(&field_names(path)?, &config.fields, path)?;
     let keep = std::iter::once(&parcel_field).chain(&bottom_field).cloned().collect();
@@ -36,19 +43,24 @@ pub(super) fn read_systems(config: &Config, known: &ParcelIds) -> Result<(System
     let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
     let mut join = SystemJoin::new(&file, &fields, &parcel_field, bottom_field.as_deref(), known);
     let mut problems = Vec::new();
+    let mut extent = LayerExtent::new("systems", &file, &crs);
+    let mut screen = Screen::new(&config.crs);
     loop {
         let (features, more) = blocks.next_block(block)?;
         problems.extend(more);
         if features.is_empty() {
             break;
         }
-        let (features, more) = project_block(&reprojector, &file, &crs, features);
+        extent.add_source(&features);
+        let (mut features, more) = project_block(&reprojector, &file, &crs, features);
         problems.extend(more);
+        problems.extend(screen.screen(&file, &mut features));
+        extent.add_working(&features);
         join.add(&features);
     }
     let (systems, more) = join.finish();
     problems.extend(more);
-    Ok((systems, problems))
+    Ok((systems, problems, Some(extent)))
 }
 
 /// What the record files say, by parcel position.

@@ -62,6 +62,32 @@ pub struct RuleSet {
     /// Event-driven obligations with their legal clocks.
     #[serde(default, rename = "clock")]
     pub clocks: Vec<Clock>,
+    /// How the systems layer is trusted.
+    #[serde(default)]
+    pub systems: SystemRules,
+}
+
+/// How far the systems layer is trusted to locate a parcel.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemRules {
+    /// A system point farther than this outside the parcel it names is reported, and the parcel is located by
+    /// its own polygon, as if it had no system point. Feet.
+    #[serde(default = "SystemRules::default_max_outside_parcel_ft")]
+    pub max_outside_parcel_ft: f64,
+}
+
+impl SystemRules {
+    /// 100 ft: beyond the digitising offset between a systems layer and the tax map, within a neighbour's lot.
+    fn default_max_outside_parcel_ft() -> f64 {
+        100.0
+    }
+}
+
+impl Default for SystemRules {
+    fn default() -> Self {
+        SystemRules { max_outside_parcel_ft: SystemRules::default_max_outside_parcel_ft() }
+    }
 }
 
 /// The jurisdiction a rule set belongs to.
@@ -245,6 +271,13 @@ impl RuleSet {
                 ));
             }
         }
+        let limit = self.systems.max_outside_parcel_ft;
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(Error::format(
+                origin,
+                format!("[systems] max_outside_parcel_ft = {limit}: give a distance in feet, 0 or more (such as 100)"),
+            ));
+        }
         let mut seen = std::collections::HashSet::new();
         for clock in &self.clocks {
             if !seen.insert(clock.id.as_str()) {
@@ -343,6 +376,22 @@ mod tests {
         assert_eq!(set.water_body("Little Sodus Bay").map(|w| w.mhw_ft), Some(248.20));
         assert_eq!(set.max_distance_ft(), 500.0);
         assert_eq!(set.search_radius_ft(), 1000.0);
+    }
+
+    #[test]
+    fn the_systems_distance_is_the_rule_sets_with_a_default_and_checked() {
+        // Both shipped rule sets say 100 ft; a rule set without [systems] gets the same default.
+        assert_eq!(RuleSet::cayuga_art_v().systems.max_outside_parcel_ft, 100.0);
+        assert_eq!(RuleSet::gorham_ch56().systems.max_outside_parcel_ft, 100.0);
+        let text = include_str!("../../data/rules/gorham-ch56.toml");
+        let without = text.replace("max_outside_parcel_ft = 100.0", "");
+        let set = RuleSet::from_toml(&without, Path::new("r.toml")).expect("valid without the key");
+        assert_eq!(set.systems.max_outside_parcel_ft, 100.0);
+        let set =
+            RuleSet::from_toml(&text.replace("= 100.0", "= 250.0"), Path::new("r.toml")).expect("valid");
+        assert_eq!(set.systems.max_outside_parcel_ft, 250.0);
+        let err = RuleSet::from_toml(&text.replace("= 100.0", "= -1.0"), Path::new("r.toml")).unwrap_err();
+        assert!(err.to_string().contains("max_outside_parcel_ft"), "{err}");
     }
 
     /// The Chapter 56 clocks carry the law's numbers (RULES.md, Gorham table).

@@ -14,6 +14,7 @@ mod identical_outputs;
 mod index_vs_brute_force;
 mod init_survey;
 mod law_readings;
+mod layer_checks;
 mod letters_render;
 mod map_browser;
 mod map_command;

@@ -136,7 +136,8 @@ fn county(label: &str) -> PathBuf {
             "S_FLD_HAZ_AR.geojson",
             polygons_geojson(&[(
                 r#"{"FLD_ZONE": "AE", "ZONE_SUBTY": "", "SFHA_TF": "T", "STATIC_BFE": -9999}"#,
-                [820_000.0, 1_000_000.0, 821_000.0, 1_001_000.0],
+                // Within the parcels' extent (every layer must overlap it), on none of them.
+                [835_300.0, 1_035_400.0, 836_300.0, 1_036_400.0],
             )]),
         ),
         (
