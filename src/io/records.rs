@@ -145,6 +145,42 @@ pub struct Read<T> {
     pub problems: Vec<Problem>,
     /// Which column was taken for which role, in a line (for `-v`).
     pub columns: String,
+    /// How many of its rows' parcel ids found a parcel.
+    pub ids: IdTally,
+}
+
+/// How many parcel ids of a file found their parcel, and the first of those that found none: what tells a
+/// file keyed by another id than the parcels' from one with a few bad ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdTally {
+    /// Ids that found their parcel.
+    pub matched: usize,
+    /// Ids that found none.
+    pub unmatched: usize,
+    /// The first [`IdTally::KEPT`] ids that found none, in file order.
+    pub unmatched_ids: Vec<String>,
+}
+
+impl IdTally {
+    /// How many unmatched ids are kept, to try them against the parcels layer's other keys.
+    pub const KEPT: usize = 1000;
+
+    /// Counts one filled-in id, `found` or not.
+    pub fn count(&mut self, id: &str, found: bool) {
+        if found {
+            self.matched += 1;
+        } else {
+            self.unmatched += 1;
+            if self.unmatched_ids.len() < Self::KEPT {
+                self.unmatched_ids.push(id.to_string());
+            }
+        }
+    }
+
+    /// Whether most of the filled-in ids (more than half) found no parcel.
+    pub fn mostly_unmatched(&self) -> bool {
+        self.unmatched > self.matched
+    }
 }
 
 impl Records {
@@ -191,9 +227,9 @@ impl Records {
         &self.path
     }
 
-    /// What `value` and `problems` read from this file make, with the columns taken.
-    pub fn finish<T>(&self, (value, problems): (T, Vec<Problem>)) -> Read<T> {
-        Read { value, problems, columns: self.said.clone() }
+    /// What `value` and the problems and ids `check` found in this file make, with the columns taken.
+    pub fn finish<T>(&self, value: T, check: Checker<'_>) -> Read<T> {
+        Read { value, problems: check.problems, columns: self.said.clone(), ids: check.ids }
     }
 
     /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
@@ -289,6 +325,8 @@ pub struct Checker<'a> {
     path: &'a Path,
     /// The problems found so far.
     pub problems: Vec<Problem>,
+    /// The parcel ids looked up so far, found or not.
+    pub ids: IdTally,
     /// The last parcel id looked up and its position: a parcel's lines often stand together.
     last: Option<(String, Option<usize>)>,
 }
@@ -296,7 +334,7 @@ pub struct Checker<'a> {
 impl<'a> Checker<'a> {
     /// A checker for the file at `path`.
     pub fn new(path: &'a Path) -> Self {
-        Checker { path, problems: Vec::new(), last: None }
+        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None }
     }
 
     /// Reports a problem on `line`.
@@ -325,6 +363,7 @@ impl<'a> Checker<'a> {
             }
             None => self.last.insert((id.to_string(), position(id))).1,
         };
+        self.ids.count(id, at.is_some());
         if at.is_none() {
             self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
         }
@@ -477,7 +516,7 @@ mod tests {
             rows.push((row.line(), cell(id), cell(date), cell(notes)));
         }
         let problems = check.problems.into_iter().map(|p| (p.record, p.message)).collect();
-        Ok((rows, problems, records.finish(((), Vec::new())).columns))
+        Ok((rows, problems, records.finish((), Checker::new(path)).columns))
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
 mod ids;
+mod keys;
 mod systems;
 
-pub use systems::{system_fields, SystemJoin, Systems};
+pub use keys::OtherKeys;
+pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
 
 pub use ids::{IdCursor, ParcelIds};
 

@@ -9,7 +9,7 @@ mod records;
 
 use progress::Stopwatch;
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
-use records::{read_record_files, read_systems, RecordFiles};
+use records::{read_record_files, read_systems, Matcher, RecordFiles};
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -30,6 +30,7 @@ use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
+    SystemFields,
 };
 use crate::permit::{permit_for, term_problem};
 use crate::reference::{read_reference, NamedLayer, Reference};
@@ -71,6 +72,8 @@ pub struct Run<'r> {
     pub timings: Vec<Lap>,
     /// Which field of the parcels layer was taken for what, for `-v`.
     pub parcel_fields: Vec<FieldChoice>,
+    /// Which field of the systems layer was taken for what (empty without one), for `-v`.
+    pub system_fields: Vec<FieldChoice>,
 }
 
 impl<'r> Run<'r> {
@@ -295,6 +298,7 @@ pub fn stream_schedule_in_blocks<'c>(
     let layer_crs = parcels.blocks.crs().clone();
     let parcel_fields = parcels.schema.choices(&config.fields);
     let Parcels { blocks, schema, columns: parcel_columns, ids, reprojector } = &mut parcels;
+    let schema = &*schema;
     let known = &*ids;
     let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
@@ -324,15 +328,18 @@ pub fn stream_schedule_in_blocks<'c>(
         });
 
         // The systems layer is read on one core while the record files are read on the other.
+        let matcher = Matcher::new(config, known, schema);
         let (systems, records) = std::thread::scope(|s| {
-            let systems = s.spawn(|| read_systems(config, known));
-            let records = read_record_files(config, known);
+            let systems = s.spawn(|| read_systems(&matcher));
+            let records = read_record_files(&matcher);
             (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
         });
-        let (systems, more) = systems?;
+        let (systems, more, system_names, system_joined) = systems?;
         problems.extend(more);
-        let RecordFiles { events, history, inspections, samples, pipes, columns, problems: more } = records?;
+        let RecordFiles { events, history, inspections, samples, pipes, mut columns, problems: more } =
+            records?;
         problems.extend(more);
+        columns.extend(system_joined);
         clock.lap("read systems and records");
 
         let mut run = Run {
@@ -350,6 +357,7 @@ pub fn stream_schedule_in_blocks<'c>(
             pipes,
             timings: Vec::new(),
             parcel_fields,
+            system_fields: system_names.as_ref().map(SystemFields::choices).unwrap_or_default(),
         };
         progress.start("classifying parcels", known.len());
         let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
