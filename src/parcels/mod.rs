@@ -43,12 +43,14 @@ pub struct ParcelSchema {
     pub mailing: MailingFields,
 }
 
-/// Which fields hold the owner's mailing address (the statewide schema's `MAIL_ADDR`, `MAIL_CITY`,
-/// `MAIL_STATE`, `MAIL_ZIP`); each may be absent.
+/// Which fields hold the owner's mailing address (the statewide schema's `MAIL_ADDR`, `PO_BOX`,
+/// `MAIL_CITY`, `MAIL_STATE`, `MAIL_ZIP`); each may be absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MailingFields {
     /// Street or post-office box line.
     pub street: Option<String>,
+    /// Post-office box, for an address without a street line.
+    pub po_box: Option<String>,
     /// City or post office.
     pub city: Option<String>,
     /// State.
@@ -93,15 +95,30 @@ pub mod candidates {
     pub const LOCATION: &[&str] = &["PARCEL_ADDR", "PARCEL_ADDRESS", "LOCATION", "SITE_ADDR", "ADDRESS"];
     /// The street address as number and street, joined with a space.
     pub const LOCATION_PARTS: &[&[&str]] = &[&["LOC_ST_NBR", "LOC_STREET"], &["ST_NBR", "ST_NAME"]];
-    /// The owner's mailing street or post-office box.
-    pub const MAIL_STREET: &[&str] =
-        &["MAIL_ADDR", "MAILING_ADDRESS", "MAILING_ADDR", "MAIL_ADDRESS", "MAIL_STREET", "PO_BOX"];
+    /// The owner's mailing street line (RPS `MAIL_ADDR`; other offices' names after it).
+    pub const MAIL_STREET: &[&str] = &[
+        "MAIL_ADDR",
+        "MAILING_ADDRESS",
+        "MAILING_ADDR",
+        "MAIL_ADDRESS",
+        "MAILADDR",
+        "MAIL_STREET",
+        "MAIL_ADD",
+        "ADD_MAIL",
+        "OWNER_ADDR",
+        "OWNER_ADDRESS",
+    ];
+    /// The owner's post-office box (RPS `PO_BOX`), the address line when there is no street line.
+    pub const MAIL_PO_BOX: &[&str] = &["PO_BOX", "MAIL_PO_BOX", "POBOX", "MAIL_POBOX", "P_O_BOX"];
     /// The owner's mailing city.
-    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY"];
+    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY"];
     /// The owner's mailing state.
-    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"];
+    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE"];
+    /// The systems layer's parcel id and bottom elevation.
+    pub use super::systems::{BOTTOM as SYSTEM_BOTTOM, PARCEL as SYSTEM_PARCEL};
     /// The owner's mailing ZIP code.
-    pub const MAIL_ZIP: &[&str] = &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE"];
+    pub const MAIL_ZIP: &[&str] =
+        &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE", "MAILZIP", "MAIL_ZIP_CODE", "OWNER_ZIP"];
 }
 
 /// Whether a layer's field name is this candidate: equal ignoring case, or the candidate cut to the 10
@@ -163,15 +180,41 @@ impl ParcelSchema {
             town: pick(&overrides.parcel_town, candidates::TOWN),
             sewer: pick(&overrides.parcel_sewer, candidates::SEWER),
             owner: pick(&overrides.parcel_owner, candidates::OWNER),
-            swis: find_field(fields, candidates::SWIS),
+            swis: pick(&overrides.parcel_swis, candidates::SWIS),
             location,
             mailing: MailingFields {
-                street: find_field(fields, candidates::MAIL_STREET),
-                city: find_field(fields, candidates::MAIL_CITY),
-                state: find_field(fields, candidates::MAIL_STATE),
-                zip: find_field(fields, candidates::MAIL_ZIP),
+                street: pick(&overrides.parcel_mail_street, candidates::MAIL_STREET),
+                po_box: pick(&overrides.parcel_mail_po_box, candidates::MAIL_PO_BOX),
+                city: pick(&overrides.parcel_mail_city, candidates::MAIL_CITY),
+                state: pick(&overrides.parcel_mail_state, candidates::MAIL_STATE),
+                zip: pick(&overrides.parcel_mail_zip, candidates::MAIL_ZIP),
             },
         })
+    }
+
+    /// Why no letter can be addressed from this schema, when it cannot: no street or post-office box
+    /// field, or neither a ZIP field nor city and state fields. The warning names the `[fields]` keys to
+    /// set, for the commands that mail (`notices`).
+    pub fn mailing_gap(&self) -> Option<String> {
+        let m = &self.mailing;
+        let mut missing = Vec::new();
+        if m.street.is_none() && m.po_box.is_none() {
+            missing.push(("street or post-office box", "parcel_mail_street", "MAIL_ADDR", "PO_BOX"));
+        }
+        if m.zip.is_none() && (m.city.is_none() || m.state.is_none()) {
+            missing.push(("ZIP code (or city and state)", "parcel_mail_zip", "MAIL_ZIP", "MAIL_CITY"));
+        }
+        if missing.is_empty() {
+            return None;
+        }
+        let what: Vec<String> = missing
+            .iter()
+            .map(|(role, key, a, b)| format!("no mailing {role} field (looked for {a}, {b}, ...): set [fields] {key} = \"FIELD\" or --field {key}=FIELD"))
+            .collect();
+        Some(format!(
+            "{}; without it no letter can be addressed and every notice goes to cannot_mail.csv",
+            what.join("; ")
+        ))
     }
 
     /// Which field was taken for what, for `-v` and `lakeshore init`: one entry per part, in record order.
@@ -204,11 +247,36 @@ impl ParcelSchema {
                 fields: self.location.clone(),
                 configured: overrides.parcel_location.is_some(),
             },
-            FieldChoice { role: "SWIS code", fields: one(&self.swis), configured: false },
-            FieldChoice { role: "mailing street", fields: one(&m.street), configured: false },
-            FieldChoice { role: "mailing city", fields: one(&m.city), configured: false },
-            FieldChoice { role: "mailing state", fields: one(&m.state), configured: false },
-            FieldChoice { role: "mailing ZIP", fields: one(&m.zip), configured: false },
+            FieldChoice {
+                role: "SWIS code",
+                fields: one(&self.swis),
+                configured: overrides.parcel_swis.is_some(),
+            },
+            FieldChoice {
+                role: "mailing street",
+                fields: one(&m.street),
+                configured: overrides.parcel_mail_street.is_some(),
+            },
+            FieldChoice {
+                role: "mailing PO box",
+                fields: one(&m.po_box),
+                configured: overrides.parcel_mail_po_box.is_some(),
+            },
+            FieldChoice {
+                role: "mailing city",
+                fields: one(&m.city),
+                configured: overrides.parcel_mail_city.is_some(),
+            },
+            FieldChoice {
+                role: "mailing state",
+                fields: one(&m.state),
+                configured: overrides.parcel_mail_state.is_some(),
+            },
+            FieldChoice {
+                role: "mailing ZIP",
+                fields: one(&m.zip),
+                configured: overrides.parcel_mail_zip.is_some(),
+            },
         ]
     }
 
@@ -219,7 +287,9 @@ impl ParcelSchema {
         keep.extend(self.swis.iter().filter(|f| !self.id.contains(f)).cloned());
         keep.extend(self.location.iter().cloned());
         let m = &self.mailing;
-        keep.extend(m.street.iter().chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
+        keep.extend(m.street.iter().chain(&m.po_box).chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
+        keep.sort_by_key(|f| f.to_ascii_uppercase());
+        keep.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
         keep
     }
 }
@@ -266,6 +336,25 @@ pub struct MailingAddress {
     pub zip: Option<String>,
 }
 
+/// The line of a mailing address above the city: the street line, or the post-office box written as one
+/// (`PO Box 12` from a box field holding `12`) when there is no street line; both when the owner gives both,
+/// the box last, where mail is delivered.
+fn address_line(street: Option<String>, po_box: Option<String>) -> Option<String> {
+    let filled = |t: Option<String>| t.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    let po_box = filled(po_box).map(|b| {
+        let says_box = b.to_ascii_uppercase().contains("BOX");
+        if says_box {
+            b
+        } else {
+            format!("PO Box {b}")
+        }
+    });
+    match (filled(street), po_box) {
+        (Some(street), Some(b)) if !street.eq_ignore_ascii_case(&b) => Some(format!("{street}, {b}")),
+        (street, b) => street.or(b),
+    }
+}
+
 /// Takes the text of value `i` out of a record, without copying text values.
 fn take_text(values: &mut [Value], i: Option<usize>) -> Option<String> {
     match std::mem::replace(values.get_mut(i?)?, Value::Null) {
@@ -283,7 +372,8 @@ pub struct ParcelColumns {
     swis: Option<usize>,
     owner: Option<usize>,
     location: Vec<Option<usize>>,
-    mailing: [Option<usize>; 4],
+    /// Street, post-office box, city, state, ZIP.
+    mailing: [Option<usize>; 5],
 }
 
 impl ParcelColumns {
@@ -297,7 +387,7 @@ impl ParcelColumns {
             swis: None,
             owner: None,
             location: Vec::new(),
-            mailing: [None; 4],
+            mailing: [None; 5],
         }
     }
 
@@ -312,7 +402,7 @@ impl ParcelColumns {
             swis: schema.swis.as_ref().and_then(index),
             owner: schema.owner.as_ref().and_then(index),
             location: schema.location.iter().map(index).collect(),
-            mailing: [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
+            mailing: [&m.street, &m.po_box, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
         }
     }
 
@@ -428,8 +518,8 @@ pub fn parcel_record(
         ));
     }
     let address: Vec<String> = columns.location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
-    let [street, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
-    let mailing = MailingAddress { street, city, state, zip };
+    let [street, po_box, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
+    let mailing = MailingAddress { street: address_line(street, po_box), city, state, zip };
     let parcel = ParcelRecord {
         id,
         record,

@@ -6,10 +6,12 @@
 
 mod progress;
 mod records;
+mod warnings;
 
 use progress::Stopwatch;
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
+use warnings::Warnings;
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -74,6 +76,9 @@ pub struct Run<'r> {
     pub parcel_fields: Vec<FieldChoice>,
     /// Which field of the systems layer was taken for what (empty without one), for `-v`.
     pub system_fields: Vec<FieldChoice>,
+    /// Why no letter can be addressed from the parcels layer's fields, when none can
+    /// ([`ParcelSchema::mailing_gap`]): a warning for the commands that mail.
+    pub mailing_gap: Option<String>,
 }
 
 impl<'r> Run<'r> {
@@ -340,6 +345,7 @@ pub fn stream_schedule_in_blocks<'c>(
             records?;
         problems.extend(more);
         columns.extend(system_joined);
+        let warnings = Warnings::new(system_names.as_ref());
         clock.lap("read systems and records");
 
         let mut run = Run {
@@ -358,6 +364,7 @@ pub fn stream_schedule_in_blocks<'c>(
             timings: Vec::new(),
             parcel_fields,
             system_fields: system_names.as_ref().map(SystemFields::choices).unwrap_or_default(),
+            mailing_gap: schema.mailing_gap(),
         };
         progress.start("classifying parcels", known.len());
         let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
@@ -369,6 +376,7 @@ pub fn stream_schedule_in_blocks<'c>(
             }
             let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
                 (None, Some(shape)) => {
+                    warnings.sewer(rules, parcel.sewer.as_deref());
                     let input = Parcel {
                         shape,
                         town_attribute: parcel.town.take(),
@@ -455,6 +463,7 @@ pub fn stream_schedule_in_blocks<'c>(
             let (rows, found) = scheduled?;
             run.problems.extend(found);
             report_parcel_problems(&rows, known, &path, &mut run.problems);
+            warnings.block(&rows, &systems);
             let history = config.layers.history.as_deref();
             report_permit_terms(&rows, rules, (events, reports), history, &mut run.problems);
             handed = Some(rows);
@@ -462,6 +471,11 @@ pub fn stream_schedule_in_blocks<'c>(
         if let Some(rows) = handed {
             each_block(&run, rows)?;
         }
+        run.problems.extend(warnings.finish(
+            &path,
+            schema.sewer.as_deref(),
+            config.layers.systems.as_deref(),
+        ));
         Ok(run)
     })?;
     progress.start("writing", 0);
