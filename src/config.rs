@@ -385,3 +385,34 @@ impl Config {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_flags_set_layer_fields_and_record_columns() {
+        let mut fields = FieldNames::default();
+        fields.set("parcel_mail_city = M_CITY").unwrap();
+        fields.set("parcel_mail_po_box=BOX").unwrap();
+        fields.set("parcel_id=SWIS+PRINT_KEY").unwrap();
+        fields.set("system_bottom=ELEV_FT").unwrap();
+        fields.set("history.date=INSPECTED").unwrap();
+        assert_eq!(fields.parcel_mail_city.as_deref(), Some("M_CITY"));
+        assert_eq!(fields.parcel_mail_po_box.as_deref(), Some("BOX"));
+        assert_eq!(fields.parcel_id, Some(vec!["SWIS".to_string(), "PRINT_KEY".to_string()]));
+        assert_eq!(fields.system_bottom.as_deref(), Some("ELEV_FT"));
+        assert_eq!(fields.history.get("date").map(String::as_str), Some("INSPECTED"));
+        let err = fields.set("parcel_mail_cty=X").unwrap_err().to_string();
+        assert!(err.contains("unknown key 'parcel_mail_cty'") && err.contains("parcel_mail_city"), "{err}");
+    }
+
+    #[test]
+    fn the_example_config_sets_every_layer_field_key() {
+        let file: ConfigFile = toml::from_str(EXAMPLE_CONFIG).unwrap();
+        let mut fields = file.fields.clone();
+        for key in LAYER_FIELD_KEYS {
+            assert!(fields.layer_field(key).is_some_and(|f| f.is_some()), "{key} is not in the example");
+        }
+    }
+}

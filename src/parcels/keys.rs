@@ -39,7 +39,8 @@ struct Key {
 /// How many ids of each key are kept for messages.
 const EXAMPLES: usize = 3;
 
-/// The hash of an id key's SWIS and body, or of its body alone.
+/// The hash of an id key's SWIS and body, or of its body alone; `swis` (the layer's SWIS field, leading zeros
+/// aside as [`id_key`] reads them) stands in for a SWIS the id does not begin with.
 fn hashes(key: &IdKey, swis: Option<&str>) -> [u64; 2] {
     let hash = |parts: &[&str]| {
         let mut h = std::hash::DefaultHasher::new();
@@ -47,7 +48,7 @@ fn hashes(key: &IdKey, swis: Option<&str>) -> [u64; 2] {
         // 0 stands for no id.
         h.finish().max(1)
     };
-    let swis = key.swis.as_deref().or(swis);
+    let swis = key.swis.as_deref().or(swis.map(|s| s.trim().trim_start_matches('0')));
     [swis.map_or(0, |s| hash(&[s, &key.body])), hash(&[&key.body])]
 }
 
@@ -166,4 +167,58 @@ fn joined(values: &[Value], parts: &[Option<usize>]) -> Option<String> {
         text.push_str(value.trim());
     }
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys over parcels at positions 0, 1, 2, each written under `name` as `ids[position]`, with the SWIS
+    /// `swis` of each parcel (from the layer's SWIS field).
+    fn key(name: &str, ids: &[&str], swis: &[Option<&str>]) -> Key {
+        let hashes = ids.iter().zip(swis).map(|(id, s)| hashes(&id_key(id), *s)).collect();
+        let examples = ids.iter().map(|s| s.to_string()).collect();
+        Key { name: name.into(), hashes, examples, lookup: OnceLock::new() }
+    }
+
+    /// Two towns' parcels: print key 100.-1-16 is in both (SWIS 054689 and 055089), 128.05-1-1 in one.
+    fn keys() -> OtherKeys {
+        let swis = [Some("054689"), Some("055089"), Some("054689")];
+        OtherKeys {
+            keys: vec![
+                key(
+                    "SWIS + PRINT_KEY",
+                    &["054689-100.-1-16", "055089-100.-1-16", "054689-128.05-1-1"],
+                    &swis,
+                ),
+                key("PRINT_KEY", &["100.-1-16", "100.-1-16", "128.05-1-1"], &swis),
+                key("PARCEL_ID", &["R-0001", "R-0002", "R-0003"], &[None, None, None]),
+            ],
+        }
+    }
+
+    #[test]
+    fn ids_find_their_parcel_spelling_aside_and_a_shared_print_key_needs_its_swis() {
+        let keys = keys();
+        // Padding, zeros, case and spaces aside; a SWIS written as a number drops its leading zero.
+        assert_eq!(keys.position(1, "128.5-1-001.000"), Some(2));
+        assert_eq!(keys.position(0, " 54689-128.05-1-1"), Some(2));
+        assert_eq!(keys.position(1, "054689-100.00-1-16"), Some(0));
+        assert_eq!(keys.position(1, "055089-100.00-1-16"), Some(1));
+        // Without its SWIS the print key names two parcels: neither is taken.
+        assert_eq!(keys.position(1, "100.-1-16"), None);
+        // Another town's SWIS finds nothing, nor another county's key.
+        assert_eq!(keys.position(1, "141600-128.05-1-1"), None);
+        assert_eq!(keys.position(2, "r-003"), Some(2));
+        assert_eq!(keys.position(2, "R-0004"), None);
+    }
+
+    #[test]
+    fn keys_rank_by_the_ids_they_find() {
+        let keys = keys();
+        let ids: Vec<String> = ["R-0001", "R-2", "128.05-1-1", "nothing"].map(String::from).to_vec();
+        // PARCEL_ID finds two, the print key (with or without the SWIS field) one each.
+        assert_eq!(keys.ranked(&ids), [(2, 2), (0, 1), (1, 1)]);
+        assert_eq!(keys.others(), ["PRINT_KEY", "PARCEL_ID"]);
+    }
 }

@@ -662,6 +662,34 @@ mod tests {
     }
 
     #[test]
+    fn a_po_box_is_the_address_line_without_a_street() {
+        let line = |street: Option<&str>, po_box: Option<&str>| {
+            address_line(street.map(String::from), po_box.map(String::from))
+        };
+        assert_eq!(line(None, Some("12")).as_deref(), Some("PO Box 12"));
+        assert_eq!(line(Some(" "), Some("P.O. Box 12")).as_deref(), Some("P.O. Box 12"));
+        assert_eq!(line(Some("6101 E Lake Rd"), None).as_deref(), Some("6101 E Lake Rd"));
+        assert_eq!(line(Some("6101 E Lake Rd"), Some("12")).as_deref(), Some("6101 E Lake Rd, PO Box 12"));
+        assert_eq!(line(None, None), None);
+    }
+
+    #[test]
+    fn mailing_fields_are_detected_and_a_schema_without_them_says_which_keys_to_set() {
+        let fields: Vec<String> =
+            ["SWIS", "PRINT_KEY", "PO_BOX", "MAIL_CITY", "MAIL_STATE"].map(String::from).to_vec();
+        let schema = ParcelSchema::detect(&fields, &FieldNames::default(), Path::new("p.shp")).unwrap();
+        assert_eq!(schema.mailing.po_box.as_deref(), Some("PO_BOX"));
+        assert_eq!(schema.mailing.street, None);
+        assert_eq!(schema.mailing_gap(), None, "a box and a city and state address a letter");
+        let bare = ParcelSchema::detect(&fields[..2], &FieldNames::default(), Path::new("p.shp")).unwrap();
+        let gap = bare.mailing_gap().unwrap();
+        assert!(gap.contains("[fields] parcel_mail_street") && gap.contains("parcel_mail_zip"), "{gap}");
+        let named = FieldNames { parcel_mail_street: Some("LINE1".into()), ..FieldNames::default() };
+        let schema = ParcelSchema::detect(&fields, &named, Path::new("p.shp")).unwrap();
+        assert_eq!(schema.mailing.street.as_deref(), Some("LINE1"));
+    }
+
+    #[test]
     fn the_id_pass_and_the_records_agree() {
         // The same record read by the id pass and by the block conversion gets the same id, blank part or not.
         let (schema, columns) = columns();
