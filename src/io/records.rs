@@ -149,6 +149,10 @@ pub struct Read<T> {
     pub ids: IdTally,
 }
 
+/// How a reader finds the position of the parcel an id names (`None` when none has it): the reader knows
+/// nothing of how the parcels are kept.
+pub type Position<'a> = &'a dyn Fn(&str) -> Option<usize>;
+
 /// How many parcel ids of a file found their parcel, and the first of those that found none: what tells a
 /// file keyed by another id than the parcels' from one with a few bad ids.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

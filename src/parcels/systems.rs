@@ -8,7 +8,7 @@ use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::io::records::IdTally;
+use crate::io::records::{IdTally, Position};
 use crate::layer::{Feature, Value};
 
 /// Where the parcel id of each system is looked for, in order: the parcels layer's own names, then the
@@ -121,7 +121,7 @@ pub struct SystemJoin<'a> {
     /// The field positions of the parcel id and the bottom elevation, looked up once.
     id_at: Option<usize>,
     bottom_at: Option<usize>,
-    position: &'a dyn Fn(&str) -> Option<usize>,
+    position: Position<'a>,
     systems: Systems,
     problems: Vec<Problem>,
     ids: IdTally,
@@ -135,7 +135,7 @@ impl<'a> SystemJoin<'a> {
         fields: &[String],
         parcel_field: &'a str,
         bottom_field: Option<&str>,
-        (parcels, position): (usize, &'a dyn Fn(&str) -> Option<usize>),
+        (parcels, position): (usize, Position<'a>),
     ) -> Self {
         let index = |name: &str| fields.iter().position(|f| f == name);
         SystemJoin {

@@ -339,7 +339,8 @@ pub fn stream_schedule_in_blocks<'c>(
             let records = read_record_files(&matcher);
             (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
         });
-        let (systems, more, system_names, system_joined) = systems?;
+        let records::SystemsRead { systems, problems: more, fields: system_names, joined: system_joined } =
+            systems?;
         problems.extend(more);
         let RecordFiles { events, history, inspections, samples, pipes, mut columns, problems: more } =
             records?;

@@ -13,7 +13,7 @@ use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
-use crate::io::records::{IdTally, Read};
+use crate::io::records::{IdTally, Position, Read};
 use crate::io::ReadOptions;
 use crate::parcels::{system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems};
 
@@ -129,12 +129,15 @@ impl<'a> Matcher<'a> {
 /// The systems layer joined to the parcels' positions (none for a run without one), with its problems and
 /// fields, and the line saying which key joined it when the parcels' id did not (for `-v`). The layer is read a
 /// block at a time; one that must be reprojected comes in one block, as the parcels do.
-pub(super) fn read_systems(
-    matcher: &Matcher<'_>,
-) -> Result<(Systems, Vec<Problem>, Option<SystemFields>, Option<String>)> {
+pub(super) fn read_systems(matcher: &Matcher<'_>) -> Result<SystemsRead> {
     let config = matcher.config;
     let Some(path) = &config.layers.systems else {
-        return Ok((Systems::default(), Vec::new(), None, None));
+        return Ok(SystemsRead {
+            systems: Systems::default(),
+            problems: Vec::new(),
+            fields: None,
+            joined: None,
+        });
     };
     let fields = system_fields(&field_names(path)?, &config.fields, path)?;
     let fix = "[fields] system_parcel = \"FIELD\" (or --field system_parcel=FIELD)";
@@ -143,7 +146,19 @@ pub(super) fn read_systems(
             join_systems(config, path, &fields, (matcher.known.len(), position))?;
         Ok(((systems, problems), tally))
     })?;
-    Ok((systems, problems, Some(fields), said))
+    Ok(SystemsRead { systems, problems, fields: Some(fields), joined: said })
+}
+
+/// The systems layer as [`read_systems`] read it.
+pub(super) struct SystemsRead {
+    /// Each parcel's system.
+    pub(super) systems: Systems,
+    /// The layer's bad records.
+    pub(super) problems: Vec<Problem>,
+    /// Its fields, when a layer was given.
+    pub(super) fields: Option<SystemFields>,
+    /// Which key joined it, when the parcels' id did not (for `-v`).
+    pub(super) joined: Option<String>,
 }
 
 /// The systems layer at `path` joined to the parcels whose positions `parcels` finds by id.
@@ -151,7 +166,7 @@ fn join_systems(
     config: &Config,
     path: &Path,
     names: &SystemFields,
-    parcels: (usize, &dyn Fn(&str) -> Option<usize>),
+    parcels: (usize, Position<'_>),
 ) -> Result<(Systems, Vec<Problem>, IdTally)> {
     let keep = std::iter::once(&names.parcel).chain(&names.bottom).cloned().collect();
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
