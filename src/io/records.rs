@@ -181,9 +181,14 @@ impl IdTally {
         }
     }
 
-    /// Whether most of the filled-in ids (more than half) found no parcel.
+    /// How many ids must find no parcel, at the least, before a file is taken for one that cannot be joined:
+    /// a file of a few rows with a few bad ids is reported row by row instead.
+    pub const FEWEST_UNMATCHED: usize = 5;
+
+    /// Whether most of the filled-in ids (more than half, and at least [`IdTally::FEWEST_UNMATCHED`]) found
+    /// no parcel.
     pub fn mostly_unmatched(&self) -> bool {
-        self.unmatched > self.matched
+        self.unmatched > self.matched && self.unmatched >= Self::FEWEST_UNMATCHED
     }
 }
 
@@ -572,6 +577,23 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("inspection_date = Date Inspected (detected"), "{said}");
+    }
+
+    #[test]
+    fn a_file_is_unjoined_when_most_ids_and_at_least_five_find_nothing() {
+        let tally = |matched: usize, unmatched: usize| {
+            let mut t = IdTally::default();
+            (0..matched).for_each(|_| t.count("a", true));
+            (0..unmatched).for_each(|i| t.count(&format!("x{i}"), false));
+            t
+        };
+        assert!(tally(0, 5).mostly_unmatched());
+        assert!(tally(5, 6).mostly_unmatched());
+        assert!(!tally(6, 6).mostly_unmatched(), "half is not most");
+        assert!(!tally(2, 3).mostly_unmatched(), "three bad ids of five are reported row by row");
+        let many = tally(0, IdTally::KEPT + 3);
+        assert_eq!((many.unmatched, many.unmatched_ids.len()), (IdTally::KEPT + 3, IdTally::KEPT));
+        assert_eq!(many.unmatched_ids[0], "x0");
     }
 
     #[test]
