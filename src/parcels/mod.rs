@@ -219,65 +219,30 @@ impl ParcelSchema {
 
     /// Which field was taken for what, for `-v` and `lakeshore init`: one entry per part, in record order.
     pub fn choices(&self, overrides: &FieldNames) -> Vec<FieldChoice> {
-        let one = |f: &Option<String>| f.iter().cloned().collect::<Vec<_>>();
-        let m = &self.mailing;
-        vec![
-            FieldChoice {
-                role: "parcel id",
-                fields: self.id.clone(),
-                configured: overrides.parcel_id.is_some(),
-            },
-            FieldChoice {
-                role: "town",
-                fields: one(&self.town),
-                configured: overrides.parcel_town.is_some(),
-            },
-            FieldChoice {
-                role: "sewer type",
-                fields: one(&self.sewer),
-                configured: overrides.parcel_sewer.is_some(),
-            },
-            FieldChoice {
-                role: "owner",
-                fields: one(&self.owner),
-                configured: overrides.parcel_owner.is_some(),
-            },
-            FieldChoice {
-                role: "location",
-                fields: self.location.clone(),
-                configured: overrides.parcel_location.is_some(),
-            },
-            FieldChoice {
-                role: "SWIS code",
-                fields: one(&self.swis),
-                configured: overrides.parcel_swis.is_some(),
-            },
-            FieldChoice {
-                role: "mailing street",
-                fields: one(&m.street),
-                configured: overrides.parcel_mail_street.is_some(),
-            },
-            FieldChoice {
-                role: "mailing PO box",
-                fields: one(&m.po_box),
-                configured: overrides.parcel_mail_po_box.is_some(),
-            },
-            FieldChoice {
-                role: "mailing city",
-                fields: one(&m.city),
-                configured: overrides.parcel_mail_city.is_some(),
-            },
-            FieldChoice {
-                role: "mailing state",
-                fields: one(&m.state),
-                configured: overrides.parcel_mail_state.is_some(),
-            },
-            FieldChoice {
-                role: "mailing ZIP",
-                fields: one(&m.zip),
-                configured: overrides.parcel_mail_zip.is_some(),
-            },
-        ]
+        let (m, o) = (&self.mailing, overrides);
+        let many =
+            |role, fields: &Vec<String>, configured| FieldChoice { role, fields: fields.clone(), configured };
+        let mut choices = vec![many("parcel id", &self.id, o.parcel_id.is_some())];
+        let one = |role, field: &Option<String>, set: &Option<String>| FieldChoice {
+            role,
+            fields: field.iter().cloned().collect(),
+            configured: set.is_some(),
+        };
+        choices.extend([
+            one("town", &self.town, &o.parcel_town),
+            one("sewer type", &self.sewer, &o.parcel_sewer),
+            one("owner", &self.owner, &o.parcel_owner),
+        ]);
+        choices.push(many("location", &self.location, o.parcel_location.is_some()));
+        choices.extend([
+            one("SWIS code", &self.swis, &o.parcel_swis),
+            one("mailing street", &m.street, &o.parcel_mail_street),
+            one("mailing PO box", &m.po_box, &o.parcel_mail_po_box),
+            one("mailing city", &m.city, &o.parcel_mail_city),
+            one("mailing state", &m.state, &o.parcel_mail_state),
+            one("mailing ZIP", &m.zip, &o.parcel_mail_zip),
+        ]);
+        choices
     }
 
     /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].

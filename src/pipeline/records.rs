@@ -110,7 +110,7 @@ impl<'a> Matcher<'a> {
         Error::format(
             file,
             format!(
-                "{} of {} parcel ids name no parcel of {}, by its id ({}){also}, even with spelling differences \
+                "{} of {} parcel ids match no parcel of {}, by its id ({}){also}, even with spelling differences \
                  set aside (padding, zeros, case, a leading SWIS), so the file cannot be joined to the parcels; \
                  the file has {}; the parcels layer has {}; if the file's ids are in another column, name it \
                  with {fix}; if the parcels' ids are in other fields, set [fields] parcel_id (or --field \
