@@ -8,7 +8,7 @@ use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
-use crate::io::records::{IdTally, Position};
+use crate::io::tally::{IdTally, Position};
 use crate::layer::{Feature, Value};
 
 /// Where the parcel id of each system is looked for, in order: the parcels layer's own names, then the

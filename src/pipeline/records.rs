@@ -13,7 +13,8 @@ use crate::io::columns::FieldMap;
 use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::io::field_names;
 use crate::io::inspections::{read_inspections, Inspections, LastInspection};
-use crate::io::records::{IdTally, Position, Read};
+use crate::io::records::Read;
+use crate::io::tally::{IdTally, Position};
 use crate::io::ReadOptions;
 use crate::parcels::{system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems};
 
