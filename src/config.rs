@@ -72,6 +72,18 @@ pub struct FieldNames {
     /// Field(s) joined with spaces into the parcel's street address (e.g. `["LOC_ST_NBR", "LOC_STREET"]`).
     #[serde(default, deserialize_with = "one_or_many")]
     pub parcel_location: Option<Vec<String>>,
+    /// The parcel's SWIS code field (e.g. `SWIS`).
+    pub parcel_swis: Option<String>,
+    /// The owner's mailing street line (e.g. `MAIL_ADDR`).
+    pub parcel_mail_street: Option<String>,
+    /// The owner's post-office box (e.g. `PO_BOX`), for a mailing address without a street line.
+    pub parcel_mail_po_box: Option<String>,
+    /// The owner's mailing city (e.g. `MAIL_CITY`).
+    pub parcel_mail_city: Option<String>,
+    /// The owner's mailing state (e.g. `MAIL_STATE`).
+    pub parcel_mail_state: Option<String>,
+    /// The owner's mailing ZIP code (e.g. `MAIL_ZIP`).
+    pub parcel_mail_zip: Option<String>,
     /// The water-body name field of the shoreline layer.
     pub shoreline_name: Option<String>,
     /// The water-body name field of the watershed layer.
@@ -111,6 +123,24 @@ const RECORD_TABLES: [(&str, &str, &str); 5] = [
     ("[fields.pipes]", "pipes", "drainage-pipe register"),
 ];
 
+/// The `[fields]` keys naming one field of a layer, as `--field KEY=FIELD` sets them too.
+pub const LAYER_FIELD_KEYS: [&str; 14] = [
+    "parcel_town",
+    "parcel_sewer",
+    "parcel_owner",
+    "parcel_swis",
+    "parcel_mail_street",
+    "parcel_mail_po_box",
+    "parcel_mail_city",
+    "parcel_mail_state",
+    "parcel_mail_zip",
+    "shoreline_name",
+    "watershed_name",
+    "town_name",
+    "system_parcel",
+    "system_bottom",
+];
+
 impl FieldNames {
     /// The role keys of the record files' tables (`[fields.history]`, ...) that are no column role of their
     /// file, each told at its line of `text` (the config file `path`) with the role most likely meant.
@@ -133,17 +163,58 @@ impl FieldNames {
         mistakes
     }
 
-    /// Sets the column of a record file's role from `KIND.ROLE=COLUMN` (`history.date=INSPECTED`), as
-    /// `--field` gives it; the role itself is checked when the file is read.
+    /// The `[fields]` key `key` of [`LAYER_FIELD_KEYS`], to set.
+    fn layer_field(&mut self, key: &str) -> Option<&mut Option<String>> {
+        Some(match key {
+            "parcel_town" => &mut self.parcel_town,
+            "parcel_sewer" => &mut self.parcel_sewer,
+            "parcel_owner" => &mut self.parcel_owner,
+            "parcel_swis" => &mut self.parcel_swis,
+            "parcel_mail_street" => &mut self.parcel_mail_street,
+            "parcel_mail_po_box" => &mut self.parcel_mail_po_box,
+            "parcel_mail_city" => &mut self.parcel_mail_city,
+            "parcel_mail_state" => &mut self.parcel_mail_state,
+            "parcel_mail_zip" => &mut self.parcel_mail_zip,
+            "shoreline_name" => &mut self.shoreline_name,
+            "watershed_name" => &mut self.watershed_name,
+            "town_name" => &mut self.town_name,
+            "system_parcel" => &mut self.system_parcel,
+            "system_bottom" => &mut self.system_bottom,
+            _ => return None,
+        })
+    }
+
+    /// Sets a field from `--field`: `KEY=FIELD` for a `[fields]` key of a layer (`parcel_mail_city=M_CITY`;
+    /// `parcel_id` and `parcel_location` take fields joined with `+`, `SWIS+PRINT_KEY`), or
+    /// `KIND.ROLE=COLUMN` for a record file's role (`history.date=INSPECTED`), the role itself checked when
+    /// the file is read.
     pub fn set(&mut self, assignment: &str) -> Result<()> {
         let bad = |why: &str| {
             Error::Config(format!(
-                "--field '{assignment}': {why}; write it as KIND.ROLE=COLUMN with KIND one of history, events, \
-                 pump_outs, samples, pipes (e.g. --field history.date=INSPECTED)"
+                "--field '{assignment}': {why}; write it as KEY=FIELD with KEY a [fields] key ({}, parcel_id, \
+                 parcel_location), or as KIND.ROLE=COLUMN with KIND one of history, events, pump_outs, samples, \
+                 pipes (e.g. --field parcel_mail_city=M_CITY, --field history.date=INSPECTED)",
+                LAYER_FIELD_KEYS.join(", ")
             ))
         };
         let (key, column) = assignment.split_once('=').ok_or_else(|| bad("no '='"))?;
-        let (kind, role) = key.trim().split_once('.').ok_or_else(|| bad("no '.' between file and role"))?;
+        let (key, column) = (key.trim(), column.trim());
+        if !key.contains('.') {
+            if column.is_empty() {
+                return Err(bad("a field name is needed"));
+            }
+            let many = || Some(column.split('+').map(|f| f.trim().to_string()).collect());
+            match key.to_ascii_lowercase().as_str() {
+                "parcel_id" => self.parcel_id = many(),
+                "parcel_location" => self.parcel_location = many(),
+                other => match self.layer_field(other) {
+                    Some(slot) => *slot = Some(column.to_string()),
+                    None => return Err(bad(&format!("unknown key '{key}'"))),
+                },
+            }
+            return Ok(());
+        }
+        let (kind, role) = key.split_once('.').ok_or_else(|| bad("no '.' between file and role"))?;
         let map = match kind.trim().to_ascii_lowercase().replace('-', "_").as_str() {
             "history" | "inspections" => &mut self.history,
             "events" => &mut self.events,
@@ -203,6 +274,12 @@ parcel_town = "MUNI_NAME"
 parcel_sewer = "SEWER_TYPE"
 parcel_owner = "PRIMARY_OWNER"
 parcel_location = ["LOC_ST_NBR", "LOC_STREET"]
+parcel_swis = "SWIS"
+parcel_mail_street = "MAIL_ADDR"
+parcel_mail_po_box = "PO_BOX"
+parcel_mail_city = "MAIL_CITY"
+parcel_mail_state = "MAIL_STATE"
+parcel_mail_zip = "MAIL_ZIP"
 shoreline_name = "NAME"
 watershed_name = "NAME"
 town_name = "NAME"
@@ -395,5 +472,36 @@ impl Config {
             as_of,
             keep_shapes: true,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_flags_set_layer_fields_and_record_columns() {
+        let mut fields = FieldNames::default();
+        fields.set("parcel_mail_city = M_CITY").unwrap();
+        fields.set("parcel_mail_po_box=BOX").unwrap();
+        fields.set("parcel_id=SWIS+PRINT_KEY").unwrap();
+        fields.set("system_bottom=ELEV_FT").unwrap();
+        fields.set("history.date=INSPECTED").unwrap();
+        assert_eq!(fields.parcel_mail_city.as_deref(), Some("M_CITY"));
+        assert_eq!(fields.parcel_mail_po_box.as_deref(), Some("BOX"));
+        assert_eq!(fields.parcel_id, Some(vec!["SWIS".to_string(), "PRINT_KEY".to_string()]));
+        assert_eq!(fields.system_bottom.as_deref(), Some("ELEV_FT"));
+        assert_eq!(fields.history.get("date").map(String::as_str), Some("INSPECTED"));
+        let err = fields.set("parcel_mail_cty=X").unwrap_err().to_string();
+        assert!(err.contains("unknown key 'parcel_mail_cty'") && err.contains("parcel_mail_city"), "{err}");
+    }
+
+    #[test]
+    fn the_example_config_sets_every_layer_field_key() {
+        let file: ConfigFile = toml::from_str(EXAMPLE_CONFIG).unwrap();
+        let mut fields = file.fields.clone();
+        for key in LAYER_FIELD_KEYS {
+            assert!(fields.layer_field(key).is_some_and(|f| f.is_some()), "{key} is not in the example");
+        }
     }
 }

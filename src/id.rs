@@ -1,4 +1,7 @@
-//! A parcel's id: the key every output is sorted by and every record file names a parcel with.
+//! A parcel's id: the key every output is sorted by and every record file names a parcel with; and
+//! [`spelling`], the id with the differences of how offices write it set aside.
+
+pub mod spelling;
 
 use std::borrow::Borrow;
 use std::fmt;

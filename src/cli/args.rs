@@ -221,9 +221,12 @@ pub(super) struct RunArgs {
     /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml; optional other_source).
     #[arg(long, value_name = "FILE")]
     pub(super) samples: Option<PathBuf>,
-    /// A record file's column for a role, KIND.ROLE=COLUMN (KIND: history, events, pump_outs, samples);
-    /// repeat for several. Example: --field history.date=INSPECTED --field history.parcel_id=SBL
-    #[arg(long = "field", value_name = "KIND.ROLE=COLUMN")]
+    /// A layer's field for a [fields] key, KEY=FIELD (parcel_mail_street, parcel_mail_po_box,
+    /// parcel_mail_city, parcel_mail_state, parcel_mail_zip, parcel_swis, parcel_town, system_bottom, ...;
+    /// parcel_id=SWIS+PRINT_KEY), or a record file's column for a role, KIND.ROLE=COLUMN (KIND: history,
+    /// events, pump_outs, samples, pipes); repeat for several. Example: --field parcel_mail_city=M_CITY
+    /// --field history.date=INSPECTED --field history.parcel_id=SBL
+    #[arg(long = "field", value_name = "KEY=FIELD|KIND.ROLE=COLUMN")]
     pub(super) fields: Vec<String>,
     /// Drainage-pipes register CSV (parcel_id, pipe_id; optional removed, treated): pipes known on parcels,
     /// sampled or not.

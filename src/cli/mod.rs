@@ -173,14 +173,17 @@ fn finish(
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
 }
 
-/// Says on stderr which field of the parcels layer was taken for what (`-v`).
+/// Says on stderr which field of the parcels and systems layers was taken for what (`-v`).
 fn print_field_choices(run: &Run<'_>) {
-    for choice in &run.parcel_fields {
+    let layers = [("parcels", &run.parcel_fields), ("systems", &run.system_fields)];
+    for (layer, choice) in
+        layers.into_iter().flat_map(|(layer, choices)| choices.iter().map(move |c| (layer, c)))
+    {
         let how = if choice.configured { "set in [fields]" } else { "detected" };
         match choice.fields.is_empty() {
-            true => eprintln!("lakeshore: parcels: {:<15} no field found", choice.role),
+            true => eprintln!("lakeshore: {layer}: {:<15} no field found", choice.role),
             false => {
-                eprintln!("lakeshore: parcels: {:<15} {} ({how})", choice.role, choice.fields.join(" + "))
+                eprintln!("lakeshore: {layer}: {:<15} {} ({how})", choice.role, choice.fields.join(" + "))
             }
         }
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::{name, Found, Survey};
 use crate::config::FieldNames;
 use crate::crs::zones::zones_for;
-use crate::parcels::{system_fields, ParcelSchema};
+use crate::parcels::{system_fields, ParcelSchema, SystemFields};
 
 /// The `[fields]` key of each part of the parcel record, by [`ParcelSchema::choices`] role.
 const PARCEL_KEYS: [(&str, &str); 5] = [
@@ -61,7 +61,7 @@ fn systems_fields(survey: &mut Survey) {
     let Some(systems) = survey.file("systems").map(Path::to_path_buf) else { return };
     let Some(found) = survey.found_at(&systems).cloned() else { return };
     match system_fields(&found.fields, &FieldNames::default(), &systems) {
-        Ok((parcel, bottom)) => {
+        Ok(SystemFields { parcel, bottom, .. }) => {
             let late = |f: &String| found.late_fields.contains(f);
             if late(&parcel) {
                 survey.fields.push((

@@ -76,6 +76,10 @@ const PARCEL_IDS: [&str; 10] = [
     "tax_map_id",
 ];
 
+/// Print-key column names, as normalised by [`normal`]: joined after `SWIS` when the file has one, else
+/// taken alone.
+const PRINT_KEYS: [&str; 3] = ["print_key", "printkey", "print_key_id"];
+
 /// Rows looked at to decide whether a column holds dates.
 pub const SAMPLE_ROWS: usize = 1000;
 
@@ -205,11 +209,19 @@ pub fn resolve(
                 let by_name = PARCEL_IDS
                     .iter()
                     .find_map(|want| (0..found.len()).filter(free).find(|&i| normal(&found[i]) == *want));
+                let print_key =
+                    (0..found.len()).filter(free).find(|&i| PRINT_KEYS.contains(&&*normal(&found[i])));
                 by_name.map(|i| (i, "a parcel-id name".to_string())).or_else(|| {
-                    let swis = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "swis")?;
-                    let key = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "print_key")?;
-                    combined = Some((swis, key));
-                    Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
+                    let swis = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "swis");
+                    match (swis, print_key) {
+                        (Some(swis), Some(key)) => {
+                            combined = Some((swis, key));
+                            Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
+                        }
+                        // A print key alone (as town logs keep them) finds its parcel by the parcels' print key.
+                        (None, Some(key)) => Some((key, "a print key".to_string())),
+                        _ => None,
+                    }
                 })
             }
             // By each word in turn: a column that holds dates, else one that holds dates in half its cells.
@@ -292,7 +304,8 @@ fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str, more: &str) -
     let hint = match role.detect {
         Detect::Name => String::new(),
         Detect::ParcelId => {
-            " (looked for parcel_id, SBL, SWIS_SBL_ID, SWIS_PRINT_KEY_ID, PARCEL_ID, SWIS + PRINT_KEY)".into()
+            " (looked for parcel_id, SBL, SWIS_SBL_ID, SWIS_PRINT_KEY_ID, PARCEL_ID, SWIS + PRINT_KEY, PRINT_KEY)"
+                .into()
         }
         Detect::Date(words) => {
             format!(" (looked for a column whose name says {} and that holds dates)", words.join("/"))
@@ -375,6 +388,14 @@ mod tests {
             said.contains("parcel_id = PRINT_KEY (detected: SWIS and PRINT_KEY joined with '-')"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_print_key_alone_is_the_parcel_id() {
+        let table: &[(&str, &[&str])] = &[("Print Key", &["100.-1-16"]), ("DATE", &["2026-01-02"])];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "inspection_date"]);
+        assert!(said.contains("parcel_id = Print Key (detected: a print key)"), "{said}");
     }
 
     #[test]

@@ -177,7 +177,7 @@ fn each_dated<T>(
         let source = Source { path: shared.clone(), line };
         kept.extend(finish(&mut check, &row, Dated { line, parcel, date, source }));
     }
-    Ok(records.finish((kept, check.problems)))
+    Ok(records.finish(kept, check))
 }
 
 /// Reads the events file (columns named by `fields` or detected): events on or before `as_of`, with their
@@ -340,5 +340,5 @@ pub fn read_pipes(
             kept.push(Pipe { parcel, pipe: pipe.to_string(), removed, treated, source });
         }
     }
-    Ok(records.finish((kept, check.problems)))
+    Ok(records.finish(kept, check))
 }

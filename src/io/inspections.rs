@@ -322,7 +322,7 @@ pub fn read_inspections(
             }
         }
     }
-    Ok(records.finish((out, check.problems)))
+    Ok(records.finish(out, check))
 }
 
 /// The optional yes/no findings, each kept as the parcel's latest: [`Inspections::functioning`] and

@@ -25,6 +25,7 @@ pub mod gpkg;
 pub mod inspections;
 pub mod records;
 pub mod sheet;
+pub mod tally;
 pub mod wkb;
 pub mod write;
 

@@ -18,6 +18,7 @@ use chrono::NaiveDate;
 
 use super::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
 use super::csv::{separator_name, CsvReader, Record};
+use super::tally::IdTally;
 use crate::error::{Error, Problem, Result};
 
 /// The Excel serial of 2100-12-31, the last day a record file's date may be.
@@ -167,6 +168,8 @@ pub struct Read<T> {
     pub columns: String,
     /// Remarks about the file as a whole that are not problems (text read as Windows-1252).
     pub notes: Vec<String>,
+    /// How many of its rows' parcel ids found a parcel.
+    pub ids: IdTally,
 }
 
 impl Records {
@@ -233,8 +236,8 @@ impl Records {
         &self.path
     }
 
-    /// What `value` and `problems` read from this file make, with the columns taken.
-    pub fn finish<T>(&self, (value, problems): (T, Vec<Problem>)) -> Read<T> {
+    /// What `value` and the problems and ids `check` found in this file make, with the columns taken.
+    pub fn finish<T>(&self, value: T, check: Checker<'_>) -> Read<T> {
         let mut notes = Vec::new();
         if let (rows @ 1.., first) = self.windows_1252 {
             let rows = if rows == 1 { "1 row".to_string() } else { format!("{rows} rows") };
@@ -245,7 +248,7 @@ impl Records {
                 line(&self.path, first)
             ));
         }
-        Read { value, problems, columns: self.said.clone(), notes }
+        Read { value, problems: check.problems, columns: self.said.clone(), notes, ids: check.ids }
     }
 
     /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
@@ -370,6 +373,8 @@ pub struct Checker<'a> {
     path: &'a Path,
     /// The problems found so far.
     pub problems: Vec<Problem>,
+    /// The parcel ids looked up so far, found or not.
+    pub ids: IdTally,
     /// The last parcel id looked up and its position: a parcel's lines often stand together.
     last: Option<(String, Option<usize>)>,
 }
@@ -377,7 +382,7 @@ pub struct Checker<'a> {
 impl<'a> Checker<'a> {
     /// A checker for the file at `path`.
     pub fn new(path: &'a Path) -> Self {
-        Checker { path, problems: Vec::new(), last: None }
+        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None }
     }
 
     /// Reports a problem on `line`.
@@ -406,6 +411,7 @@ impl<'a> Checker<'a> {
             }
             None => self.last.insert((id.to_string(), position(id))).1,
         };
+        self.ids.count(id, at.is_some());
         if at.is_none() {
             self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
         }
@@ -573,7 +579,7 @@ mod tests {
             rows.push((row.line(), cell(id), cell(date), cell(notes)));
         }
         let problems = check.problems.into_iter().map(|p| (p.record, p.message)).collect();
-        Ok((rows, problems, records.finish(((), Vec::new())).columns))
+        Ok((rows, problems, records.finish((), Checker::new(path)).columns))
     }
 
     #[test]
@@ -645,7 +651,7 @@ mod tests {
         }
         assert_eq!(cells, ["r\u{e9}ussi", "ok", "\u{201c}pass\u{201d}"]);
         assert!(check.problems.is_empty(), "{:?}", check.problems);
-        let read = records.finish(((), Vec::new()));
+        let read = records.finish((), check);
         assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
         let note = &read.notes[0];
         assert!(note.contains("cp1252.csv: not UTF-8 text; read as Windows-1252"), "{note}");
@@ -659,7 +665,7 @@ mod tests {
         let (rows, problems, _) = read_rows(&path).unwrap();
         assert_eq!((rows.len(), problems.len()), (1, 0));
         let records = Records::read(&path, &SPEC, &FieldMap::new()).unwrap();
-        assert!(records.has("r\u{e9}sultat") && records.finish(((), Vec::new())).notes.is_empty());
+        assert!(records.has("r\u{e9}sultat") && records.finish((), Checker::new(&path)).notes.is_empty());
     }
 
     #[test]

@@ -5,9 +5,14 @@
 //! [`ParcelRecord`] whose `defect` says why, and the schedule lists it as unscheduled with that reason.
 
 mod ids;
+mod keys;
+mod mailing;
 mod systems;
 
-pub use systems::{system_fields, SystemJoin, Systems};
+pub use keys::OtherKeys;
+use mailing::address_line;
+pub use mailing::{MailingAddress, MailingFields};
+pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
 
 pub use ids::{IdCursor, ParcelIds};
 
@@ -39,20 +44,6 @@ pub struct ParcelSchema {
     pub location: Vec<String>,
     /// The owner's mailing-address fields, for notices.
     pub mailing: MailingFields,
-}
-
-/// Which fields hold the owner's mailing address (the statewide schema's `MAIL_ADDR`, `MAIL_CITY`,
-/// `MAIL_STATE`, `MAIL_ZIP`); each may be absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MailingFields {
-    /// Street or post-office box line.
-    pub street: Option<String>,
-    /// City or post office.
-    pub city: Option<String>,
-    /// State.
-    pub state: Option<String>,
-    /// ZIP code.
-    pub zip: Option<String>,
 }
 
 /// Where each part of a parcel record is looked for, in order of preference: the New York statewide
@@ -91,15 +82,30 @@ pub mod candidates {
     pub const LOCATION: &[&str] = &["PARCEL_ADDR", "PARCEL_ADDRESS", "LOCATION", "SITE_ADDR", "ADDRESS"];
     /// The street address as number and street, joined with a space.
     pub const LOCATION_PARTS: &[&[&str]] = &[&["LOC_ST_NBR", "LOC_STREET"], &["ST_NBR", "ST_NAME"]];
-    /// The owner's mailing street or post-office box.
-    pub const MAIL_STREET: &[&str] =
-        &["MAIL_ADDR", "MAILING_ADDRESS", "MAILING_ADDR", "MAIL_ADDRESS", "MAIL_STREET", "PO_BOX"];
+    /// The owner's mailing street line (RPS `MAIL_ADDR`; other offices' names after it).
+    pub const MAIL_STREET: &[&str] = &[
+        "MAIL_ADDR",
+        "MAILING_ADDRESS",
+        "MAILING_ADDR",
+        "MAIL_ADDRESS",
+        "MAILADDR",
+        "MAIL_STREET",
+        "MAIL_ADD",
+        "ADD_MAIL",
+        "OWNER_ADDR",
+        "OWNER_ADDRESS",
+    ];
+    /// The owner's post-office box (RPS `PO_BOX`), the address line when there is no street line.
+    pub const MAIL_PO_BOX: &[&str] = &["PO_BOX", "MAIL_PO_BOX", "POBOX", "MAIL_POBOX", "P_O_BOX"];
     /// The owner's mailing city.
-    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY"];
+    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY"];
     /// The owner's mailing state.
-    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST"];
+    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE"];
+    /// The systems layer's parcel id and bottom elevation.
+    pub use super::systems::{BOTTOM as SYSTEM_BOTTOM, PARCEL as SYSTEM_PARCEL};
     /// The owner's mailing ZIP code.
-    pub const MAIL_ZIP: &[&str] = &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE"];
+    pub const MAIL_ZIP: &[&str] =
+        &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE", "MAILZIP", "MAIL_ZIP_CODE", "OWNER_ZIP"];
 }
 
 /// Whether a layer's field name is this candidate: equal ignoring case, or the candidate cut to the 10
@@ -161,53 +167,44 @@ impl ParcelSchema {
             town: pick(&overrides.parcel_town, candidates::TOWN),
             sewer: pick(&overrides.parcel_sewer, candidates::SEWER),
             owner: pick(&overrides.parcel_owner, candidates::OWNER),
-            swis: find_field(fields, candidates::SWIS),
+            swis: pick(&overrides.parcel_swis, candidates::SWIS),
             location,
             mailing: MailingFields {
-                street: find_field(fields, candidates::MAIL_STREET),
-                city: find_field(fields, candidates::MAIL_CITY),
-                state: find_field(fields, candidates::MAIL_STATE),
-                zip: find_field(fields, candidates::MAIL_ZIP),
+                street: pick(&overrides.parcel_mail_street, candidates::MAIL_STREET),
+                po_box: pick(&overrides.parcel_mail_po_box, candidates::MAIL_PO_BOX),
+                city: pick(&overrides.parcel_mail_city, candidates::MAIL_CITY),
+                state: pick(&overrides.parcel_mail_state, candidates::MAIL_STATE),
+                zip: pick(&overrides.parcel_mail_zip, candidates::MAIL_ZIP),
             },
         })
     }
 
     /// Which field was taken for what, for `-v` and `lakeshore init`: one entry per part, in record order.
     pub fn choices(&self, overrides: &FieldNames) -> Vec<FieldChoice> {
-        let one = |f: &Option<String>| f.iter().cloned().collect::<Vec<_>>();
-        let m = &self.mailing;
-        vec![
-            FieldChoice {
-                role: "parcel id",
-                fields: self.id.clone(),
-                configured: overrides.parcel_id.is_some(),
-            },
-            FieldChoice {
-                role: "town",
-                fields: one(&self.town),
-                configured: overrides.parcel_town.is_some(),
-            },
-            FieldChoice {
-                role: "sewer type",
-                fields: one(&self.sewer),
-                configured: overrides.parcel_sewer.is_some(),
-            },
-            FieldChoice {
-                role: "owner",
-                fields: one(&self.owner),
-                configured: overrides.parcel_owner.is_some(),
-            },
-            FieldChoice {
-                role: "location",
-                fields: self.location.clone(),
-                configured: overrides.parcel_location.is_some(),
-            },
-            FieldChoice { role: "SWIS code", fields: one(&self.swis), configured: false },
-            FieldChoice { role: "mailing street", fields: one(&m.street), configured: false },
-            FieldChoice { role: "mailing city", fields: one(&m.city), configured: false },
-            FieldChoice { role: "mailing state", fields: one(&m.state), configured: false },
-            FieldChoice { role: "mailing ZIP", fields: one(&m.zip), configured: false },
-        ]
+        let (m, o) = (&self.mailing, overrides);
+        let many =
+            |role, fields: &Vec<String>, configured| FieldChoice { role, fields: fields.clone(), configured };
+        let mut choices = vec![many("parcel id", &self.id, o.parcel_id.is_some())];
+        let one = |role, field: &Option<String>, set: &Option<String>| FieldChoice {
+            role,
+            fields: field.iter().cloned().collect(),
+            configured: set.is_some(),
+        };
+        choices.extend([
+            one("town", &self.town, &o.parcel_town),
+            one("sewer type", &self.sewer, &o.parcel_sewer),
+            one("owner", &self.owner, &o.parcel_owner),
+        ]);
+        choices.push(many("location", &self.location, o.parcel_location.is_some()));
+        choices.extend([
+            one("SWIS code", &self.swis, &o.parcel_swis),
+            one("mailing street", &m.street, &o.parcel_mail_street),
+            one("mailing PO box", &m.po_box, &o.parcel_mail_po_box),
+            one("mailing city", &m.city, &o.parcel_mail_city),
+            one("mailing state", &m.state, &o.parcel_mail_state),
+            one("mailing ZIP", &m.zip, &o.parcel_mail_zip),
+        ]);
+        choices
     }
 
     /// Every field the pipeline reads, for [`crate::io::ReadOptions::keep`].
@@ -217,7 +214,9 @@ impl ParcelSchema {
         keep.extend(self.swis.iter().filter(|f| !self.id.contains(f)).cloned());
         keep.extend(self.location.iter().cloned());
         let m = &self.mailing;
-        keep.extend(m.street.iter().chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
+        keep.extend(m.street.iter().chain(&m.po_box).chain(&m.city).chain(&m.state).chain(&m.zip).cloned());
+        keep.sort_by_key(|f| f.to_ascii_uppercase());
+        keep.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
         keep
     }
 }
@@ -251,19 +250,6 @@ pub struct ParcelRecord {
     pub geometry_invalid: Option<String>,
 }
 
-/// An owner's mailing address as the assessor keeps it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MailingAddress {
-    /// Street or post-office box line.
-    pub street: Option<String>,
-    /// City or post office.
-    pub city: Option<String>,
-    /// State.
-    pub state: Option<String>,
-    /// ZIP code.
-    pub zip: Option<String>,
-}
-
 /// Takes the text of value `i` out of a record, without copying text values.
 fn take_text(values: &mut [Value], i: Option<usize>) -> Option<String> {
     match std::mem::replace(values.get_mut(i?)?, Value::Null) {
@@ -281,7 +267,8 @@ pub struct ParcelColumns {
     swis: Option<usize>,
     owner: Option<usize>,
     location: Vec<Option<usize>>,
-    mailing: [Option<usize>; 4],
+    /// Street, post-office box, city, state, ZIP.
+    mailing: [Option<usize>; 5],
 }
 
 impl ParcelColumns {
@@ -295,7 +282,7 @@ impl ParcelColumns {
             swis: None,
             owner: None,
             location: Vec::new(),
-            mailing: [None; 4],
+            mailing: [None; 5],
         }
     }
 
@@ -310,7 +297,7 @@ impl ParcelColumns {
             swis: schema.swis.as_ref().and_then(index),
             owner: schema.owner.as_ref().and_then(index),
             location: schema.location.iter().map(index).collect(),
-            mailing: [&m.street, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
+            mailing: [&m.street, &m.po_box, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
         }
     }
 
@@ -426,8 +413,8 @@ pub fn parcel_record(
         ));
     }
     let address: Vec<String> = columns.location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
-    let [street, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
-    let mailing = MailingAddress { street, city, state, zip };
+    let [street, po_box, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
+    let mailing = MailingAddress { street: address_line(street, po_box), city, state, zip };
     let parcel = ParcelRecord {
         id,
         record,

@@ -4,36 +4,92 @@ use std::path::Path;
 
 use geo::{Geometry, Point};
 
-use super::{find_field, geometry_kind, IdCursor, ParcelIds};
+use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::System;
 use crate::config::FieldNames;
 use crate::error::{Error, Problem, Result};
+use crate::io::tally::{IdTally, Position};
 use crate::layer::{Feature, Value};
 
-/// Field names of the systems layer.
-pub fn system_fields(
-    fields: &[String],
-    overrides: &FieldNames,
-    path: &Path,
-) -> Result<(String, Option<String>)> {
-    let parcel = overrides
-        .system_parcel
-        .clone()
-        .or_else(|| find_field(fields, &["PARCEL_ID", "PARCELID", "SWIS_SBL_ID", "SWIS_PRINT_KEY_ID", "SBL", "PIN"]))
-        .ok_or_else(|| {
-            Error::format(
-                path,
-                format!(
-                    "cannot tell which field holds the parcel id of each system; fields found: {}; set [fields] system_parcel",
-                    fields.join(", ")
-                ),
-            )
-        })?;
-    let bottom = overrides
-        .system_bottom
-        .clone()
-        .or_else(|| find_field(fields, &["BOTTOM_FT", "BOTTOM_ELEV", "ABS_BOTTOM", "FIELD_BOTTOM"]));
-    Ok((parcel, bottom))
+/// Where the parcel id of each system is looked for, in order: the parcels layer's own names, then the
+/// statewide schema's (a shapefile's 10-character cuts match too).
+pub const PARCEL: &[&str] = &[
+    "PARCEL_ID",
+    "PARCELID",
+    "SWIS_SBL_ID",
+    "SWIS_PRINT_KEY_ID",
+    "SWISPRINTKEY",
+    "PRINT_KEY",
+    "PRINTKEY",
+    "SBL",
+    "PARCELKEY",
+    "TAX_ID",
+    "PIN",
+];
+
+/// Where the absorption field's bottom elevation (feet) is looked for, in order.
+pub const BOTTOM: &[&str] = &[
+    "BOTTOM_FT",
+    "BOTTOM_ELEV",
+    "BOTTOM_EL",
+    "BOTTOM_ELEVATION",
+    "BOT_ELEV",
+    "BOT_EL_FT",
+    "ABS_BOTTOM",
+    "FIELD_BOTTOM",
+    "BOTTOM",
+    "ELEV_FT",
+    "ELEVATION_FT",
+    "ELEV",
+    "ELEVATION",
+];
+
+/// The fields of the systems layer: the parcel id, the bottom elevation when one is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SystemFields {
+    /// The field naming each system's parcel.
+    pub parcel: String,
+    /// The absorption field's bottom elevation, feet.
+    pub bottom: Option<String>,
+    /// Which of them the config named.
+    pub configured: [bool; 2],
+}
+
+impl SystemFields {
+    /// Which field was taken for what, for `-v`.
+    pub fn choices(&self) -> Vec<FieldChoice> {
+        vec![
+            FieldChoice {
+                role: "parcel id",
+                fields: vec![self.parcel.clone()],
+                configured: self.configured[0],
+            },
+            FieldChoice {
+                role: "bottom elevation",
+                fields: self.bottom.iter().cloned().collect(),
+                configured: self.configured[1],
+            },
+        ]
+    }
+}
+
+/// Field names of the systems layer: named in the config (`[fields] system_parcel`, `system_bottom`) or
+/// detected ([`PARCEL`], [`BOTTOM`]). No parcel-id field is an error listing the fields there are.
+pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<SystemFields> {
+    let parcel = overrides.system_parcel.clone().or_else(|| find_field(fields, PARCEL)).ok_or_else(|| {
+        Error::format(
+            path,
+            format!(
+                "cannot tell which field holds the parcel id of each system (looked for {}); fields found: {}; \
+                 set [fields] system_parcel = \"FIELD\" or --field system_parcel=FIELD",
+                PARCEL.join(", "),
+                fields.join(", ")
+            ),
+        )
+    })?;
+    let bottom = overrides.system_bottom.clone().or_else(|| find_field(fields, BOTTOM));
+    let configured = [overrides.system_parcel.is_some(), overrides.system_bottom.is_some()];
+    Ok(SystemFields { parcel, bottom, configured })
 }
 
 /// Each parcel's system, by position. Kept compactly: many parcels of a county have none (public sewer,
@@ -75,19 +131,21 @@ pub struct SystemJoin<'a> {
     /// The field positions of the parcel id and the bottom elevation, looked up once.
     id_at: Option<usize>,
     bottom_at: Option<usize>,
-    parcels: IdCursor<'a>,
+    position: Position<'a>,
     systems: Systems,
     problems: Vec<Problem>,
+    ids: IdTally,
 }
 
 impl<'a> SystemJoin<'a> {
-    /// A join of the systems layer at `path`, whose fields are `fields`, to `parcels`.
+    /// A join of the systems layer at `path`, whose fields are `fields`, to `parcels` parcels whose positions
+    /// `position` finds by id.
     pub fn new(
         path: &'a Path,
         fields: &[String],
         parcel_field: &'a str,
         bottom_field: Option<&str>,
-        parcels: &'a ParcelIds,
+        (parcels, position): (usize, Position<'a>),
     ) -> Self {
         let index = |name: &str| fields.iter().position(|f| f == name);
         SystemJoin {
@@ -95,9 +153,10 @@ impl<'a> SystemJoin<'a> {
             parcel_field,
             id_at: index(parcel_field),
             bottom_at: bottom_field.and_then(index),
-            parcels: parcels.cursor(),
-            systems: Systems { of: vec![0; parcels.len()], list: Vec::new(), records: Vec::new() },
+            position,
+            systems: Systems { of: vec![0; parcels], list: Vec::new(), records: Vec::new() },
             problems: Vec::new(),
+            ids: IdTally::default(),
         }
     }
 
@@ -110,9 +169,9 @@ impl<'a> SystemJoin<'a> {
         }
     }
 
-    /// Each parcel's system, and the problems found.
-    pub fn finish(self) -> (Systems, Vec<Problem>) {
-        (self.systems, self.problems)
+    /// Each parcel's system, the problems found, and how many systems' parcel ids found their parcel.
+    pub fn finish(self) -> (Systems, Vec<Problem>, IdTally) {
+        (self.systems, self.problems, self.ids)
     }
 
     /// Joins one feature; a problem when it cannot be.
@@ -123,7 +182,9 @@ impl<'a> SystemJoin<'a> {
         let Some(id) = self.id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
             return Err(problem(format!("system has no {parcel_field}; fill it in")));
         };
-        let Some(at_parcel) = self.parcels.position(&id) else {
+        let at_parcel = (self.position)(&id);
+        self.ids.count(&id, at_parcel.is_some());
+        let Some(at_parcel) = at_parcel else {
             return Err(problem(format!(
                 "system names parcel {id}, which is not in the parcels layer; fix the id"
             )));

@@ -6,10 +6,12 @@
 
 mod progress;
 mod records;
+mod warnings;
 
 use progress::Stopwatch;
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
-use records::{read_record_files, read_systems, RecordFiles};
+use records::{read_record_files, read_systems, Matcher, RecordFiles};
+use warnings::Warnings;
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -31,6 +33,7 @@ use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
 use crate::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
+    SystemFields,
 };
 use crate::permit::{permit_for, term_problem};
 use crate::reference::{read_reference, NamedLayer, Reference};
@@ -72,6 +75,11 @@ pub struct Run<'r> {
     pub timings: Vec<Lap>,
     /// Which field of the parcels layer was taken for what, for `-v`.
     pub parcel_fields: Vec<FieldChoice>,
+    /// Which field of the systems layer was taken for what (empty without one), for `-v`.
+    pub system_fields: Vec<FieldChoice>,
+    /// Why no letter can be addressed from the parcels layer's fields, when none can
+    /// ([`ParcelSchema::mailing_gap`]): a warning for the commands that mail.
+    pub mailing_gap: Option<String>,
 }
 
 impl<'r> Run<'r> {
@@ -299,6 +307,7 @@ pub fn stream_schedule_in_blocks<'c>(
     let layer_crs = parcels.blocks.crs().clone();
     let parcel_fields = parcels.schema.choices(&config.fields);
     let Parcels { blocks, schema, columns: parcel_columns, ids, reprojector } = &mut parcels;
+    let schema = &*schema;
     let known = &*ids;
     let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
@@ -328,12 +337,19 @@ pub fn stream_schedule_in_blocks<'c>(
         });
 
         // The systems layer is read on one core while the record files are read on the other.
+        let matcher = Matcher::new(config, known, schema);
         let (systems, records) = std::thread::scope(|s| {
-            let systems = s.spawn(|| read_systems(config, known));
-            let records = read_record_files(config, known);
+            let systems = s.spawn(|| read_systems(&matcher));
+            let records = read_record_files(&matcher);
             (systems.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), records)
         });
-        let (systems, more, systems_extent) = systems?;
+        let records::SystemsRead {
+            systems,
+            problems: more,
+            fields: system_names,
+            joined: system_joined,
+            extent: systems_extent,
+        } = systems?;
         problems.extend(more);
         others.extend(systems_extent);
         let RecordFiles {
@@ -342,12 +358,14 @@ pub fn stream_schedule_in_blocks<'c>(
             inspections,
             samples,
             pipes,
-            columns,
+            mut columns,
             problems: more,
             notes: said,
         } = records?;
         problems.extend(more);
         notes.extend(said);
+        columns.extend(system_joined);
+        let warnings = Warnings::new(system_names.as_ref());
         clock.lap("read systems and records");
 
         let mut run = Run {
@@ -365,6 +383,8 @@ pub fn stream_schedule_in_blocks<'c>(
             pipes,
             timings: Vec::new(),
             parcel_fields,
+            system_fields: system_names.as_ref().map(SystemFields::choices).unwrap_or_default(),
+            mailing_gap: schema.mailing_gap(),
         };
         progress.start("classifying parcels", known.len());
         let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
@@ -399,6 +419,7 @@ pub fn stream_schedule_in_blocks<'c>(
             }
             let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
                 (None, Some(shape)) => {
+                    warnings.sewer(rules, parcel.sewer.as_deref());
                     let system = system_of(&parcel, &shape, at);
                     let input = Parcel {
                         shape,
@@ -502,6 +523,7 @@ pub fn stream_schedule_in_blocks<'c>(
             run.problems.extend(found);
             run.problems.append(&mut strays.lock().unwrap_or_else(PoisonError::into_inner));
             report_parcel_problems(&rows, known, &path, &mut run.problems);
+            warnings.block(&rows, &systems);
             let history = config.layers.history.as_deref();
             report_permit_terms(&rows, rules, (events, reports), history, &mut run.problems);
             handed = Some(rows);
@@ -512,6 +534,11 @@ pub fn stream_schedule_in_blocks<'c>(
         if let Some(rows) = handed {
             each_block(&run, rows)?;
         }
+        run.problems.extend(warnings.finish(
+            &path,
+            schema.sewer.as_deref(),
+            config.layers.systems.as_deref(),
+        ));
         Ok(run)
     })?;
     progress.start("writing", 0);

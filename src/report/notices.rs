@@ -287,6 +287,11 @@ pub fn stream_noticed<'c>(
         Ok(())
     })?;
     noticed.rows.sort_unstable_by_key(|row| row.at);
+    // A parcels layer without mailing fields cannot address a letter: one warning says which key to set.
+    let mut run = run;
+    if let (Some(gap), Some(parcels)) = (&run.mailing_gap, &config.layers.parcels) {
+        run.problems.push(crate::error::Problem::new(parcels, "fields", gap.clone()));
+    }
     Ok((run, noticed))
 }
 

@@ -16,7 +16,7 @@ pub use obligations::{
     ReportRules,
 };
 pub use places::Place;
-pub use sewer::{District, Sewer, SewerFacts};
+pub use sewer::{District, Sewer, SewerFacts, SewerValue};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -155,9 +155,14 @@ pub struct FloodplainRule {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Coverage {
-    /// Assessor sewer-type codes meaning public sewer.
+    /// Assessor sewer values meaning public sewer: codes (RPS `3`) and words (`Public`, `Municipal`),
+    /// compared case, spaces and punctuation aside.
     #[serde(default)]
     pub public_sewer_codes: Vec<String>,
+    /// Sewer values in words meaning a parcel does not use public sewer (`Private`, `Septic`); a numeric code
+    /// the public list does not hold means it too. A value in neither list is reported.
+    #[serde(default)]
+    pub private_sewer_codes: Vec<String>,
     /// Citation for the public-sewer exclusion.
     #[serde(default)]
     pub sewered_citation: String,

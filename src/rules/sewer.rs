@@ -4,6 +4,10 @@
 //! present; a sewer-district polygon only says sewer is available, so it decides only without a code. A code
 //! saying "not public" inside a district keeps the parcel scheduled, and the disagreement is reported. A rule
 //! set that lists no public-sewer codes cannot read the code: the district decides.
+//!
+//! The code is read through the rule set's table ([`RuleSet::sewer_value`]): RPS codes (`3`) and the words
+//! some counties write (`Public`, `Private`, `Septic`), case, spaces and punctuation aside. A value the table
+//! does not hold says nothing: the district decides, and the run reports the value once with its count.
 
 use super::RuleSet;
 use crate::facts::Basis;
@@ -35,7 +39,42 @@ pub struct Sewer {
     pub disagreement: Option<String>,
 }
 
+/// What an assessor's sewer value says, read through the rule set's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SewerValue {
+    /// The parcel uses public sewer.
+    Public,
+    /// It does not: a value of the private list, or a numeric code the public list does not hold.
+    NotPublic,
+    /// A value in neither list: it says nothing, and is reported.
+    Unknown,
+}
+
+/// Upper-case letters and digits of `text`, each run of others one space, for comparing sewer values.
+fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).peekable();
+    std::iter::from_fn(move || {
+        let word = words.next()?;
+        let space = words.peek().is_some().then_some(' ');
+        Some(word.chars().flat_map(char::to_uppercase).chain(space))
+    })
+    .flatten()
+}
+
 impl RuleSet {
+    /// What the sewer value `code` (not blank) says (see [`SewerValue`]).
+    pub fn sewer_value(&self, code: &str) -> SewerValue {
+        let is = |list: &[String]| list.iter().any(|v| folded(v).eq(folded(code)));
+        let coverage = &self.coverage;
+        if is(&coverage.public_sewer_codes) {
+            SewerValue::Public
+        } else if is(&coverage.private_sewer_codes) || code.trim().bytes().all(|b| b.is_ascii_digit()) {
+            SewerValue::NotPublic
+        } else {
+            SewerValue::Unknown
+        }
+    }
+
     /// Whether the parcel uses public sewer: the assessor's sewer code decides when it is present (and the
     /// rule set lists codes); the district decides only when it is not.
     pub fn public_sewer(&self, facts: &SewerFacts<'_>) -> Sewer {
@@ -46,17 +85,18 @@ impl RuleSet {
             })
         };
         let codes = &self.coverage.public_sewer_codes;
-        match facts.code.map(str::trim).filter(|c| !c.is_empty() && !codes.is_empty()) {
-            Some(code) if codes.iter().any(|c| c == code) => Sewer {
+        let code = facts.code.map(str::trim).filter(|c| !c.is_empty() && !codes.is_empty());
+        match code.map(|c| (c, self.sewer_value(c))) {
+            Some((code, SewerValue::Public)) => Sewer {
                 public: Some(format!("assessor sewer code {code} (public sewer)")),
                 disagreement: None,
             },
-            Some(code) => Sewer {
+            Some((code, SewerValue::NotPublic)) => Sewer {
                 public: None,
                 disagreement: district()
                     .map(|d| format!("assessor sewer code {code} (not public sewer) but {d}")),
             },
-            None => Sewer { public: district(), disagreement: None },
+            Some((_, SewerValue::Unknown)) | None => Sewer { public: district(), disagreement: None },
         }
     }
 }
@@ -90,6 +130,33 @@ mod tests {
         // A district without a name still decides, as "a sewer district".
         let unnamed = Some(District { name: None, basis: Basis::Parcel });
         assert_eq!(sewer(unnamed, None).public.as_deref(), Some("inside a sewer district"));
+    }
+
+    /// Sewer values in words (Tompkins County's `SEWER`: Public, Private) are read through the rule set's
+    /// table, case and punctuation aside; a word the table does not hold says nothing, so the district decides.
+    #[test]
+    fn sewer_words_are_read_through_the_table() {
+        let rules = RuleSet::cayuga_art_v();
+        for (value, said) in [
+            ("Public", SewerValue::Public),
+            ("PUBLIC SEWER", SewerValue::Public),
+            ("comm / public", SewerValue::Public),
+            ("3", SewerValue::Public),
+            ("Private", SewerValue::NotPublic),
+            ("septic", SewerValue::NotPublic),
+            ("2", SewerValue::NotPublic),
+            ("Connected", SewerValue::Unknown),
+            ("Publicly owned", SewerValue::Unknown),
+        ] {
+            assert_eq!(rules.sewer_value(value), said, "{value}");
+        }
+        let inside = Some(District { name: Some("Lake Sewer"), basis: Basis::Parcel });
+        let sewer = |code| rules.public_sewer(&SewerFacts { code: Some(code), district: inside });
+        assert_eq!(sewer("Public").public.as_deref(), Some("assessor sewer code Public (public sewer)"));
+        assert_eq!(sewer("Private").public, None);
+        assert!(sewer("Private").disagreement.is_some());
+        assert_eq!(sewer("Connected").public.as_deref(), Some("inside sewer district Lake Sewer"));
+        assert_eq!(sewer("Connected").disagreement, None);
     }
 
     /// A rule set that lists no public-sewer codes cannot read the code: the district decides.

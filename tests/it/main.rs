@@ -11,6 +11,7 @@ mod golden_obligations;
 mod golden_sample;
 mod gpkg;
 mod identical_outputs;
+mod ids_and_fields;
 mod index_vs_brute_force;
 mod init_survey;
 mod law_readings;
