@@ -138,7 +138,7 @@ impl Crs {
     /// Errors name the text as the "path"; use [`Crs::parse_from`] to name the file it came from.
     pub fn parse(text: &str) -> Result<Self> {
         let label: String = text.trim().chars().take(60).collect();
-        Self::parse_from(label, text)
+        Self::parse_from(if label.is_empty() { "crs".into() } else { label }, text)
     }
 
     /// Like [`Crs::parse`], with errors naming `source` (the `.prj` file, or `--crs`).
@@ -146,7 +146,12 @@ impl Crs {
         let err = |message: String| Error::crs(source.as_ref(), message);
         let t = text.trim().trim_start_matches('\u{feff}').trim();
         if t.is_empty() {
-            return Err(err("the CRS is empty; pass --crs EPSG:nnnn, for example --crs EPSG:2261".into()));
+            return Err(err(
+                "the CRS is empty; set crs = \"EPSG:nnnn\" in the config file or pass --crs EPSG:nnnn \
+                 (a projected CRS in feet, such as the State Plane zone of the county: EPSG:2261 is New York \
+                 Central)"
+                    .into(),
+            ));
         }
         if let Some(code) = authority_code(t).map_err(&err)? {
             return Crs::checked_epsg(code).map_err(err);
