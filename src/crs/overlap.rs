@@ -3,7 +3,7 @@
 //! floodplain covering part of them, overlaps; a layer in the wrong place does not.
 //!
 //! The message names the layer, both extents in the working CRS and in longitude/latitude, and the likely
-//! cause, found by trying the usual mistakes on the layer's own coordinates ([`super::mistakes`]). When no
+//! cause, found by trying the usual mistakes on the layer's own coordinates (`crs::mistakes`). When no
 //! reference layer overlaps the parcels but they overlap one another, the parcels are the likely culprit
 //! (the wrong file, or their coordinates wrong) and the mistakes are tried on them.
 

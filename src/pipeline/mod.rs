@@ -4,14 +4,18 @@
 //! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
 
+mod entry;
 mod progress;
 mod records;
 mod warnings;
+mod world;
 
+use entry::{entry, in_service, report_permit_terms};
 use progress::Stopwatch;
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
 use warnings::Warnings;
+use world::build_world;
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -20,14 +24,14 @@ use chrono::NaiveDate;
 use geo::{Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 
-use crate::classify::{classify, AreaLayer, Areas, DistanceIndex, Floodplain, Parcel, World};
+use crate::classify::{classify, Parcel};
 use crate::config::Config;
 use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
 use crate::error::{Error, Problem, Result};
 use crate::io::blocks::LayerBlocks;
 use crate::io::events::{events_of, Event, Pipe, Sample};
 use crate::io::field_names;
-use crate::io::inspections::{Dated, Inspections, Installed, LastInspection, Report};
+use crate::io::inspections::Inspections;
 use crate::io::ReadOptions;
 use crate::layer::{Feature, Layer};
 use crate::obligations::{Obligation, Records};
@@ -35,11 +39,10 @@ use crate::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
     SystemFields,
 };
-use crate::permit::{permit_for, term_problem};
-use crate::reference::{read_reference, NamedLayer, Reference};
-use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
-use crate::rules::{decide, Decision, Exclusion, RuleSet};
-use crate::schedule::{standing, DueGrid, Entry, Row, Standing};
+use crate::permit::permit_for;
+use crate::reference::{read_reference, Reference};
+use crate::rules::{decide, Exclusion, RuleSet};
+use crate::schedule::Row;
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -126,52 +129,6 @@ impl<'r> Run<'r> {
     /// [`Run::reason`], appended to `out`.
     pub fn push_reason(&self, row: &Row<'_>, out: &mut String) {
         row.push_reason(self.rules, out);
-    }
-}
-
-/// Indexes the reference layers for classification. The indexes borrow the features while they are built
-/// and keep only what they measure with, so the layers themselves stay whole for the run's maps and buffer
-/// reports.
-fn build_world(config: &Config, reference: &Reference) -> World {
-    let rules = &config.rules;
-    let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
-    let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft).max(lake_zone_ft);
-    let named = |layer: &Option<NamedLayer>| {
-        layer.as_ref().map(|l| AreaLayer::new(l.areas().map(|(shape, name)| (shape, name.as_deref()))))
-    };
-    // Only the watersheds of the rule set's water bodies count (§IV.A.1 ¶3 names two); the reference reader
-    // gave those their canonical names and noted the others.
-    let named_watersheds = reference.watersheds.as_ref().map(|w| {
-        AreaLayer::new(w.areas().filter_map(|(shape, name)| {
-            let name = name.as_deref()?;
-            rules.water_bodies.iter().any(|b| b.name == name).then_some((shape, Some(name)))
-        }))
-    });
-    let areas = Areas {
-        municipalities: rules.jurisdiction.municipalities.iter().map(|m| m.as_str().into()).collect(),
-        watersheds: named_watersheds,
-        towns: named(&reference.towns),
-        sewered: named(&reference.sewered),
-        county: named(&reference.county),
-        places: Default::default(),
-    };
-    // Watercourse distances are exact as far out as the shoreline's (and at least twice the separation the
-    // law asks for), so the column means the same for a stream as for the lake.
-    let watercourse_radius_ft =
-        rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-    let shore = DistanceIndex::new(reference.mean_high_water(), radius_ft);
-    World {
-        floodplain: reference
-            .floodplain
-            .as_ref()
-            .map(|z| Floodplain::new(z.areas(), &shore, lake_zone_ft))
-            .unwrap_or_default(),
-        shore,
-        areas,
-        watercourses: reference.watercourses.as_ref().map(|w| {
-            DistanceIndex::new(w.features().map(|(g, name)| (g, name.as_str())), watercourse_radius_ft)
-        }),
-        border_tolerance_ft: config.border_tolerance_ft,
     }
 }
 
@@ -585,69 +542,6 @@ fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, proble
                     row.parcel.id
                 ),
             ));
-        }
-    }
-}
-
-/// The day the parcel's present system was put in service, from its `system-installed` and `system-replaced`
-/// events and the installation its latest inspection that says records: the latest of them.
-fn in_service(events: &[Event], installed: Option<Dated<Installed>>) -> Option<NaiveDate> {
-    let built =
-        events.iter().filter(|e| e.kind == SYSTEM_INSTALLED || e.kind == SYSTEM_REPLACED).map(|e| e.date);
-    built.chain(installed.map(|i| i.value.date)).max()
-}
-
-/// The permits of a block of rows whose recorded expiry lies beyond the law's bounds on the term (Art. V
-/// §V.B, §V.C): each reported at the record of the expiry, with the bound used in its place. `records` are
-/// the run's events and each parcel's latest received report; `history` is the inspections file they came
-/// from.
-fn report_permit_terms(
-    rows: &[Row<'_>],
-    rules: &RuleSet,
-    (events, reports): (&[Event], &[Option<Box<Report>>]),
-    history: Option<&Path>,
-    problems: &mut Vec<Problem>,
-) {
-    let (Some(permits), Some(history)) = (&rules.permits, history) else { return };
-    for row in rows {
-        let Some(permit) = row.entry.permit.as_deref().filter(|p| p.out_of_term.is_some()) else { continue };
-        let Some(report) = reports.get(row.at).and_then(|r| r.as_deref()) else { continue };
-        problems.extend(term_problem(permits, permit, report, events_of(events, row.at), history));
-    }
-}
-
-fn entry<'r>(
-    config: &Config,
-    decision: Option<Decision<'r>>,
-    last: Option<LastInspection>,
-    in_service: Option<NaiveDate>,
-    has_history: bool,
-) -> Entry<'r> {
-    let unscheduled = Entry::unscheduled;
-    match decision {
-        None => unscheduled(None, "", last),
-        Some(Decision::Unscheduled { exclusion, citation, .. }) => {
-            unscheduled(Some(exclusion), citation, last)
-        }
-        Some(Decision::Scheduled { rule }) => {
-            let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
-            let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            let Standing { around, status, owed } =
-                standing(&grid, config.as_of, last.as_ref().map(|l| l.date), in_service, has_history, rolls);
-            Entry {
-                tier: &rule.tier,
-                rule: Some(&rule.id),
-                exclusion: None,
-                cycle_years: Some(rule.cycle_years),
-                first_due: Some(rule.first_due),
-                previous_due: around.previous,
-                next_due: Some(around.next),
-                status,
-                owed: Some(owed),
-                last_inspection: last,
-                citation: &rule.citation,
-                permit: None,
-            }
         }
     }
 }
