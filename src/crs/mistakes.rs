@@ -8,6 +8,7 @@
 use geo::{coord, Geometry, Point, Rect};
 
 use super::extent::{extent_of, grow, intersects};
+use super::wkt::epsg_name;
 use super::{proj_string, Crs, CrsDef, LinearUnit, Reprojector};
 
 /// Where the corners and inner points of `source` (in `from`) land in `working`, swapped first if `swap`:
@@ -60,12 +61,6 @@ pub(super) fn crs_label(crs: &Crs) -> String {
         Some(name) => format!("EPSG:{} ({name})", crs.epsg().unwrap_or_default()),
         None => crs.short_name(),
     }
-}
-
-/// The name in an EPSG code's WKT.
-fn epsg_name(code: u32) -> Option<&'static str> {
-    let def = u16::try_from(code).ok().and_then(crs_definitions::from_code)?;
-    def.wkt.split('"').nth(1)
 }
 
 /// The projected NAD83 CRSs of the built-in table — every State Plane zone in metres and in feet, and the

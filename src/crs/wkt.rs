@@ -576,16 +576,20 @@ fn esri_to_epsg_spelling(name: &str) -> String {
     s.replace("UTM_Zone_", "UTM zone ").replace('_', " ")
 }
 
+/// The name in the built-in EPSG table's WKT of `code`.
+pub(super) fn epsg_name(code: u32) -> Option<&'static str> {
+    let def = u16::try_from(code).ok().and_then(crs_definitions::from_code)?;
+    def.wkt.split('"').nth(1)
+}
+
 /// Normalised CRS name → EPSG codes, from the names in the built-in EPSG table's WKT.
 fn name_index() -> &'static HashMap<String, Vec<u32>> {
     static INDEX: OnceLock<HashMap<String, Vec<u32>>> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut index: HashMap<String, Vec<u32>> = HashMap::new();
-        for code in 0..=u16::MAX {
-            if let Some(def) = crs_definitions::from_code(code) {
-                if let Some(name) = def.wkt.split('"').nth(1) {
-                    index.entry(norm(name)).or_default().push(u32::from(code));
-                }
+        for code in 0..=u32::from(u16::MAX) {
+            if let Some(name) = epsg_name(code) {
+                index.entry(norm(name)).or_default().push(code);
             }
         }
         index
