@@ -50,21 +50,40 @@ pub enum SewerValue {
     Unknown,
 }
 
-/// Upper-case letters and digits of `text`, each run of others one space, for comparing sewer values.
-fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
-    let mut words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).peekable();
-    std::iter::from_fn(move || {
-        let word = words.next()?;
-        let space = words.peek().is_some().then_some(' ');
-        Some(word.chars().flat_map(char::to_uppercase).chain(space))
-    })
-    .flatten()
+/// The upper-case letters and digits of `text` into `out` (emptied first), each run of other characters
+/// between them one space, for comparing sewer values: `Comm/Public` is `COMM PUBLIC`.
+fn fold_into(text: &str, out: &mut String) {
+    out.clear();
+    let mut gap = false;
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            gap = true;
+            continue;
+        }
+        if gap && !out.is_empty() {
+            out.push(' ');
+        }
+        gap = false;
+        if c.is_ascii() {
+            out.push(c.to_ascii_uppercase());
+        } else {
+            out.extend(c.to_uppercase());
+        }
+    }
 }
 
 impl RuleSet {
     /// What the sewer value `code` (not blank) says (see [`SewerValue`]).
     pub fn sewer_value(&self, code: &str) -> SewerValue {
-        let is = |list: &[String]| list.iter().any(|v| folded(v).eq(folded(code)));
+        // The value is folded once; each entry of the lists into one buffer.
+        let (mut value, mut entry) = (String::new(), String::new());
+        fold_into(code, &mut value);
+        let mut is = |list: &[String]| {
+            list.iter().any(|v| {
+                fold_into(v, &mut entry);
+                entry == value
+            })
+        };
         let coverage = &self.coverage;
         if is(&coverage.public_sewer_codes) {
             SewerValue::Public
@@ -104,6 +123,22 @@ impl RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sewer values compare by their letters and digits, upper case, with each run of anything else one
+    /// space: the folds worked by hand.
+    #[test]
+    fn sewer_values_fold_to_their_letters_and_digits() {
+        let fold = |text: &str| {
+            let mut out = String::new();
+            fold_into(text, &mut out);
+            out
+        };
+        assert_eq!(fold("Comm/Public"), "COMM PUBLIC");
+        assert_eq!(fold("  public -- sewer. "), "PUBLIC SEWER");
+        assert_eq!(fold(" 3 "), "3");
+        assert_eq!(fold("Öffentlich"), "ÖFFENTLICH");
+        assert_eq!(fold("--"), "");
+    }
 
     /// Art. V §I.B "This article does not apply to those properties using public sewer systems": the
     /// assessor's code says who uses it; the district polygon only says sewer is available, so it decides
