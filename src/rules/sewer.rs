@@ -72,18 +72,38 @@ fn fold_into(text: &str, out: &mut String) {
     }
 }
 
+/// Whether `text` folds ([`fold_into`]) to `folded`, looked at only as far as the first character that
+/// differs: most entries of a list differ from a value at their first letter.
+fn folds_to(text: &str, folded: &str) -> bool {
+    let mut want = folded.chars();
+    let (mut gap, mut started) = (false, false);
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            gap = true;
+            continue;
+        }
+        if gap && started && want.next() != Some(' ') {
+            return false;
+        }
+        (gap, started) = (false, true);
+        if c.is_ascii() {
+            if want.next() != Some(c.to_ascii_uppercase()) {
+                return false;
+            }
+        } else if !c.to_uppercase().all(|u| want.next() == Some(u)) {
+            return false;
+        }
+    }
+    want.next().is_none()
+}
+
 impl RuleSet {
     /// What the sewer value `code` (not blank) says (see [`SewerValue`]).
     pub fn sewer_value(&self, code: &str) -> SewerValue {
-        // The value is folded once; each entry of the lists into one buffer.
-        let (mut value, mut entry) = (String::new(), String::new());
+        // The value is folded once, and each entry compared with it as far as they agree.
+        let mut value = String::new();
         fold_into(code, &mut value);
-        let mut is = |list: &[String]| {
-            list.iter().any(|v| {
-                fold_into(v, &mut entry);
-                entry == value
-            })
-        };
+        let is = |list: &[String]| list.iter().any(|v| folds_to(v, &value));
         let coverage = &self.coverage;
         if is(&coverage.public_sewer_codes) {
             SewerValue::Public
@@ -138,6 +158,13 @@ mod tests {
         assert_eq!(fold(" 3 "), "3");
         assert_eq!(fold("Öffentlich"), "ÖFFENTLICH");
         assert_eq!(fold("--"), "");
+        // An entry is compared with a folded value as it would fold.
+        for text in ["Comm/Public", "  public -- sewer. ", " 3 ", "Öffentlich", "--", "Public"] {
+            for other in ["COMM PUBLIC", "PUBLIC SEWER", "3", "ÖFFENTLICH", "", "PUBLIC", "PUBLIC S", "COMM"]
+            {
+                assert_eq!(folds_to(text, other), fold(text) == other, "{text:?} against {other:?}");
+            }
+        }
     }
 
     /// Art. V §I.B "This article does not apply to those properties using public sewer systems": the
