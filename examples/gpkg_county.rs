@@ -9,11 +9,11 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use geo::{Geometry, MultiPolygon};
-use lakeshore::config::ConfigFile;
-use lakeshore::io::write::gpkg::GpkgWriter;
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::{Layer, Value};
-use lakeshore::table::{Cell, Kind, Table};
+use lakeshore::crs::layer::{Layer, Value};
+use lakeshore::formats::write::gpkg::GpkgWriter;
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::model::table::{Cell, Kind, Table};
+use lakeshore::pipeline::config::ConfigFile;
 
 /// A layer as a table: its fields as columns (numbers when every value is one), its shapes as geometry.
 struct LayerTable {

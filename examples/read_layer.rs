@@ -1,4 +1,4 @@
-//! Reads one layer with `lakeshore::io::read_layer` and says how long it took: the reader alone, without
+//! Reads one layer with `lakeshore::formats::read_layer` and says how long it took: the reader alone, without
 //! reprojection or the rest of the pipeline. `bench/README.md` times the GeoJSON reader with it.
 //!
 //!     cargo run --release --example read_layer -- FILE [FIELD ...]
@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use lakeshore::io::{read_layer, ReadOptions};
+use lakeshore::formats::{read_layer, ReadOptions};
 
 // The allocator of the `lakeshore` binary, so that the time is the binary's.
 #[global_allocator]

@@ -10,10 +10,10 @@
 //! ```
 //!
 //! ```no_run
-//! use lakeshore::config::{Config, ConfigFile};
+//! use lakeshore::pipeline::config::{Config, ConfigFile};
 //! use lakeshore::report::{write_schedule, OutputFormat};
 //!
-//! # fn main() -> lakeshore::error::Result<()> {
+//! # fn main() -> lakeshore::model::error::Result<()> {
 //! let file = ConfigFile::load("data/sample/county.toml".as_ref())?;
 //! let as_of = chrono::NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
 //! let config = Config::new(file, as_of)?;
@@ -24,29 +24,18 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod buffer;
-pub mod calendar;
-pub mod classify;
-pub mod config;
-pub mod crs;
-pub mod date;
-pub mod diagnose;
-pub mod error;
-pub mod facts;
-pub mod id;
-pub mod index;
-pub mod init;
-pub mod io;
-pub mod layer;
-pub mod map;
-pub mod obligations;
-pub mod parcels;
-pub mod permit;
-pub mod pipeline;
-pub mod planar;
-pub mod reference;
-pub mod report;
+pub mod model;
+
+pub mod geom;
 pub mod rules;
-pub mod schedule;
-pub mod table;
-pub mod validity;
+
+pub mod crs;
+
+pub mod formats;
+pub mod records;
+
+pub mod classify;
+pub mod law;
+
+pub mod pipeline;
+pub mod report;

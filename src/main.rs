@@ -11,9 +11,9 @@ use clap::Parser;
 fn main() -> ExitCode {
     keep_freed_memory();
     std::panic::set_hook(Box::new(report_panic));
-    // The fault-injection hook of the tests (see `lakeshore::io::write::FAULT_ENV`) can also ask for a panic.
-    if std::env::var(lakeshore::io::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
-        panic!("panic injected through {}", lakeshore::io::write::FAULT_ENV);
+    // The fault-injection hook of the tests (see `lakeshore::formats::write::FAULT_ENV`) can also ask for a panic.
+    if std::env::var(lakeshore::formats::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
+        panic!("panic injected through {}", lakeshore::formats::write::FAULT_ENV);
     }
     // clap exits with 2 on a bad flag; here 2 means "done, with bad records reported", so a command line that
     // cannot run exits with 1 like any other error. Help and version go to stdout and exit 0.
@@ -34,13 +34,13 @@ fn main() -> ExitCode {
 }
 
 /// An error as a person reads it: each message of the chain, joined by ": ", down to the first
-/// [`lakeshore::error::Error`]. That one's message already says all there is to say (the file, what is wrong,
+/// [`lakeshore::model::error::Error`]. That one's message already says all there is to say (the file, what is wrong,
 /// the text of the library error behind it, what to do); its sources are there for programs to match on.
 fn told(e: &anyhow::Error) -> String {
     let mut told = Vec::new();
     for cause in e.chain() {
         told.push(cause.to_string());
-        if cause.is::<lakeshore::error::Error>() {
+        if cause.is::<lakeshore::model::error::Error>() {
             break;
         }
     }

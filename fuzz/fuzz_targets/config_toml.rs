@@ -8,7 +8,7 @@ mod scratch;
 
 fuzz_target!(|data: &[u8]| {
     let path = scratch::file("county.toml", data);
-    let _ = lakeshore::config::ConfigFile::load(&path);
+    let _ = lakeshore::pipeline::config::ConfigFile::load(&path);
     let path = scratch::file("rules.toml", data);
     let _ = lakeshore::rules::RuleSet::load(&path);
 });

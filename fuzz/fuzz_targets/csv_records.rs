@@ -10,6 +10,6 @@ mod scratch;
 fuzz_target!(|data: &[u8]| {
     let path = scratch::file("events.csv", data);
     let as_of = chrono::NaiveDate::from_ymd_opt(2027, 1, 15).expect("a date");
-    let fields = lakeshore::io::columns::FieldMap::new();
-    let _ = lakeshore::io::events::read_events(&path, &fields, &|_| Some(0), as_of);
+    let fields = lakeshore::records::columns::FieldMap::new();
+    let _ = lakeshore::records::events::read_events(&path, &fields, &|_| Some(0), as_of);
 });

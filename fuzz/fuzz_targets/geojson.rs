@@ -4,7 +4,7 @@
 //! the reader's own JSON parser never takes for JSON what is not.
 #![no_main]
 
-use lakeshore::io::{field_names, read_layer, ReadOptions};
+use lakeshore::formats::{field_names, read_layer, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "scratch.rs"]

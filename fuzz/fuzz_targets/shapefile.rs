@@ -22,9 +22,9 @@ fuzz_target!(|data: &[u8]| {
     scratch::file("layer.shx", shx);
     scratch::file("layer.dbf", dbf);
     let path = scratch::file("layer.shp", shp);
-    let options = lakeshore::io::ReadOptions {
+    let options = lakeshore::formats::ReadOptions {
         assume_crs: Some(lakeshore::crs::Crs::parse("EPSG:2261").expect("EPSG:2261")),
         keep: None,
     };
-    let _ = lakeshore::io::read_layer(&path, &options);
+    let _ = lakeshore::formats::read_layer(&path, &options);
 });

@@ -7,8 +7,8 @@
 
 use geo::{MultiPolygon, Polygon};
 
-use crate::facts::Name;
-use crate::index::AreaIndex;
+use crate::geom::index::AreaIndex;
+use crate::model::facts::Name;
 use crate::rules::{Place, RuleSet};
 
 /// One indexed polygon layer with a name per feature.

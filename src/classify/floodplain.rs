@@ -4,8 +4,8 @@
 //! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
 
 use crate::classify::{DistanceIndex, Parcel};
-use crate::facts::{Basis, FloodFacts, Name};
-use crate::index::AreaIndex;
+use crate::geom::index::AreaIndex;
+use crate::model::facts::{Basis, FloodFacts, Name};
 use crate::rules::{RuleSet, ZoneFacts};
 
 /// One FEMA flood-zone polygon's attributes (NFHL `S_FLD_HAZ_AR`).
@@ -104,7 +104,7 @@ impl Floodplain {
 mod tests {
     use super::*;
     use crate::classify::System;
-    use crate::facts::FloodVerdict;
+    use crate::model::facts::FloodVerdict;
 
     fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> geo::MultiPolygon<f64> {
         geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])

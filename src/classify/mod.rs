@@ -3,19 +3,21 @@
 //! [`World`] holds the prepared (projected, indexed) reference layers; [`classify`] answers, for one
 //! [`Parcel`], how far it is from the mean-high-water line and whether it borders it, where its system is,
 //! whether it is in a watershed, a floodplain, a sewer district or the county, and which town it is in. The
-//! facts are plain data ([`crate::facts`]); [`crate::rules`] decides what they mean. Where the law makes a
+//! facts are plain data ([`crate::model::facts`]); [`crate::rules`] decides what they mean. Where the law makes a
 //! call on them — whether a parcel uses public sewer, whether a system is high enough above the flood — the
 //! rule set decides from the evidence found here ([`RuleSet::public_sewer`], [`RuleSet::flood_check`]) and
 //! the facts record its verdict. One module per predicate: [`shore`] (lakefront and distance),
 //! [`floodplain`], and [`areas`] (watershed, town, sewer district, county).
 
 pub mod areas;
+pub mod fields;
 pub mod floodplain;
+pub mod parcels;
 pub mod shore;
 
 use geo::{MultiPolygon, Point};
 
-use crate::facts::{Basis, Facts};
+use crate::model::facts::{Basis, Facts};
 use crate::rules::{District, RuleSet, SewerFacts};
 
 pub use areas::{AreaLayer, Areas};
@@ -68,7 +70,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     // The system point, when known, locates the parcel (town, sewer district); otherwise the parcel's interior
     // point stands for it, which always lies inside the parcel, unlike the centroid of an L-shaped lot.
     let system_at = parcel.system.map(|s| [s.location.x(), s.location.y()]);
-    let locate = system_at.or_else(|| crate::planar::interior_point(&parcel.shape));
+    let locate = system_at.or_else(|| crate::geom::planar::interior_point(&parcel.shape));
 
     let shore = world.shore.nearest_to_parcel(&parcel.shape);
     let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);

@@ -2,7 +2,7 @@
 //! parcel borders it.
 //!
 //! The mean-high-water line is the boundary of each lake polygon (islands included), or a line feature. It is
-//! indexed piece by piece ([`crate::index::LineIndex`]); a parcel is measured only against the pieces within
+//! indexed piece by piece ([`crate::geom::index::LineIndex`]); a parcel is measured only against the pieces within
 //! the search radius of it, with exact polygon-to-segment distances.
 //!
 //! The same [`DistanceIndex`] measures from watercourses and wetlands (Art. V §V.B.5) and from a buffer
@@ -10,9 +10,9 @@
 
 use geo::{Geometry, MultiPolygon};
 
-use crate::facts::{Name, NearestWater};
-use crate::index::{push_pieces, AreaIndex, LineIndex};
-use crate::layer::polygons;
+use crate::geom::index::{push_pieces, AreaIndex, LineIndex};
+use crate::geom::planar::polygons;
+use crate::model::facts::{Name, NearestWater};
 
 /// Named features indexed for exact distances within a search radius: the shorelines of the rule set's water
 /// bodies, the watercourses, a buffer report's source. Lines and polygon rings are split into pieces, points
@@ -100,7 +100,7 @@ impl DistanceIndex {
     }
 }
 
-fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::index::Segment>) {
+fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::geom::index::Segment>) {
     match geometry {
         Geometry::LineString(l) => push_pieces(l.0.iter().copied(), owner, pieces),
         Geometry::MultiLineString(ml) => {
@@ -117,12 +117,11 @@ fn add_lines(geometry: &Geometry<f64>, owner: u32, pieces: &mut Vec<crate::index
         Geometry::GeometryCollection(gc) => gc.0.iter().for_each(|g| add_lines(g, owner, pieces)),
         // A point is a piece of no length: wells, systems.
         Geometry::Point(p) => {
-            pieces.push(crate::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })
+            pieces.push(crate::geom::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })
         }
-        Geometry::MultiPoint(mp) => mp
-            .0
-            .iter()
-            .for_each(|p| pieces.push(crate::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })),
+        Geometry::MultiPoint(mp) => mp.0.iter().for_each(|p| {
+            pieces.push(crate::geom::index::Segment { a: [p.x(), p.y()], b: [p.x(), p.y()], owner })
+        }),
         _ => {}
     }
 }

@@ -2,9 +2,8 @@
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
 mod args;
-mod init;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::{Datelike, NaiveDate};
@@ -12,7 +11,7 @@ use chrono::{Datelike, NaiveDate};
 pub use args::Args;
 use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::{stream_obligations_csv, ObligationSummary, ObligationTable};
 use lakeshore::report::problems::ProblemTable;
@@ -28,7 +27,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
         Command::Map(a) => map(a),
-        Command::Init { dir, force } => init::init(&dir, force),
+        Command::Init { dir, force } => init(&dir, force),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;
@@ -43,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The `--as-of` date, in any spelling a record file's dates may have (`2027-01-15`, `1/15/2027`).
 fn parse_date(text: &str) -> anyhow::Result<NaiveDate> {
-    lakeshore::io::records::parse_date(text).ok_or_else(|| {
+    lakeshore::records::parse_date(text).ok_or_else(|| {
         anyhow::anyhow!("--as-of '{text}' is not a date of 1900 to 2100; write it as YYYY-MM-DD or M/D/YYYY")
     })
 }
@@ -121,7 +120,7 @@ fn finish(
     a: &RunArgs,
     config: &Config,
     run: &Run<'_>,
-    problems: &[lakeshore::error::Problem],
+    problems: &[lakeshore::model::error::Problem],
     mut written: Vec<PathBuf>,
     writing: std::time::Instant,
 ) -> anyhow::Result<ExitCode> {
@@ -279,7 +278,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
-fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::error::Result<Run<'c>> {
+fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::model::error::Result<Run<'c>> {
     with_progress(a, |progress| run_schedule_with(config, progress))
 }
 
@@ -318,12 +317,13 @@ fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
 fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a.run)?;
     let run = run_with_progress(&a.run, &config)?;
-    let from = lakeshore::buffer::BufferSource::parse(&a.from);
-    let (report, more) = lakeshore::buffer::buffer_report(&run, &config, &from, a.distance, &a.features)?;
+    let from = lakeshore::report::buffer::BufferSource::parse(&a.from);
+    let (report, more) =
+        lakeshore::report::buffer::buffer_report(&run, &config, &from, a.distance, &a.features)?;
     let mut problems = run.problems.clone();
     problems.extend(more);
     let writing = std::time::Instant::now();
-    let table = lakeshore::report::buffer::BufferTable::new(&run, &report);
+    let table = lakeshore::report::buffer::table::BufferTable::new(&run, &report);
     let written = write_table(&table, &a.run.out, "buffer", &formats, &config.crs)?;
     if !a.run.quiet {
         let parcels = report.hits.iter().filter(|h| h.kind == "parcel").count();
@@ -341,10 +341,10 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
+    use lakeshore::model::table::Table;
     use lakeshore::report::labels::write_labels;
     use lakeshore::report::letters::{write_letters, Template};
     use lakeshore::report::notices::notices_among;
-    use lakeshore::table::Table;
     // A bad template, or --pdf without Chromium, stops the run before any work.
     let template = match &a.template {
         Some(path) => Template::load(path)?,
@@ -394,8 +394,8 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::map::{render_png, render_svg, schedule_scene};
-    use lakeshore::report::map::{map_input, MapOptions};
+    use lakeshore::report::map::schedule_map::{map_input, MapOptions};
+    use lakeshore::report::map::{render_png, render_svg, schedule_scene};
     let format = map_format(&mut a)?;
     if format == FormatArg::Html {
         return html_map(a);
@@ -420,9 +420,9 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
         render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| lakeshore::model::error::Error::io(dir, e))?;
     }
-    lakeshore::io::write::write_atomic(&out, |w| w.write_all(&bytes))?;
+    lakeshore::formats::write::write_atomic(&out, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
     let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
     let code = finish(&args, &config, &run, &run.problems, vec![out.clone()], writing)?;
@@ -462,7 +462,7 @@ fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
 /// `lakeshore map --format html`: the interactive map, `map.html` in the `--out` folder or the `.html` file
 /// named.
 fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::map::{html_map, HtmlExtras, MapOptions};
+    use lakeshore::report::map::schedule_map::{html_map, HtmlExtras, MapOptions};
     let out = match a.run.out.extension() {
         Some(_) => a.run.out.clone(),
         None => a.run.out.join("map.html"),
@@ -476,11 +476,11 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
     let options = MapOptions { colour_by, town: a.town.clone() };
     let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
-    let html = lakeshore::map::html::render_html(&page);
+    let html = lakeshore::report::map::html::render_html(&page);
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| lakeshore::error::Error::io(dir, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| lakeshore::model::error::Error::io(dir, e))?;
     }
-    lakeshore::io::write::write_atomic(&out, |w| w.write_all(html.as_bytes()))?;
+    lakeshore::formats::write::write_atomic(&out, |w| w.write_all(html.as_bytes()))?;
     let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
     let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
     std::mem::forget(found);
@@ -489,10 +489,10 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The map's colouring for `--by`.
-fn colour_by(by: ColourByArg) -> lakeshore::map::ColourBy {
+fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
     match by {
-        ColourByArg::Tier => lakeshore::map::ColourBy::Tier,
-        ColourByArg::Status => lakeshore::map::ColourBy::Status,
+        ColourByArg::Tier => lakeshore::report::map::ColourBy::Tier,
+        ColourByArg::Status => lakeshore::report::map::ColourBy::Status,
     }
 }
 
@@ -500,11 +500,68 @@ fn colour_by(by: ColourByArg) -> lakeshore::map::ColourBy {
 fn run_obligations<'c>(
     a: &RunArgs,
     config: &'c Config,
-) -> anyhow::Result<(Run<'c>, Vec<lakeshore::obligations::Obligation<'c>>, Vec<lakeshore::error::Problem>)> {
+) -> anyhow::Result<(
+    Run<'c>,
+    Vec<lakeshore::law::obligations::Obligation<'c>>,
+    Vec<lakeshore::model::error::Problem>,
+)> {
     let mut run = run_with_progress(a, config)?;
     let (found, more, notes) = run.obligations(config.as_of);
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
     problems.extend(more);
     Ok((run, found, problems))
+}
+
+/// Surveys `dir`, writes `dir/county.toml` and says what was found, what was chosen and what was not
+/// decided. Exits 0 when every role was decided or left out as optional (the optional roles left out are
+/// named), 2 when something was left for the user, and 1 when a required layer (parcels, shoreline) was not
+/// found.
+fn init(dir: &Path, force: bool) -> anyhow::Result<ExitCode> {
+    let (written, survey) = lakeshore::pipeline::init::init(dir, force)?;
+    for f in &survey.found {
+        let crs = f.crs.as_deref().map_or(String::new(), |c| format!(", {c}"));
+        println!("found {}: {} records{crs}; fields {}", f.name(), f.records, f.fields.join(", "));
+    }
+    for (path, why) in &survey.unreadable {
+        println!("could not read {}: {why}", path.display());
+    }
+    for (role, path) in &survey.chosen {
+        println!("{role:<13} = {}", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
+    }
+    for (role, fields) in &survey.parcel_fields {
+        let taken = if fields.is_empty() { "no field found".to_string() } else { fields.join(" + ") };
+        println!("parcels {role:<15} {taken}");
+    }
+    for record in &survey.record_fields {
+        let named: Vec<String> =
+            record.columns.iter().map(|(role, column)| format!("{role} = {column}")).collect();
+        println!("{} columns: {} ({})", record.kind, named.join(", "), record.why);
+    }
+    for note in &survey.notes {
+        println!("note: {note}");
+    }
+    if !survey.absent.is_empty() {
+        println!("left out (optional, no file fits): {}", survey.absent.join(", "));
+    }
+    println!("wrote {}", written.display());
+    for u in &survey.undecided {
+        eprintln!("lakeshore: not decided: {u}");
+    }
+    let config = written.display();
+    if !survey.missing.is_empty() {
+        let what: Vec<String> = lakeshore::pipeline::init::SIGNALS
+            .iter()
+            .filter(|s| survey.missing.contains(&s.role))
+            .map(|s| format!("the {} layer ({})", s.role, s.what))
+            .collect();
+        anyhow::bail!(
+            "no file in {} looks like {}; add it to the folder and set [layers] {} in {config}",
+            dir.display(),
+            what.join(" or "),
+            survey.missing.join(", ")
+        );
+    }
+    println!("next: lakeshore schedule --config {config} --out out/");
+    Ok(if survey.undecided.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
 }

@@ -12,8 +12,8 @@ use geo::{coord, CoordsIter, Geometry, Rect};
 use rayon::prelude::*;
 
 use super::{proj_string, Crs, Reprojector};
-use crate::error::Problem;
-use crate::layer::Feature;
+use crate::crs::layer::Feature;
+use crate::model::error::Problem;
 
 /// How far outside the middle of its layer a vertex may lie, at the least, in metres (about 190 miles):
 /// farther than any county reaches from its own middle, nearer than a misplaced digit puts a vertex.

@@ -2,7 +2,7 @@
 //! units, and reprojecting layers into the one feet-based working CRS.
 //!
 //! This module owns every coordinate transformation in the crate. The pipeline reads layers in their own CRS,
-//! then [`Reprojector::project_layer`] turns each into a [`crate::layer::Projected`] layer in the working
+//! then [`Reprojector::project_layer`] turns each into a [`crate::crs::layer::Projected`] layer in the working
 //! CRS (EPSG:2261, NAD83 / New York Central in US survey feet, unless configured otherwise), the only form
 //! classification accepts.
 //!
@@ -28,12 +28,13 @@
 //! let p = r.transform(&Geometry::Point(Point::new(-76.58333333333333, 40.0))).unwrap();
 //! // The projection's natural origin is its false easting, 820 208.333 US survey feet.
 //! assert!(matches!(p, Geometry::Point(p) if (p.x() - 820_208.333).abs() < 1e-6 && p.y().abs() < 1e-6));
-//! # Ok::<(), lakeshore::error::Error>(())
+//! # Ok::<(), lakeshore::model::error::Error>(())
 //! ```
 
 pub mod backend;
 pub mod extent;
 mod grid;
+pub mod layer;
 mod mistakes;
 pub mod overlap;
 mod proj_string;
@@ -47,7 +48,7 @@ pub use self::extent::Screen;
 pub use self::overlap::{check_overlap, LayerExtent};
 pub use self::reproject::Reprojector;
 use self::wkt::Wkt;
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 
 /// A coordinate reference system.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,8 +14,8 @@ use geo::Rect;
 use super::extent::{extent_of_features, grow, intersects, union};
 use super::mistakes::{crs_label, lands, likely_causes};
 use super::Crs;
-use crate::error::{Error, Result};
-use crate::layer::Feature;
+use crate::crs::layer::Feature;
+use crate::model::error::{Error, Result};
 
 /// Where a layer lies, for the cross-check: its extent in its own CRS (every finite coordinate read) and in
 /// the working CRS (its usable features after reprojection).

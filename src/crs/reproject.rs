@@ -9,8 +9,8 @@ use rayon::prelude::*;
 
 use super::backend::{Active, Backend};
 use super::{grid, same_crs, Crs};
-use crate::error::{Problem, Result};
-use crate::layer::{Layer, Projected};
+use crate::crs::layer::{Layer, Projected};
+use crate::model::error::{Problem, Result};
 
 /// Interpolation on large layers stays within this distance of the exact transformation: far below the
 /// accuracy of any parcel map, and small enough that the two backends still agree to 0.01 ft.
@@ -220,8 +220,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::crs::layer::{Feature, Value};
     use crate::crs::tests::{esri, renamed, ARCGIS_2261, WKT2_5070};
-    use crate::layer::{Feature, Value};
 
     /// A point near Auburn, NY (north end of Owasco Lake), in WGS 84 degrees.
     const AUBURN: (f64, f64) = (-76.5663, 42.9317);

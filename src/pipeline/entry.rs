@@ -5,14 +5,14 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use crate::config::Config;
-use crate::error::Problem;
-use crate::io::events::{events_of, Event};
-use crate::io::inspections::{Dated, Installed, LastInspection, Report};
-use crate::permit::term_problem;
+use crate::law::permit::term_problem;
+use crate::law::schedule::{standing, DueGrid, Entry, Row, Standing};
+use crate::model::error::Problem;
+use crate::pipeline::config::Config;
+use crate::records::events::{events_of, Event};
+use crate::records::inspections::{Dated, Installed, LastInspection, Report};
 use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
 use crate::rules::{Decision, RuleSet};
-use crate::schedule::{standing, DueGrid, Entry, Row, Standing};
 
 /// The day the parcel's present system was put in service, from its `system-installed` and `system-replaced`
 /// events and the installation its latest inspection that says records: the latest of them.

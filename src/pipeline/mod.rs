@@ -4,9 +4,12 @@
 //! **Every input parcel appears in [`Run::rows`] exactly once**, scheduled or unscheduled with the reason,
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
 
+pub mod config;
 mod entry;
+pub mod init;
 mod progress;
 mod records;
+pub mod reference;
 mod warnings;
 mod world;
 
@@ -24,25 +27,25 @@ use chrono::NaiveDate;
 use geo::{Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 
-use crate::classify::{classify, Parcel};
-use crate::config::Config;
-use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
-use crate::error::{Error, Problem, Result};
-use crate::io::blocks::LayerBlocks;
-use crate::io::events::{events_of, Event, Pipe, Sample};
-use crate::io::field_names;
-use crate::io::inspections::Inspections;
-use crate::io::ReadOptions;
-use crate::layer::{Feature, Layer};
-use crate::obligations::{Obligation, Records};
-use crate::parcels::{
+use crate::classify::parcels::{
     duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
     SystemFields,
 };
-use crate::permit::permit_for;
-use crate::reference::{read_reference, Reference};
+use crate::classify::{classify, Parcel};
+use crate::crs::layer::{Feature, Layer};
+use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
+use crate::formats::blocks::LayerBlocks;
+use crate::formats::field_names;
+use crate::formats::ReadOptions;
+use crate::law::obligations::{Obligation, Records};
+use crate::law::permit::permit_for;
+use crate::law::schedule::Row;
+use crate::model::error::{Error, Problem, Result};
+use crate::pipeline::config::Config;
+use crate::pipeline::reference::{read_reference, Reference};
+use crate::records::events::{events_of, Event, Pipe, Sample};
+use crate::records::inspections::Inspections;
 use crate::rules::{decide, Exclusion, RuleSet};
-use crate::schedule::Row;
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -92,16 +95,16 @@ impl<'r> Run<'r> {
         let rules = self.rules.grandfather.as_ref()?;
         let installed = self.inspections.installed.get(at).copied().flatten().map(|i| i.value);
         let intermediate =
-            installed.is_some_and(|i| i.size == crate::io::inspections::SystemSize::Intermediate);
+            installed.is_some_and(|i| i.size == crate::records::inspections::SystemSize::Intermediate);
         let functioning = self.inspections.functioning.get(at).copied().flatten().map(|f| f.value);
         let illegal = self.inspections.illegally_installed.get(at).copied().flatten().map(|f| f.value);
         rules.applies(installed.map(|i| i.date), intermediate, functioning, illegal)
     }
 
     /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see
-    /// [`crate::obligations::collect`]).
+    /// [`crate::law::obligations::collect`]).
     pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
-        crate::obligations::collect(&self.rows, &self.records(), self.rules, as_of)
+        crate::law::obligations::collect(&self.rows, &self.records(), self.rules, as_of)
     }
 
     /// The record files of the run as the obligations take them. While [`stream_schedule`] hands out blocks

@@ -6,18 +6,20 @@ use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 
-use crate::config::Config;
+use crate::classify::parcels::{
+    system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems,
+};
 use crate::crs::{LayerExtent, Screen};
-use crate::error::{Error, Problem, Result};
-use crate::io::blocks::LayerBlocks;
-use crate::io::columns::FieldMap;
-use crate::io::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
-use crate::io::field_names;
-use crate::io::inspections::{read_inspections, Inspections, LastInspection};
-use crate::io::records::Read;
-use crate::io::tally::{IdTally, Position};
-use crate::io::ReadOptions;
-use crate::parcels::{system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems};
+use crate::formats::blocks::LayerBlocks;
+use crate::formats::field_names;
+use crate::formats::ReadOptions;
+use crate::model::error::{Error, Problem, Result};
+use crate::pipeline::config::Config;
+use crate::records::columns::FieldMap;
+use crate::records::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
+use crate::records::inspections::{read_inspections, Inspections, LastInspection};
+use crate::records::tally::{IdTally, Position};
+use crate::records::Read;
 
 use super::{block_size, project_block, BLOCK};
 

@@ -7,10 +7,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::error::Problem;
-use crate::parcels::{SystemFields, Systems};
+use crate::classify::parcels::{SystemFields, Systems};
+use crate::law::schedule::Row;
+use crate::model::error::Problem;
 use crate::rules::{RuleSet, SewerValue};
-use crate::schedule::Row;
 
 /// The counts behind the run's warnings, gathered block by block.
 #[derive(Debug, Default)]
@@ -60,7 +60,7 @@ impl Warnings {
                     "no bottom-elevation field (looked for {}): {n} systems lie in a flood zone and their \
                      floodplain verdict is unknown without the absorption field's bottom; set [fields] \
                      system_bottom = \"FIELD\" or --field system_bottom=FIELD",
-                    crate::parcels::candidates::SYSTEM_BOTTOM[..4].join(", ") + ", ..."
+                    crate::classify::parcels::candidates::SYSTEM_BOTTOM[..4].join(", ") + ", ..."
                 ),
             ));
         }

@@ -2,8 +2,8 @@
 //! built once a run from the layers the run keeps.
 
 use crate::classify::{AreaLayer, Areas, DistanceIndex, Floodplain, World};
-use crate::config::Config;
-use crate::reference::{NamedLayer, Reference};
+use crate::pipeline::config::Config;
+use crate::pipeline::reference::{NamedLayer, Reference};
 
 /// Indexes the reference layers for classification. The indexes borrow the features while they are built
 /// and keep only what they measure with, so the layers themselves stay whole for the run's maps and buffer

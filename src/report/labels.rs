@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
-use crate::io::write::write_atomic;
+use crate::formats::write::write_atomic;
+use crate::model::error::{Error, Result};
 use crate::report::letters::{escape_html, NO_OWNER};
 use crate::report::notices::Notices;
 

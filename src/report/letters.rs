@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 
-use crate::error::{Error, Result};
-use crate::io::write::write_atomic;
-use crate::obligations::Obligation;
+use crate::formats::write::write_atomic;
+use crate::law::obligations::Obligation;
+use crate::model::error::{Error, Result};
 use crate::report::notices::{town, Letter, Notices};
 
 /// The built-in letter template (`data/templates/letter.html`), used when the county gives none.

@@ -17,12 +17,12 @@ pub mod workload;
 use std::path::{Path, PathBuf};
 
 use crate::crs::{Crs, Reprojector};
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 use rayon::prelude::*;
 
-use crate::io::write::{write_csv, write_geojson, write_gpkg, write_parquet, CsvByPlace};
+use crate::formats::write::{write_csv, write_geojson, write_gpkg, write_parquet, CsvByPlace};
+use crate::model::table::{Kind, Table};
 use crate::pipeline::{stream_schedule, Progress, Run};
-use crate::table::{Kind, Table};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -90,7 +90,7 @@ fn write_styled_table(
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut written = Vec::new();
     for &format in formats {
-        let path = crate::io::write::output_path(dir, &format!("{stem}.{}", format.extension()))?;
+        let path = crate::formats::write::output_path(dir, &format!("{stem}.{}", format.extension()))?;
         match format {
             OutputFormat::Csv => write_csv(&path, table)?,
             OutputFormat::GeoJson => {
@@ -111,7 +111,7 @@ fn write_styled_table(
 /// rows (see [`stream_schedule`]), with the summary counted on the way. The file is the one
 /// [`write_schedule`] writes from the whole run.
 pub fn stream_schedule_csv<'c>(
-    config: &'c crate::config::Config,
+    config: &'c crate::pipeline::config::Config,
     progress: &Progress,
     dir: &Path,
 ) -> Result<(Run<'c>, summary::Summary, Vec<PathBuf>)> {
@@ -141,7 +141,7 @@ impl BlockCsv {
     /// The file `name` in `dir` (made if need be), with `columns`.
     fn new(dir: &Path, name: &str, columns: &'static [(&'static str, Kind)]) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let path = crate::io::write::output_path(dir, name)?;
+        let path = crate::formats::write::output_path(dir, name)?;
         Ok(BlockCsv { path, columns, csv: None })
     }
 
@@ -180,14 +180,14 @@ pub fn write_schedule(
     formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    let style = map::schedule_style(run.rules);
+    let style = map::schedule_map::schedule_style(run.rules);
     let table = schedule::ScheduleTable::new(run);
     let mut written = write_styled_table(&table, dir, "schedule", formats, working_crs, Some(&style))?;
     // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a GeoPackage
     // carries its style inside, in `layer_styles`.
     if formats.contains(&OutputFormat::GeoJson) {
         let path = dir.join("schedule.qml");
-        crate::io::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
+        crate::formats::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
         written.push(path);
     }
     Ok(written)

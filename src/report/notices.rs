@@ -2,7 +2,7 @@
 //! mail-merge table of their obligations (`notices.csv`). The letters and mailing labels printed from the
 //! same list are in [`crate::report::letters`].
 //!
-//! **Selection rule.** An open obligation (as [`crate::obligations::collect`] found it on the as-of date)
+//! **Selection rule.** An open obligation (as [`crate::law::obligations::collect`] found it on the as-of date)
 //! is noticed for year `Y` when all of these hold:
 //!
 //! - the owner owes it: the periodic inspection, the interim-permit renewal, or any other obligation whose
@@ -29,17 +29,17 @@ use std::ops::Range;
 use chrono::NaiveDate;
 use geo::MultiPolygon;
 
-use crate::config::Config;
-use crate::error::Result;
-use crate::obligations::Obligation;
-use crate::parcels::ParcelRecord;
+use crate::classify::parcels::ParcelRecord;
+use crate::law::obligations::Obligation;
+use crate::law::schedule::Row;
+use crate::model::error::Result;
+use crate::model::table::{text, Cell, Kind, Table};
+use crate::pipeline::config::Config;
 use crate::pipeline::{Progress, Run};
 use crate::report::drop_on_all_cores;
 use crate::report::mailing;
 use crate::report::obligations::stream_obligations;
 use crate::rules::RuleSet;
-use crate::schedule::Row;
-use crate::table::{text, Cell, Kind, Table};
 
 /// The obligation kind of the periodic inspection.
 pub const PERIODIC: &str = "periodic-inspection";
@@ -78,7 +78,7 @@ pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bo
 }
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of
-/// [`crate::obligations::collect`]), so each parcel's obligations stand together.
+/// [`crate::law::obligations::collect`]), so each parcel's obligations stand together.
 pub fn select<'a, 'r>(
     obligations: &'a [Obligation<'r>],
     rules: &RuleSet,
@@ -290,7 +290,7 @@ pub fn stream_noticed<'c>(
     // A parcels layer without mailing fields cannot address a letter: one warning says which key to set.
     let mut run = run;
     if let (Some(gap), Some(parcels)) = (&run.mailing_gap, &config.layers.parcels) {
-        run.problems.push(crate::error::Problem::new(parcels, "fields", gap.clone()));
+        run.problems.push(crate::model::error::Problem::new(parcels, "fields", gap.clone()));
     }
     Ok((run, noticed))
 }
@@ -476,7 +476,7 @@ mod tests {
 
     /// A parcel at position `at` owned by `owner` with the mailing street `street` in Auburn.
     fn parcel_row(at: usize, owner: &str, street: &str) -> Row<'static> {
-        let mailing = crate::parcels::MailingAddress {
+        let mailing = crate::classify::parcels::MailingAddress {
             street: Some(street.into()),
             city: Some("Auburn".into()),
             state: Some("NY".into()),
@@ -498,9 +498,9 @@ mod tests {
                 geometry_invalid: None,
             },
             facts: None,
-            entry: crate::schedule::Entry {
+            entry: crate::law::schedule::Entry {
                 tier: "county",
-                ..crate::schedule::Entry::unscheduled(None, "", None)
+                ..crate::law::schedule::Entry::unscheduled(None, "", None)
             },
         }
     }

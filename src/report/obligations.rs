@@ -8,12 +8,12 @@ use geo::MultiPolygon;
 use std::path::{Path, PathBuf};
 
 use super::{drop_on_all_cores, BlockCsv};
-use crate::config::Config;
-use crate::error::{Problem, Result};
-use crate::obligations::{ByParcel, Found, Obligation, ParcelNotes};
+use crate::law::obligations::{ByParcel, Found, Obligation, ParcelNotes};
+use crate::law::schedule::Row;
+use crate::model::error::{Problem, Result};
+use crate::model::table::{text, Cell, Kind, Table};
+use crate::pipeline::config::Config;
 use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, BLOCK};
-use crate::schedule::Row;
-use crate::table::{text, Cell, Kind, Table};
 
 /// The obligations columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -49,7 +49,7 @@ impl<'a, 'r> ObligationTable<'a, 'r> {
         ObligationTable { rows: &run.rows, obligations, row_of: None }
     }
 
-    /// The table of the obligations `found` for a block of rows (see [`crate::obligations::ByParcel::rows`]).
+    /// The table of the obligations `found` for a block of rows (see [`crate::law::obligations::ByParcel::rows`]).
     pub fn of_block(rows: &'a [Row<'r>], found: &'a Found<'r>) -> Self {
         ObligationTable { rows, obligations: &found.obligations, row_of: Some(&found.rows) }
     }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 
 /// The names a Chromium binary goes by on `PATH`, in the order they are tried.
 pub const CHROMIUM_NAMES: &[&str] =

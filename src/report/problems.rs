@@ -4,8 +4,8 @@ use std::borrow::Cow;
 
 use geo::MultiPolygon;
 
-use crate::error::Problem;
-use crate::table::{Cell, Kind, Table};
+use crate::model::error::Problem;
+use crate::model::table::{Cell, Kind, Table};
 
 /// Problems viewed as a [`Table`].
 pub struct ProblemTable<'a>(pub &'a [Problem]);

@@ -5,9 +5,9 @@ use std::borrow::Cow;
 
 use geo::MultiPolygon;
 
+use crate::law::schedule::Row;
+use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::Run;
-use crate::schedule::Row;
-use crate::table::{text, Cell, Kind, Table};
 
 /// Declares the schedule's columns once: the enum the cell lookup matches on, and the name/kind list.
 macro_rules! columns {
@@ -101,7 +101,8 @@ impl Table for ScheduleTable<'_, '_> {
         let (p, e, f) = (&r.parcel, &r.entry, r.facts.as_ref());
         let flood = f.and_then(|f| f.flood.as_ref());
         let date = |d: Option<chrono::NaiveDate>| d.map_or(Cell::Null, Cell::Date);
-        let bool_fact = |g: fn(&crate::facts::Facts) -> bool| f.map_or(Cell::Null, |f| Cell::Bool(g(f)));
+        let bool_fact =
+            |g: fn(&crate::model::facts::Facts) -> bool| f.map_or(Cell::Null, |f| Cell::Bool(g(f)));
         match ORDER[column] {
             Col::ParcelId => Cell::Text(Cow::Borrowed(&p.id)),
             Col::Record => Cell::Int(p.record as i64),

@@ -6,9 +6,9 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
+use crate::law::schedule::{Row, UNSCHEDULED};
 use crate::pipeline::Run;
 use crate::rules::{Exclusion, RuleSet};
-use crate::schedule::{Row, UNSCHEDULED};
 
 /// Counts over a schedule run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -3,12 +3,12 @@
 
 use std::fmt::Write;
 
-use crate::date::push_iso_date;
-use crate::table::{push_fixed, push_int};
+use crate::model::date::push_iso_date;
+use crate::model::table::{push_fixed, push_int};
 
 #[cfg(test)]
-use crate::facts::Basis;
-use crate::facts::Facts;
+use crate::model::facts::Basis;
+use crate::model::facts::Facts;
 use crate::rules::{Rule, RuleSet};
 
 /// Why a parcel is outside the law altogether.
@@ -296,7 +296,7 @@ fn push_feet(out: &mut String, d: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::NearestWater;
+    use crate::model::facts::NearestWater;
 
     fn facts(town: &str) -> Facts {
         Facts {

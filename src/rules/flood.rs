@@ -8,7 +8,7 @@
 //! applies to it; where both apply the higher binds; with neither the elevation must be determined first.
 
 use super::RuleSet;
-use crate::facts::FloodVerdict;
+use crate::model::facts::FloodVerdict;
 
 /// The facts of one flood zone a system (or parcel) lies in, as classification found them.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,6 +2,7 @@
 //! TOML (see `data/rules/`). The code knows predicates (borders the mean-high-water mark, within a distance,
 //! in the watershed, in one of these towns), never town names; the rule set supplies those.
 
+pub mod calendar;
 mod eval;
 mod flood;
 mod obligations;
@@ -24,7 +25,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 
 /// The Cayuga County Article V rule set, embedded as the default.
 pub const CAYUGA_ART_V: &str = include_str!("../../data/rules/cayuga-county-art-v.toml");
@@ -221,7 +222,7 @@ impl RuleSet {
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
         // Every mistake of the TOML is told at once, then every one the types cannot catch.
-        let parsed = crate::diagnose::parse_all::<RuleSet>(origin, text, CAYUGA_ART_V);
+        let parsed = crate::model::diagnose::parse_all::<RuleSet>(origin, text, CAYUGA_ART_V);
         if let Some(first) = parsed.first {
             return Err(Error::toml(origin, parsed.mistakes.join("\n"), first));
         }
@@ -254,7 +255,7 @@ impl RuleSet {
         let mut mistakes = Vec::new();
         let known: Vec<String> = self.jurisdiction.municipalities.clone();
         let meant = |town: &str| {
-            crate::diagnose::closest(town, &known)
+            crate::model::diagnose::closest(town, &known)
                 .map_or(String::new(), |m| format!(" (did you mean '{m}'?)"))
         };
         for (village, towns) in &self.jurisdiction.villages {
@@ -307,7 +308,7 @@ impl RuleSet {
             for water in rule.watersheds.iter().flatten() {
                 if self.water_bodies.iter().all(|w| w.name != *water) {
                     let names: Vec<String> = self.water_bodies.iter().map(|w| w.name.clone()).collect();
-                    let hint = crate::diagnose::closest(water, &names)
+                    let hint = crate::model::diagnose::closest(water, &names)
                         .map_or(String::new(), |m| format!(" (did you mean '{m}'?)"));
                     bad(&format!(
                         "watershed '{water}' is not the name of a [[water_body]]{hint}; add the water body or fix \

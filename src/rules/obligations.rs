@@ -347,7 +347,7 @@ fn unknown_event(key: &str, name: &str) -> String {
         .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
         .map(String::from)
         .collect();
-    let hint = crate::diagnose::closest(name, &known)
+    let hint = crate::model::diagnose::closest(name, &known)
         .and_then(event_kind)
         .map_or_else(String::new, |e| format!("did you mean '{}'? ", e.name));
     let names: Vec<&str> = super::vocabulary::EVENTS.iter().map(|e| e.name).collect();

@@ -10,7 +10,7 @@
 //! does not hold says nothing: the district decides, and the run reports the value once with its count.
 
 use super::RuleSet;
-use crate::facts::Basis;
+use crate::model::facts::Basis;
 
 /// The sewer evidence about one parcel, as classification found it.
 #[derive(Debug, Clone, Copy, PartialEq)]

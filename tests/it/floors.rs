@@ -141,3 +141,88 @@ fn no_module_imports_from_a_floor_above_its_own() {
         "imports from a floor above the importer's own (move the shared item down a floor, or pass it in): {upward:?}"
     );
 }
+
+/// The modules that import one another, directly or through others: strongly connected sets of two or more
+/// top-level modules (Tarjan's algorithm over the import graph), each sorted.
+fn cycles(edges: &[(String, String, String)]) -> Vec<Vec<String>> {
+    let mut graph = BTreeMap::<&str, BTreeSet<&str>>::new();
+    for (from, to, _) in edges {
+        graph.entry(from).or_default().insert(to);
+        graph.entry(to).or_default();
+    }
+    struct Walk<'a> {
+        graph: &'a BTreeMap<&'a str, BTreeSet<&'a str>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(w: &mut Walk<'a>, v: &'a str) {
+        let n = w.index.len();
+        w.index.insert(v, n);
+        w.low.insert(v, n);
+        w.stack.push(v);
+        for &u in &w.graph[v] {
+            if !w.index.contains_key(u) {
+                visit(w, u);
+                let low = w.low[v].min(w.low[u]);
+                w.low.insert(v, low);
+            } else if w.stack.contains(&u) {
+                let low = w.low[v].min(w.index[u]);
+                w.low.insert(v, low);
+            }
+        }
+        if w.low[v] == w.index[v] {
+            let at = w.stack.iter().position(|&x| x == v).unwrap();
+            let mut set: Vec<String> = w.stack.drain(at..).map(String::from).collect();
+            if set.len() > 1 {
+                set.sort();
+                w.found.push(set);
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph: &graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for &v in graph.keys() {
+        if !walk.index.contains_key(v) {
+            visit(&mut walk, v);
+        }
+    }
+    walk.found
+}
+
+#[test]
+fn no_two_top_level_modules_import_each_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = cycles(&imports(&root.join("src")));
+    assert!(
+        found.is_empty(),
+        "top-level modules that import one another (merge them or move the shared item down): {found:?}"
+    );
+}
+
+#[test]
+fn the_cycle_finder_sees_a_cycle_through_three_modules() {
+    let edge = |a: &str, b: &str| (a.to_string(), b.to_string(), String::new());
+    let found = cycles(&[edge("a", "b"), edge("b", "c"), edge("c", "a"), edge("c", "d"), edge("d", "e")]);
+    assert_eq!(found, vec![vec!["a".to_string(), "b".to_string(), "c".to_string()]]);
+    assert!(cycles(&[edge("a", "b"), edge("b", "c")]).is_empty());
+}
+
+#[test]
+fn the_floors_table_lists_exactly_the_modules_of_src() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listed: BTreeSet<String> =
+        floors(&fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap()).into_keys().collect();
+    let in_src: BTreeSet<String> = fs::read_dir(root.join("src"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    assert_eq!(listed, in_src, "ARCHITECTURE.md's Floors table and the top-level entries of src/ differ");
+}

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use geo::{Geometry, LineString, Polygon};
-use lakeshore::config::ConfigFile;
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::{Layer, Value};
+use lakeshore::crs::layer::{Layer, Value};
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::pipeline::config::ConfigFile;
 use rusqlite::Connection;
 
 use crate::common;

@@ -3,7 +3,7 @@
 //! parcels, points and segments scattered around the shore).
 
 use geo::{Contains, Distance, Euclidean, Intersects, Line, LineString, MultiPolygon, Point, Polygon};
-use lakeshore::index::{push_pieces, AreaIndex, LineIndex, Segment};
+use lakeshore::geom::index::{push_pieces, AreaIndex, LineIndex, Segment};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -156,7 +156,7 @@ fn brute_nearest(lines: &[(Line<f64>, u32)], distance: impl Fn(&Line<f64>) -> f6
 
 /// Compares one query with brute force: the same distance (to 1e-6 ft) and owner within the radius, nothing
 /// beyond it.
-fn assert_same(what: &str, hit: Option<lakeshore::index::Nearest>, brute: (f64, u32), radius: f64) {
+fn assert_same(what: &str, hit: Option<lakeshore::geom::index::Nearest>, brute: (f64, u32), radius: f64) {
     match hit {
         Some(hit) => {
             assert!((hit.distance_ft - brute.0).abs() < 1e-6, "{what}: {} vs {}", hit.distance_ft, brute.0);

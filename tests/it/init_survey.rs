@@ -8,8 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use lakeshore::config::ConfigFile;
-use lakeshore::io::{read_layer, ReadOptions};
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::pipeline::config::ConfigFile;
 
 use crate::common;
 use crate::ny_county::{lakeshore, text};

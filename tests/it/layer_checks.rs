@@ -13,10 +13,10 @@ use std::process::{Command, Output};
 
 use chrono::NaiveDate;
 use geo::{Coord, Distance, Euclidean, Geometry, MultiPolygon, Point};
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::crs::layer::Value;
 use lakeshore::crs::{Crs, Reprojector};
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::Value;
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{stream_schedule_in_blocks, Progress};
 use serde_json::{json, Map};
 

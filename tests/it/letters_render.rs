@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use chrono::NaiveDate;
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template, BUILTIN_TEMPLATE};

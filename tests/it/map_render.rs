@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use geo::{LineString, MultiPolygon, Polygon};
-use lakeshore::map::{
+use lakeshore::report::map::{
     layout, rectangle, render_png, render_svg, schedule_scene, Label, LegendEntry, MapInput, MapLayer,
     ParcelClass, Rgba, Scene, Style,
 };

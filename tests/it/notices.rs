@@ -10,13 +10,13 @@ use crate::common;
 use std::path::Path;
 
 use chrono::NaiveDate;
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::model::table::Table;
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, CannotMail};
 use lakeshore::report::{write_table, OutputFormat};
-use lakeshore::table::Table;
 
 const AS_OF: &str = "2027-01-15";
 

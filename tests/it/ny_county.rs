@@ -381,8 +381,8 @@ fn config_errors_read_like_a_compilers() {
 /// writes it and as a shapefile cuts it, is taken for the part it names.
 #[test]
 fn parcel_schema_detection_table() {
-    use lakeshore::config::FieldNames;
-    use lakeshore::parcels::ParcelSchema;
+    use lakeshore::classify::fields::FieldNames;
+    use lakeshore::classify::parcels::ParcelSchema;
     let detect = |fields: &[&str]| {
         let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
         ParcelSchema::detect(&fields, &FieldNames::default(), Path::new("p.shp")).unwrap()

@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use geo::{Coord, Geometry, MapCoords};
+use lakeshore::crs::layer::{Layer, Value};
 use lakeshore::crs::{Crs, Reprojector};
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::{Layer, Value};
+use lakeshore::formats::{read_layer, ReadOptions};
 use serde_json::{json, Map};
 
 /// The columns of `schedule.csv` that carry the law's verdict on a parcel. Distances are left out: the
@@ -476,8 +476,9 @@ const MISTAKES: &[Mistake] = &[
             let systems = c.read("systems")?;
             let at = systems
                 .field_index(&field_like(&systems, &["PARCEL_ID", "SWIS_SBL_ID", "SBL", "PRINT_KEY"])?)?;
-            let named =
-                |f: &lakeshore::layer::Feature| f.values[at].as_text().is_some_and(|id| ids.contains(&id));
+            let named = |f: &lakeshore::crs::layer::Feature| {
+                f.values[at].as_text().is_some_and(|id| ids.contains(&id))
+            };
             let k = systems.features.iter().position(|f| named(f) && f.geometry.is_ok())?;
             let id = systems.features[k].values[at].as_text()?;
             // Moved in the county's foot CRS, written back in it.

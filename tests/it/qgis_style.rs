@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use chrono::NaiveDate;
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use lakeshore::report::{write_schedule, OutputFormat};
 

@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, MultiPolygon, Point, Polygon};
 use lakeshore::classify::{AreaLayer, DistanceIndex, FloodZone, Floodplain, Parcel, System};
+use lakeshore::crs::layer::Layer;
 use lakeshore::crs::{Crs, Reprojector};
-use lakeshore::index::AreaIndex;
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::Layer;
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::geom::index::AreaIndex;
 use lakeshore::rules::RuleSet;
 
 const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/real");

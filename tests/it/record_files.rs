@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::NaiveDate;
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
@@ -57,7 +57,7 @@ pub(crate) fn workbook(path: &Path, header: &[&str], rows: &[&[&str]]) {
 }
 
 /// The sample county with `history` as its inspections file and `fields` under `[fields.history]`.
-fn config_with_history(history: &Path, fields: &[(&str, &str)]) -> lakeshore::error::Result<Config> {
+fn config_with_history(history: &Path, fields: &[(&str, &str)]) -> lakeshore::model::error::Result<Config> {
     let mut file = ConfigFile::load(&sample_config()).unwrap();
     file.layers.history = Some(history.to_path_buf());
     for (role, column) in fields {

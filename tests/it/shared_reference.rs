@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::NaiveDate;
-use lakeshore::buffer::{buffer_report, BufferSource};
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
+use lakeshore::report::buffer::{buffer_report, BufferSource};
 
 /// The bad features, by layer file: the record each is, and a word of its problem.
 const BAD: [(&str, &str, &str); 3] = [

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use lakeshore::config::{Config, ConfigFile};
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use rust_xlsxwriter::{Format, Formula, Workbook};
 
@@ -156,7 +156,7 @@ fn a_windows_1252_history_keeps_its_accented_rows_with_a_note() {
 type Read = (Vec<(String, String)>, Vec<String>);
 
 /// The sample county with `history` (CSV or a workbook sheet) as its inspections file.
-fn run_with_history(history: &Path) -> lakeshore::error::Result<Read> {
+fn run_with_history(history: &Path) -> lakeshore::model::error::Result<Read> {
     let mut file = ConfigFile::load(&sample().join("county.toml")).unwrap();
     file.layers.history = Some(history.to_path_buf());
     let config = Config::new(file, AS_OF.parse().unwrap())?;

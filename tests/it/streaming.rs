@@ -15,17 +15,17 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use geo::{Geometry, LineString, Polygon};
-use lakeshore::config::{Config, ConfigFile};
-use lakeshore::error::Problem;
-use lakeshore::io::write::{write_csv, CsvByPlace};
-use lakeshore::io::{read_layer, ReadOptions};
-use lakeshore::layer::Value;
+use lakeshore::crs::layer::Value;
+use lakeshore::formats::write::{write_csv, CsvByPlace};
+use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::model::error::Problem;
+use lakeshore::model::table::Table;
+use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, notices_among, stream_noticed, CannotMail};
 use lakeshore::report::obligations::{stream_obligations_csv_in_blocks, ObligationSummary, ObligationTable};
 use lakeshore::report::schedule::ScheduleTable;
-use lakeshore::table::Table;
 use serde_json::{json, Map};
 
 use crate::common::fresh_dir;

@@ -20,7 +20,7 @@ pub(crate) use self::proj4rs::build as proj4rs_build;
 pub use self::proj4rs::Proj4rs;
 
 use super::Crs;
-use crate::error::Result;
+use crate::model::error::Result;
 
 /// The backend compiled in: PROJ with feature `proj`, proj4rs otherwise.
 #[cfg(feature = "proj")]
@@ -31,7 +31,7 @@ pub type Active = Proj4rs;
 
 /// A coordinate transformation from one CRS to another, usable from many threads at once.
 pub trait Backend: Sized + Send + Sync {
-    /// Prepares the transformation from `from` to `to`; an [`crate::error::Error::Crs`] when the library
+    /// Prepares the transformation from `from` to `to`; an [`crate::model::error::Error::Crs`] when the library
     /// cannot.
     fn new(from: &Crs, to: &Crs) -> Result<Self>;
 

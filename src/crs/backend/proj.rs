@@ -12,7 +12,7 @@ use proj::Proj;
 
 use super::Backend;
 use crate::crs::{Crs, CrsDef};
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 
 /// How many transformations one thread keeps; old ones are dropped first.
 const CACHE_SIZE: usize = 8;

@@ -9,7 +9,7 @@ use proj4rs::transform::transform;
 
 use super::Backend;
 use crate::crs::Crs;
-use crate::error::{Error, Result};
+use crate::model::error::{Error, Result};
 
 /// Transformations computed by the pure-Rust `proj4rs` crate.
 #[derive(Clone)]

@@ -1,0 +1,270 @@
+//! The GeoPackage reader: one feature table of a `.gpkg` (SQLite, OGC GeoPackage 1.x), named as
+//! `FILE.gpkg:LAYER`, or `FILE.gpkg` alone when the file holds one feature table.
+//!
+//! The table is found through `gpkg_contents` and `gpkg_geometry_columns`; its CRS is the
+//! `gpkg_spatial_ref_sys` row of its `srs_id`: the EPSG code when the organization is EPSG and the code is
+//! known, else the `definition` WKT, else (`undefined`) the CRS assumed with `--assume-crs`. Every row of the
+//! table becomes a feature, in primary-key order, numbered by its primary key (`fid`, as QGIS shows it); a
+//! row whose geometry blob is NULL, empty or damaged keeps its attributes and is reported ([`blob`] checks
+//! every length against the bytes).
+
+pub mod blob;
+
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use self::blob::{read_blob, Blob};
+use super::{check_geometry, select_fields, ReadOptions, Unusable};
+use crate::crs::layer::{Feature, Layer, Value};
+use crate::crs::Crs;
+use crate::model::error::{Error, Problem, Result};
+
+const FIX_BLOB: &str = "repair or redraw the geometry in the GIS, or delete the row";
+
+/// A feature table: its name, geometry column and `srs_id`.
+struct Table {
+    name: String,
+    geometry: String,
+    srs_id: i64,
+}
+
+/// An SQL identifier, quoted.
+pub(crate) fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+fn open(file: &Path) -> Result<Connection> {
+    super::require_file(file)?;
+    Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|source| Error::Sqlite {
+            path: file.to_path_buf(),
+            message: format!("cannot open the GeoPackage: {source}"),
+            source,
+        })
+}
+
+/// An SQLite error while reading `file`.
+fn sql(file: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |source| Error::Sqlite {
+        path: file.to_path_buf(),
+        message: format!("not a readable GeoPackage ({source}); check the file or re-export it from the GIS"),
+        source,
+    }
+}
+
+/// The feature tables of the GeoPackage, by name.
+fn tables(conn: &Connection, file: &Path) -> Result<Vec<Table>> {
+    let mut statement = conn
+        .prepare(
+            "SELECT c.table_name, g.column_name, g.srs_id FROM gpkg_contents c \
+             JOIN gpkg_geometry_columns g ON g.table_name = c.table_name \
+             WHERE c.data_type = 'features' ORDER BY c.table_name",
+        )
+        .map_err(sql(file))?;
+    let rows = statement
+        .query_map([], |r| Ok(Table { name: r.get(0)?, geometry: r.get(1)?, srs_id: r.get(2)? }))
+        .map_err(sql(file))?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql(file))
+}
+
+/// The table `wanted` names (without regard to ASCII case), or the only one.
+fn choose(conn: &Connection, file: &Path, wanted: Option<&str>) -> Result<Table> {
+    let mut found = tables(conn, file)?;
+    let names = || found.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ");
+    match wanted {
+        Some(name) => match found.iter().position(|t| t.name.eq_ignore_ascii_case(name)) {
+            Some(i) => Ok(found.swap_remove(i)),
+            None => Err(Error::format(
+                file,
+                format!(
+                    "no feature layer '{name}' (layers: {}); name one of them as FILE.gpkg:LAYER",
+                    names()
+                ),
+            )),
+        },
+        None if found.len() == 1 => Ok(found.remove(0)),
+        None if found.is_empty() => {
+            Err(Error::format(file, "holds no feature layer (gpkg_contents lists none)"))
+        }
+        None => Err(Error::format(
+            file,
+            format!("holds {} layers ({}); name the one to read as FILE.gpkg:LAYER", found.len(), names()),
+        )),
+    }
+}
+
+/// The CRS of `srs_id`: EPSG by organization and code, else the definition WKT, else the assumed CRS.
+fn table_crs(conn: &Connection, file: &Path, srs_id: i64, options: &ReadOptions) -> Result<Crs> {
+    let row: Option<(Option<String>, Option<i64>, Option<String>)> = conn
+        .query_row(
+            "SELECT organization, organization_coordsys_id, definition FROM gpkg_spatial_ref_sys WHERE srs_id = ?1",
+            [srs_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(sql(file))?;
+    let Some((organization, code, definition)) = row else {
+        return Err(Error::crs(
+            file,
+            format!("srs_id {srs_id} is not in gpkg_spatial_ref_sys; re-export the layer with its CRS"),
+        ));
+    };
+    if let (Some(org), Some(code)) = (&organization, code) {
+        if org.eq_ignore_ascii_case("EPSG") && code > 0 {
+            if let Ok(crs) = Crs::parse(&format!("EPSG:{code}")) {
+                return Ok(crs);
+            }
+        }
+    }
+    let definition = definition.unwrap_or_default();
+    if !definition.trim().is_empty() && !definition.trim().eq_ignore_ascii_case("undefined") {
+        return Crs::parse_from(file, &definition);
+    }
+    options.assume_crs.clone().ok_or_else(|| {
+        Error::crs(
+            file,
+            format!("the layer's CRS is undefined (srs_id {srs_id}); pass --assume-crs EPSG:nnnn"),
+        )
+    })
+}
+
+/// The attribute columns of `table` (all but its geometry and integer primary key) and the primary key's
+/// name, if it has one.
+fn columns(conn: &Connection, file: &Path, table: &Table) -> Result<(Vec<String>, Option<String>)> {
+    let mut statement =
+        conn.prepare(&format!("PRAGMA table_info({})", quote(&table.name))).map_err(sql(file))?;
+    let rows = statement
+        .query_map([], |r| Ok((r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(5)?)))
+        .map_err(sql(file))?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(sql(file))?;
+    let key = rows
+        .iter()
+        .find(|(_, kind, pk)| *pk == 1 && kind.eq_ignore_ascii_case("INTEGER"))
+        .map(|r| r.0.clone());
+    let fields = rows
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .filter(|n| !n.eq_ignore_ascii_case(&table.geometry) && Some(n) != key.as_ref())
+        .collect();
+    Ok((fields, key))
+}
+
+/// The names of the GeoPackage's feature layers, in name order (`FILE.gpkg:NAME` reads one).
+pub fn layer_names(file: &Path) -> Result<Vec<String>> {
+    let conn = open(file)?;
+    Ok(tables(&conn, file)?.into_iter().map(|t| t.name).collect())
+}
+
+/// The attribute field names of the layer `layer` (or the only one) of the GeoPackage `file`.
+pub(super) fn field_names(file: &Path, layer: Option<&str>) -> Result<Vec<String>> {
+    let conn = open(file)?;
+    let table = choose(&conn, file, layer)?;
+    Ok(columns(&conn, file, &table)?.0)
+}
+
+fn value(v: ValueRef<'_>) -> Value {
+    match v {
+        ValueRef::Null | ValueRef::Blob(_) => Value::Null,
+        ValueRef::Integer(i) => Value::Number(i as f64),
+        ValueRef::Real(f) => Value::Number(f),
+        ValueRef::Text(t) => match String::from_utf8_lossy(t).trim() {
+            "" => Value::Null,
+            text => Value::Text(text.into()),
+        },
+    }
+}
+
+/// Reads the layer `layer` (or the only one) of the GeoPackage `file`; `label` is the path problems name
+/// (`FILE.gpkg:LAYER`).
+pub(super) fn read(
+    file: &Path,
+    layer: Option<&str>,
+    label: &Path,
+    options: &ReadOptions,
+) -> Result<(Layer, Vec<Problem>)> {
+    let conn = open(file)?;
+    let table = choose(&conn, file, layer)?;
+    let crs = table_crs(&conn, file, table.srs_id, options)?;
+    let (names, key) = columns(&conn, file, &table)?;
+    let kept = select_fields(label, &names, options.keep.as_deref())?;
+    let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
+    let key = key.as_deref().map_or_else(|| "rowid".to_string(), quote);
+    let selected: Vec<String> =
+        [key.clone(), quote(&table.geometry)].into_iter().chain(fields.iter().map(|f| quote(f))).collect();
+    let query = format!("SELECT {} FROM {} ORDER BY {key}", selected.join(", "), quote(&table.name));
+    let mut statement = conn.prepare(&query).map_err(sql(file))?;
+    let mut rows = statement.query([]).map_err(sql(file))?;
+    let (mut features, mut problems) = (Vec::new(), Vec::new());
+    while let Some(row) = rows.next().map_err(sql(file))? {
+        let position = features.len() + 1;
+        let record = match row.get_ref(0).map_err(sql(file))? {
+            ValueRef::Integer(fid) if fid > 0 => fid as usize,
+            _ => position,
+        };
+        let geometry = match row.get_ref(1).map_err(sql(file))? {
+            ValueRef::Null => Err(Unusable::new("null geometry (the row has no shape)", FIX_BLOB)),
+            ValueRef::Blob(bytes) => match read_blob(bytes) {
+                Ok(Blob::Geometry(g)) => check_geometry(&g).map(|()| g),
+                Ok(Blob::Empty) => Err(Unusable::new("empty geometry", super::FIX_EMPTY)),
+                Err(reason) => Err(Unusable::new(format!("unreadable geometry blob ({reason})"), FIX_BLOB)),
+            },
+            _ => Err(Unusable::new("the geometry column holds no blob", FIX_BLOB)),
+        };
+        let geometry = geometry.map_err(|unusable| {
+            problems.push(unusable.problem(label, record));
+            unusable.reason
+        });
+        let values =
+            (0..fields.len()).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>();
+        features.push(Feature { record, geometry, values: values.map_err(sql(file))? });
+    }
+    Ok((Layer { path: label.to_path_buf(), crs, fields, features }, problems))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `gpkg_spatial_ref_sys` with an EPSG row whose definition is junk (the code wins), a row known only
+    /// by its WKT, and an undefined one.
+    fn srs_table() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT, srs_id INTEGER PRIMARY KEY, organization TEXT,
+               organization_coordsys_id INTEGER, definition TEXT, description TEXT);
+             INSERT INTO gpkg_spatial_ref_sys VALUES ('a', 2261, 'epsg', 2261, 'junk', NULL);
+             INSERT INTO gpkg_spatial_ref_sys VALUES ('c', -1, 'NONE', -1, 'undefined', NULL);",
+        )
+        .unwrap();
+        // UTM 18N (EPSG:26918) known only by its WKT definition (organization NONE).
+        let wkt = Crs::parse("EPSG:26918").unwrap().wkt().unwrap();
+        conn.execute(
+            "INSERT INTO gpkg_spatial_ref_sys VALUES ('b', 100001, 'NONE', 100001, ?1, NULL)",
+            [&wkt],
+        )
+        .unwrap();
+        conn
+    }
+
+    #[test]
+    fn the_crs_comes_from_the_epsg_code_then_the_wkt_then_the_assumption() {
+        let conn = srs_table();
+        let file = Path::new("county.gpkg");
+        let none = ReadOptions::default();
+        assert_eq!(table_crs(&conn, file, 2261, &none).unwrap().epsg(), Some(2261));
+        assert_eq!(table_crs(&conn, file, 100001, &none).unwrap().epsg(), Some(26918));
+        let err = table_crs(&conn, file, -1, &none).unwrap_err().to_string();
+        assert!(err.contains("undefined (srs_id -1); pass --assume-crs"), "{err}");
+        let assumed = ReadOptions { assume_crs: Some(Crs::wgs84()), keep: None };
+        assert_eq!(table_crs(&conn, file, -1, &assumed).unwrap(), Crs::wgs84());
+        assert!(table_crs(&conn, file, 7, &none).unwrap_err().to_string().contains("srs_id 7 is not in"));
+    }
+
+    #[test]
+    fn quoting_doubles_quotes() {
+        assert_eq!(quote("lots \"a\""), "\"lots \"\"a\"\"\"");
+    }
+}

@@ -1,0 +1,358 @@
+//! Readers: the only code that reads layers from the filesystem.
+//!
+//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension:
+//!
+//! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
+//! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
+//!   on every core;
+//! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
+//!
+//! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
+//! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
+//! `geometry: Err(reason)` and a [`Problem`] saying what to fix (`check_geometry` is the one check all
+//! formats share); only the fields named in [`ReadOptions::keep`] are kept.
+
+mod geojson;
+mod geoparquet;
+mod shapefile;
+
+pub mod blocks;
+pub mod csv;
+pub mod gpkg;
+pub mod sheet;
+pub mod wkb;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+
+use geo::{Geometry, LineString, Polygon};
+
+use crate::crs::layer::Layer;
+use crate::crs::Crs;
+use crate::model::error::{Error, Problem, Result};
+
+/// How to read a layer.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The CRS to assume for a shapefile without a `.prj` (otherwise that is an error), or whose `.prj` cannot
+    /// be understood. GeoJSON ignores it: a file without a `crs` member is WGS 84 by RFC 7946.
+    pub assume_crs: Option<Crs>,
+    /// Attribute fields to keep (matched without regard to ASCII case); `None` keeps all. Kept fields stay in
+    /// the file's order; naming a field the file does not have is an error.
+    pub keep: Option<Vec<String>>,
+}
+
+/// The attribute field names of the layer at `path`, without reading its records.
+///
+/// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature; for a
+/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
+pub fn field_names(path: &Path) -> Result<Vec<String>> {
+    let (file, member) = split_member(path);
+    let format = LayerFormat::of(&file)?;
+    require_file(&file)?;
+    match format {
+        LayerFormat::Shapefile => shapefile::field_names(&file),
+        LayerFormat::GeoJson => geojson::field_names(&file),
+        LayerFormat::GeoPackage => gpkg::field_names(&file, member.as_deref()),
+        LayerFormat::GeoParquet => geoparquet::field_names(&file),
+    }
+}
+
+/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
+/// format by extension.
+///
+/// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
+pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+    let (file, member) = split_member(path);
+    let format = LayerFormat::of(&file)?;
+    require_file(&file)?;
+    match format {
+        LayerFormat::Shapefile => shapefile::read(&file, options),
+        LayerFormat::GeoJson => geojson::read(&file, options),
+        LayerFormat::GeoPackage => gpkg::read(&file, member.as_deref(), path, options),
+        LayerFormat::GeoParquet => geoparquet::read(&file, options),
+    }
+}
+
+/// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
+const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+
+/// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
+/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
+/// or whose part before the colon is not a GeoPackage or workbook, is the file itself.
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use lakeshore::formats::split_member;
+/// assert_eq!(
+///     split_member(Path::new("county/county.gpkg:parcels")),
+///     (PathBuf::from("county/county.gpkg"), Some("parcels".to_string()))
+/// );
+/// assert_eq!(split_member(Path::new("parcels.shp")), (PathBuf::from("parcels.shp"), None));
+/// ```
+pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
+    let whole = (path.to_path_buf(), None);
+    if path.is_file() {
+        return whole;
+    }
+    let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
+    let ext = Path::new(file).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if member.is_empty() || member.contains(['/', '\\']) || !CONTAINERS.contains(&ext.as_str()) {
+        return whole;
+    }
+    (PathBuf::from(file), Some(member.to_string()))
+}
+
+/// Whether two layer paths name the same layer: the same file, however each spells it (relative or absolute,
+/// through links), and in a GeoPackage the same layer.
+///
+/// ```
+/// use std::path::Path;
+/// use lakeshore::formats::same_layer;
+/// let here = std::env::current_dir().unwrap();
+/// assert!(same_layer(Path::new("Cargo.toml"), &here.join("Cargo.toml")));
+/// assert!(!same_layer(Path::new("county.gpkg:towns"), Path::new("county.gpkg:county")));
+/// ```
+pub fn same_layer(a: &Path, b: &Path) -> bool {
+    let source = |path: &Path| {
+        let (file, member) = split_member(path);
+        (file.canonicalize().unwrap_or(file), member)
+    };
+    source(a) == source(b)
+}
+
+/// A missing layer file is named as such, before any of its siblings are looked for.
+pub fn require_file(path: &Path) -> Result<()> {
+    if path.is_file() {
+        return Ok(());
+    }
+    let what = if path.exists() { "is not a file" } else { "not found" };
+    Err(Error::format(
+        path,
+        format!("{what}; check the path given on the command line or in the config file's [layers] section"),
+    ))
+}
+
+/// The file formats [`read_layer`] knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LayerFormat {
+    Shapefile,
+    GeoJson,
+    GeoPackage,
+    GeoParquet,
+}
+
+impl LayerFormat {
+    fn of(path: &Path) -> Result<Self> {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        match ext.as_str() {
+            "shp" => Ok(LayerFormat::Shapefile),
+            "geojson" | "json" => Ok(LayerFormat::GeoJson),
+            "gpkg" | "sqlite" => Ok(LayerFormat::GeoPackage),
+            "parquet" | "geoparquet" => Ok(LayerFormat::GeoParquet),
+            _ => Err(Error::format(
+                path,
+                "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
+                 .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
+            )),
+        }
+    }
+}
+
+/// The label a [`Problem`] uses for record `n` (1-based).
+fn record_label(n: usize) -> String {
+    format!("record {n}")
+}
+
+/// Which of a file's fields to keep: indices into `found`, in file order.
+///
+/// `keep` names are matched without regard to ASCII case; a name matching no field is an error that lists the
+/// fields found.
+fn select_fields(path: &Path, found: &[String], keep: Option<&[String]>) -> Result<Vec<usize>> {
+    let Some(keep) = keep else {
+        return Ok((0..found.len()).collect());
+    };
+    let missing: Vec<&str> = keep
+        .iter()
+        .filter(|k| !found.iter().any(|f| f.eq_ignore_ascii_case(k)))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::format(path, missing_fields_message(&missing, found)));
+    }
+    Ok((0..found.len()).filter(|&i| keep.iter().any(|k| k.eq_ignore_ascii_case(&found[i]))).collect())
+}
+
+/// Says which kept fields are missing and which exist.
+fn missing_fields_message(missing: &[&str], found: &[String]) -> String {
+    format!(
+        "no field named {} (fields found: {}): correct the field names the configuration or rule set asks for",
+        missing.join(", "),
+        if found.is_empty() { "none".to_string() } else { found.join(", ") }
+    )
+}
+
+/// Why a geometry is unusable, and what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+struct Unusable {
+    /// What is wrong; becomes the feature's geometry error.
+    reason: String,
+    /// What to do; the problem's message adds it to the reason.
+    fix: &'static str,
+}
+
+impl Unusable {
+    fn new(reason: impl Into<String>, fix: &'static str) -> Self {
+        Unusable { reason: reason.into(), fix }
+    }
+
+    /// The problem this makes for `record` (1-based) of the file at `path`.
+    fn problem(&self, path: &Path, record: usize) -> Problem {
+        Problem::new(path, record_label(record), format!("{}: {}", self.reason, self.fix))
+    }
+}
+
+const FIX_EMPTY: &str = "draw the feature's shape or delete the record";
+const FIX_NON_FINITE: &str = "repair or redraw the geometry (it has NaN or infinite coordinates)";
+const FIX_RING: &str = "redraw the polygon or remove its degenerate ring";
+const FIX_LINE: &str = "redraw the line or delete the record";
+
+/// Checks a geometry every reader produces: not empty, finite coordinates, polygon rings of at least 4 points
+/// (closed), lines of at least 2.
+fn check_geometry(geometry: &Geometry<f64>) -> Result<(), Unusable> {
+    let empty = || Unusable::new("empty geometry", FIX_EMPTY);
+    match geometry {
+        Geometry::Point(p) => finite(p.x(), p.y()),
+        Geometry::Line(l) => finite(l.start.x, l.start.y).and(finite(l.end.x, l.end.y)),
+        Geometry::LineString(ls) => check_line(ls),
+        Geometry::Polygon(p) => check_polygon(p),
+        Geometry::MultiPoint(mp) if mp.0.is_empty() => Err(empty()),
+        Geometry::MultiPoint(mp) => mp.0.iter().try_for_each(|p| finite(p.x(), p.y())),
+        Geometry::MultiLineString(mls) if mls.0.is_empty() => Err(empty()),
+        Geometry::MultiLineString(mls) => mls.0.iter().try_for_each(check_line),
+        Geometry::MultiPolygon(mp) if mp.0.is_empty() => Err(empty()),
+        Geometry::MultiPolygon(mp) => mp.0.iter().try_for_each(check_polygon),
+        Geometry::GeometryCollection(gc) if gc.0.is_empty() => Err(empty()),
+        Geometry::GeometryCollection(gc) => gc.0.iter().try_for_each(check_geometry),
+        Geometry::Rect(r) => finite(r.min().x, r.min().y).and(finite(r.max().x, r.max().y)),
+        Geometry::Triangle(t) => t.to_array().iter().try_for_each(|c| finite(c.x, c.y)),
+    }
+}
+
+fn finite(x: f64, y: f64) -> Result<(), Unusable> {
+    if x.is_finite() && y.is_finite() {
+        Ok(())
+    } else {
+        Err(Unusable::new("non-finite coordinate (NaN or infinity)", FIX_NON_FINITE))
+    }
+}
+
+fn check_line(line: &LineString<f64>) -> Result<(), Unusable> {
+    if line.0.is_empty() {
+        return Err(Unusable::new("empty geometry", FIX_EMPTY));
+    }
+    line.0.iter().try_for_each(|c| finite(c.x, c.y))?;
+    if line.0.len() < 2 {
+        return Err(Unusable::new("line with fewer than 2 points", FIX_LINE));
+    }
+    Ok(())
+}
+
+fn check_polygon(polygon: &Polygon<f64>) -> Result<(), Unusable> {
+    if polygon.exterior().0.is_empty() {
+        return Err(Unusable::new("empty geometry", FIX_EMPTY));
+    }
+    std::iter::once(polygon.exterior()).chain(polygon.interiors()).try_for_each(check_ring)
+}
+
+fn check_ring(ring: &LineString<f64>) -> Result<(), Unusable> {
+    ring.0.iter().try_for_each(|c| finite(c.x, c.y))?;
+    if ring.0.len() < 4 {
+        let reason = format!(
+            "polygon ring with {} points (a ring needs at least 4, the first repeated as the last)",
+            ring.0.len()
+        );
+        return Err(Unusable::new(reason, FIX_RING));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geo::{line_string, point, polygon, MultiPolygon};
+
+    #[test]
+    fn format_by_extension() {
+        assert_eq!(LayerFormat::of(Path::new("a/parcels.SHP")).unwrap(), LayerFormat::Shapefile);
+        assert_eq!(LayerFormat::of(Path::new("lakes.geojson")).unwrap(), LayerFormat::GeoJson);
+        assert_eq!(LayerFormat::of(Path::new("lakes.json")).unwrap(), LayerFormat::GeoJson);
+        assert_eq!(LayerFormat::of(Path::new("county.GPKG")).unwrap(), LayerFormat::GeoPackage);
+        assert_eq!(LayerFormat::of(Path::new("parcels.parquet")).unwrap(), LayerFormat::GeoParquet);
+        let err = LayerFormat::of(Path::new("parcels.kml")).unwrap_err();
+        assert!(matches!(err, Error::Format { .. }));
+        assert!(LayerFormat::of(Path::new("no_extension")).is_err());
+    }
+
+    #[test]
+    fn read_layer_rejects_unknown_extension_without_touching_the_file() {
+        let err = read_layer(Path::new("/nonexistent/parcels.kml"), &ReadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("unsupported layer format"), "{err}");
+    }
+
+    #[test]
+    fn select_fields_is_case_insensitive_and_keeps_file_order() {
+        let found = vec!["PIN".to_string(), "Owner".to_string(), "ACRES".to_string()];
+        let keep = vec!["acres".to_string(), "pin".to_string()];
+        assert_eq!(select_fields(Path::new("p.shp"), &found, Some(&keep)).unwrap(), vec![0, 2]);
+        assert_eq!(select_fields(Path::new("p.shp"), &found, None).unwrap(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn select_fields_lists_fields_found_when_one_is_missing() {
+        let found = vec!["PIN".to_string(), "OWNER".to_string()];
+        let keep = vec!["pin".to_string(), "SWIS".to_string()];
+        let err = select_fields(Path::new("p.shp"), &found, Some(&keep)).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::Format { .. }));
+        assert!(text.contains("no field named SWIS"), "{text}");
+        assert!(text.contains("fields found: PIN, OWNER"), "{text}");
+    }
+
+    #[test]
+    fn check_geometry_accepts_good_shapes() {
+        let square = polygon![(x: 0., y: 0.), (x: 0., y: 1.), (x: 1., y: 1.), (x: 1., y: 0.), (x: 0., y: 0.)];
+        assert_eq!(check_geometry(&Geometry::Polygon(square)), Ok(()));
+        assert_eq!(check_geometry(&Geometry::Point(point!(x: 1.0, y: 2.0))), Ok(()));
+        let line = line_string![(x: 0., y: 0.), (x: 1., y: 1.)];
+        assert_eq!(check_geometry(&Geometry::LineString(line)), Ok(()));
+    }
+
+    #[test]
+    fn check_geometry_rejects_empty_nan_and_short_rings() {
+        let empty = check_geometry(&Geometry::MultiPolygon(MultiPolygon::new(vec![]))).unwrap_err();
+        assert_eq!(empty.reason, "empty geometry");
+
+        let nan = check_geometry(&Geometry::Point(point!(x: f64::NAN, y: 2.0))).unwrap_err();
+        assert!(nan.reason.starts_with("non-finite"), "{}", nan.reason);
+
+        let inf_ring = polygon![(x: 0., y: 0.), (x: 0., y: f64::INFINITY), (x: 1., y: 1.), (x: 0., y: 0.)];
+        assert!(check_geometry(&Geometry::Polygon(inf_ring)).unwrap_err().reason.starts_with("non-finite"));
+
+        // Two distinct points closed to three: not a ring.
+        let sliver = polygon![(x: 0., y: 0.), (x: 1., y: 1.), (x: 0., y: 0.)];
+        let short = check_geometry(&Geometry::Polygon(sliver)).unwrap_err();
+        assert!(short.reason.starts_with("polygon ring with 3 points"), "{}", short.reason);
+
+        let lonely = check_geometry(&Geometry::LineString(line_string![(x: 0., y: 0.)])).unwrap_err();
+        assert_eq!(lonely.reason, "line with fewer than 2 points");
+    }
+
+    #[test]
+    fn unusable_problem_names_record_and_fix() {
+        let p = Unusable::new("empty geometry", FIX_EMPTY).problem(Path::new("p.shp"), 7);
+        assert_eq!(p.record, "record 7");
+        assert_eq!(p.message, format!("empty geometry: {FIX_EMPTY}"));
+    }
+}

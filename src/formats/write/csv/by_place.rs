@@ -1,0 +1,410 @@
+//! A CSV file written from blocks of rows that arrive in any order, each row with its place in the file.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::{header, push_row};
+use crate::formats::write::{temp_path_tagged, AtomicFile};
+use crate::model::error::{Error, Result};
+use crate::model::table::{Kind, Table};
+
+/// A CSV file whose rows arrive in blocks in any order, each row with its place in the file.
+///
+/// Each block's lines are rendered on all cores and put in order of place. A block that continues the file
+/// (its places follow the last one written, with no gap) goes straight into the output; a parcels layer
+/// sorted by id sends every block that way. Once a block comes out of order, it and every block after it are
+/// appended to a scratch file beside the output as sorted runs; memory keeps only each place's run and
+/// length (8 bytes a place). The rest of the file is then written in order of place, a stretch of it at a
+/// time, each stretch read from each run in one piece: a merge of sorted runs, every byte read once. A place
+/// is one row of the schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the
+/// obligations ([`CsvByPlace::add_places`]).
+pub struct CsvByPlace {
+    out: AtomicFile,
+    /// The places before this one are written in `out`.
+    through: usize,
+    scratch: Option<Scratch>,
+    /// Where each block's lines went: the byte offset of its run in the scratch file, or `None` when they
+    /// went straight into the output.
+    runs: Vec<Option<u64>>,
+    /// For each place in the file: the block holding its lines (`u32::MAX` before one does) and their length.
+    places: Vec<(u32, u32)>,
+}
+
+/// The scratch file of the blocks that came out of order.
+struct Scratch {
+    path: PathBuf,
+    lines: BufWriter<File>,
+    written: u64,
+}
+
+impl CsvByPlace {
+    /// A CSV file at `path` of `rows` rows with `columns`, started under its temporary name.
+    pub fn create(path: &Path, columns: &[(&'static str, Kind)], rows: usize) -> Result<Self> {
+        let mut out = AtomicFile::create(path)?;
+        out.write_all(header(columns).as_bytes()).map_err(|e| Error::io(path, e))?;
+        Ok(CsvByPlace { out, through: 0, scratch: None, runs: Vec::new(), places: vec![(u32::MAX, 0); rows] })
+    }
+
+    /// Renders every row of `table`; row `i` goes to place `place(i)` in the file, one row to a place.
+    pub fn add<T: Table + ?Sized>(
+        &mut self,
+        table: &T,
+        place: &(dyn Fn(usize) -> usize + Sync),
+    ) -> Result<()> {
+        self.add_places(table, place, (0..table.len()).map(place))
+    }
+
+    /// Renders every row of `table` into the places `filled`: row `i` goes to place `place(i)`, which must
+    /// be one of them, after the rows of `table` before it that go to the same place. A place so holds any
+    /// number of lines, none included; each place is filled by one call, which fills it whole.
+    pub fn add_places<T: Table + ?Sized>(
+        &mut self,
+        table: &T,
+        place: &(dyn Fn(usize) -> usize + Sync),
+        filled: impl IntoIterator<Item = usize>,
+    ) -> Result<()> {
+        const PIECE: usize = 4096;
+        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(self.out.path(), too_many()))?;
+        // The places this block fills for the first time: whether they continue the file.
+        let (mut new, mut first, mut last) = (0, usize::MAX, 0);
+        for at in filled {
+            match self.places.get_mut(at) {
+                Some(slot) if slot.0 == u32::MAX => {
+                    *slot = (run, 0);
+                    (new, first, last) = (new + 1, first.min(at), last.max(at));
+                }
+                Some(slot) if slot.0 == run => {}
+                _ => return Err(misplaced(self.out.path(), at, "filled twice, or beyond the file")),
+            }
+        }
+        let continues =
+            self.scratch.is_none() && (new == 0 || (first == self.through && last + 1 - first == new));
+        let pieces: Vec<RenderedPiece> = (0..table.len())
+            .step_by(PIECE)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let mut out = String::with_capacity(PIECE * 320);
+                let mut lines = Vec::with_capacity(PIECE);
+                for row in start..(start + PIECE).min(table.len()) {
+                    let from = out.len();
+                    push_row(&mut out, table, row);
+                    lines.push((place(row), from, out.len()));
+                }
+                (out, lines)
+            })
+            .collect();
+        let mut order: Vec<(usize, usize, usize, usize)> = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(piece, (_, lines))| lines.iter().map(move |&(at, from, to)| (at, piece, from, to)))
+            .collect();
+        // By place, and within a place in the order of the table's rows.
+        order.par_sort_unstable_by_key(|&(at, piece, from, _)| (at, piece, from));
+        let path = self.out.path().to_path_buf();
+        let into: &mut dyn Write = if continues {
+            self.runs.push(None);
+            self.through += new;
+            &mut self.out
+        } else {
+            let scratch = match self.scratch.take() {
+                Some(scratch) => scratch,
+                None => Scratch::create(&path)?,
+            };
+            let scratch = self.scratch.insert(scratch);
+            self.runs.push(Some(scratch.written));
+            scratch
+        };
+        for (at, piece, from, to) in order {
+            let line = &pieces[piece].0.as_bytes()[from..to];
+            let Some(slot) = self.places.get_mut(at).filter(|slot| slot.0 == run) else {
+                return Err(misplaced(&path, at, "not among the places filled"));
+            };
+            let len = u32::try_from(line.len()).map_err(|_| Error::io(&path, too_many()))?;
+            slot.1 = slot.1.checked_add(len).ok_or_else(|| Error::io(&path, too_many()))?;
+            into.write_all(line).map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the file: the lines of the blocks that came out of order, in order of place, after those
+    /// already written. A place no row went to is a bug in the caller, and an error rather than a short file.
+    ///
+    /// Every place's length is known by now, so so is where each stretch of places (a few MiB of lines)
+    /// starts in every run. A few stretches at a time are gathered on all cores, each with one read per run,
+    /// and appended in order: one file is written by one thread, as the file system serialises writes to it.
+    pub fn write(self) -> Result<()> {
+        self.write_in_stretches_of(STRETCH)
+    }
+
+    /// [`CsvByPlace::write`] with stretches of about `bytes` bytes.
+    fn write_in_stretches_of(mut self, bytes: u64) -> Result<()> {
+        let path = self.out.path().to_path_buf();
+        let stretches = self.stretches(bytes).map_err(|e| Error::io(&path, e))?;
+        if let Some(scratch) = &mut self.scratch {
+            scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
+            for group in stretches.chunks(2 * rayon::current_num_threads()) {
+                let texts: Vec<Vec<u8>> = group
+                    .par_iter()
+                    .map(|stretch| stretch.gather(&scratch.path, &self.places))
+                    .collect::<std::io::Result<_>>()
+                    .map_err(|e| Error::io(&scratch.path, e))?;
+                for text in texts {
+                    self.out.write_all(&text).map_err(|e| Error::io(&path, e))?;
+                }
+            }
+        }
+        self.out.commit()
+    }
+
+    /// The places not yet written, cut into stretches of about `size` bytes.
+    fn stretches(&self, size: u64) -> std::io::Result<Vec<Stretch>> {
+        let mut cursors: Vec<u64> = self.runs.iter().map(|start| start.unwrap_or(u64::MAX)).collect();
+        let mut stretches = Vec::new();
+        let (mut current, mut held): (Option<Stretch>, u64) = (None, 0);
+        for (place, &(run, len)) in self.places.iter().enumerate().skip(self.through) {
+            let stretch = current.get_or_insert_with(|| Stretch {
+                places: place..place,
+                runs: cursors.iter().map(|&start| (start, 0)).collect(),
+            });
+            let Some(bytes) = stretch
+                .runs
+                .get_mut(run as usize)
+                .filter(|(start, _)| *start != u64::MAX)
+                .map(|(_, bytes)| bytes)
+            else {
+                let never = format!("row {} of the file was never rendered", place + 1);
+                return Err(std::io::Error::other(never));
+            };
+            *bytes += u64::from(len);
+            cursors[run as usize] += u64::from(len);
+            stretch.places.end = place + 1;
+            held += u64::from(len);
+            if held >= size {
+                stretches.extend(current.take());
+                held = 0;
+            }
+        }
+        stretches.extend(current);
+        Ok(stretches)
+    }
+}
+
+/// The bytes of lines a stretch of the merged file holds, about.
+const STRETCH: u64 = 4 << 20;
+
+/// Consecutive places of a [`CsvByPlace`], gathered together: where each run's lines for them start in the
+/// scratch file and how many bytes they take (a run's lines for consecutive places are consecutive).
+struct Stretch {
+    places: std::ops::Range<usize>,
+    runs: Vec<(u64, u64)>,
+}
+
+impl Stretch {
+    /// The stretch's lines in order of place, read from the scratch file at `lines` (opened for the stretch:
+    /// stretches are read on several threads at once).
+    fn gather(&self, lines: &Path, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
+        let mut lines = File::open(lines)?;
+        let mut read: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.runs.len());
+        // A run that went straight into the output has no lines here: its byte count is 0.
+        for &(start, bytes) in &self.runs {
+            let mut text = vec![0; bytes as usize];
+            if !text.is_empty() {
+                lines.seek(SeekFrom::Start(start))?;
+                lines.read_exact(&mut text)?;
+            }
+            read.push((text, 0));
+        }
+        let mut out = Vec::with_capacity(read.iter().map(|(text, _)| text.len()).sum());
+        for &(run, len) in &places[self.places.clone()] {
+            let (text, from) = &mut read[run as usize];
+            out.extend_from_slice(&text[*from..*from + len as usize]);
+            *from += len as usize;
+        }
+        Ok(out)
+    }
+}
+
+impl Scratch {
+    /// The scratch file beside the output `path`.
+    fn create(path: &Path) -> Result<Self> {
+        let path = temp_path_tagged(path, "lines");
+        let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(Scratch { path, lines: BufWriter::with_capacity(1 << 20, file), written: 0 })
+    }
+}
+
+impl Write for Scratch {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.lines.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.lines.flush()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Lines rendered together: their text, and each line's place in the file and its span in the text.
+type RenderedPiece = (String, Vec<(usize, usize, usize)>);
+
+/// The error of a file beyond what a run index or a place's length can count.
+fn too_many() -> std::io::Error {
+    std::io::Error::other("more than 4 GiB in one place, or more than 4 billion blocks")
+}
+
+/// The error of a caller that sends a line to a place of the file at `path` it may not fill.
+fn misplaced(path: &Path, at: usize, why: &str) -> Error {
+    Error::io(path, std::io::Error::other(format!("place {at} of the file: {why}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use geo::MultiPolygon;
+
+    use super::*;
+    use crate::model::table::Cell;
+
+    /// Two columns: a name, and a note that needs quoting.
+    struct Names(&'static [(&'static str, &'static str)]);
+
+    impl Table for Names {
+        fn columns(&self) -> &[(&'static str, Kind)] {
+            &[("name", Kind::Text), ("note", Kind::Text)]
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+            let (name, note) = self.0[row];
+            Cell::Text([name, note][column].into())
+        }
+        fn geometry(&self, _: usize) -> Option<&MultiPolygon<f64>> {
+            None
+        }
+    }
+
+    fn dir(label: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lakeshore-by-place-{label}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn blocks_in_any_order_make_the_file_in_order_of_place() {
+        let dir = dir("order");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        // Places 4, 1 and 3 in the first block, 0 and 2 in the second.
+        csv.add(&Names(&[("e", "five"), ("b", "two, with a comma"), ("d", "four")]), &|i| [4, 1, 3][i])
+            .unwrap();
+        csv.add(&Names(&[("a", "one"), ("c", "three \"quoted\"")]), &|i| [0, 2][i]).unwrap();
+        csv.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "name,note\na,one\nb,\"two, with a comma\"\nc,\"three \"\"quoted\"\"\"\nd,four\ne,five\n"
+        );
+        let left: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("out.csv")], "the scratch file is removed");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The names of the files in `dir`, sorted.
+    fn files(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn blocks_that_continue_the_file_go_straight_into_it() {
+        let dir = dir("straight");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        // Places 1 and 0, then 2 to 4 in another order: each block starts where the file stands.
+        csv.add(&Names(&[("b", "two"), ("a", "one")]), &|i| [1, 0][i]).unwrap();
+        csv.add(&Names(&[("e", "five"), ("c", "three"), ("d", "four")]), &|i| [4, 2, 3][i]).unwrap();
+        let scratch = files(&dir).into_iter().filter(|n| n.contains(".lines-")).count();
+        assert_eq!(scratch, 0, "no scratch file is made: {:?}", files(&dir));
+        csv.write().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "name,note\na,one\nb,two\nc,three\nd,four\ne,five\n"
+        );
+        assert_eq!(files(&dir), ["out.csv"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_block_out_of_order_sends_it_and_the_rest_through_the_scratch_file() {
+        // Every way of cutting the merge into stretches, down to a line each, gives the same file.
+        for stretch in [1, 7, 12, 1 << 20] {
+            let dir = dir(&format!("mixed-{stretch}"));
+            let path = dir.join("out.csv");
+            let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 7).unwrap();
+            // Places 0 and 1 continue the file; 5 and 3 leave a gap, and so go to the scratch file with all
+            // that follows, even 2 and 4, which would have continued it; 6 comes last.
+            csv.add(&Names(&[("a", "one"), ("b", "two")]), &|i| i).unwrap();
+            csv.add(&Names(&[("f", "six"), ("d", "four, quoted")]), &|i| [5, 3][i]).unwrap();
+            assert_eq!(files(&dir).iter().filter(|n| n.contains(".lines-")).count(), 1);
+            csv.add(&Names(&[("c", "three"), ("e", "five")]), &|i| [2, 4][i]).unwrap();
+            csv.add(&Names(&[("g", "seven")]), &|_| 6).unwrap();
+            csv.write_in_stretches_of(stretch).unwrap();
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                "name,note\na,one\nb,two\nc,three\nd,\"four, quoted\"\ne,five\nf,six\ng,seven\n",
+                "stretches of {stretch} bytes"
+            );
+            assert_eq!(files(&dir), ["out.csv"], "the scratch and temporary files are gone");
+            std::fs::remove_dir_all(&dir).ok();
+        }
+    }
+
+    #[test]
+    fn a_place_holds_its_lines_in_the_order_of_the_table_or_none() {
+        let dir = dir("grouped");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 4).unwrap();
+        // Place 2 gets three lines, place 0 none; place 3 one, place 1 two, in another block.
+        let first = Names(&[("c1", "x"), ("c2", "y"), ("c3", "z")]);
+        csv.add_places(&first, &|_| 2, [0, 2]).unwrap();
+        let second = Names(&[("d", "w"), ("b1", "u"), ("b2", "v")]);
+        csv.add_places(&second, &|i| [3, 1, 1][i], [3, 1]).unwrap();
+        // A place filled already, or a line sent to a place not filled, is refused.
+        assert!(csv.add_places(&Names(&[]), &|_| 0, [2]).is_err());
+        assert!(csv.add_places(&Names(&[("e", "")]), &|_| 0, []).is_err());
+        csv.write().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "name,note\nb1,u\nb2,v\nc1,x\nc2,y\nc3,z\nd,w\n");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_place_no_row_went_to_is_an_error_not_a_short_file() {
+        let dir = dir("gap");
+        let path = dir.join("out.csv");
+        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 3).unwrap();
+        csv.add(&Names(&[("a", "one"), ("c", "three")]), &|i| [0, 2][i]).unwrap();
+        let error = csv.write().expect_err("place 1 was never filled");
+        assert!(error.to_string().contains("row 2 of the file was never rendered"), "{error}");
+        assert!(!path.exists(), "no partial file is left under the output's name");
+        let left = std::fs::read_dir(&dir).unwrap().count();
+        assert_eq!(left, 0, "neither a temporary nor a scratch file is left");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,234 @@
+//! Writers: tables to CSV, GeoJSON, Parquet and GeoPackage, each file written atomically.
+//!
+//! A file is written to a temporary name in the target folder and renamed over the target only when
+//! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
+//! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
+//! seconds on a schedule of a million rows.
+
+mod csv;
+mod geojson;
+pub mod gpkg;
+mod parquet;
+
+pub use self::csv::{write_csv, CsvByPlace};
+pub use self::geojson::write_geojson;
+pub use self::gpkg::write_gpkg;
+pub use self::parquet::write_parquet;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use crate::model::error::{Error, Result};
+
+/// The environment variable of the fault-injection hook the crash-safety test uses:
+/// `abort-after-bytes=N` aborts the process (as a kill would end it) once N bytes of output have been
+/// written, counted over every file of the run. Unset, it costs one check per write call.
+pub const FAULT_ENV: &str = "LAKESHORE_FAULT";
+
+/// `dir/name` for an output file, refusing a name that could leave `dir`: output names may one day come from
+/// data (a town, a district), and a name with a path separator, `..` or a root would write elsewhere.
+pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
+    let mut components = Path::new(name).components();
+    match (components.next(), components.next()) {
+        (Some(Component::Normal(n)), None) if n == name && !name.contains(['/', '\\']) => Ok(dir.join(name)),
+        _ => Err(Error::format(
+            dir,
+            format!(
+                "refusing to write the output '{name}': output names must be plain file names inside --out"
+            ),
+        )),
+    }
+}
+
+/// Writes `path` atomically: `fill` writes into a temporary file beside it, which then replaces `path`.
+/// Temporary files of `path` left by an earlier run that was killed are removed first.
+pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    fill(&mut file).map_err(|e| Error::io(path, e))?;
+    file.commit()
+}
+
+/// An output file written under a temporary name beside its path ([`write_atomic`]'s file, for writers that
+/// fill it a piece at a time). [`AtomicFile::commit`] renames it over the path; dropped uncommitted, it is
+/// removed and the path keeps its old file.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<Faulty>>,
+}
+
+impl AtomicFile {
+    /// The file that will replace `path`, created empty under its temporary name.
+    pub fn create(path: &Path) -> Result<Self> {
+        let tmp = temp_path(path);
+        let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, Faulty(file))),
+        })
+    }
+
+    /// The path the file will replace.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The writer, while the file is open.
+    fn open(&mut self) -> std::io::Result<&mut BufWriter<Faulty>> {
+        self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))
+    }
+
+    /// Writes what is buffered and puts the file in place of its path.
+    pub fn commit(mut self) -> Result<()> {
+        let Some(out) = self.out.take() else {
+            return Err(Error::io(&self.path, std::io::Error::other("the file was already closed")));
+        };
+        let done =
+            out.into_inner().map_err(|e| e.into_error()).and_then(|_| std::fs::rename(&self.tmp, &self.path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        done.map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.open()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.open()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            // What is still buffered is dropped unwritten: the file is removed.
+            drop(out.into_parts());
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Removes the files in `dir` named `prefix` + the id of a process that is no longer running: temporary
+/// files of a run that was killed before it could rename or remove them. Where running processes cannot be
+/// listed (no `/proc`), every such file but this process's own is taken as stale.
+fn remove_stale_temps(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let proc = Path::new("/proc");
+    let me = std::process::id().to_string();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let running = pid == me || (proc.is_dir() && proc.join(pid).exists());
+        if !running && pid.bytes().all(|b| b.is_ascii_digit()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// A file that obeys [`FAULT_ENV`].
+struct Faulty(File);
+
+/// Bytes written to every output file so far, for [`FAULT_ENV`].
+static WRITTEN: AtomicU64 = AtomicU64::new(0);
+
+fn abort_after() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var(FAULT_ENV).ok()?.strip_prefix("abort-after-bytes=")?.trim().parse().ok()
+    })
+}
+
+impl Write for Faulty {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(limit) = abort_after() {
+            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
+            if before + buf.len() as u64 > limit {
+                // Write what fits, as a kill mid-write would leave it, and die.
+                let fits = limit.saturating_sub(before) as usize;
+                let _ = self.0.write_all(&buf[..fits.min(buf.len())]);
+                std::process::abort();
+            }
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// The temporary name beside `path` that a file is written under before it is renamed to `path`. Temporary
+/// files of `path` left by an earlier run that was killed are removed on the way.
+fn temp_path(path: &Path) -> PathBuf {
+    temp_path_tagged(path, "tmp")
+}
+
+/// A scratch file beside `path`, `.NAME.TAG-PID`; scratch files of the same tag left by killed runs are
+/// removed first.
+fn temp_path_tagged(path: &Path, tag: &str) -> PathBuf {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.{tag}-");
+    remove_stale_temps(dir, &prefix);
+    dir.join(format!("{prefix}{}", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("schedule.csv");
+        write_atomic(&path, |w| w.write_all(b"old\n")).unwrap();
+        let err = write_atomic(&path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(err.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(leftovers, vec![std::ffi::OsString::from("schedule.csv")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_files_of_dead_runs_are_removed() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // No process has id 0 in /proc nor a name that is not a number; the other target's file stays.
+        for name in [".schedule.csv.tmp-0", ".schedule.csv.tmp-x", ".problems.csv.tmp-0"] {
+            std::fs::write(dir.join(name), "partial").unwrap();
+        }
+        write_atomic(&dir.join("schedule.csv"), |w| w.write_all(b"new\n")).unwrap();
+        let mut left: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [".problems.csv.tmp-0", ".schedule.csv.tmp-x", "schedule.csv"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn output_names_stay_inside_the_output_folder() {
+        let out = Path::new("out");
+        assert_eq!(output_path(out, "schedule.csv").unwrap(), out.join("schedule.csv"));
+        for name in ["../schedule.csv", "/etc/passwd", "a/b.csv", "..", ".", "", "a\\b.csv", "C:x.csv/"] {
+            let err = output_path(out, name).unwrap_err().to_string();
+            assert!(err.contains("output names must be plain file names"), "{name}: {err}");
+        }
+    }
+}

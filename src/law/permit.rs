@@ -1,0 +1,765 @@
+//! A system's class and permit after an inspection (Cayuga Art. V §V, with the floodplain bar of §X).
+//!
+//! The pipeline decides each parcel's class and permit beside its schedule entry ([`permit_for`]), from its
+//! latest findings, its facts and its events; the row carries the result, and the obligations read it.
+//!
+//! | class | when | permit |
+//! |---|---|---|
+//! | failed | evidence of failure | none; repair order (§V.G.4) |
+//! | design standards | §V.B.1-4 hold and the system meets Appendix 75-A | to discharge, up to 5 years |
+//! | existing standards | §V.B.1-4 hold and a valid permit, or tank adequate + separation ≥ 2 ft + ≥ 100 ft from watercourses | to discharge, up to 5 years |
+//! | substandard | anything else without evidence of failure | interim, at least 1 year, renewal applied for annually unless barred (§V.F) |
+//! | cannot verify | only the 100 ft is left to show, and neither the system's location nor a measured distance is known | undecided |
+//!
+//! The terms are bounds the Health Department sets each permit within: the permit's dates come from the
+//! records (its start, from the issue or the acceptance of the report; its expiry), and the bounds hold
+//! whatever the records say. A permit to discharge runs "for a term of up to five years" (§V.B), so one whose
+//! recorded expiry is later than five years from its start ends five years from it; an interim permit runs
+//! "for a minimum term of one year" (§V.C, §V.F), so one whose recorded expiry is earlier ends a year from
+//! its start. Each such record is reported ([`term_problem`]). Without a start on record no bound can be
+//! applied, and the recorded expiry stands.
+//! No permit of any kind issues while the absorption-field bottom is not shown to be 2 ft above the
+//! designated flood elevation (§X).
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+
+use crate::model::error::Problem;
+use crate::model::facts::{Basis, Facts, FloodVerdict};
+use crate::records::events::{Event, EventValue};
+use crate::records::inspections::{Findings, Report};
+use crate::rules::calendar::{add_years, roll_forward};
+use crate::rules::vocabulary::{CONDITION_BREACH, INTERIM_RENEWAL, PERMIT_ISSUED};
+use crate::rules::{PermitRules, RuleSet};
+
+/// The class of an inspected system (§V.A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Conforms to 10 NYCRR Appendix 75-A.
+    Design,
+    /// Conforms to the standards for existing systems.
+    Existing,
+    /// Neither, with no evidence of failure.
+    Substandard,
+    /// Discharges onto the ground surface or into a watercourse.
+    Failed,
+    /// Existing standards turn on the 100 ft from the absorption field, and neither the system's location nor
+    /// a measured distance is on record (§V.B.5).
+    Unverified,
+}
+
+impl Class {
+    /// "design standards", "existing standards", "substandard", "failed" or "cannot verify: system location
+    /// needed".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Design => "design standards",
+            Class::Existing => "existing standards",
+            Class::Substandard => "substandard",
+            Class::Failed => "failed",
+            Class::Unverified => "cannot verify: system location needed",
+        }
+    }
+}
+
+/// The permit that follows a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PermitKind {
+    /// Permit to discharge (design or existing standards).
+    Discharge,
+    /// Interim permit to discharge (substandard).
+    Interim,
+    /// No permit: failed, or barred by the floodplain requirement.
+    None,
+    /// Not decided until the class is.
+    Undecided,
+}
+
+impl PermitKind {
+    /// "permit to discharge", "interim permit", "none" or "undecided".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermitKind::Discharge => "permit to discharge",
+            PermitKind::Interim => "interim permit",
+            PermitKind::None => "none",
+            PermitKind::Undecided => "undecided",
+        }
+    }
+}
+
+/// What the classification needs besides the findings.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The inspection date.
+    pub inspected: NaiveDate,
+    /// The GIS distance from the system's location to the nearest watercourse or wetland (see
+    /// [`crate::model::facts::Facts::watercourse_ft`]); `None` without a watercourse layer.
+    pub watercourse_ft: Option<Option<f64>>,
+    /// Whether the system's location is known (the GIS distance was measured from it, not the parcel).
+    pub system_located: bool,
+    /// The distance the inspector measured (§IV.C.6); it wins over the GIS distance.
+    pub measured_ft: Option<f64>,
+    /// The floodplain verdict, when the system is in a flood zone.
+    pub flood: Option<FloodVerdict>,
+    /// When the permit starts, from the records (issue date, or else the acceptance of the report).
+    pub starts: Option<NaiveDate>,
+    /// When the permit expires, from the records.
+    pub expires: Option<NaiveDate>,
+    /// Interim-permit renewals on record after the inspection, in date order.
+    pub renewals: Vec<NaiveDate>,
+    /// Whether a permit condition was breached after the inspection (§V.F.1).
+    pub breached: bool,
+    /// Whether a renewal due on a Saturday, Sunday or public holiday may be made on the next business day
+    /// (N.Y. Gen. Constr. Law §25-a).
+    pub roll_forward: bool,
+}
+
+/// A system's class and permit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Permit {
+    /// The class.
+    pub class: Class,
+    /// The permit that follows.
+    pub kind: PermitKind,
+    /// When the permit starts, from the records.
+    pub starts: Option<NaiveDate>,
+    /// When the permit ends: the recorded expiry, or the bound on the term it lies beyond
+    /// ([`Permit::out_of_term`]); `None` without an expiry on record.
+    pub expires: Option<NaiveDate>,
+    /// The recorded expiry, when a bound on the term replaced it.
+    pub out_of_term: Option<OutOfTerm>,
+    /// When the next application to renew an interim permit is due: annually from its start (or from its
+    /// expiry), each renewal on time carrying it a year; `None` without a start or expiry on record.
+    pub renewal_due: Option<NaiveDate>,
+    /// Whether an interim permit may be renewed (§V.F).
+    pub renewable: bool,
+    /// Why the system is not of a better class, or why no permit issues, in short clauses.
+    pub shortfalls: Vec<String>,
+    /// The floodplain requirement is not shown to be met, so no permit issues (§X).
+    pub floodplain_bar: bool,
+}
+
+/// Which bound of the law a recorded expiry lies beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermLimit {
+    /// Later than the longest term of a permit to discharge (§V.B: "for a term of up to five years").
+    Longest,
+    /// Earlier than the shortest term of an interim permit (§V.C: "for a minimum term of one year").
+    Shortest,
+}
+
+/// A recorded expiry that a bound on the term replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfTerm {
+    /// The expiry on record.
+    pub recorded: NaiveDate,
+    /// The bound used in its place: the start plus the longest or the shortest term.
+    pub used: NaiveDate,
+    /// Which bound.
+    pub limit: TermLimit,
+}
+
+impl OutOfTerm {
+    /// What the record does and what is used instead: "more than the 5-year term Art. V §V.B allows;
+    /// 2031-03-01 is used".
+    pub fn explain(&self, rules: &PermitRules) -> String {
+        let used = self.used;
+        match self.limit {
+            TermLimit::Longest => format!(
+                "more than the {}-year term {} allows; {used} is used",
+                rules.max_term_years,
+                rules.max_term()
+            ),
+            TermLimit::Shortest => format!(
+                "less than the {}-year minimum term {} sets; {used} is used",
+                rules.interim_min_term_years,
+                rules.interim_min_term()
+            ),
+        }
+    }
+}
+
+/// A permit's dates as the records give them, and which record gives each.
+struct OnRecord<'e> {
+    /// The start and the name of what records it: `permit-issued` (the event), `permit_issued` or
+    /// `report_accepted` (columns of the inspections file).
+    starts: Option<(NaiveDate, &'static str)>,
+    /// The expiry and the `permit-issued` event that records it; `None` for the report's `permit_expires`.
+    expires: Option<(NaiveDate, Option<&'e Event>)>,
+}
+
+/// The dates of the permit after `report` on record: the latest `permit-issued` event on or after the
+/// inspection (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the
+/// acceptance of the report (§V.A: the permit follows it).
+fn on_record<'e>(report: &Report, events: &'e [Event]) -> OnRecord<'e> {
+    let issued =
+        events.iter().filter(|e| e.kind == PERMIT_ISSUED && e.date >= report.date).max_by_key(|e| e.date);
+    let from_report = report.permit_expires.map(|d| (d, None));
+    match issued {
+        Some(issued) => OnRecord {
+            starts: Some((issued.date, PERMIT_ISSUED)),
+            expires: match issued.value("expires") {
+                Some(EventValue::Date(d)) => Some((d, Some(issued))),
+                _ => from_report,
+            },
+        },
+        None => OnRecord {
+            starts: report
+                .permit_issued
+                .map(|d| (d, "permit_issued"))
+                .or(report.accepted.map(|d| (d, "report_accepted"))),
+            expires: from_report,
+        },
+    }
+}
+
+/// The class and permit following the parcel's latest inspection with findings, when the rule set has
+/// permits. `events` are the parcel's events; `roll_forward` applies N.Y. Gen. Constr. Law §25-a to renewals.
+///
+/// The permit's dates come from the records: the latest `permit-issued` event on or after the inspection
+/// (with its `expires`), or else the report's `permit_issued` / `permit_expires`, or else the acceptance of
+/// the report (§V.A: the permit follows it). The bounds on the term hold whatever they say ([`decide_permit`]).
+pub fn permit_for(
+    rules: &RuleSet,
+    report: &Report,
+    facts: Option<&Facts>,
+    events: &[Event],
+) -> Option<Permit> {
+    let permits = rules.permits.as_ref()?;
+    let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
+    let dates = on_record(report, events);
+    let context = Context {
+        inspected: report.date,
+        watercourse_ft: facts.and_then(|f| f.watercourse_ft),
+        system_located: facts.is_some_and(|f| f.basis == Basis::System),
+        measured_ft: report.watercourse_ft,
+        flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
+        starts: dates.starts.map(|(d, _)| d),
+        expires: dates.expires.map(|(d, _)| d),
+        renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
+        breached: after(CONDITION_BREACH).next().is_some(),
+        roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
+    };
+    Some(decide_permit(permits, &report.findings, &context))
+}
+
+/// The problem with the record of `permit` (decided by [`permit_for`] from `report` and the parcel's
+/// `events`) when a bound on the term replaced its recorded expiry: reported at the record of the expiry, the
+/// `permit-issued` event or the report's row of the inspections file at `history`, with the bound and its
+/// clause. `None` when the record is within the bounds.
+pub fn term_problem(
+    rules: &PermitRules,
+    permit: &Permit,
+    report: &Report,
+    events: &[Event],
+    history: &Path,
+) -> Option<Problem> {
+    let out = permit.out_of_term?;
+    let dates = on_record(report, events);
+    let (starts, name) = dates.starts?;
+    let message =
+        format!("{name} {starts} with expiry {}, {}: correct the expiry", out.recorded, out.explain(rules));
+    Some(match dates.expires {
+        Some((_, Some(event))) => {
+            let at = crate::records::line(&event.source.path, event.source.line);
+            Problem::new(&event.source.path, at, message)
+        }
+        _ => Problem::new(history, crate::records::line(history, report.line), message),
+    })
+}
+
+/// The distance existing standards measure, as far as it is known.
+enum Distance {
+    /// Measured (by the inspector or from the system's location); `None` is beyond the search radius.
+    Known(Option<f64>),
+    /// No watercourse layer and no measurement.
+    NoLayer,
+    /// A watercourse layer, but no system location and no measurement: the parcel's edge does not say.
+    NeedLocation,
+}
+
+/// Classifies a system from an inspection's findings and decides its permit.
+pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -> Permit {
+    let mut shortfalls = Vec::new();
+    let distance = match (context.measured_ft, context.watercourse_ft, context.system_located) {
+        (Some(ft), ..) => Distance::Known(Some(ft)),
+        (None, None, _) => Distance::NoLayer,
+        (None, Some(_), false) => Distance::NeedLocation,
+        (None, Some(gis), true) => Distance::Known(gis),
+    };
+    let class = classify(rules, found, &distance, &mut shortfalls);
+    let floodplain_bar = matches!(context.flood, Some(FloodVerdict::Below | FloodVerdict::Unknown));
+    match context.flood {
+        Some(FloodVerdict::Below) => {
+            shortfalls.push("absorption-field bottom below the flood elevation + 2 ft".into())
+        }
+        Some(FloodVerdict::Unknown) => shortfalls
+            .push("in a flood zone without a known absorption-field bottom or flood elevation".into()),
+        _ => {}
+    }
+    let kind = match class {
+        Class::Failed => PermitKind::None,
+        _ if floodplain_bar => PermitKind::None,
+        Class::Unverified => PermitKind::Undecided,
+        Class::Design | Class::Existing => PermitKind::Discharge,
+        Class::Substandard => PermitKind::Interim,
+    };
+    let dated = matches!(kind, PermitKind::Discharge | PermitKind::Interim);
+    let (expires, out_of_term) = match dated {
+        true => bounded_expiry(rules, kind, context),
+        false => (None, None),
+    };
+    let renewal_due =
+        (kind == PermitKind::Interim).then(|| interim_renewal(rules, context, expires)).flatten();
+    Permit {
+        class,
+        kind,
+        starts: context.starts.filter(|_| dated),
+        expires,
+        out_of_term,
+        renewal_due,
+        renewable: kind == PermitKind::Interim && !context.breached,
+        shortfalls,
+        floodplain_bar,
+    }
+}
+
+/// The expiry of a permit of `kind` (to discharge or interim) within the law's bounds on its term, and the
+/// recorded expiry when a bound replaced it. The bounds run from the start, so without one the recorded
+/// expiry stands.
+fn bounded_expiry(
+    rules: &PermitRules,
+    kind: PermitKind,
+    context: &Context,
+) -> (Option<NaiveDate>, Option<OutOfTerm>) {
+    let (Some(starts), Some(recorded)) = (context.starts, context.expires) else {
+        return (context.expires, None);
+    };
+    let out = |used: NaiveDate, limit: TermLimit| (Some(used), Some(OutOfTerm { recorded, used, limit }));
+    match kind {
+        PermitKind::Discharge => {
+            let longest = add_years(starts, rules.max_term_years);
+            if recorded > longest {
+                return out(longest, TermLimit::Longest);
+            }
+        }
+        PermitKind::Interim => {
+            let shortest = add_years(starts, rules.interim_min_term_years);
+            if recorded < shortest {
+                return out(shortest, TermLimit::Shortest);
+            }
+        }
+        PermitKind::None | PermitKind::Undecided => {}
+    }
+    (Some(recorded), None)
+}
+
+/// The next renewal application of an interim permit: the first due date is its `expires` (within the
+/// bounds), or else a renewal period after the start, but never before the shortest term has run; each
+/// renewal made by a due date carries it one period, and one made after it lapsed renews the period in
+/// progress. With `roll_forward` a due date on a weekend or holiday runs to the next business day.
+fn interim_renewal(rules: &PermitRules, context: &Context, expires: Option<NaiveDate>) -> Option<NaiveDate> {
+    let years = rules.interim_renewal_years.max(1);
+    // Due dates are counted in years from one anchor, so that a permit dated February 29 keeps its day in
+    // leap years.
+    let (anchor, first) = match (expires, context.starts) {
+        (Some(expires), _) => (expires, 0),
+        (None, Some(starts)) => (starts, years.max(rules.interim_min_term_years)),
+        (None, None) => return None,
+    };
+    let roll = |d: NaiveDate| if context.roll_forward { roll_forward(d) } else { d };
+    let due = |n: u32| roll(add_years(anchor, first + (n - 1) * years));
+    let mut n = 1;
+    for &renewed in &context.renewals {
+        if renewed <= due(n) {
+            n += 1;
+        } else {
+            while due(n) < renewed {
+                n += 1;
+            }
+        }
+    }
+    Some(due(n))
+}
+
+fn classify(
+    rules: &PermitRules,
+    found: &Findings,
+    distance: &Distance,
+    shortfalls: &mut Vec<String>,
+) -> Class {
+    if found.failure {
+        shortfalls.push("evidence of failure".into());
+        return Class::Failed;
+    }
+    if found.overflow_points {
+        shortfalls.push("overflow points".into());
+    }
+    if !found.components_working {
+        shortfalls.push("mechanical or electrical components not in working order".into());
+    }
+    let conditions = shortfalls.is_empty();
+    if conditions && found.meets_75a {
+        return Class::Design;
+    }
+    if conditions && found.valid_permit {
+        return Class::Existing;
+    }
+    let before = shortfalls.len();
+    if !found.tank_adequate {
+        shortfalls.push("septic tank not adequate".into());
+    }
+    match found.separation_ft {
+        Some(ft) if ft >= rules.min_separation_ft => {}
+        Some(ft) => {
+            shortfalls.push(format!("vertical separation {ft} ft, under {} ft", rules.min_separation_ft))
+        }
+        None => shortfalls.push("vertical separation not measured".into()),
+    }
+    let measured_ok = shortfalls.len() == before;
+    match distance {
+        Distance::Known(None) => {}
+        Distance::Known(Some(ft)) if *ft >= rules.min_watercourse_ft => {}
+        Distance::Known(Some(ft)) => shortfalls.push(format!(
+            "absorption field {ft:.1} ft from a watercourse or wetland, under {} ft",
+            rules.min_watercourse_ft
+        )),
+        Distance::NoLayer => {
+            shortfalls.push("distance to watercourses unknown (no watercourse layer)".into())
+        }
+        Distance::NeedLocation => {
+            // The 100 ft runs from the absorption field, which the parcel's edge does not locate. Only when
+            // it is the last thing to show does it leave the class open.
+            if conditions && measured_ok {
+                shortfalls.push(format!(
+                    "no system location and no measured distance: cannot show the absorption field {} ft from watercourses and wetlands",
+                    rules.min_watercourse_ft
+                ));
+                return Class::Unverified;
+            }
+        }
+    }
+    if conditions && shortfalls.len() == before {
+        Class::Existing
+    } else {
+        Class::Substandard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    /// A system that meets existing standards by the three measured conditions.
+    fn sound() -> Findings {
+        Findings {
+            failure: false,
+            overflow_points: false,
+            components_working: true,
+            tank_adequate: true,
+            separation_ft: Some(2.0),
+            valid_permit: false,
+            meets_75a: false,
+        }
+    }
+
+    /// A located system 100 ft from the nearest watercourse, no permit dates on record.
+    fn context(inspected: NaiveDate) -> Context {
+        Context {
+            inspected,
+            watercourse_ft: Some(Some(100.0)),
+            system_located: true,
+            measured_ft: None,
+            flood: None,
+            starts: None,
+            expires: None,
+            renewals: Vec::new(),
+            breached: false,
+            roll_forward: false,
+        }
+    }
+
+    fn rules() -> PermitRules {
+        RuleSet::cayuga_art_v().permits.expect("Art. V has permits")
+    }
+
+    #[test]
+    fn classes_follow_section_v() {
+        let at = context(date(2026, 6, 1));
+        let class = |f: Findings, c: &Context| decide_permit(&rules(), &f, c).class;
+        // Exactly 2 ft and 100 ft meet "two feet" and "at least 100 feet" (§V.B.5).
+        assert_eq!(class(sound(), &at), Class::Existing);
+        assert_eq!(class(Findings { meets_75a: true, ..sound() }, &at), Class::Design);
+        assert_eq!(class(Findings { separation_ft: Some(1.9), ..sound() }, &at), Class::Substandard);
+        assert_eq!(class(Findings { separation_ft: None, ..sound() }, &at), Class::Substandard);
+        assert_eq!(class(Findings { tank_adequate: false, ..sound() }, &at), Class::Substandard);
+        let near_creek = Context { watercourse_ft: Some(Some(99.9)), ..at.clone() };
+        assert_eq!(class(sound(), &near_creek), Class::Substandard);
+        // A valid permit is enough for existing standards whatever the measurements.
+        assert_eq!(
+            class(Findings { valid_permit: true, tank_adequate: false, ..sound() }, &near_creek),
+            Class::Existing
+        );
+        // §V.B.1-4 are conditions of any permit to discharge, design standards included.
+        assert_eq!(
+            class(Findings { meets_75a: true, overflow_points: true, ..sound() }, &at),
+            Class::Substandard
+        );
+        assert_eq!(class(Findings { components_working: false, ..sound() }, &at), Class::Substandard);
+        assert_eq!(class(Findings { failure: true, ..sound() }, &at), Class::Failed);
+        let no_layer = Context { watercourse_ft: None, ..at.clone() };
+        assert_eq!(class(sound(), &no_layer), Class::Substandard);
+        let beyond = Context { watercourse_ft: Some(None), ..at };
+        assert_eq!(class(sound(), &beyond), Class::Existing);
+    }
+
+    /// §V.B.5(c)(3): "the absorption field is separated from any watercourse or wetland by at least 100
+    /// feet". The distance runs from the absorption field, so a parcel edge 150 ft (or 15 ft) from a creek
+    /// decides nothing: without the system's location or the distance the inspector measured (§IV.C.6: "the
+    /// distances separating the applicant's ... disposal fields ... from adjacent wells, watercourse"), the
+    /// class cannot be verified and no interim-renewal chain starts. A measured distance wins over GIS.
+    #[test]
+    fn the_hundred_feet_run_from_the_absorption_field() {
+        let unlocated = Context {
+            system_located: false,
+            watercourse_ft: Some(Some(15.0)),
+            starts: Some(date(2026, 6, 20)),
+            ..context(date(2026, 6, 1))
+        };
+        let p = decide_permit(&rules(), &sound(), &unlocated);
+        assert_eq!(
+            (p.class, p.kind, p.renewal_due, p.starts),
+            (Class::Unverified, PermitKind::Undecided, None, None)
+        );
+        assert_eq!(p.class.as_str(), "cannot verify: system location needed");
+        // Another shortfall decides the class without the distance: separation 1.5 ft < 2 ft is substandard.
+        let shallow = Findings { separation_ft: Some(1.5), ..sound() };
+        assert_eq!(decide_permit(&rules(), &shallow, &unlocated).class, Class::Substandard);
+        // A valid permit decides it too.
+        let permitted = Findings { valid_permit: true, ..sound() };
+        assert_eq!(decide_permit(&rules(), &permitted, &unlocated).class, Class::Existing);
+        // The inspector measured 120 ft: existing standards, although GIS put the parcel 15 ft away.
+        let measured = Context { measured_ft: Some(120.0), ..unlocated.clone() };
+        assert_eq!(decide_permit(&rules(), &sound(), &measured).class, Class::Existing);
+        // Measured 60 ft wins over a located system's GIS 150 ft: substandard.
+        let closer = Context {
+            measured_ft: Some(60.0),
+            watercourse_ft: Some(Some(150.0)),
+            ..context(date(2026, 6, 1))
+        };
+        assert_eq!(decide_permit(&rules(), &sound(), &closer).class, Class::Substandard);
+    }
+
+    /// §V.B: a permit to discharge "for a term of up to five years"; §V.C, §V.F: an interim permit "for a
+    /// minimum term of one year", "An application for renewal of an interim permit to discharge annually
+    /// shall be made". The terms bound what the Health Department sets; the dates come from the records.
+    #[test]
+    fn permit_dates_come_from_the_records() {
+        // No dates on record: a permit to discharge with no expiry (the term is for staff to set).
+        let p = decide_permit(&rules(), &sound(), &context(date(2026, 6, 1)));
+        assert_eq!((p.kind, p.starts, p.expires), (PermitKind::Discharge, None, None));
+        // Issued 2026-06-20 with expiry 2029-06-20 on record: those dates, nothing computed.
+        let issued = Context {
+            starts: Some(date(2026, 6, 20)),
+            expires: Some(date(2029, 6, 20)),
+            ..context(date(2026, 6, 1))
+        };
+        let p = decide_permit(&rules(), &sound(), &issued);
+        assert_eq!((p.starts, p.expires), (Some(date(2026, 6, 20)), Some(date(2029, 6, 20))));
+        // Interim with no start on record: no renewal date can be given.
+        let bad = Findings { tank_adequate: false, ..sound() };
+        let p = decide_permit(&rules(), &bad, &context(date(2025, 3, 10)));
+        assert_eq!((p.kind, p.renewal_due, p.renewable), (PermitKind::Interim, None, true));
+        // Dated from the acceptance of the report, 2025-03-24: renewal applied for by 2026-03-24.
+        let accepted = Context { starts: Some(date(2025, 3, 24)), ..context(date(2025, 3, 10)) };
+        assert_eq!(decide_permit(&rules(), &bad, &accepted).renewal_due, Some(date(2026, 3, 24)));
+        // Renewed 2026-02-20, before it was due: next 2027-03-24. Renewed again 2027-03-01: 2028-03-24.
+        let renewed = Context { renewals: vec![date(2026, 2, 20)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &renewed).renewal_due, Some(date(2027, 3, 24)));
+        let twice = Context { renewals: vec![date(2026, 2, 20), date(2027, 3, 1)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &twice).renewal_due, Some(date(2028, 3, 24)));
+        // Renewed only 2026-04-01, after 2026-03-24 passed: that renews the year in progress, to 2027-03-24.
+        let late = Context { renewals: vec![date(2026, 4, 1)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &late).renewal_due, Some(date(2027, 3, 24)));
+        // A recorded expiry is the first renewal date.
+        let expiring = Context { expires: Some(date(2026, 9, 30)), ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &expiring).renewal_due, Some(date(2026, 9, 30)));
+        let breached = Context { breached: true, ..accepted };
+        assert!(!decide_permit(&rules(), &bad, &breached).renewable);
+        // Failed: no permit, and no dates even when some are on record.
+        let p = decide_permit(&rules(), &Findings { failure: true, ..sound() }, &issued);
+        assert_eq!((p.kind, p.starts, p.expires), (PermitKind::None, None, None));
+    }
+
+    /// §V.B: "A permit to discharge from a wastewater treatment system may be issued by the Health Department
+    /// for a term of up to five years". Issued 2026-03-01 with an expiry of 2036-03-01 on record: five years
+    /// from 2026-03-01 is 2031-03-01, so it must renew by then. An expiry on that day is within the term and
+    /// stands; one a day later gives way. Without a start on record there is nothing to count from, and the
+    /// recorded expiry stands.
+    #[test]
+    fn a_permit_to_discharge_ends_within_five_years_of_its_start() {
+        let issued = |expires| Context {
+            starts: Some(date(2026, 3, 1)),
+            expires: Some(expires),
+            ..context(date(2026, 2, 10))
+        };
+        let p = decide_permit(&rules(), &sound(), &issued(date(2036, 3, 1)));
+        assert_eq!(
+            (p.kind, p.starts, p.expires),
+            (PermitKind::Discharge, Some(date(2026, 3, 1)), Some(date(2031, 3, 1)))
+        );
+        assert_eq!(
+            p.out_of_term,
+            Some(OutOfTerm { recorded: date(2036, 3, 1), used: date(2031, 3, 1), limit: TermLimit::Longest })
+        );
+        let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 1)));
+        assert_eq!((p.expires, p.out_of_term), (Some(date(2031, 3, 1)), None));
+        let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 2)));
+        assert_eq!(
+            (p.expires, p.out_of_term.map(|t| t.used)),
+            (Some(date(2031, 3, 1)), Some(date(2031, 3, 1)))
+        );
+        let unknown_start = Context { starts: None, ..issued(date(2036, 3, 1)) };
+        let p = decide_permit(&rules(), &sound(), &unknown_start);
+        assert_eq!((p.expires, p.out_of_term), (Some(date(2036, 3, 1)), None));
+    }
+
+    /// §V.C: "The Health Department may issue an interim permit to discharge from a substandard system for a
+    /// minimum term of one year"; §V.F: "Permits to discharge shall be issued for a term of one year minimum
+    /// for systems on an interim permit". Issued 2026-06-01 with an expiry of 2026-12-01 on record: a year from
+    /// 2026-06-01 is Tuesday 2027-06-01, so the first renewal falls due then, not on 2026-12-01, and a renewal
+    /// made 2026-11-20 (early) carries it to Thursday 2028-06-01. An expiry of 2027-06-01 itself stands; without a
+    /// start on record the recorded 2026-12-01 stands, as before.
+    #[test]
+    fn an_interim_permit_runs_at_least_a_year_from_its_start() {
+        let bad = Findings { tank_adequate: false, ..sound() };
+        let issued = |expires| Context {
+            starts: Some(date(2026, 6, 1)),
+            expires: Some(expires),
+            roll_forward: true,
+            ..context(date(2026, 5, 20))
+        };
+        let p = decide_permit(&rules(), &bad, &issued(date(2026, 12, 1)));
+        assert_eq!(
+            (p.kind, p.expires, p.renewal_due),
+            (PermitKind::Interim, Some(date(2027, 6, 1)), Some(date(2027, 6, 1)))
+        );
+        assert_eq!(
+            p.out_of_term,
+            Some(OutOfTerm {
+                recorded: date(2026, 12, 1),
+                used: date(2027, 6, 1),
+                limit: TermLimit::Shortest
+            })
+        );
+        let early = Context { renewals: vec![date(2026, 11, 20)], ..issued(date(2026, 12, 1)) };
+        assert_eq!(decide_permit(&rules(), &bad, &early).renewal_due, Some(date(2028, 6, 1)));
+        let p = decide_permit(&rules(), &bad, &issued(date(2027, 6, 1)));
+        assert_eq!(
+            (p.expires, p.renewal_due, p.out_of_term),
+            (Some(date(2027, 6, 1)), Some(date(2027, 6, 1)), None)
+        );
+        let unknown_start = Context { starts: None, ..issued(date(2026, 12, 1)) };
+        let p = decide_permit(&rules(), &bad, &unknown_start);
+        assert_eq!(
+            (p.expires, p.renewal_due, p.out_of_term),
+            (Some(date(2026, 12, 1)), Some(date(2026, 12, 1)), None)
+        );
+    }
+
+    /// A report of 2026-02-10 (line 12 of the inspections file) with the findings of `found` and its
+    /// `permit_issued` / `permit_expires` columns.
+    fn report(found: Findings, issued: Option<NaiveDate>, expires: Option<NaiveDate>) -> Report {
+        Report {
+            date: date(2026, 2, 10),
+            line: 12,
+            findings: found,
+            accepted: None,
+            permit_issued: issued,
+            permit_expires: expires,
+            watercourse_ft: None,
+        }
+    }
+
+    /// A record beyond a bound is reported where the expiry is written, with the bound and its clause: the
+    /// `permit-issued` event of 2026-03-01 with `expires` 2036-03-01 (§V.B: five years, so 2031-03-01), or
+    /// the inspections file's row with `permit_issued` 2026-06-01 and `permit_expires` 2026-12-01 (§V.C, §V.F:
+    /// a year, so 2027-06-01). A record within the bounds is not reported.
+    #[test]
+    fn a_record_beyond_a_bound_is_reported_at_its_line() {
+        let rules = RuleSet::cayuga_art_v();
+        let permits = rules.permits.as_ref().expect("Art. V has permits");
+        let history = Path::new("history.csv");
+        let event = |expires: NaiveDate| Event {
+            parcel: 0,
+            kind: PERMIT_ISSUED,
+            date: date(2026, 3, 1),
+            source: crate::records::events::Source { path: Path::new("events.csv").into(), line: 7 },
+            values: vec![("expires", EventValue::Date(expires))],
+        };
+        let permitted = report(Findings { valid_permit: true, ..sound() }, None, None);
+        let events = [event(date(2036, 3, 1))];
+        let permit = permit_for(&rules, &permitted, None, &events).expect("a permit");
+        assert_eq!(
+            term_problem(permits, &permit, &permitted, &events, history),
+            Some(Problem::new(
+                "events.csv",
+                "line 7",
+                "permit-issued 2026-03-01 with expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used: correct the expiry"
+            ))
+        );
+        let within = [event(date(2031, 3, 1))];
+        let permit = permit_for(&rules, &permitted, None, &within).expect("a permit");
+        assert_eq!(term_problem(permits, &permit, &permitted, &within, history), None);
+
+        let short = report(
+            Findings { tank_adequate: false, ..sound() },
+            Some(date(2026, 6, 1)),
+            Some(date(2026, 12, 1)),
+        );
+        let permit = permit_for(&rules, &short, None, &[]).expect("a permit");
+        assert_eq!(permit.expires, Some(date(2027, 6, 1)));
+        assert_eq!(
+            term_problem(permits, &permit, &short, &[], history),
+            Some(Problem::new(
+                "history.csv",
+                "line 12",
+                "permit_issued 2026-06-01 with expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used: correct the expiry"
+            ))
+        );
+    }
+
+    /// N.Y. Gen. Constr. Law §25-a: an act due on a Saturday, Sunday or public holiday may be done on the next
+    /// business day. An interim permit dated Saturday 2026-06-06: the renewal falls due Sunday 2027-06-06 and may
+    /// be made Monday 2027-06-07. A renewal made that Monday is on time and carries it to Tuesday 2028-06-06.
+    #[test]
+    fn interim_renewals_roll_past_weekends_and_holidays() {
+        let bad = Findings { tank_adequate: false, ..sound() };
+        let accepted =
+            Context { starts: Some(date(2026, 6, 6)), roll_forward: true, ..context(date(2026, 5, 20)) };
+        assert_eq!(decide_permit(&rules(), &bad, &accepted).renewal_due, Some(date(2027, 6, 7)));
+        let on_monday = Context { renewals: vec![date(2027, 6, 7)], ..accepted.clone() };
+        assert_eq!(decide_permit(&rules(), &bad, &on_monday).renewal_due, Some(date(2028, 6, 6)));
+        // Without the rule the Sunday stands, and the Monday renewal came after the due date.
+        let strict = Context { roll_forward: false, ..on_monday };
+        assert_eq!(decide_permit(&rules(), &bad, &strict).renewal_due, Some(date(2028, 6, 6)));
+        let strict = Context { roll_forward: false, ..accepted };
+        assert_eq!(decide_permit(&rules(), &bad, &strict).renewal_due, Some(date(2027, 6, 6)));
+    }
+
+    #[test]
+    fn the_floodplain_bars_any_permit() {
+        for verdict in [FloodVerdict::Below, FloodVerdict::Unknown] {
+            let c = Context { flood: Some(verdict), ..context(date(2026, 6, 1)) };
+            let p = decide_permit(&rules(), &Findings { meets_75a: true, ..sound() }, &c);
+            assert_eq!((p.class, p.kind, p.floodplain_bar), (Class::Design, PermitKind::None, true));
+        }
+        let c = Context { flood: Some(FloodVerdict::Ok), ..context(date(2026, 6, 1)) };
+        assert_eq!(decide_permit(&rules(), &sound(), &c).kind, PermitKind::Discharge);
+    }
+}

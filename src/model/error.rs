@@ -1,0 +1,389 @@
+//! The library's error type and the per-record problems a run collects.
+//!
+//! Two kinds of trouble exist. An [`Error`] stops the run: a file that cannot be opened, a layer with no CRS,
+//! a rule set that does not parse. A [`Problem`] is one bad record (a parcel with broken geometry, a duplicate
+//! id, an unparsable date): it is reported, the record is carried through as *unscheduled* with the reason where
+//! it is a parcel, and the run goes on. Both name the file, the record and what to do next.
+//!
+//! An [`Error`] that comes from another library (the operating system, toml, polars, SQLite, dBase, calamine,
+//! serde_json) has a variant of its own that keeps that library's error as its
+//! [`source`](std::error::Error::source), so a caller can match on the kind and reach the cause; its message
+//! is written for a person and already includes what the source says.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A failure that stops the run (exit code 1).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file was read but its content is unusable as a whole.
+    #[error("{path}: {message}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+    },
+    /// A coordinate reference system is missing, unknown or cannot be transformed.
+    #[error("{path}: {message}")]
+    Crs {
+        /// The file whose CRS is at fault (or the rule set / command line that named it).
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+    },
+    /// The configuration (config file, flags or rule set) is inconsistent.
+    #[error("{0}")]
+    Config(String),
+    /// A TOML file (a county config, a rule set) does not parse or does not fit: a misspelt key, a value of the
+    /// wrong type. Its message and source are those of the [`TomlError`].
+    #[error(transparent)]
+    Toml(Box<TomlError>),
+    /// A Parquet file could not be read, or a table could not be written as Parquet.
+    #[error("{path}: {message}")]
+    Parquet {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+        /// The error of polars, which reads and writes Parquet.
+        #[source]
+        source: polars::error::PolarsError,
+    },
+    /// A GeoPackage could not be read or written.
+    #[error("{path}: {message}")]
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+        /// The error of SQLite (through rusqlite), in which a GeoPackage is kept.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The dBase table (`.dbf`) of a shapefile could not be read.
+    #[error("{path}: not a readable dBase table ({source}): re-export the layer")]
+    Dbase {
+        /// The `.dbf` file.
+        path: PathBuf,
+        /// The error of the dBase reader the `shapefile` crate provides.
+        #[source]
+        source: shapefile::dbase::Error,
+    },
+    /// A workbook (`.xlsx`, `.ods`, ...) could not be read.
+    #[error("{path}: {message}")]
+    Workbook {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+        /// The error of calamine, which reads workbooks.
+        #[source]
+        source: calamine::Error,
+    },
+    /// JSON inside a file (the `geo` metadata of a GeoParquet file) is not JSON.
+    #[error("{path}: {message}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do about it.
+        message: String,
+        /// serde_json's error, with the line and column in the JSON text.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// A mistake in a TOML file, as [`Error::Toml`] holds it (boxed: the `toml` crate's error is large, and an
+/// [`Error`] travels in every [`Result`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct TomlError {
+    /// The file.
+    pub path: PathBuf,
+    /// The message for a person: `path:line:column: key: what is wrong`, the line with a caret under the
+    /// mistake, and a hint (an example of the key, the key meant when one is misspelt).
+    pub message: String,
+    /// The `toml` crate's error, with the byte span of the mistake.
+    #[source]
+    pub source: toml::de::Error,
+}
+
+impl Error {
+    /// An [`Error::Toml`] for `path`: `message` is the account of `source` given to a person.
+    pub fn toml(path: impl AsRef<Path>, message: impl Into<String>, source: toml::de::Error) -> Self {
+        Error::Toml(Box::new(TomlError {
+            path: path.as_ref().to_path_buf(),
+            message: message.into(),
+            source,
+        }))
+    }
+
+    /// A [`Error::Format`] for `path`.
+    pub fn format(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Error::Format { path: path.as_ref().to_path_buf(), message: message.into() }
+    }
+
+    /// A [`Error::Crs`] for `path`.
+    pub fn crs(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Error::Crs { path: path.as_ref().to_path_buf(), message: message.into() }
+    }
+
+    /// An [`Error::Io`] for `path`.
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io { path: path.as_ref().to_path_buf(), source }
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// One bad record: reported, never fatal, never silently dropped.
+///
+/// Problems order by file, then record with numbers compared as numbers ("record 9" before "record 10"), then
+/// message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The file the record came from.
+    pub path: PathBuf,
+    /// Where in the file: "record 12", "line 7", "parcel 052000-1.-1-1".
+    pub record: String,
+    /// What is wrong, and what to do about it.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem with `record` of the file at `path`.
+    pub fn new(path: impl AsRef<Path>, record: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem { path: path.as_ref().to_path_buf(), record: record.into(), message: message.into() }
+    }
+}
+
+impl Problem {
+    /// Sorts problems (file, record in numeric order, message) and keeps each one once.
+    pub fn sort_unique(problems: &mut Vec<Problem>) {
+        problems.sort();
+        problems.dedup();
+    }
+}
+
+impl Ord for Problem {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.path
+            .cmp(&other.path)
+            .then_with(|| natural_cmp(&self.record, &other.record))
+            .then_with(|| self.message.cmp(&other.message))
+    }
+}
+
+impl PartialOrd for Problem {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Compares text with runs of ASCII digits compared by value: "line 9" < "line 10" < "line 10a".
+fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let (da, ra) = split_digits(a);
+                let (db, rb) = split_digits(b);
+                let (za, zb) = (trim_zeros(da), trim_zeros(db));
+                let by_value =
+                    za.len().cmp(&zb.len()).then_with(|| za.cmp(zb)).then_with(|| da.len().cmp(&db.len()));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+                (a, b) = (ra, rb);
+            }
+            (Some(x), Some(y)) if x != y => return x.cmp(y),
+            _ => (a, b) = (&a[1..], &b[1..]),
+        }
+    }
+}
+
+fn split_digits(s: &[u8]) -> (&[u8], &[u8]) {
+    s.split_at(s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len()))
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    &digits[digits.iter().position(|&c| c != b'0').unwrap_or(digits.len())..]
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.path.display(), self.record, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    fn problem(file: &str, record: &str) -> Problem {
+        Problem::new(file, record, "bad")
+    }
+
+    #[test]
+    fn records_sort_by_number_and_repeats_go() {
+        let mut problems = vec![
+            problem("b.csv", "line 2"),
+            problem("a.shp", "record 10"),
+            problem("a.shp", "record 9"),
+            problem("a.shp", "record 10"),
+            problem("a.shp", "record 100"),
+            problem("a.shp", "parcel 05-1.-1-1"),
+        ];
+        Problem::sort_unique(&mut problems);
+        let order: Vec<String> =
+            problems.iter().map(|p| format!("{} {}", p.path.display(), p.record)).collect();
+        assert_eq!(
+            order,
+            [
+                "a.shp parcel 05-1.-1-1",
+                "a.shp record 9",
+                "a.shp record 10",
+                "a.shp record 100",
+                "b.csv line 2"
+            ]
+        );
+    }
+
+    #[test]
+    fn leading_zeros_and_suffixes_order_stably() {
+        assert_eq!(natural_cmp("lot 007", "lot 7"), Ordering::Greater);
+        assert_eq!(natural_cmp("lot 7", "lot 7a"), Ordering::Less);
+        assert_eq!(natural_cmp("lot 12", "lot 012"), Ordering::Less);
+        assert_eq!(natural_cmp("b", "a10"), Ordering::Greater);
+    }
+
+    /// A fresh file path `name` in a directory of its own under the system temp dir, removed on drop.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(test: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!("lakeshore-error-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        /// Writes `bytes` to `name` in the directory and gives its path.
+        fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+            let path = self.0.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn a_toml_mistake_keeps_the_toml_error_as_its_source() {
+        let dir = Scratch::new("toml");
+        let text = "crs = \"EPSG:2261\"\n\nborder_tolerance_ft = \"ten\"\n";
+        let path = dir.file("county.toml", text.as_bytes());
+        let value = text.find("\"ten\"").unwrap();
+        let line = text[..value].lines().count();
+
+        let err = crate::pipeline::config::ConfigFile::load(&path).unwrap_err();
+        let Error::Toml(toml) = &err else { panic!("not a TOML error: {err:?}") };
+        assert_eq!(toml.path, path);
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("{}:{line}:", path.display())), "{shown}");
+        assert!(shown.contains("border_tolerance_ft = \"ten\""), "the line is quoted: {shown}");
+        let source = err.source().and_then(|s| s.downcast_ref::<toml::de::Error>()).expect("the toml error");
+        assert_eq!(source.span().map(|s| s.start), Some(value));
+
+        let err = crate::rules::RuleSet::from_toml("[jurisdiction]\nname = 1", Path::new("rules.toml"))
+            .unwrap_err();
+        assert!(matches!(&err, Error::Toml(t) if t.path == Path::new("rules.toml")), "{err:?}");
+        assert!(err.source().is_some_and(|s| s.is::<toml::de::Error>()), "{err:?}");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_an_io_error_with_its_source() {
+        let dir = Scratch::new("io");
+        let missing = dir.0.join("no-such-rules.toml");
+        let err = crate::rules::RuleSet::load(&missing).unwrap_err();
+        assert!(matches!(&err, Error::Io { path, .. } if *path == missing), "{err:?}");
+        assert!(err.to_string().starts_with(&missing.display().to_string()), "{err}");
+        let source = err.source().and_then(|s| s.downcast_ref::<std::io::Error>()).expect("the io error");
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_corrupt_geoparquet_is_a_parquet_error_with_the_polars_source() {
+        let dir = Scratch::new("parquet");
+        // The magic at both ends, nothing sensible between.
+        let path = dir.file("parcels.parquet", b"PAR1 this is not a Parquet footer PAR1");
+        let err = crate::formats::read_layer(&path, &Default::default()).unwrap_err();
+        assert!(matches!(&err, Error::Parquet { path: p, .. } if *p == path), "{err:?}");
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("{}: not a readable Parquet file", path.display())), "{shown}");
+        assert!(err.source().is_some_and(|s| s.is::<polars::error::PolarsError>()), "{err:?}");
+    }
+
+    #[test]
+    fn geoparquet_metadata_that_is_not_json_keeps_the_json_error() {
+        use polars::prelude::{Column, DataFrame, KeyValueMetadata, ParquetWriter};
+
+        let dir = Scratch::new("json");
+        let path = dir.0.join("parcels.parquet");
+        let mut frame = DataFrame::new(1, vec![Column::new("id".into(), &[1i32])]).unwrap();
+        let geo = KeyValueMetadata::from_static(vec![("geo".into(), "{not json".into())]);
+        ParquetWriter::new(std::fs::File::create(&path).unwrap())
+            .with_key_value_metadata(Some(geo))
+            .finish(&mut frame)
+            .unwrap();
+        let err = crate::formats::read_layer(&path, &Default::default()).unwrap_err();
+        assert!(matches!(&err, Error::Json { path: p, .. } if *p == path), "{err:?}");
+        assert!(err.to_string().contains("'geo' metadata is not JSON"), "{err}");
+        let source =
+            err.source().and_then(|s| s.downcast_ref::<serde_json::Error>()).expect("the JSON error");
+        assert!(source.is_syntax() && source.line() == 1, "{source}");
+    }
+
+    #[test]
+    fn a_geopackage_that_is_not_sqlite_keeps_the_sqlite_error() {
+        let dir = Scratch::new("gpkg");
+        let path = dir.file("parcels.gpkg", &[b'x'; 4096]);
+        let err = crate::formats::read_layer(&path, &Default::default()).unwrap_err();
+        assert!(matches!(&err, Error::Sqlite { path: p, .. } if *p == path), "{err:?}");
+        assert!(err.to_string().starts_with(&format!("{}: ", path.display())), "{err}");
+        let source =
+            err.source().and_then(|s| s.downcast_ref::<rusqlite::Error>()).expect("the SQLite error");
+        assert_eq!(source.sqlite_error_code(), Some(rusqlite::ErrorCode::NotADatabase), "{source}");
+    }
+
+    #[test]
+    fn a_workbook_that_is_not_one_keeps_the_calamine_error() {
+        let dir = Scratch::new("sheet");
+        let path = dir.file("history.xlsx", b"name,date\nnot,a workbook\n");
+        let err = crate::formats::sheet::read_sheet(&path, None).unwrap_err();
+        assert!(matches!(&err, Error::Workbook { path: p, .. } if *p == path), "{err:?}");
+        assert!(err.to_string().contains("not a readable workbook"), "{err}");
+        assert!(err.source().is_some_and(|s| s.is::<calamine::Error>()), "{err:?}");
+    }
+}

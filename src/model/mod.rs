@@ -1,0 +1,11 @@
+//! Plain data every floor shares, importing nothing of the crate above it: errors and the problems a run
+//! reports ([`error`]), messages for mistakes in TOML ([`diagnose`]), ISO date text ([`date`]), the output
+//! table every writer takes ([`table`]), what classification found about a parcel ([`facts`]) and the parcel
+//! id ([`id`]).
+
+pub mod date;
+pub mod diagnose;
+pub mod error;
+pub mod facts;
+pub mod id;
+pub mod table;

@@ -1,0 +1,318 @@
+//! The ready-to-run configuration: layer paths resolved, rule set loaded, CRS chosen.
+//!
+//! A county's settings live in a TOML file ([`ConfigFile`], e.g. `data/sample/county.toml`, paths relative
+//! to it); the command line may override any of them. The binary merges the two and calls [`Config::new`];
+//! the library never sees raw flags.
+//!
+//! Every mistake is told at once: all those of the file's TOML and its `[fields.*]` role keys when it is
+//! loaded ([`ConfigFile::load`], each at its line with "did you mean"), then all those of the merged settings
+//! ([`Config::new`]), so that one run lists everything to fix.
+
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use crate::classify::fields::FieldNames;
+use crate::crs::{Crs, Reprojector};
+use crate::model::error::{Error, Result};
+use crate::rules::RuleSet;
+
+/// The layer files of a county. Only `parcels` is required.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LayerPaths {
+    /// Tax parcels (polygons).
+    pub parcels: Option<PathBuf>,
+    /// Lake polygons or mean-high-water lines, named by water body.
+    pub shoreline: Option<PathBuf>,
+    /// Watershed polygons, named by water body.
+    pub watershed: Option<PathBuf>,
+    /// FEMA flood-hazard polygons (NFHL `S_FLD_HAZ_AR`).
+    pub floodplain: Option<PathBuf>,
+    /// Town polygons; without them the parcel's town attribute is used.
+    pub towns: Option<PathBuf>,
+    /// System locations (points with parcel id and absorption-field bottom elevation).
+    pub systems: Option<PathBuf>,
+    /// Public sewer districts (polygons).
+    pub sewered: Option<PathBuf>,
+    /// The county boundary (polygon).
+    pub county: Option<PathBuf>,
+    /// Inspections (CSV: parcel_id, inspection_date and optional result, inspector, report_received,
+    /// findings and installation columns). Also accepted as `inspections`.
+    #[serde(alias = "inspections")]
+    pub history: Option<PathBuf>,
+    /// Watercourses and wetlands (lines and polygons), for the 100-ft separation of existing standards.
+    pub watercourses: Option<PathBuf>,
+    /// Events (CSV: parcel_id, date, event and optional columns).
+    pub events: Option<PathBuf>,
+    /// Septic-tank pump-outs (CSV: parcel_id, date, hauler_licence).
+    pub pump_outs: Option<PathBuf>,
+    /// Drainage-pipe fecal-coliform samples (CSV: parcel_id, pipe_id, date, fecal_coliform_per_100ml;
+    /// optional other_source).
+    pub samples: Option<PathBuf>,
+    /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id; optional removed, treated).
+    pub pipes: Option<PathBuf>,
+}
+
+/// A county config with every key, commented: what `lakeshore init` starts from, and where config error
+/// messages take their examples.
+pub const EXAMPLE_CONFIG: &str = r#"crs = "EPSG:2261"              # working CRS, projected, in feet (default EPSG:2261, NY Central ftUS)
+border_tolerance_ft = 10.0     # a parcel edge this close to the mean-high-water line borders it (default 10)
+rules = "my-rules.toml"        # default: the built-in Cayuga County Article V rules
+assume_crs = "EPSG:2261"       # for shapefiles that came without a .prj
+
+[layers]
+parcels = "parcels.shp"
+shoreline = "shoreline.geojson"
+watershed = "watershed.shp"
+floodplain = "S_FLD_HAZ_AR.shp"
+towns = "towns.geojson"
+systems = "systems.geojson"
+sewered = "sewered.geojson"
+county = "county.geojson"
+history = "history.csv"
+watercourses = "watercourses.geojson"
+events = "events.csv"
+pump_outs = "pump_outs.csv"
+samples = "samples.csv"
+pipes = "pipes.csv"
+
+[fields]
+parcel_id = ["SWIS", "PRINT_KEY"]
+parcel_town = "MUNI_NAME"
+parcel_sewer = "SEWER_TYPE"
+parcel_owner = "PRIMARY_OWNER"
+parcel_location = ["LOC_ST_NBR", "LOC_STREET"]
+parcel_swis = "SWIS"
+parcel_mail_street = "MAIL_ADDR"
+parcel_mail_po_box = "PO_BOX"
+parcel_mail_city = "MAIL_CITY"
+parcel_mail_state = "MAIL_STATE"
+parcel_mail_zip = "MAIL_ZIP"
+shoreline_name = "NAME"
+watershed_name = "NAME"
+town_name = "NAME"
+system_parcel = "PARCEL_ID"
+system_bottom = "BOTTOM_FT"
+
+[fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
+parcel_id = "SBL"
+date = "INSPECTED"
+"#;
+
+/// A county configuration file (`county.toml`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// The file it was loaded from (none for settings made from flags alone), for messages.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
+    /// The working CRS (feet-based), e.g. `EPSG:2261`.
+    pub crs: Option<String>,
+    /// CRS to assume for shapefiles that have no `.prj`.
+    pub assume_crs: Option<String>,
+    /// Rule-set TOML; the embedded Cayuga County Article V rules when absent.
+    pub rules: Option<PathBuf>,
+    /// How close a parcel edge must come to the mean-high-water line to border it, feet.
+    pub border_tolerance_ft: Option<f64>,
+    /// The layer files.
+    #[serde(default)]
+    pub layers: LayerPaths,
+    /// Attribute-name overrides.
+    #[serde(default)]
+    pub fields: FieldNames,
+}
+
+impl ConfigFile {
+    /// Reads a config file; relative paths in it are made relative to its folder. A file that is not there is
+    /// named in the error; a file with mistakes is an error telling each of them (TOML that does not fit,
+    /// unknown keys, `[fields.*]` keys that are no column role), at its line.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = match std::fs::read_to_string(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::format(
+                path,
+                "no such config file; check the path given to --config, or write one with `lakeshore init \
+                     FOLDER`",
+            )),
+            read => read.map_err(|e| Error::io(path, e))?,
+        };
+        let parsed = crate::model::diagnose::parse_all::<ConfigFile>(path, &text, EXAMPLE_CONFIG);
+        let mut mistakes = parsed.mistakes;
+        if let Some(file) = &parsed.value {
+            mistakes.extend(file.fields.role_mistakes(path, &text));
+        }
+        let mut file = match (parsed.value, parsed.first) {
+            (_, Some(first)) => return Err(Error::toml(path, mistakes.join("\n"), first)),
+            (Some(file), None) if mistakes.is_empty() => file,
+            _ => return Err(Error::Config(mistakes.join("\n"))),
+        };
+        file.source = Some(path.to_path_buf());
+        let base = path.parent().unwrap_or(Path::new("."));
+        let l = &mut file.layers;
+        for p in [
+            &mut l.parcels,
+            &mut l.shoreline,
+            &mut l.watershed,
+            &mut l.floodplain,
+            &mut l.towns,
+            &mut l.systems,
+            &mut l.sewered,
+            &mut l.county,
+            &mut l.history,
+            &mut l.watercourses,
+            &mut l.events,
+            &mut l.pump_outs,
+            &mut l.samples,
+            &mut l.pipes,
+            &mut file.rules,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        }
+        Ok(file)
+    }
+}
+
+/// The value of `found`, or `None` with its error put in `errors`.
+fn keep<T>(errors: &mut Vec<Error>, found: Result<T>) -> Option<T> {
+    found.map_err(|e| errors.push(e)).ok()
+}
+
+/// `errors` as one error: the only one as it is, several as an [`Error::Config`] telling each on its line.
+fn one_or_all(mut errors: Vec<Error>) -> Error {
+    if errors.len() == 1 {
+        return errors.remove(0);
+    }
+    let told: Vec<String> = errors.iter().map(|e| format!("- {e}")).collect();
+    Error::Config(format!("{} mistakes in the configuration:\n{}", errors.len(), told.join("\n")))
+}
+
+/// The default distance within which a parcel edge borders the mean-high-water line, feet: enough to absorb
+/// digitising differences between the tax map and the shoreline layer, well under a road right-of-way
+/// (49.5 ft), so a parcel across the road from the lake does not border it.
+pub const DEFAULT_BORDER_TOLERANCE_FT: f64 = 10.0;
+
+/// Everything a run needs, ready to use.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Layer files; `parcels` is present.
+    pub layers: LayerPaths,
+    /// Attribute-name overrides.
+    pub fields: FieldNames,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The working CRS (projected, feet).
+    pub crs: Crs,
+    /// CRS assumed for shapefiles without `.prj`.
+    pub assume_crs: Option<Crs>,
+    /// Border tolerance, feet.
+    pub border_tolerance_ft: f64,
+    /// The day the schedule is computed for.
+    pub as_of: NaiveDate,
+    /// Whether the rows keep each parcel's shape after classification (true): a command whose outputs draw
+    /// or carry no geometry (CSV tables, the workload) sets it false, and a million rows are lighter by the
+    /// shapes.
+    pub keep_shapes: bool,
+}
+
+impl Config {
+    /// The reprojector from `from`, the CRS of the layer at `path`, into the working CRS.
+    pub fn reprojector(&self, path: &Path, from: &Crs) -> Result<Reprojector> {
+        Reprojector::new(from, &self.crs)
+            .map_err(|e| Error::crs(path, format!("cannot reproject to {}: {e}", self.crs)))
+    }
+
+    /// Checks and completes a merged configuration: parcels given, CRS feet-based, rules loaded. Every
+    /// mistake is told: one is returned as it is, several as one [`Error::Config`] listing them all.
+    pub fn new(file: ConfigFile, as_of: NaiveDate) -> Result<Self> {
+        let mut errors = Vec::new();
+        if file.layers.parcels.is_none() {
+            errors.push(match &file.source {
+                // A config file cut short, or never finished.
+                Some(config) => Error::format(
+                    config,
+                    "names no parcels layer: add [layers] parcels = \"...\" to it or give --parcels FILE",
+                ),
+                None => Error::Config(
+                    "no parcels layer: give --parcels FILE or [layers] parcels = \"...\" in the config file"
+                        .into(),
+                ),
+            });
+        }
+        let crs = keep(
+            &mut errors,
+            match &file.crs {
+                Some(text) => Crs::parse(text),
+                None => Ok(Crs::ny_central_ftus()),
+            },
+        );
+        if let Some(crs) = &crs {
+            keep(&mut errors, crs.require_feet());
+        }
+        let assume_crs = keep(&mut errors, file.assume_crs.as_deref().map(Crs::parse).transpose());
+        let rules = keep(
+            &mut errors,
+            match &file.rules {
+                Some(path) => RuleSet::load(path),
+                None => Ok(RuleSet::cayuga_art_v()),
+            },
+        );
+        let border_tolerance_ft = file.border_tolerance_ft.unwrap_or(DEFAULT_BORDER_TOLERANCE_FT);
+        if !(border_tolerance_ft.is_finite() && border_tolerance_ft >= 0.0) {
+            errors.push(Error::Config(format!(
+                "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
+            )));
+        }
+        let (Some(crs), Some(assume_crs), Some(rules), true) = (crs, assume_crs, rules, errors.is_empty())
+        else {
+            return Err(one_or_all(errors));
+        };
+        Ok(Config {
+            layers: file.layers,
+            fields: file.fields,
+            rules,
+            crs,
+            assume_crs,
+            border_tolerance_ft,
+            as_of,
+            keep_shapes: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::fields::LAYER_FIELD_KEYS;
+
+    #[test]
+    fn field_flags_set_layer_fields_and_record_columns() {
+        let mut fields = FieldNames::default();
+        fields.set("parcel_mail_city = M_CITY").unwrap();
+        fields.set("parcel_mail_po_box=BOX").unwrap();
+        fields.set("parcel_id=SWIS+PRINT_KEY").unwrap();
+        fields.set("system_bottom=ELEV_FT").unwrap();
+        fields.set("history.date=INSPECTED").unwrap();
+        assert_eq!(fields.parcel_mail_city.as_deref(), Some("M_CITY"));
+        assert_eq!(fields.parcel_mail_po_box.as_deref(), Some("BOX"));
+        assert_eq!(fields.parcel_id, Some(vec!["SWIS".to_string(), "PRINT_KEY".to_string()]));
+        assert_eq!(fields.system_bottom.as_deref(), Some("ELEV_FT"));
+        assert_eq!(fields.history.get("date").map(String::as_str), Some("INSPECTED"));
+        let err = fields.set("parcel_mail_cty=X").unwrap_err().to_string();
+        assert!(err.contains("unknown key 'parcel_mail_cty'") && err.contains("parcel_mail_city"), "{err}");
+    }
+
+    #[test]
+    fn the_example_config_sets_every_layer_field_key() {
+        let file: ConfigFile = toml::from_str(EXAMPLE_CONFIG).unwrap();
+        let mut fields = file.fields.clone();
+        for key in LAYER_FIELD_KEYS {
+            assert!(fields.layer_field(key).is_some_and(|f| f.is_some()), "{key} is not in the example");
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! Which column of a record file plays which role: named in the config (`[fields.history]
+//! inspection_date = "INSPECTED"`, or `--field history.date=INSPECTED`), spelled as lakeshore spells it, or
+//! detected from the names county offices use (`SBL`, `SWIS` + `PRINT_KEY`, a column whose name says
+//! "date" or "inspected" and whose values are dates, ...).
+//!
+//! [`resolve`] renames the chosen columns to their role names, so the readers read one spelling, and says what
+//! it took. It sees the header and a sample of the first rows ([`SAMPLE_ROWS`]), never the whole file. Columns named in the config or spelled as lakeshore spells them are taken first; detection only
+//! looks at the columns left, and only for roles still open.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::formats::csv::Record;
+use crate::model::error::{Error, Result};
+use crate::records::parse_date;
+
+/// Column names by role, from the config file or `--field` flags (role → column).
+pub type FieldMap = BTreeMap<String, String>;
+
+/// How a role's column is found when no column has its name.
+#[derive(Debug, Clone, Copy)]
+pub enum Detect {
+    /// Only by its own name.
+    Name,
+    /// A parcel id: `SBL`, `SWIS_SBL_ID`, `SWIS_PRINT_KEY_ID`, `PARCEL_ID`, ..., or `SWIS` and `PRINT_KEY`
+    /// joined as the parcels layer joins them (`SWIS-PRINT_KEY`).
+    ParcelId,
+    /// A column whose name contains one of these words (tried in order) and whose filled cells are all dates.
+    Date(&'static [&'static str]),
+    /// A column whose name contains one of these words (tried in order).
+    Words(&'static [&'static str]),
+}
+
+/// One role a record file's column can play.
+#[derive(Debug, Clone, Copy)]
+pub struct Role {
+    /// The role's name, which is also lakeshore's own spelling of the column (`inspection_date`).
+    pub name: &'static str,
+    /// Other keys the config and `--field` accept for it (`date`).
+    pub aliases: &'static [&'static str],
+    /// Whether the file must have it.
+    pub required: bool,
+    /// How to find it otherwise.
+    pub detect: Detect,
+}
+
+impl Role {
+    /// A role found by its name only.
+    pub const fn named(name: &'static str) -> Role {
+        Role { name, aliases: &[], required: false, detect: Detect::Name }
+    }
+}
+
+/// The roles of one kind of record file.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec<'a> {
+    /// What the file is, for messages ("inspections").
+    pub what: &'static str,
+    /// Its key in `[fields.KEY]` and `--field KEY.role=COLUMN` ("history").
+    pub key: &'static str,
+    /// The roles, required ones first.
+    pub roles: &'a [Role],
+}
+
+/// Parcel-id column names, in order of preference, as normalised by [`normal`] (shapefile truncations too).
+const PARCEL_IDS: [&str; 10] = [
+    "parcel_id",
+    "sbl",
+    "swis_sbl_id",
+    "swis_sbl_i",
+    "swis_print_key_id",
+    "swis_print",
+    "parcelid",
+    "parcel",
+    "sbl_id",
+    "tax_map_id",
+];
+
+/// Print-key column names, as normalised by [`normal`]: joined after `SWIS` when the file has one, else
+/// taken alone.
+const PRINT_KEYS: [&str; 3] = ["print_key", "printkey", "print_key_id"];
+
+/// Rows looked at to decide whether a column holds dates.
+pub const SAMPLE_ROWS: usize = 1000;
+
+/// Where a column's cells come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// The file's field at this position (0-based).
+    Field(usize),
+    /// The fields at these positions (`SWIS`, `PRINT_KEY`) joined as the parcels layer joins them
+    /// (`SWIS-PRINT_KEY`; blank when either is blank).
+    Joined(usize, usize),
+}
+
+/// A column name in lower case with every run of other characters than letters and digits made one `_`.
+fn normal(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+/// How many of the filled cells of field `field` among the `sample` rows are dates, of how many, and the
+/// first that is not.
+fn dates_in<'s>(sample: &[&'s Record], field: usize) -> (usize, usize, Option<&'s str>) {
+    let filled = sample.iter().filter_map(|r| r.field(field)).map(str::trim).filter(|c| !c.is_empty());
+    filled.fold((0, 0, None), |(d, n, bad), c| match parse_date(c) {
+        Some(_) => (d + 1, n + 1, bad),
+        None => (d, n + 1, bad.or(Some(c))),
+    })
+}
+
+/// Whether at least three in four of the filled cells of field `field` among the `sample` rows are dates (a
+/// typo in one date does not hide the column; the check of each cell reports it).
+fn holds_dates(sample: &[&Record], field: usize) -> bool {
+    let (dates, all, _) = dates_in(sample, field);
+    all > 0 && dates * 4 >= all * 3
+}
+
+/// Whether at least half of the filled cells of field `field` among the `sample` rows are dates: a column
+/// named like a date with that many is the date column, its bad cells each reported by the reader.
+fn holds_some_dates(sample: &[&Record], field: usize) -> bool {
+    let (dates, all, _) = dates_in(sample, field);
+    all > 0 && dates * 2 >= all
+}
+
+/// How a role's column was found.
+enum How {
+    Config,
+    Name,
+    Detected(String),
+}
+
+/// Names the columns `found` in the header of `path` (with `sample`, its first rows) that play the roles of
+/// `spec` by the roles' names, after the config's `fields`; returns every column by its name so given (a
+/// column that has a role's name but plays no role is `NAME (not used)`; a parcel id joined from `SWIS` and
+/// `PRINT_KEY` comes last) and a line saying which column was taken for what.
+///
+/// A required role no column plays is an error listing the columns found and the config key and flag that
+/// name one; so is a config key that is no role, or a configured column the file does not have.
+pub fn resolve(
+    path: &Path,
+    found: &[String],
+    sample: &[&Record],
+    spec: &Spec<'_>,
+    fields: &FieldMap,
+) -> Result<(Vec<(String, Column)>, String)> {
+    let list = || if found.is_empty() { "none".to_string() } else { found.join(", ") };
+    let mut taken: Vec<(&Role, usize, How)> = Vec::new();
+    let mut used = vec![false; found.len()];
+    // The config first, then lakeshore's own spelling.
+    for (key, column) in fields {
+        let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
+        else {
+            let keys: Vec<String> = spec.roles.iter().map(|r| r.name.to_string()).collect();
+            let meant = crate::model::diagnose::closest(key, &keys)
+                .map_or(String::new(), |m| format!("did you mean {m}? "));
+            return Err(Error::Config(format!(
+                "[fields.{}] {key}: the {} file has no such column role; {meant}use one of: {}",
+                spec.key,
+                spec.what,
+                keys.join(", ")
+            )));
+        };
+        let Some(i) = found
+            .iter()
+            .position(|f| f == column)
+            .or_else(|| found.iter().position(|f| f.eq_ignore_ascii_case(column)))
+        else {
+            return Err(Error::format(
+                path,
+                format!(
+                    "no column '{column}' for {}.{key} (set in [fields.{}] or --field); columns found: {}; \
+                     correct the name",
+                    spec.key,
+                    spec.key,
+                    list()
+                ),
+            ));
+        };
+        used[i] = true;
+        taken.push((role, i, How::Config));
+    }
+    for role in spec.roles {
+        if taken.iter().any(|(r, _, _)| r.name == role.name) {
+            continue;
+        }
+        if let Some(i) = (0..found.len()).find(|&i| !used[i] && normal(&found[i]) == role.name) {
+            used[i] = true;
+            taken.push((role, i, How::Name));
+        }
+    }
+    // Detection among the columns left, for the roles still open.
+    let mut combined = None;
+    for role in spec.roles {
+        if taken.iter().any(|(r, _, _)| r.name == role.name) {
+            continue;
+        }
+        let free = |i: &usize| !used[*i];
+        let pick = match role.detect {
+            Detect::Name => None,
+            Detect::ParcelId => {
+                let by_name = PARCEL_IDS
+                    .iter()
+                    .find_map(|want| (0..found.len()).filter(free).find(|&i| normal(&found[i]) == *want));
+                let print_key =
+                    (0..found.len()).filter(free).find(|&i| PRINT_KEYS.contains(&&*normal(&found[i])));
+                by_name.map(|i| (i, "a parcel-id name".to_string())).or_else(|| {
+                    let swis = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "swis");
+                    match (swis, print_key) {
+                        (Some(swis), Some(key)) => {
+                            combined = Some((swis, key));
+                            Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
+                        }
+                        // A print key alone (as town logs keep them) finds its parcel by the parcels' print key.
+                        (None, Some(key)) => Some((key, "a print key".to_string())),
+                        _ => None,
+                    }
+                })
+            }
+            // By each word in turn: a column that holds dates, else one that holds dates in half its cells.
+            Detect::Date(words) => words.iter().find_map(|w| {
+                let named: Vec<usize> =
+                    (0..found.len()).filter(free).filter(|&i| normal(&found[i]).contains(w)).collect();
+                let clean = named.iter().find(|&&i| holds_dates(sample, i));
+                let said = |why: &str| format!("its name says '{w}' and {why}");
+                clean.map(|&i| (i, said("it holds dates"))).or_else(|| {
+                    let some = named.iter().find(|&&i| holds_some_dates(sample, i))?;
+                    Some((*some, said("most of its cells are dates")))
+                })
+            }),
+            Detect::Words(words) => words.iter().find_map(|w| {
+                (0..found.len())
+                    .filter(free)
+                    .find(|&i| normal(&found[i]).contains(w))
+                    .map(|i| (i, format!("its name says '{w}'")))
+            }),
+        };
+        match pick {
+            Some((i, why)) => {
+                used[i] = true;
+                taken.push((role, i, How::Detected(why)));
+            }
+            None if role.required => {
+                return Err(missing(path, spec, role, &list(), &date_like(found, sample, role)))
+            }
+            None => {}
+        }
+    }
+    // A column that has a role's name but plays no role steps aside.
+    let mut names: Vec<String> = found.to_vec();
+    for (i, name) in names.iter_mut().enumerate() {
+        if !used[i] && spec.roles.iter().any(|r| r.name == name.as_str()) {
+            *name = format!("{name} (not used)");
+        }
+    }
+    let mut joined = None;
+    let mut said = Vec::new();
+    for &(role, i, ref how) in &taken {
+        match (combined, role.detect) {
+            (Some((swis, key)), Detect::ParcelId) if i == key => {
+                joined = Some((role.name.to_string(), Column::Joined(swis, key)));
+            }
+            _ => names[i] = role.name.to_string(),
+        }
+        let column = &found[i];
+        said.push(match how {
+            How::Config => format!("{} = {column} (from the config)", role.name),
+            How::Name if column == role.name => role.name.to_string(),
+            How::Name => format!("{} = {column}", role.name),
+            How::Detected(why) => format!("{} = {column} (detected: {why})", role.name),
+        });
+    }
+    let columns = names.into_iter().enumerate().map(|(i, n)| (n, Column::Field(i))).chain(joined).collect();
+    Ok((columns, format!("{} columns: {}", spec.what, said.join(", "))))
+}
+
+/// For a date role, what the columns named like a date hold that is not a date: `'Visited' holds 3 dates
+/// in 10 cells (not '04.03.2026')`, for the error of [`missing`].
+fn date_like(found: &[String], sample: &[&Record], role: &Role) -> String {
+    let Detect::Date(words) = role.detect else { return String::new() };
+    let said: Vec<String> = (0..found.len())
+        .filter(|&i| words.iter().any(|w| normal(&found[i]).contains(w)))
+        .filter_map(|i| {
+            let (dates, all, bad) = dates_in(sample, i);
+            let bad = bad?;
+            Some(format!("'{}' holds {dates} dates in its first {all} filled cells (not '{bad}')", found[i]))
+        })
+        .collect();
+    match said.is_empty() {
+        true => String::new(),
+        false => format!("; {}: write its dates as YYYY-MM-DD or M/D/YYYY", said.join(", ")),
+    }
+}
+
+/// The error for a required role no column plays; `more` says what the columns that came near hold.
+fn missing(path: &Path, spec: &Spec<'_>, role: &Role, found: &str, more: &str) -> Error {
+    let hint = match role.detect {
+        Detect::Name => String::new(),
+        Detect::ParcelId => {
+            " (looked for parcel_id, SBL, SWIS_SBL_ID, SWIS_PRINT_KEY_ID, PARCEL_ID, SWIS + PRINT_KEY, PRINT_KEY)"
+                .into()
+        }
+        Detect::Date(words) => {
+            format!(" (looked for a column whose name says {} and that holds dates)", words.join("/"))
+        }
+        Detect::Words(words) => format!(" (looked for a column whose name says {})", words.join("/")),
+    };
+    Error::format(
+        path,
+        format!(
+            "no '{}' column{hint}; columns found: {found}{more}; name it in the config file under [fields.{}] \
+             as {} = \"COLUMN\", or with --field {}.{}=COLUMN",
+            role.name, spec.key, role.name, spec.key, role.name
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: Spec<'static> = Spec {
+        what: "inspections",
+        key: "history",
+        roles: &[
+            Role { name: "parcel_id", aliases: &[], required: true, detect: Detect::ParcelId },
+            Role {
+                name: "inspection_date",
+                aliases: &["date"],
+                required: true,
+                detect: Detect::Date(&["insp", "date"]),
+            },
+            Role { name: "result", aliases: &[], required: false, detect: Detect::Words(&["result"]) },
+        ],
+    };
+
+    /// The header and rows of a table given by columns, resolved as the file `log.csv`.
+    fn resolve_table(
+        columns: &[(&str, &[&str])],
+        fields: &FieldMap,
+    ) -> Result<(Vec<(String, Column)>, String)> {
+        let header: Vec<String> = columns.iter().map(|(n, _)| n.to_string()).collect();
+        let height = columns.first().map_or(0, |(_, v)| v.len());
+        let rows: Vec<Record> = (0..height)
+            .map(|r| {
+                let mut record = Record::new(r + 2);
+                columns.iter().for_each(|(_, v)| record.push(v[r]));
+                record
+            })
+            .collect();
+        let sample: Vec<&Record> = rows.iter().collect();
+        resolve(Path::new("log.csv"), &header, &sample, &SPEC, fields)
+    }
+
+    fn names(named: &[(String, Column)]) -> Vec<&str> {
+        named.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    #[test]
+    fn county_names_are_detected() {
+        let table: &[(&str, &[&str])] = &[
+            ("SBL", &["1.-1-1"]),
+            ("Date Received", &["3/4/2026"]),
+            ("Date Inspected", &["3/1/2026"]),
+            ("Inspection Result", &["pass"]),
+        ];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "Date Received", "inspection_date", "result"]);
+        assert!(said.contains("parcel_id = SBL (detected"), "{said}");
+        assert!(said.contains("inspection_date = Date Inspected (detected: its name says 'insp'"), "{said}");
+    }
+
+    #[test]
+    fn swis_and_print_key_are_joined() {
+        let table: &[(&str, &[&str])] =
+            &[("SWIS", &["050100", ""]), ("PRINT_KEY", &["1.-1-1", "2.-1-1"]), ("DATE", &["2026-01-02", ""])];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["SWIS", "PRINT_KEY", "inspection_date", "parcel_id"]);
+        assert_eq!(f[3].1, Column::Joined(0, 1));
+        assert!(
+            said.contains("parcel_id = PRINT_KEY (detected: SWIS and PRINT_KEY joined with '-')"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_print_key_alone_is_the_parcel_id() {
+        let table: &[(&str, &[&str])] = &[("Print Key", &["100.-1-16"]), ("DATE", &["2026-01-02"])];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "inspection_date"]);
+        assert!(said.contains("parcel_id = Print Key (detected: a print key)"), "{said}");
+    }
+
+    #[test]
+    fn config_wins_and_a_text_column_is_no_date() {
+        let table: &[(&str, &[&str])] = &[
+            ("parcel_id", &["a"]),
+            ("PIN", &["b"]),
+            ("Date Note", &["see file"]),
+            ("When", &["2026-01-02"]),
+        ];
+        let fields = FieldMap::from([("parcel_id".into(), "PIN".into()), ("date".into(), "when".into())]);
+        let (f, said) = resolve_table(table, &fields).unwrap();
+        assert_eq!(names(&f), ["parcel_id (not used)", "parcel_id", "Date Note", "inspection_date"]);
+        assert!(said.contains("parcel_id = PIN (from the config)"), "{said}");
+    }
+
+    #[test]
+    fn a_missing_role_names_the_columns_and_the_key_to_set() {
+        let table: &[(&str, &[&str])] = &[("SBL", &["1"]), ("Visited", &["2026-01-02"])];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
+        assert!(err.contains("columns found: SBL, Visited"), "{err}");
+        assert!(err.contains("inspection_date = \"COLUMN\""), "{err}");
+        assert!(err.contains("--field history.inspection_date=COLUMN"), "{err}");
+        let fields = FieldMap::from([("when".into(), "Visited".into())]);
+        let err = resolve_table(&[("SBL", &["1"])], &fields).unwrap_err().to_string();
+        assert!(err.contains("use one of: parcel_id, inspection_date, result"), "{err}");
+    }
+
+    /// A column named like a date is the date column when half its cells are dates: its bad cells are the
+    /// reader's to report. It wins over a clean date column whose name says a later word, and a column
+    /// named like a date that holds hardly any dates is named in the error.
+    #[test]
+    fn a_date_column_with_bad_cells_is_still_the_date_column() {
+        let table: &[(&str, &[&str])] = &[
+            ("SBL", &["1", "2", "3", "4", "5"]),
+            ("Inspector", &["A. Lee", "B. Kahn", "", "A. Lee", "C. Ruiz"]),
+            ("Date Received", &["2025-01-09", "2025-02-09", "2025-03-09", "2025-04-09", "2025-05-09"]),
+            ("Date of Inspection", &["2025-01-02", "-1", "2025-03-02", "#N/A", "3/2/2025"]),
+        ];
+        let (f, said) = resolve_table(table, &FieldMap::new()).unwrap();
+        assert_eq!(names(&f), ["parcel_id", "Inspector", "Date Received", "inspection_date"]);
+        assert!(
+            said.contains("Date of Inspection (detected: its name says 'insp' and most of its cells"),
+            "{said}"
+        );
+        let table: &[(&str, &[&str])] =
+            &[("SBL", &["1", "2", "3"]), ("Date Visited", &["04.03.2026", "05.03.2026", "2026-03-06"])];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
+        assert!(
+            err.contains("'Date Visited' holds 1 dates in its first 3 filled cells (not '04.03.2026')"),
+            "{err}"
+        );
+    }
+}

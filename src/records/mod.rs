@@ -1,0 +1,512 @@
+//! Record files: tables of dated facts about parcels (inspections, events, pump-outs, coliform samples), as
+//! CSV or as a workbook sheet (`.xlsx`, `.xls`, `.ods`: the first sheet, or `FILE.xlsx:SHEET`), read row by
+//! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
+//! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
+//! hold line breaks; [`crate::formats::csv`]), or its row number in the sheet, and problems call it so: `line 7` of a
+//! CSV file, `row 7` of a sheet ([`line()`]). A CSV file's separator (comma, semicolon or tab) is found from
+//! its first lines, and text that is not UTF-8 is read as Windows-1252 and said in a note. Which column plays
+//! which role is settled first, from the header and a sample of the first rows ([`crate::records::columns`]); then the
+//! rows are streamed, so a history of millions of rows is never held whole. Dates may be ISO (`2026-03-04`),
+//! `M/D/YYYY` (`3/4/2026`) or Excel serial numbers (`46085`), of the years 1900 to 2100.
+
+pub mod columns;
+pub mod events;
+pub mod inspections;
+pub mod tally;
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+
+use crate::formats::csv::{separator_name, CsvReader, Record};
+use crate::model::error::{Error, Problem, Result};
+use crate::records::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
+use crate::records::tally::IdTally;
+
+/// The Excel serial of 2100-12-31, the last day a record file's date may be.
+const MAX_SERIAL: i64 = 73_415;
+
+/// Days from 1899-12-30 (Excel's day 0, once its phantom 1900-02-29 is skipped) to 1970-01-01.
+const EXCEL_EPOCH_OFFSET: i64 = 25_569;
+
+/// A date written as ISO `YYYY-MM-DD` (a time after it is ignored), `M/D/YYYY`, or an Excel serial number
+/// of five digits (days since 1899-12-30, 10000 to 73415: 1927-05-18 to 2100-12-31; a fraction is the time
+/// of day), so that a year or a count is never taken for a date; a day outside the years 1900 to 2100
+/// ([`crate::formats::sheet::YEARS`]) is no date of a record file.
+///
+/// ```
+/// use lakeshore::records::parse_date;
+/// let d = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d);
+/// assert_eq!(parse_date("2026-03-04"), d(2026, 3, 4));
+/// assert_eq!(parse_date("3/4/2026"), d(2026, 3, 4));
+/// assert_eq!(parse_date("46085"), d(2026, 3, 4));
+/// assert_eq!(parse_date("13/1/2026"), None);
+/// assert_eq!(parse_date("1026-03-04"), None);
+/// ```
+pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    use chrono::Datelike;
+    any_date(text).filter(|d| crate::formats::sheet::YEARS.contains(&d.year()))
+}
+
+/// A date in one of the spellings [`parse_date`] reads, of any year.
+fn any_date(text: &str) -> Option<NaiveDate> {
+    let text = text.trim();
+    if text.len() >= 10 && text.is_char_boundary(10) {
+        if let Some(date) = crate::model::date::parse_iso_date(&text[..10]) {
+            let rest = &text[10..];
+            return (rest.is_empty() || rest.starts_with(['T', ' '])).then_some(date);
+        }
+    }
+    if text.contains('/') {
+        let mut parts = text.split('/');
+        let mut part = |max: usize| {
+            parts.next().filter(|p| (1..=max).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let (m, d, y) = (part(2)?, part(2)?, part(4)?);
+        if y.len() != 4 || parts.next().is_some() {
+            return None;
+        }
+        return NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    }
+    excel_serial(text)
+}
+
+/// The date of a five-digit Excel serial number such as `46085` or `46085.5`.
+pub fn excel_serial(text: &str) -> Option<NaiveDate> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() != 5 || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let days: i64 = whole.parse().ok()?;
+    if days > MAX_SERIAL {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(1970, 1, 1)?.checked_add_signed(chrono::Duration::days(days - EXCEL_EPOCH_OFFSET))
+}
+
+/// A record file read row by row: its header and a first sample of rows are read to settle which column
+/// plays which role, then [`Records::next_row`] hands out the rows in file order, the sample's first, so a file
+/// of millions of rows is never held whole. A workbook sheet is read whole (sheets are small) and handed out
+/// the same way, its row numbers as lines.
+pub struct Records {
+    path: PathBuf,
+    input: Input,
+    /// The header's column names, blank and repeated ones made unique.
+    header: Vec<String>,
+    /// Each column's name after the roles were given (a role's column bears the role's name), and a joined
+    /// parcel id under its role's name.
+    columns: Vec<(String, Column)>,
+    /// Which column was taken for which role, in a line (for `-v`).
+    said: String,
+    /// Rows read ahead for the detection, not yet handed out.
+    ahead: VecDeque<Record>,
+    /// The row handed out last.
+    record: Record,
+    /// The fields joined into the parcel id, when it is so detected, and the joined text of the current row.
+    joined: Option<(usize, usize)>,
+    joined_text: String,
+    /// The byte between a CSV file's fields (a comma for a sheet).
+    separator: u8,
+    /// How many rows were read as Windows-1252 text (not UTF-8), and the line of the first.
+    windows_1252: (usize, usize),
+}
+
+/// Where the rows of a record file come from.
+enum Input {
+    /// A CSV file, read as the rows are asked for.
+    Csv(CsvReader<BufReader<File>>),
+    /// The rows of a workbook sheet after its header.
+    Sheet(std::vec::IntoIter<Record>),
+}
+
+impl Input {
+    /// The next row into `record`; `false` after the last.
+    fn read(&mut self, path: &Path, record: &mut Record) -> Result<bool> {
+        match self {
+            Input::Csv(reader) => reader.read(record).map_err(|e| Error::io(path, e)),
+            Input::Sheet(rows) => Ok(rows.next().map(|row| *record = row).is_some()),
+        }
+    }
+}
+
+/// Bytes read from a CSV file at a time.
+const BUFFER_BYTES: usize = 1 << 20;
+
+/// One data row of a record file: its cells by column, trimmed, and the line it starts on.
+pub struct Row<'a> {
+    record: &'a Record,
+    joined: &'a str,
+}
+
+impl Row<'_> {
+    /// The line the row starts on, as an editor shows it (the header is line 1); a sheet's row number.
+    pub fn line(&self) -> usize {
+        self.record.line()
+    }
+
+    /// The trimmed cell of `column`.
+    pub fn cell(&self, column: Column) -> &str {
+        match column {
+            Column::Field(i) => self.record.field(i).unwrap_or("").trim(),
+            Column::Joined(..) => self.joined,
+        }
+    }
+
+    /// The trimmed cell of `column`, blank when the file has no such column.
+    pub fn get(&self, column: Option<Column>) -> &str {
+        column.map_or("", |c| self.cell(c))
+    }
+}
+
+/// What a record reader found: its value, the bad rows, and which column it took for what.
+#[derive(Debug)]
+pub struct Read<T> {
+    /// What the file says.
+    pub value: T,
+    /// Its bad rows.
+    pub problems: Vec<Problem>,
+    /// Which column was taken for which role, in a line (for `-v`).
+    pub columns: String,
+    /// Remarks about the file as a whole that are not problems (text read as Windows-1252).
+    pub notes: Vec<String>,
+    /// How many of its rows' parcel ids found a parcel.
+    pub ids: IdTally,
+}
+
+impl Records {
+    /// Opens `path` (CSV, or a workbook sheet) as a file of the kind `spec` describes, its columns named by
+    /// `fields` or detected from the names and the first [`SAMPLE_ROWS`] rows; a required column no column
+    /// plays is an error saying how to name it, and so is a header that cannot be read.
+    pub fn read(path: &Path, spec: &Spec<'_>, fields: &FieldMap) -> Result<Self> {
+        let (file, sheet) = crate::formats::split_member(path);
+        let mut separator = b',';
+        let mut input = if crate::formats::sheet::is_workbook(&file) {
+            Input::Sheet(crate::formats::sheet::read_sheet(&file, sheet.as_deref())?.into_iter())
+        } else {
+            crate::formats::require_file(path)?;
+            let file = File::open(path).map_err(|e| Error::io(path, e))?;
+            let mut input = BufReader::with_capacity(BUFFER_BYTES, file);
+            let start = std::io::BufRead::fill_buf(&mut input).map_err(|e| Error::io(path, e))?;
+            if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+                return Err(Error::format(
+                    path,
+                    "is UTF-16 text (\"Unicode Text\"); save it from the spreadsheet program as CSV UTF-8",
+                ));
+            }
+            let reader = CsvReader::sniffing(input).map_err(|e| Error::io(path, e))?;
+            separator = reader.separator();
+            Input::Csv(reader)
+        };
+        let mut first = Record::default();
+        let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };
+        let mut windows_1252 = (usize::from(first.windows_1252()), first.line());
+        let mut ahead = VecDeque::new();
+        let mut record = Record::default();
+        while ahead.len() < SAMPLE_ROWS && input.read(path, &mut record)? {
+            ahead.push_back(std::mem::take(&mut record));
+        }
+        let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
+        let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
+        if separator != b',' {
+            said.push_str(&format!(" (fields separated by {}s)", separator_name(separator)));
+        }
+        if windows_1252.0 == 0 {
+            windows_1252.1 = 0;
+        }
+        let joined = columns.iter().find_map(|(_, c)| match *c {
+            Column::Joined(swis, key) => Some((swis, key)),
+            Column::Field(_) => None,
+        });
+        Ok(Records {
+            path: path.to_path_buf(),
+            input,
+            header,
+            columns,
+            said,
+            ahead,
+            record,
+            joined,
+            joined_text: String::new(),
+            separator,
+            windows_1252,
+        })
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What `value` and the problems and ids `check` found in this file make, with the columns taken.
+    pub fn finish<T>(&self, value: T, check: Checker<'_>) -> Read<T> {
+        let mut notes = Vec::new();
+        if let (rows @ 1.., first) = self.windows_1252 {
+            let rows = if rows == 1 { "1 row".to_string() } else { format!("{rows} rows") };
+            notes.push(format!(
+                "{}: not UTF-8 text; read as Windows-1252, the encoding of a spreadsheet's plain CSV export \
+                 ({rows}, the first on {}): if accented names look wrong, save the file as CSV UTF-8",
+                self.path.display(),
+                line(&self.path, first)
+            ));
+        }
+        Read { value, problems: check.problems, columns: self.said.clone(), notes, ids: check.ids }
+    }
+
+    /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
+    pub fn column(&self, name: &str) -> Option<Column> {
+        self.columns.iter().find(|(n, _)| n == name).map(|&(_, c)| c)
+    }
+
+    /// Whether the file has the column `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.column(name).is_some()
+    }
+
+    /// The next data row, in file order; `None` after the last. A row that cannot be read as the header's
+    /// columns (damaged, or with more or fewer fields than the header) is reported in `check` with its line
+    /// and skipped; a row with a stray quote is reported and read as written. Only an error reading the file
+    /// itself is an error.
+    pub fn next_row(&mut self, check: &mut Checker<'_>) -> Result<Option<Row<'_>>> {
+        loop {
+            match self.ahead.pop_front() {
+                Some(record) => self.record = record,
+                None if self.input.read(&self.path, &mut self.record)? => {}
+                None => return Ok(None),
+            }
+            if self.record.windows_1252() {
+                if self.windows_1252.0 == 0 {
+                    self.windows_1252.1 = self.record.line();
+                }
+                self.windows_1252.0 += 1;
+            }
+            if let Some((line, message)) = damage(&self.record, &self.header, self.separator) {
+                check.report(line, message);
+                continue;
+            }
+            if let Some(flaw) = self.record.flaw() {
+                let message = format!("{}; it was read as written: {}", flaw.what(&self.header), flaw.fix());
+                check.report(flaw.line(self.record.line()), message);
+            }
+            break;
+        }
+        self.joined_text.clear();
+        if let Some((swis, key)) = self.joined {
+            let part = |i: usize| self.record.field(i).unwrap_or("").trim();
+            let (swis, key) = (part(swis), part(key));
+            if !swis.is_empty() && !key.is_empty() {
+                self.joined_text.extend([swis, "-", key]);
+            }
+        }
+        Ok(Some(Row { record: &self.record, joined: &self.joined_text }))
+    }
+}
+
+/// Why `record` cannot be read as a row of a file with the columns `header` and `separator`, at which line: a
+/// damage that loses its fields, or more or fewer fields than the header.
+fn damage(record: &Record, header: &[String], separator: u8) -> Option<(usize, String)> {
+    if let Some(flaw) = record.flaw().filter(|f| !f.keeps_record()) {
+        let message = format!("{}, and the row is not read; {}", flaw.what(header), flaw.fix());
+        return Some((flaw.line(record.line()), message));
+    }
+    (record.len() != header.len()).then(|| {
+        let message = format!(
+            "{} fields where the header has {}, and the row is not read; add the missing fields, or quote a \
+             field that holds a {}",
+            record.len(),
+            header.len(),
+            match separator {
+                b',' => "comma (\"Smith, J.\")",
+                other => separator_name(other),
+            }
+        );
+        (record.line(), message)
+    })
+}
+
+/// The column names of the header `record`: a blank name becomes `column N`, a repeated one gets ` (2)`,
+/// ` (3)`. A header that cannot be read is an error.
+fn names(path: &Path, record: &Record) -> Result<Vec<String>> {
+    if let Some(flaw) = record.flaw() {
+        let line = flaw.line(record.line());
+        let (what, fix) = (flaw.what(&[]), flaw.fix());
+        let line = self::line(path, line);
+        return Err(Error::format(path, format!("{line}, the header: {what}; {fix}")));
+    }
+    let mut names: Vec<String> = Vec::with_capacity(record.len());
+    for (i, field) in record.fields().enumerate() {
+        let base = if field.trim().is_empty() { format!("column {}", i + 1) } else { field.to_string() };
+        let mut unique = base.clone();
+        let mut n = 1;
+        while names.contains(&unique) {
+            n += 1;
+            unique = format!("{base} ({n})");
+        }
+        names.push(unique);
+    }
+    Ok(names)
+}
+
+/// A line of the record file `path` as problems name it: `line 7` of a CSV file, `row 7` of a workbook sheet.
+pub fn line(path: &Path, line: usize) -> String {
+    match crate::formats::sheet::is_sheet(path) {
+        true => format!("row {line}"),
+        false => format!("line {line}"),
+    }
+}
+
+/// What is wrong with the date cell `text` of `column`, which [`parse_date`] does not read, and the fix.
+fn not_a_date(column: &str, text: &str) -> String {
+    let (first, last) = (crate::formats::sheet::YEARS.start(), crate::formats::sheet::YEARS.end());
+    if any_date(text).is_some() {
+        format!("{column} '{text}' is not a date of {first} to {last}; correct the year")
+    } else if text.parse::<f64>().is_ok() || text.eq_ignore_ascii_case("nan") {
+        format!(
+            "{column} '{text}' is a number but not a date of {first} to {last} (an Excel date is a serial of 1 \
+             to {MAX_SERIAL}); correct the cell, or write the date as YYYY-MM-DD"
+        )
+    } else {
+        format!("{column} '{text}' is not a date; write it as YYYY-MM-DD (or M/D/YYYY)")
+    }
+}
+
+/// Checks cells and collects what is wrong with them, by file and line.
+pub struct Checker<'a> {
+    path: &'a Path,
+    /// The problems found so far.
+    pub problems: Vec<Problem>,
+    /// The parcel ids looked up so far, found or not.
+    pub ids: IdTally,
+    /// The last parcel id looked up and its position: a parcel's lines often stand together.
+    last: Option<(String, Option<usize>)>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for the file at `path`.
+    pub fn new(path: &'a Path) -> Self {
+        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None }
+    }
+
+    /// Reports a problem on `line`.
+    pub fn report(&mut self, line: usize, message: impl Into<String>) {
+        self.problems.push(Problem::new(self.path, self::line(self.path, line), message));
+    }
+
+    /// The position of the parcel named in `id`, found by `position`; a blank or unknown id is reported.
+    pub fn parcel(
+        &mut self,
+        line: usize,
+        id: &str,
+        position: impl Fn(&str) -> Option<usize>,
+    ) -> Option<usize> {
+        if id.is_empty() {
+            self.report(line, "no parcel_id; fill it in or delete the row");
+            return None;
+        }
+        let at = match &mut self.last {
+            Some((last, at)) if last == id => *at,
+            Some((last, at)) => {
+                last.clear();
+                last.push_str(id);
+                *at = position(id);
+                *at
+            }
+            None => self.last.insert((id.to_string(), position(id))).1,
+        };
+        self.ids.count(id, at.is_some());
+        if at.is_none() {
+            self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
+        }
+        at
+    }
+
+    /// A required date in `column`, not after `as_of`.
+    pub fn date(&mut self, line: usize, column: &str, text: &str, as_of: NaiveDate) -> Option<NaiveDate> {
+        if text.is_empty() {
+            self.report(line, format!("no {column}; write it as YYYY-MM-DD"));
+            return None;
+        }
+        self.optional_date(line, column, text, Some(as_of)).flatten()
+    }
+
+    /// An optional date in `column` (`Some(None)` when blank), not after `as_of` when one is given;
+    /// `None` when the cell is bad (reported).
+    pub fn optional_date(
+        &mut self,
+        line: usize,
+        column: &str,
+        text: &str,
+        as_of: Option<NaiveDate>,
+    ) -> Option<Option<NaiveDate>> {
+        if text.is_empty() {
+            return Some(None);
+        }
+        let Some(date) = parse_date(text) else {
+            self.report(line, not_a_date(column, text));
+            return None;
+        };
+        if let Some(as_of) = as_of.filter(|&a| date > a) {
+            self.report(
+                line,
+                format!("{column} {date} is after the as-of date {as_of}; check the date or --as-of"),
+            );
+            return None;
+        }
+        Some(Some(date))
+    }
+
+    /// An optional yes/no in `column` (`Some(None)` when blank); `None` when the cell is bad (reported).
+    pub fn yes_no(&mut self, line: usize, column: &str, text: &str) -> Option<Option<bool>> {
+        match text.to_ascii_lowercase().as_str() {
+            "" => Some(None),
+            "yes" | "y" | "true" | "t" | "1" => Some(Some(true)),
+            "no" | "n" | "false" | "f" | "0" => Some(Some(false)),
+            _ => {
+                self.report(line, format!("{column} '{text}' is not yes or no; write yes or no"));
+                None
+            }
+        }
+    }
+
+    /// An optional non-negative number in `column` (`Some(None)` when blank); `None` when bad (reported).
+    pub fn number(&mut self, line: usize, column: &str, text: &str) -> Option<Option<f64>> {
+        if text.is_empty() {
+            return Some(None);
+        }
+        match text.replace(',', "").parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Some(Some(v)),
+            _ => {
+                self.report(
+                    line,
+                    format!("{column} '{text}' is not a number of 0 or more; write digits, e.g. 240"),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The column roles `[fields.KIND]` of the config file may name for the record file `kind` (`history` or
+/// `inspections`, `events`, `pump_outs`, `samples`, `pipes`), each role's name and aliases; `None` for a kind
+/// that is no record file.
+pub fn record_roles(kind: &str) -> Option<Vec<&'static str>> {
+    let events;
+    let roles: &[columns::Role] = match kind {
+        "history" | "inspections" => inspections::SPEC.roles,
+        "events" => {
+            events = events::event_roles();
+            &events
+        }
+        "pump_outs" => events::PUMP_OUT_SPEC.roles,
+        "samples" => events::SAMPLE_SPEC.roles,
+        "pipes" => events::PIPE_SPEC.roles,
+        _ => return None,
+    };
+    Some(roles.iter().flat_map(|r| std::iter::once(r.name).chain(r.aliases.iter().copied())).collect())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,499 @@
+//! Maps of the schedule: parcels coloured by inspection tier or by status over the shoreline, the 500-ft
+//! buffer, the watershed, the floodplain and the towns, with a legend, scale bar, north arrow, title and
+//! as-of date, drawn as PNG or SVG in pure Rust (tiny-skia, ab_glyph and the bundled DejaVu Sans; no system
+//! library or font).
+//!
+//! Two layers:
+//!
+//! - [`Scene`] is what a map shows, in working-CRS feet: [`MapLayer`]s of polygons and lines each with one
+//!   [`Style`], [`Label`]s and [`LegendEntry`]s. [`render_png`] and [`render_svg`] draw it on an image laid out
+//!   by [`layout`] (feet square, y up, north at the top).
+//! - [`schedule_scene`] builds the scene of a schedule from a [`MapInput`]: parcels with their
+//!   [`ParcelClass`] plus the reference layers. The module knows nothing of the pipeline; the caller turns its
+//!   rows into a `MapInput`.
+//!
+//! ```
+//! use geo::{polygon, MultiPolygon};
+//! use lakeshore::report::map::{render_png, render_svg, schedule_scene, MapInput, ParcelClass};
+//!
+//! let lot = MultiPolygon(vec![polygon![(x: 0.0, y: 0.0), (x: 200.0, y: 0.0), (x: 200.0, y: 100.0), (x: 0.0, y: 100.0)]]);
+//! let input = MapInput {
+//!     parcels: vec![(&lot, ParcelClass::Overdue)],
+//!     title: "Owasco Lake watershed".into(),
+//!     as_of: "2027-01-15".into(),
+//!     ..MapInput::default()
+//! };
+//! let scene = schedule_scene(&input);
+//! let png = render_png(&scene, 800, 600).unwrap();
+//! assert_eq!(&png[1..4], b"PNG");
+//! assert!(render_svg(&scene, 800, 600).contains("Overdue (1)"));
+//! ```
+//!
+//! Sizes: 1600×1200 reads well for a whole county on screen, 1200×900 for one town; text scales with the image
+//! (12 px at 800×600), so a 3200×2400 PNG prints at 300 dpi on letter paper with the same proportions.
+
+pub mod html;
+mod png;
+pub mod qml;
+mod scene;
+pub mod schedule_map;
+mod svg;
+mod text;
+
+use std::borrow::Cow;
+
+use geo::{BoundingRect, Geometry, LineString, MultiPolygon, Rect};
+
+pub use png::render_png;
+pub use scene::{layout, Label, Layout, LegendEntry, MapLayer, Rgba, ScaleBar, Scene, Style};
+pub use svg::render_svg;
+pub use text::FONT_FAMILY;
+
+use crate::geom::planar::{in_polygon, interior_point};
+use scene::thousands;
+
+/// What a parcel is coloured by: its inspection tier or its status. Tier classes and status classes have
+/// distinct colours, so the two can be mixed (a tier map may mark failed parcels).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ParcelClass {
+    /// No rule schedules it (sewered, outside the county, unknown town).
+    #[default]
+    Unscheduled,
+    /// The rest of the county (the longest cycle).
+    County,
+    /// The rest of the watershed.
+    Watershed,
+    /// Within 500 ft of the mean-high-water line.
+    NearShore,
+    /// Borders the mean-high-water line.
+    Lakefront,
+    /// Status: inspected on time.
+    Current,
+    /// Status: due in the as-of year.
+    DueThisYear,
+    /// Status: no inspection on record.
+    NeverInspected,
+    /// Status: a due date passed without an inspection.
+    Overdue,
+    /// The latest inspection found the system failed.
+    Failed,
+}
+
+impl ParcelClass {
+    /// Every class in drawing order: later classes are drawn over earlier ones, so overdue and failed parcels
+    /// are never hidden.
+    pub const ALL: [ParcelClass; 10] = [
+        ParcelClass::Unscheduled,
+        ParcelClass::County,
+        ParcelClass::Watershed,
+        ParcelClass::NearShore,
+        ParcelClass::Lakefront,
+        ParcelClass::Current,
+        ParcelClass::DueThisYear,
+        ParcelClass::NeverInspected,
+        ParcelClass::Overdue,
+        ParcelClass::Failed,
+    ];
+
+    /// The legend text.
+    pub fn label(self) -> &'static str {
+        match self {
+            ParcelClass::Unscheduled => "Unscheduled",
+            ParcelClass::County => "Rest of county",
+            ParcelClass::Watershed => "Watershed",
+            ParcelClass::NearShore => "Within 500 ft of shore",
+            ParcelClass::Lakefront => "Lakefront",
+            ParcelClass::Current => "Current",
+            ParcelClass::DueThisYear => "Due this year",
+            ParcelClass::NeverInspected => "Never inspected",
+            ParcelClass::Overdue => "Overdue",
+            ParcelClass::Failed => "Failed inspection",
+        }
+    }
+
+    /// The colours: tiers from the Okabe–Ito colour-blind-safe palette, darker nearer the lake; overdue red
+    /// with a dark red outline; failed dark red with a dashed black outline; unscheduled light grey.
+    pub fn style(self) -> Style {
+        let outline = Rgba(64, 64, 64, 110);
+        match self {
+            ParcelClass::Unscheduled => Style::area(Rgba::hex(0xD9D9D9), outline, 0.5),
+            ParcelClass::County => Style::area(Rgba::hex(0xF2EBA6), outline, 0.5),
+            ParcelClass::Watershed => Style::area(Rgba::hex(0x009E73), outline, 0.5),
+            ParcelClass::NearShore => Style::area(Rgba::hex(0x56B4E9), outline, 0.5),
+            ParcelClass::Lakefront => Style::area(Rgba::hex(0x0072B2), outline, 0.5),
+            ParcelClass::Current => Style::area(Rgba::hex(0x009E73), outline, 0.5),
+            ParcelClass::DueThisYear => Style::area(Rgba::hex(0xF0E442), outline, 0.5),
+            ParcelClass::NeverInspected => Style::area(Rgba::hex(0xE69F00), outline, 0.5),
+            ParcelClass::Overdue => Style::area(Rgba::hex(0xD7191C), Rgba::hex(0x67000D), 1.0),
+            ParcelClass::Failed => Style { dash: true, ..Style::area(Rgba::hex(0x67000D), Rgba::BLACK, 1.5) },
+        }
+    }
+
+    /// The class of a tier named as in the Cayuga County rule set (`lakefront`, `near-shore`, `watershed`,
+    /// `county`); `None` for another name, which the caller maps as it sees fit.
+    pub fn from_tier(tier: &str) -> Option<ParcelClass> {
+        match tier {
+            "lakefront" => Some(ParcelClass::Lakefront),
+            "near-shore" => Some(ParcelClass::NearShore),
+            "watershed" => Some(ParcelClass::Watershed),
+            "county" => Some(ParcelClass::County),
+            _ => None,
+        }
+    }
+
+    /// The class of a schedule status (`current`, `due-this-year`, `overdue`, `never-inspected`).
+    pub fn from_status(status: &str) -> Option<ParcelClass> {
+        match status {
+            "current" => Some(ParcelClass::Current),
+            "due-this-year" => Some(ParcelClass::DueThisYear),
+            "overdue" => Some(ParcelClass::Overdue),
+            "never-inspected" => Some(ParcelClass::NeverInspected),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the map colours parcels by tier or by status: it heads the parcel part of the legend. The caller
+/// gives each parcel the class of that kind (and may give `Overdue` or `Failed` on a tier map to mark them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColourBy {
+    /// Inspection tier.
+    #[default]
+    Tier,
+    /// Schedule status.
+    Status,
+}
+
+/// What [`schedule_scene`] maps, all in working-CRS feet.
+#[derive(Clone, Debug, Default)]
+pub struct MapInput<'a> {
+    /// Each parcel's shape and class.
+    pub parcels: Vec<(&'a MultiPolygon<f64>, ParcelClass)>,
+    /// The class of each parcel of the map that has no usable shape: not drawn, but counted in the legend
+    /// and the title, so the map counts every parcel the schedule lists.
+    pub unmapped: Vec<ParcelClass>,
+    /// Tier or status (heads the legend).
+    pub colour_by: ColourBy,
+    /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
+    pub shoreline: Vec<&'a Geometry<f64>>,
+    /// The 500-ft buffer around the shoreline, drawn as a dashed outline.
+    pub buffer: Option<MultiPolygon<f64>>,
+    /// Watershed outlines.
+    pub watershed: Vec<Cow<'a, MultiPolygon<f64>>>,
+    /// Flood hazard areas.
+    pub floodplain: Vec<Cow<'a, MultiPolygon<f64>>>,
+    /// Town boundaries with their names (labelled at an interior point).
+    pub towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)>,
+    /// The map title.
+    pub title: String,
+    /// The as-of date, as text (`2027-01-15`).
+    pub as_of: String,
+    /// The area to show `[minx, miny, maxx, maxy]`; `None` shows the parcels' bounds plus 5% on each side.
+    pub extent: Option<[f64; 4]>,
+}
+
+/// Font size of town names (on an 800×600 image).
+const TOWN_LABEL_PX: f32 = 13.0;
+
+/// The scene of a schedule map: water, parcels by class (overdue and failed last), floodplain, town
+/// boundaries, watershed, buffer, shoreline, town names; a legend of the classes present (with counts) and of
+/// the reference layers drawn; the title and "As of DATE · N parcels".
+///
+/// Only what is in view counts: a parcel or reference shape whose bounds miss the extent is left out of the
+/// scene, the legend and the count, so a map of one town lists that town's parcels.
+pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
+    let extent = input.extent.unwrap_or_else(|| default_extent(input));
+    let in_view = |r: Option<Rect<f64>>| {
+        r.is_some_and(|r| {
+            r.max().x >= extent[0]
+                && r.min().x <= extent[2]
+                && r.max().y >= extent[1]
+                && r.min().y <= extent[3]
+        })
+    };
+    let mut lake = MapLayer::new("lake", Style { fill: Some(Rgba::hex(0xD6EAF8)), ..Style::NONE });
+    let shore_style = Style::line(Rgba::hex(0x08306B), 1.6, false);
+    let mut shore = MapLayer::new("shoreline", shore_style);
+    for &g in input.shoreline.iter().filter(|g| in_view(g.bounding_rect())) {
+        add_shoreline(g, &mut lake, &mut shore);
+    }
+
+    let mut classes: Vec<MapLayer<'a>> =
+        ParcelClass::ALL.iter().map(|c| MapLayer::new(format!("parcels-{c:?}"), c.style())).collect();
+    let index = |class: &ParcelClass| ParcelClass::ALL.iter().position(|c| c == class).unwrap_or(0);
+    let mut counts = [0u64; ParcelClass::ALL.len()];
+    for (shape, class) in input.parcels.iter().filter(|(shape, _)| in_view(shape.bounding_rect())) {
+        counts[index(class)] += 1;
+        classes[index(class)].polygons.push(Cow::Borrowed(*shape));
+    }
+    for class in &input.unmapped {
+        counts[index(class)] += 1;
+    }
+    let shown: u64 = counts.iter().sum();
+
+    let borrowed = |v: &'a [Cow<'_, MultiPolygon<f64>>]| {
+        v.iter().map(|s| &**s).filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect::<Vec<_>>()
+    };
+    let mut flood =
+        MapLayer::new("floodplain", Style::area(Rgba(86, 180, 233, 80), Rgba::hex(0x2C7FB8), 0.8));
+    flood.polygons = borrowed(&input.floodplain);
+    let mut towns = MapLayer::new("towns", Style::line(Rgba::hex(0x555555), 1.0, false));
+    towns.polygons = input
+        .towns
+        .iter()
+        .map(|(shape, _)| &**shape)
+        .filter(|s| in_view(s.bounding_rect()))
+        .map(Cow::Borrowed)
+        .collect();
+    let mut watershed = MapLayer::new("watershed", Style::line(Rgba::hex(0x6A3D9A), 2.0, true));
+    watershed.polygons = borrowed(&input.watershed);
+    let mut buffer = MapLayer::new("buffer", Style::line(Rgba::hex(0x08306B), 1.2, true));
+    buffer.polygons = input.buffer.iter().filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect();
+
+    let mut legend = vec![LegendEntry {
+        label: match input.colour_by {
+            ColourBy::Tier => "Inspection tier".into(),
+            ColourBy::Status => "Status".into(),
+        },
+        style: Style::NONE,
+    }];
+    // Tiers from the lake outwards, then statuses from worst to best, as a reader scans for trouble.
+    let legend_order = [4, 3, 2, 1, 9, 8, 7, 6, 5, 0];
+    for i in legend_order {
+        let n = counts[i];
+        if n > 0 {
+            let c = ParcelClass::ALL[i];
+            legend.push(LegendEntry { label: format!("{} ({})", c.label(), thousands(n)), style: c.style() });
+        }
+    }
+    let references = [
+        (&lake, "Lake"),
+        (&shore, "Shoreline (mean high water)"),
+        (&buffer, "500 ft from shoreline"),
+        (&watershed, "Watershed boundary"),
+        (&flood, "Floodplain (FEMA)"),
+        (&towns, "Town boundary"),
+    ];
+    let drawn: Vec<LegendEntry> = references
+        .iter()
+        .filter(|(layer, _)| !layer.is_empty())
+        .map(|(layer, label)| LegendEntry { label: (*label).into(), style: layer.style })
+        .collect();
+    if !drawn.is_empty() {
+        legend.push(LegendEntry { label: "Reference".into(), style: Style::NONE });
+        legend.extend(drawn);
+    }
+
+    let labels = input
+        .towns
+        .iter()
+        .filter_map(|(shape, name)| {
+            label_point(shape, extent).map(|at| Label { at, text: name.clone(), size_px: TOWN_LABEL_PX })
+        })
+        .collect();
+    let noun = if shown == 1 { "parcel" } else { "parcels" };
+    let mut count = format!("{} {noun}", thousands(shown));
+    if !input.unmapped.is_empty() {
+        count.push_str(&format!(" ({} without a shape, not drawn)", thousands(input.unmapped.len() as u64)));
+    }
+    let subtitle = if input.as_of.is_empty() { count } else { format!("As of {} · {count}", input.as_of) };
+
+    let mut layers = vec![lake];
+    layers.extend(classes);
+    layers.extend([flood, towns, watershed, buffer, shore]);
+    layers.retain(|l| !l.is_empty());
+    Scene { title: input.title.clone(), subtitle, extent, layers, labels, legend, units_per_foot: 1.0 }
+}
+
+/// Splits one shoreline geometry into water to fill and lines to stroke.
+fn add_shoreline<'a>(g: &'a Geometry<f64>, lake: &mut MapLayer<'a>, shore: &mut MapLayer<'a>) {
+    let rings =
+        |p: &'a geo::Polygon<f64>| std::iter::once(p.exterior()).chain(p.interiors()).map(Cow::Borrowed);
+    match g {
+        Geometry::LineString(l) => shore.lines.push(Cow::Borrowed(l)),
+        Geometry::MultiLineString(m) => shore.lines.extend(m.0.iter().map(Cow::Borrowed)),
+        Geometry::Polygon(p) => {
+            lake.polygons.push(Cow::Owned(MultiPolygon(vec![p.clone()])));
+            shore.lines.extend(rings(p));
+        }
+        Geometry::MultiPolygon(m) => {
+            lake.polygons.push(Cow::Borrowed(m));
+            shore.lines.extend(m.0.iter().flat_map(rings));
+        }
+        Geometry::GeometryCollection(c) => c.0.iter().for_each(|g| add_shoreline(g, lake, shore)),
+        _ => {}
+    }
+}
+
+/// The parcels' bounds plus 5% of their size on each side (at least 100 ft); without parcels, the bounds of
+/// the reference layers.
+fn default_extent(input: &MapInput<'_>) -> [f64; 4] {
+    let mut bounds: Option<Rect<f64>> = None;
+    let mut add = |r: Option<Rect<f64>>| {
+        if let Some(r) = r {
+            bounds = Some(match bounds {
+                None => r,
+                Some(b) => Rect::new(
+                    (b.min().x.min(r.min().x), b.min().y.min(r.min().y)),
+                    (b.max().x.max(r.max().x), b.max().y.max(r.max().y)),
+                ),
+            });
+        }
+    };
+    if input.parcels.is_empty() {
+        input.towns.iter().for_each(|(t, _)| add(t.bounding_rect()));
+        input
+            .watershed
+            .iter()
+            .chain(&input.floodplain)
+            .map(|s| &**s)
+            .chain(&input.buffer)
+            .for_each(|s| add(s.bounding_rect()));
+        input.shoreline.iter().for_each(|g| add(g.bounding_rect()));
+    } else {
+        input.parcels.iter().for_each(|(p, _)| add(p.bounding_rect()));
+    }
+    let Some(b) = bounds else { return [0.0, 0.0, 1000.0, 1000.0] };
+    let (px, py) = ((b.width() * 0.05).max(100.0), (b.height() * 0.05).max(100.0));
+    [b.min().x - px, b.min().y - py, b.max().x + px, b.max().y + py]
+}
+
+/// Where a town's name goes: its interior point, or, when that is out of view, the centre of the part of its
+/// bounds in view if the town covers it; `None` when the town is not in view.
+fn label_point(shape: &MultiPolygon<f64>, extent: [f64; 4]) -> Option<[f64; 2]> {
+    let inside =
+        |p: [f64; 2]| p[0] >= extent[0] && p[0] <= extent[2] && p[1] >= extent[1] && p[1] <= extent[3];
+    if let Some(p) = interior_point(shape).filter(|p| inside(*p)) {
+        return Some(p);
+    }
+    let b = shape.bounding_rect()?;
+    let (x0, y0) = (b.min().x.max(extent[0]), b.min().y.max(extent[1]));
+    let (x1, y1) = (b.max().x.min(extent[2]), b.max().y.min(extent[3]));
+    let centre = [(x0 + x1) / 2.0, (y0 + y1) / 2.0];
+    (x0 < x1 && y0 < y1 && shape.0.iter().any(|p| in_polygon(centre, p))).then_some(centre)
+}
+
+/// The rectangle `[x0, y0, x1, y1]` as a multipolygon, for scenes built by hand (insets, tests).
+pub fn rectangle(r: [f64; 4]) -> MultiPolygon<f64> {
+    let [x0, y0, x1, y1] = r;
+    MultiPolygon(vec![geo::Polygon::new(
+        LineString::from(vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]),
+        Vec::new(),
+    )])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(scene: &Scene<'_>) -> Vec<String> {
+        scene.legend.iter().map(|e| e.label.clone()).collect()
+    }
+
+    #[test]
+    fn legend_lists_only_classes_present_with_counts_then_layers_drawn() {
+        let (a, b, c) =
+            (rectangle([0.0, 0.0, 100.0, 100.0]), rectangle([200.0, 0.0, 300.0, 100.0]), rectangle([0.0; 4]));
+        let input = MapInput {
+            parcels: vec![
+                (&a, ParcelClass::Watershed),
+                (&b, ParcelClass::Failed),
+                (&c, ParcelClass::Watershed),
+            ],
+            watershed: vec![Cow::Owned(rectangle([-50.0, -50.0, 400.0, 400.0]))],
+            title: "T".into(),
+            as_of: "2027-01-15".into(),
+            ..MapInput::default()
+        };
+        let scene = schedule_scene(&input);
+        assert_eq!(
+            names(&scene),
+            ["Inspection tier", "Watershed (2)", "Failed inspection (1)", "Reference", "Watershed boundary"]
+        );
+        assert_eq!(scene.subtitle, "As of 2027-01-15 · 3 parcels");
+        // Failed parcels are drawn after (over) the tiers; reference outlines over the parcels.
+        let order: Vec<&str> = scene.layers.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(order, ["parcels-Watershed", "parcels-Failed", "watershed"]);
+    }
+
+    #[test]
+    fn status_legend_heads_with_status_and_orders_worst_first() {
+        let (a, b) = (rectangle([0.0, 0.0, 1.0, 1.0]), rectangle([2.0, 0.0, 3.0, 1.0]));
+        let input = MapInput {
+            parcels: vec![(&a, ParcelClass::Current), (&b, ParcelClass::Overdue)],
+            colour_by: ColourBy::Status,
+            ..MapInput::default()
+        };
+        assert_eq!(names(&schedule_scene(&input)), ["Status", "Overdue (1)", "Current (1)"]);
+    }
+
+    #[test]
+    fn default_extent_is_parcel_bounds_plus_five_percent() {
+        let a = rectangle([0.0, 0.0, 10_000.0, 4_000.0]);
+        let input = MapInput { parcels: vec![(&a, ParcelClass::County)], ..MapInput::default() };
+        assert_eq!(schedule_scene(&input).extent, [-500.0, -200.0, 10_500.0, 4_200.0]);
+        let given = MapInput { extent: Some([1.0, 2.0, 3.0, 4.0]), ..input.clone() };
+        assert_eq!(schedule_scene(&given).extent, [1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn a_map_of_one_area_counts_and_lists_only_what_is_in_view() {
+        let (near, far) = (rectangle([0.0, 0.0, 100.0, 100.0]), rectangle([9_000.0, 0.0, 9_100.0, 100.0]));
+        let input = MapInput {
+            parcels: vec![(&near, ParcelClass::Current), (&far, ParcelClass::Overdue)],
+            colour_by: ColourBy::Status,
+            watershed: vec![Cow::Owned(rectangle([8_000.0, -100.0, 9_500.0, 500.0]))],
+            as_of: "2027-01-15".into(),
+            extent: Some([-50.0, -50.0, 500.0, 500.0]),
+            ..MapInput::default()
+        };
+        let scene = schedule_scene(&input);
+        assert_eq!(names(&scene), ["Status", "Current (1)"]);
+        assert_eq!(scene.subtitle, "As of 2027-01-15 · 1 parcel");
+        assert_eq!(scene.layers.len(), 1);
+    }
+
+    #[test]
+    fn towns_are_labelled_inside_and_only_in_view() {
+        let a = rectangle([0.0, 0.0, 1_000.0, 1_000.0]);
+        let input = MapInput {
+            parcels: vec![(&a, ParcelClass::County)],
+            towns: vec![
+                (Cow::Owned(rectangle([0.0, 0.0, 1_000.0, 1_000.0])), "Fleming".into()),
+                (Cow::Owned(rectangle([50_000.0, 0.0, 60_000.0, 1_000.0])), "Far".into()),
+                // Its interior point is out of view; the part in view is labelled.
+                (Cow::Owned(rectangle([-9_000.0, 0.0, 1_000.0, 1_000.0])), "West".into()),
+            ],
+            ..MapInput::default()
+        };
+        let scene = schedule_scene(&input);
+        let labels: Vec<(&str, [f64; 2])> = scene.labels.iter().map(|l| (l.text.as_str(), l.at)).collect();
+        assert_eq!(labels, [("Fleming", [500.0, 500.0]), ("West", [450.0, 500.0])]);
+    }
+
+    #[test]
+    fn lake_polygons_fill_as_water_and_outline_as_shoreline() {
+        let a = rectangle([0.0, 0.0, 1.0, 1.0]);
+        let lake = Geometry::MultiPolygon(rectangle([10.0, 10.0, 20.0, 20.0]));
+        let line = Geometry::LineString(LineString::from(vec![(0.0, 0.0), (5.0, 5.0)]));
+        let input = MapInput {
+            parcels: vec![(&a, ParcelClass::Lakefront)],
+            shoreline: vec![&lake, &line],
+            ..MapInput::default()
+        };
+        let scene = schedule_scene(&input);
+        assert_eq!(scene.layers[0].name, "lake");
+        assert_eq!(scene.layers[0].polygons.len(), 1);
+        let shore = scene.layers.iter().find(|l| l.name == "shoreline").unwrap();
+        assert_eq!(shore.lines.len(), 2);
+        assert!(names(&scene).contains(&"Lake".to_string()));
+    }
+
+    #[test]
+    fn class_names_parse() {
+        assert_eq!(ParcelClass::from_tier("near-shore"), Some(ParcelClass::NearShore));
+        assert_eq!(ParcelClass::from_tier("gorham"), None);
+        assert_eq!(ParcelClass::from_status("never-inspected"), Some(ParcelClass::NeverInspected));
+        assert_eq!(ParcelClass::from_status("failed"), None);
+    }
+}

@@ -1,0 +1,296 @@
+//! The schedule map of `lakeshore map`: turns a run's rows and the reference layers it read into a
+//! [`crate::report::map::MapInput`] — parcels classed by tier or status (failed and overdue marked on either), the
+//! mean-high-water line, its buffer at the rule set's distance, the watershed outline, the special flood hazard
+//! areas and the towns — for the whole county or one town; and the data of the interactive HTML map
+//! ([`html_map`]).
+
+use std::borrow::Cow;
+
+use geo::{BoundingRect, Buffer, Geometry, GeometryCollection, MultiPolygon, Simplify};
+
+use crate::crs::Reprojector;
+use crate::law::obligations::Obligation;
+use crate::law::permit::Class;
+use crate::law::schedule::Row;
+use crate::model::error::{Error, Result};
+use crate::model::table::Table;
+use crate::pipeline::Run;
+use crate::report::map::html::{
+    display_tolerance, simplify_for_display, HtmlLayer, HtmlMap, HtmlObligation, HtmlParcel, PARCEL_FIELDS,
+};
+use crate::report::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
+use crate::report::schedule::ScheduleTable;
+use crate::report::workload::workload;
+
+/// What to map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MapOptions {
+    /// Colour parcels by tier or by status.
+    pub colour_by: ColourBy,
+    /// Only this town (case-insensitive), framed on its boundary.
+    pub town: Option<String>,
+}
+
+fn town_of<'a>(row: &'a Row<'_>) -> Option<&'a str> {
+    row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
+}
+
+/// The class a parcel is drawn in: failed systems and (on a tier map) overdue parcels stand out.
+fn class_of(row: &Row<'_>, colour_by: ColourBy) -> ParcelClass {
+    let e = &row.entry;
+    if e.permit.as_ref().is_some_and(|p| p.class == Class::Failed) {
+        return ParcelClass::Failed;
+    }
+    let by_tier = || ParcelClass::from_tier(e.tier).unwrap_or(ParcelClass::Unscheduled);
+    let overdue = e.owed.is_some_and(|o| o.overdue);
+    match (colour_by, e.status) {
+        (ColourBy::Tier, _) if overdue => ParcelClass::Overdue,
+        (ColourBy::Tier, _) | (ColourBy::Status, None) => by_tier(),
+        (ColourBy::Status, Some(status)) => ParcelClass::from_status(status.as_str()).unwrap_or_else(by_tier),
+    }
+}
+
+/// A polygon feature as one multipolygon: the feature's own when it is one, made of its polygon when it is a
+/// polygon; `None` for other kinds.
+fn area(geometry: &Geometry<f64>) -> Option<Cow<'_, MultiPolygon<f64>>> {
+    match geometry {
+        Geometry::MultiPolygon(mp) => Some(Cow::Borrowed(mp)),
+        Geometry::Polygon(p) => Some(Cow::Owned(MultiPolygon(vec![p.clone()]))),
+        _ => None,
+    }
+}
+
+/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
+pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
+    let rules = run.rules;
+    let reference = &run.reference;
+    let wanted = |name: Option<&str>| match (&options.town, name) {
+        (None, _) => true,
+        (Some(town), Some(name)) => {
+            rules.municipality(name).unwrap_or_else(|| name.to_string()).eq_ignore_ascii_case(town.trim())
+        }
+        (Some(_), None) => false,
+    };
+    let (mut parcels, mut unmapped) = (Vec::new(), Vec::new());
+    for row in run.rows.iter().filter(|row| wanted(town_of(row))) {
+        let class = class_of(row, options.colour_by);
+        match row.parcel.shape.as_ref() {
+            Some(shape) => parcels.push((shape, class)),
+            None => unmapped.push(class),
+        }
+    }
+    let towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)> = reference
+        .towns
+        .iter()
+        .flat_map(|layer| layer.features())
+        .filter_map(|(geometry, name)| Some((area(geometry)?, name.clone()?)))
+        .collect();
+    let extent = match &options.town {
+        None => None,
+        Some(town) => {
+            let frame = towns
+                .iter()
+                .filter(|(_, name)| wanted(Some(name)))
+                .find_map(|(shape, _)| shape.bounding_rect());
+            if frame.is_none() && parcels.is_empty() {
+                return Err(Error::Config(format!(
+                    "--town {town}: no parcel or town polygon of that name; check the spelling"
+                )));
+            }
+            frame.map(|r| {
+                let margin = 0.05 * r.width().max(r.height());
+                [r.min().x - margin, r.min().y - margin, r.max().x + margin, r.max().y + margin]
+            })
+        }
+    };
+    let shoreline: Vec<&Geometry<f64>> = reference.mean_high_water().map(|(g, _)| g).collect();
+    let distance_ft = rules.max_distance_ft();
+    let buffer = (distance_ft > 0.0 && !shoreline.is_empty())
+        .then(|| GeometryCollection(shoreline.iter().map(|&g| g.clone()).collect()).buffer(distance_ft));
+    let floodplain = reference
+        .floodplain
+        .iter()
+        .flat_map(|layer| layer.features())
+        .filter(|(_, zone)| zone.sfha)
+        .filter_map(|(geometry, _)| area(geometry))
+        .collect();
+    let what = match options.colour_by {
+        ColourBy::Tier => "inspection tiers",
+        ColourBy::Status => "inspection status",
+    };
+    let place = options.town.as_deref().map(|t| format!(", {t}")).unwrap_or_default();
+    Ok(MapInput {
+        parcels,
+        unmapped,
+        colour_by: options.colour_by,
+        shoreline,
+        buffer,
+        watershed: reference
+            .watersheds
+            .iter()
+            .flat_map(|layer| layer.features())
+            .filter_map(|(geometry, _)| area(geometry))
+            .collect(),
+        floodplain,
+        towns,
+        title: format!("{}{place}: septic {what}", rules.jurisdiction.name),
+        as_of,
+        extent,
+    })
+}
+
+/// What the HTML map adds to a [`MapInput`]: the open obligations of the run's parcels (any order), the
+/// workload span and the base map.
+pub struct HtmlExtras<'a, 'r> {
+    /// Open obligations, as [`crate::law::obligations::collect`] found them.
+    pub obligations: &'a [Obligation<'r>],
+    /// First and last year of the workload chart.
+    pub years: (i32, i32),
+    /// A tile URL template for a base map.
+    pub basemap: Option<String>,
+}
+
+/// The interactive map of `run` ([`crate::report::map::html`]): the parcels `options` selects with their schedule
+/// columns (as `schedule.csv` writes them), open obligations and classes by tier and by status, the
+/// reference layers of the PNG map (those the run read), and the workload per year; shapes simplified for
+/// display at the extent's tolerance and reprojected to WGS 84.
+pub fn html_map(
+    run: &Run<'_>,
+    options: &MapOptions,
+    as_of: chrono::NaiveDate,
+    extras: HtmlExtras<'_, '_>,
+    to_wgs84: &Reprojector,
+) -> Result<HtmlMap> {
+    let input = map_input(run, options, as_of.to_string())?;
+    let scene = schedule_scene(&input);
+    let tolerance = display_tolerance(scene.extent);
+    let project = |shape: &MultiPolygon<f64>| -> Option<MultiPolygon<f64>> {
+        match to_wgs84.transform(&Geometry::MultiPolygon(simplify_for_display(shape, tolerance))) {
+            Ok(Geometry::MultiPolygon(m)) => Some(m),
+            _ => None,
+        }
+    };
+    let mut layers = Vec::new();
+    for layer in scene.layers.iter().filter(|l| !l.name.starts_with("parcels-")) {
+        let lines = layer
+            .lines
+            .iter()
+            .filter_map(|l| match to_wgs84.transform(&Geometry::LineString(l.simplify(tolerance))) {
+                Ok(Geometry::LineString(l)) => Some(l),
+                _ => None,
+            })
+            .collect();
+        layers.push(HtmlLayer {
+            name: reference_label(&layer.name).to_string(),
+            style: layer.style,
+            polygons: layer.polygons.iter().filter_map(|p| project(p)).collect(),
+            lines,
+            above: layer.name != "lake" && layer.name != "floodplain",
+        });
+    }
+
+    let table = ScheduleTable::new(run);
+    let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
+    let columns: Vec<Option<usize>> = PARCEL_FIELDS.iter().map(|f| column(f)).collect();
+    let mut owed: Vec<Vec<&Obligation<'_>>> = vec![Vec::new(); run.rows.len()];
+    for o in extras.obligations {
+        owed[o.parcel].push(o);
+    }
+    let wanted = |row: &Row<'_>| match &options.town {
+        None => true,
+        Some(town) => town_of(row)
+            .map(|name| run.rules.municipality(name).unwrap_or_else(|| name.to_string()))
+            .is_some_and(|name| name.eq_ignore_ascii_case(town.trim())),
+    };
+    let (mut parcels, mut unmapped) = (Vec::new(), 0);
+    for (i, row) in run.rows.iter().enumerate().filter(|(_, row)| wanted(row)) {
+        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else {
+            unmapped += 1;
+            continue;
+        };
+        let fields = std::array::from_fn(|k| {
+            columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default()
+        });
+        let obligations = owed[i]
+            .iter()
+            .map(|o| HtmlObligation {
+                what: o.what.to_string(),
+                due: o.due.map(|d| d.to_string()).unwrap_or_default(),
+                overdue: o.overdue,
+                citation: o.citation.to_string(),
+            })
+            .collect();
+        parcels.push(HtmlParcel {
+            shape,
+            fields,
+            tier_class: class_of(row, ColourBy::Tier),
+            status_class: class_of(row, ColourBy::Status),
+            overdue: row.entry.owed.is_some_and(|o| o.overdue),
+            obligations,
+        });
+    }
+
+    let work = workload(run, extras.years.0, extras.years.1);
+    let mut per_year: std::collections::BTreeMap<i32, u64> =
+        (extras.years.0..=extras.years.1).map(|y| (y, 0)).collect();
+    for r in &work.rows {
+        *per_year.entry(r.year).or_default() += r.due;
+    }
+    Ok(HtmlMap {
+        title: input.title.clone(),
+        as_of: as_of.to_string(),
+        colour_by: options.colour_by,
+        unmapped,
+        basemap: extras.basemap,
+        parcels,
+        layers,
+        workload: per_year.into_iter().collect(),
+        backlog: work.rows.iter().map(|r| r.backlog).sum(),
+    })
+}
+
+/// The name a reference layer of [`schedule_scene`] goes by in the HTML map's layer list.
+fn reference_label(name: &str) -> &str {
+    match name {
+        "lake" => "Lake",
+        "shoreline" => "Shoreline (mean high water)",
+        "buffer" => "Buffer from the shoreline",
+        "watershed" => "Watershed",
+        "floodplain" => "Floodplain (FEMA)",
+        "towns" => "Towns",
+        other => other,
+    }
+}
+
+/// The QGIS style of the schedule (`schedule.qml`): one category per tier of `rules` in rule order, then
+/// unscheduled, coloured as on the PNG map (a tier the map has no colour for gets one of a fixed
+/// colour-blind-safe cycle).
+pub fn schedule_style(rules: &crate::rules::RuleSet) -> String {
+    use crate::report::map::qml::{schedule_qml, Category};
+    use crate::report::map::Rgba;
+    const SPARE: [u32; 4] = [0xCC79A7, 0xD55E00, 0x999933, 0x882255];
+    let mut tiers: Vec<&str> = Vec::new();
+    for rule in &rules.rules {
+        if !tiers.contains(&rule.tier.as_str()) {
+            tiers.push(&rule.tier);
+        }
+    }
+    let mut spare = SPARE.iter().cycle();
+    let mut categories: Vec<Category> = tiers
+        .iter()
+        .map(|tier| {
+            let class = ParcelClass::from_tier(tier);
+            let fill = class
+                .and_then(|c| c.style().fill)
+                .unwrap_or_else(|| Rgba::hex(*spare.next().unwrap_or(&SPARE[0])));
+            Category { value: tier.to_string(), label: class.map_or(*tier, |c| c.label()).to_string(), fill }
+        })
+        .collect();
+    let unscheduled = ParcelClass::Unscheduled;
+    categories.push(Category {
+        value: crate::law::schedule::UNSCHEDULED.to_string(),
+        label: unscheduled.label().to_string(),
+        fill: unscheduled.style().fill.unwrap_or(Rgba::hex(0xD9D9D9)),
+    });
+    schedule_qml(&categories)
+}
