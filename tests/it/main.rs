@@ -27,6 +27,7 @@ mod one_story;
 mod outputs;
 mod planted;
 mod qgis_style;
+mod read_back;
 mod real_data;
 mod record_files;
 mod safe_outputs;

@@ -10,6 +10,9 @@
 //! second.
 //!
 //! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries.
+//!
+//! The hundreds of runs of [`damaged_inputs_never_panic_hang_or_lose_a_parcel`] take minutes, so that test
+//! is left out of a plain `cargo test` and run by `.ci/run` (`cargo test --test it mutation -- --ignored`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -279,6 +282,7 @@ fn check(case: &Case, dir: &Path) -> Result<(), String> {
 }
 
 #[test]
+#[ignore = "hundreds of runs: .ci/run runs it, or `cargo test --test it mutation -- --ignored`"]
 fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     let scratch = common::fresh_dir("mutation");
     let pristine = scratch.join("pristine");
