@@ -8,7 +8,8 @@
 # folder (generation is timed separately and is not part of the reported number), then times
 #   target/release/lakeshore schedule --config DIR/county.toml --as-of 2027-01-15 \
 #       --out DIR/out --format csv
-# and prints wall time and peak RSS as a table. A failing run is reported, not fatal.
+# and prints wall time and peak RSS as a table, then the same with the default formats (CSV and GeoJSON, no
+# --format flag) as a row "N default". A failing run is reported, not fatal.
 # KEEP=1 keeps the temp folders; AS_OF=YYYY-MM-DD changes the as-of date.
 # DUCKDB=0 skips the comparison with DuckDB spatial (bench/duckdb_job.py, the same job in SQL). Otherwise a
 # venv with the PyPI packages `duckdb` and `duckdb-ext-spatial` is made once in $BENCH_VENV
@@ -121,6 +122,15 @@ for n in "${sizes[@]}"; do
         fi
     fi
     rows+=("$n|$gwall|$wall|$((rss / 1024))|$duck|$status, $rows_out rows")
+    echo "N=$n: scheduling with the default formats (CSV and GeoJSON) ..." >&2
+    read -r code wall rss < <(measure "$dir/default.log" "$bin" schedule --config "$dir/county.toml" \
+        --as-of "$as_of" --out "$dir/default")
+    case "$code" in
+        0 | 2) status="ok (exit $code)" ;;
+        *) status="FAILED (exit $code)" ;;
+    esac
+    cmp -s "$dir/out/schedule.csv" "$dir/default/schedule.csv" || status="$status, schedule.csv differs"
+    rows+=("$n default|-|$wall|$((rss / 1024))|-|-|-|$status")
     if [ "${GPKG:-0}" = 1 ]; then
         echo "N=$n: copying into a GeoPackage and scheduling it ..." >&2
         if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then
