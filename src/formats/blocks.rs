@@ -11,10 +11,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{geojson, read_layer, shapefile, split_member, LayerFormat, ReadOptions};
-use crate::crs::layer::{Feature, Value};
+use super::{reader_for, require_file, split_member, LayerAt, ReadOptions};
+use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::Crs;
-use crate::model::error::{Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 
 /// A layer being read in blocks of records.
 pub struct LayerBlocks {
@@ -22,56 +22,89 @@ pub struct LayerBlocks {
     crs: Crs,
     fields: Vec<String>,
     len: usize,
-    source: Source,
+    source: Box<dyn BlockReader>,
 }
 
-enum Source {
-    Shapefile(Box<shapefile::Blocks>),
-    Geojson(Box<geojson::Blocks>),
-    /// The features not yet handed out, and the reader's problems, given with the first block.
-    Memory {
-        features: std::vec::IntoIter<Feature>,
-        problems: Vec<Problem>,
-    },
+/// The records of an open layer, handed out block by block: what each format that reads a layer a block at a
+/// time implements, and the features of a layer read whole.
+pub(super) trait BlockReader: Send {
+    /// Calls `each` with the record number and the values of the kept fields at indices `columns`, for
+    /// every record in order (see [`LayerBlocks::scan`]).
+    fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>;
+
+    /// The next `count` records and their problems (see [`LayerBlocks::next_block`]).
+    fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)>;
+
+    /// The records numbered `records` and their problems (see [`LayerBlocks::read_records`]); `None` when
+    /// the records are read front to back only.
+    fn read_records(&mut self, records: &[usize]) -> Option<Result<(Vec<Feature>, Vec<Problem>)>> {
+        let _ = records;
+        None
+    }
+
+    /// Whether [`BlockReader::read_records`] reads records.
+    fn reads_any_records(&self) -> bool {
+        false
+    }
+
+    /// Whether the layer was read whole on opening (a test checks that a format read a block at a time is).
+    #[cfg(test)]
+    fn read_whole(&self) -> bool {
+        false
+    }
+}
+
+/// The features of a layer read whole not yet handed out, and the reader's problems, given with the first
+/// block.
+struct Memory {
+    features: std::vec::IntoIter<Feature>,
+    problems: Vec<Problem>,
+}
+
+impl BlockReader for Memory {
+    fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
+        for feature in self.features.as_slice() {
+            let values = columns.iter().map(|&c| feature.values.get(c).cloned().unwrap_or(Value::Null));
+            each(feature.record, values.collect());
+        }
+        Ok(())
+    }
+
+    fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        Ok((self.features.by_ref().take(count).collect(), std::mem::take(&mut self.problems)))
+    }
+
+    #[cfg(test)]
+    fn read_whole(&self) -> bool {
+        true
+    }
 }
 
 impl LayerBlocks {
-    /// Opens the layer at `path` (any format [`read_layer`] reads) with the fields `options` keeps.
+    /// Opens the layer at `path` (any format [`super::read_layer`] reads) with the fields `options` keeps.
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
         let (file, member) = split_member(path);
-        let format = LayerFormat::of(&file)?;
-        // Shapefiles and GeoJSON files are read from the file a block at a time; other formats whole.
-        let streamed = match format {
-            _ if member.is_some() => None,
-            LayerFormat::Shapefile => {
-                super::require_file(&file)?;
-                let blocks = shapefile::Blocks::open(&file, options)?;
-                Some((
-                    blocks.crs.clone(),
-                    blocks.fields.clone(),
-                    blocks.len(),
-                    Source::Shapefile(Box::new(blocks)),
-                ))
-            }
-            LayerFormat::GeoJson => {
-                super::require_file(&file)?;
-                let blocks = geojson::Blocks::open(&file, options)?;
-                Some((
-                    blocks.crs.clone(),
-                    blocks.fields.clone(),
-                    blocks.len(),
-                    Source::Geojson(Box::new(blocks)),
-                ))
-            }
-            _ => None,
-        };
-        if let Some((crs, fields, len, source)) = streamed {
-            return Ok(LayerBlocks { path: file, crs, fields, len, source });
-        }
-        let (layer, problems) = read_layer(path, options)?;
+        let reader = reader_for(&file)?;
+        require_file(&file)?;
+        reader.open_blocks(&LayerAt { file: &file, member: member.as_deref(), path }, options)
+    }
+
+    /// A layer read from `path` a block at a time by `source`.
+    pub(super) fn streamed(
+        path: &Path,
+        crs: Crs,
+        fields: Vec<String>,
+        len: usize,
+        source: Box<dyn BlockReader>,
+    ) -> Self {
+        LayerBlocks { path: path.to_path_buf(), crs, fields, len, source }
+    }
+
+    /// A layer read whole, handed out from memory.
+    pub(super) fn in_memory(layer: Layer, problems: Vec<Problem>) -> Self {
         let len = layer.features.len();
-        let source = Source::Memory { features: layer.features.into_iter(), problems };
-        Ok(LayerBlocks { path: layer.path, crs: layer.crs, fields: layer.fields, len, source })
+        let source = Box::new(Memory { features: layer.features.into_iter(), problems });
+        LayerBlocks { path: layer.path, crs: layer.crs, fields: layer.fields, len, source }
     }
 
     /// The file the layer is read from (the `.shp` for a shapefile).
@@ -104,24 +137,13 @@ impl LayerBlocks {
     /// cannot be decoded is null here, and is reported when its block is read. A GeoJSON file reads those
     /// properties alone (opening found any value that cannot be read).
     pub fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
-        match &self.source {
-            Source::Shapefile(blocks) => blocks.scan(columns, each),
-            Source::Geojson(blocks) => blocks.scan(columns, each),
-            Source::Memory { features, .. } => {
-                for feature in features.as_slice() {
-                    let values =
-                        columns.iter().map(|&c| feature.values.get(c).cloned().unwrap_or(Value::Null));
-                    each(feature.record, values.collect());
-                }
-                Ok(())
-            }
-        }
+        self.source.scan(columns, each)
     }
 
     /// Whether [`LayerBlocks::read_records`] can take records in any order: a shapefile's records are at
     /// offsets its `.shx` gives and at fixed widths in its `.dbf`.
     pub fn reads_any_records(&self) -> bool {
-        matches!(self.source, Source::Shapefile(_))
+        self.source.reads_any_records()
     }
 
     /// The records numbered `records` (rising; each record of the layer read once over the calls) and the
@@ -129,31 +151,25 @@ impl LayerBlocks {
     /// only front to back (see [`LayerBlocks::reads_any_records`]). A reader uses this or `next_block`, not
     /// both.
     pub fn read_records(&mut self, records: &[usize]) -> Result<(Vec<Feature>, Vec<Problem>)> {
-        match &mut self.source {
-            Source::Shapefile(blocks) => blocks.read_records(records),
-            Source::Geojson(_) | Source::Memory { .. } => Err(crate::model::error::Error::format(
+        self.source.read_records(records).unwrap_or_else(|| {
+            Err(Error::format(
                 &self.path,
                 "this layer's records are read front to back only, not by record number",
-            )),
-        }
+            ))
+        })
     }
 
     /// The next `count` records (fewer at the end, none once all are read) and the problems found in them,
     /// in record order; problems with the whole file come with the first block.
     pub fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
-        match &mut self.source {
-            Source::Shapefile(blocks) => blocks.next_block(count),
-            Source::Geojson(blocks) => blocks.next_block(count),
-            Source::Memory { features, problems } => {
-                Ok((features.by_ref().take(count).collect(), std::mem::take(problems)))
-            }
-        }
+        self.source.next_block(count)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::read_layer;
 
     /// Every GeoJSON layer of the samples (the problem sample's broken features among them), read in blocks
     /// of many sizes after a scan of every field, is the layer a whole read gives, problems and all.
@@ -166,7 +182,7 @@ mod tests {
             let (layer, problems) = read_layer(&path, &options).unwrap();
             for count in [1, 7, 1000] {
                 let mut blocks = LayerBlocks::open(&path, &options).unwrap();
-                assert!(matches!(blocks.source, Source::Geojson(_)), "{}", path.display());
+                assert!(!blocks.source.read_whole(), "{}", path.display());
                 assert_eq!(
                     (blocks.crs(), blocks.fields(), blocks.len()),
                     (&layer.crs, &layer.fields[..], layer.features.len())

@@ -12,7 +12,7 @@ use std::path::Path;
 use polars::prelude::*;
 use serde_json::Value as Json;
 
-use super::{check_geometry, select_fields, ReadOptions, Unusable};
+use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
@@ -129,6 +129,23 @@ fn values(column: &Column) -> Vec<Value> {
             Ok(c) => c.str().map(|s| s.iter().map(text).collect()).unwrap_or_default(),
             Err(_) => vec![Value::Null; column.len()],
         },
+    }
+}
+
+/// The GeoParquet format: a `.parquet` file with a WKB geometry column, read whole.
+pub(super) struct GeoParquet;
+
+impl LayerReader for GeoParquet {
+    fn extensions(&self) -> &'static [&'static str] {
+        &["parquet", "geoparquet"]
+    }
+
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
+        field_names(layer.file)
+    }
+
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+        read(layer.file, options)
     }
 }
 

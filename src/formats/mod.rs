@@ -1,6 +1,8 @@
 //! Readers: the only code that reads layers from the filesystem.
 //!
-//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension:
+//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension; each
+//! format is a `LayerReader`, which names a layer's fields, reads it whole and opens it in blocks
+//! ([`blocks::LayerBlocks`]):
 //!
 //! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
 //! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
@@ -49,14 +51,9 @@ pub struct ReadOptions {
 /// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
     let (file, member) = split_member(path);
-    let format = LayerFormat::of(&file)?;
+    let reader = reader_for(&file)?;
     require_file(&file)?;
-    match format {
-        LayerFormat::Shapefile => shapefile::field_names(&file),
-        LayerFormat::GeoJson => geojson::field_names(&file),
-        LayerFormat::GeoPackage => gpkg::field_names(&file, member.as_deref()),
-        LayerFormat::GeoParquet => geoparquet::field_names(&file),
-    }
+    reader.field_names(&LayerAt { file: &file, member: member.as_deref(), path })
 }
 
 /// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
@@ -65,14 +62,55 @@ pub fn field_names(path: &Path) -> Result<Vec<String>> {
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
     let (file, member) = split_member(path);
-    let format = LayerFormat::of(&file)?;
+    let reader = reader_for(&file)?;
     require_file(&file)?;
-    match format {
-        LayerFormat::Shapefile => shapefile::read(&file, options),
-        LayerFormat::GeoJson => geojson::read(&file, options),
-        LayerFormat::GeoPackage => gpkg::read(&file, member.as_deref(), path, options),
-        LayerFormat::GeoParquet => geoparquet::read(&file, options),
+    reader.read(&LayerAt { file: &file, member: member.as_deref(), path }, options)
+}
+
+/// A layer as a path names it: the file, the layer inside it when the file holds several (a GeoPackage's
+/// `FILE.gpkg:LAYER`), and the path as given, which problems name.
+struct LayerAt<'a> {
+    file: &'a Path,
+    member: Option<&'a str>,
+    path: &'a Path,
+}
+
+/// What a layer format does: name a layer's fields, read it whole, and open it to be read in blocks. Each
+/// format implements it; [`reader_for`] chooses one from a file's extension.
+trait LayerReader: Sync {
+    /// The extensions of its files, in lower case (`shp`; `geojson` and `json`).
+    fn extensions(&self) -> &'static [&'static str];
+
+    /// The layer's attribute field names, without reading its records.
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>>;
+
+    /// The layer read whole, in the file's own CRS, with the problems of its records.
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)>;
+
+    /// The layer opened to be read in blocks of records: read whole here and handed out from memory, unless
+    /// the format reads it from the file a block at a time.
+    fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<blocks::LayerBlocks> {
+        let (layer, problems) = self.read(layer, options)?;
+        Ok(blocks::LayerBlocks::in_memory(layer, problems))
     }
+}
+
+/// The reader of each layer format.
+const READERS: [&dyn LayerReader; 4] =
+    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet];
+
+/// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
+/// extension.
+fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let reader = READERS.into_iter().find(|r| r.extensions().contains(&ext.as_str()));
+    reader.ok_or_else(|| {
+        Error::format(
+            file,
+            "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
+             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
+        )
+    })
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
@@ -132,32 +170,6 @@ pub fn require_file(path: &Path) -> Result<()> {
         path,
         format!("{what}; check the path given on the command line or in the config file's [layers] section"),
     ))
-}
-
-/// The file formats [`read_layer`] knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LayerFormat {
-    Shapefile,
-    GeoJson,
-    GeoPackage,
-    GeoParquet,
-}
-
-impl LayerFormat {
-    fn of(path: &Path) -> Result<Self> {
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-        match ext.as_str() {
-            "shp" => Ok(LayerFormat::Shapefile),
-            "geojson" | "json" => Ok(LayerFormat::GeoJson),
-            "gpkg" | "sqlite" => Ok(LayerFormat::GeoPackage),
-            "parquet" | "geoparquet" => Ok(LayerFormat::GeoParquet),
-            _ => Err(Error::format(
-                path,
-                "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
-                 .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
-            )),
-        }
-    }
 }
 
 /// The label a [`Problem`] uses for record `n` (1-based).
@@ -285,14 +297,17 @@ mod tests {
 
     #[test]
     fn format_by_extension() {
-        assert_eq!(LayerFormat::of(Path::new("a/parcels.SHP")).unwrap(), LayerFormat::Shapefile);
-        assert_eq!(LayerFormat::of(Path::new("lakes.geojson")).unwrap(), LayerFormat::GeoJson);
-        assert_eq!(LayerFormat::of(Path::new("lakes.json")).unwrap(), LayerFormat::GeoJson);
-        assert_eq!(LayerFormat::of(Path::new("county.GPKG")).unwrap(), LayerFormat::GeoPackage);
-        assert_eq!(LayerFormat::of(Path::new("parcels.parquet")).unwrap(), LayerFormat::GeoParquet);
-        let err = LayerFormat::of(Path::new("parcels.kml")).unwrap_err();
+        let first = |path: &str| reader_for(Path::new(path)).map(|r| r.extensions()[0]);
+        assert_eq!(first("a/parcels.SHP").unwrap(), "shp");
+        assert_eq!(first("lakes.geojson").unwrap(), "geojson");
+        assert_eq!(first("lakes.json").unwrap(), "geojson");
+        assert_eq!(first("county.GPKG").unwrap(), "gpkg");
+        assert_eq!(first("county.sqlite").unwrap(), "gpkg");
+        assert_eq!(first("parcels.parquet").unwrap(), "parquet");
+        assert_eq!(first("parcels.geoparquet").unwrap(), "parquet");
+        let err = first("parcels.kml").unwrap_err();
         assert!(matches!(err, Error::Format { .. }));
-        assert!(LayerFormat::of(Path::new("no_extension")).is_err());
+        assert!(first("no_extension").is_err());
     }
 
     #[test]

@@ -338,12 +338,12 @@ fn arg(path: &Path) -> &str {
 // ---------------------------------------------------------------------------------------------------------
 // Reading the outputs
 
-use crate::common::parse_csv;
+use crate::common::csv_records;
 
 /// The rows of a CSV file as maps column -> value.
 fn read_csv(path: &Path) -> Result<Vec<BTreeMap<String, String>>, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut records = parse_csv(text.trim_start_matches('\u{feff}')).into_iter();
+    let mut records = csv_records(&text).into_iter();
     let header = records.next().ok_or_else(|| format!("{} is empty", path.display()))?;
     let mut rows = Vec::new();
     for (n, record) in records.enumerate() {

@@ -1,34 +1,11 @@
 //! Helpers shared by the integration tests.
 
-/// Splits CSV text into records (RFC 4180: quoted fields may hold commas, doubled quotes and
-/// line breaks). A trailing `\r` ends a record like `\n` does.
-pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let (mut record, mut field) = (Vec::new(), String::new());
-    let (mut in_quotes, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (in_quotes, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            (true, '"') => in_quotes = false,
-            (true, c) => field.push(c),
-            (false, '"') => in_quotes = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
+/// The records of CSV text as the `csv` crate reads them (RFC 4180: quoted fields may hold separators,
+/// doubled quotes and line breaks; a byte-order mark at the start is dropped and empty lines are skipped).
+pub fn csv_records(text: &str) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    let records = reader.records().map(|record| record.map(|r| r.iter().map(String::from).collect()));
+    records.collect::<Result<_, _>>().unwrap_or_else(|e| panic!("not CSV text: {e}"))
 }
 
 /// One CSV row as `column -> value`.
@@ -39,7 +16,7 @@ pub type Row = std::collections::BTreeMap<String, String>;
 #[allow(dead_code)] // not every test file reads whole tables
 pub fn read_rows(path: &std::path::Path) -> Result<(Vec<String>, Vec<Row>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut records = parse_csv(text.trim_start_matches('\u{feff}')).into_iter();
+    let mut records = csv_records(&text).into_iter();
     let header: Vec<String> = records
         .next()
         .ok_or_else(|| format!("{} is empty", path.display()))?

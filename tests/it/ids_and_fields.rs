@@ -62,7 +62,7 @@ fn read(path: &Path) -> String {
 /// 0-based number).
 fn rewrite_column(dir: &Path, name: &str, column: &str, change: impl Fn(usize, &str) -> String) {
     let path = dir.join(name);
-    let records = common::parse_csv(&read(&path));
+    let records = common::csv_records(&read(&path));
     let at = records[0].iter().position(|c| c == column).expect("the column");
     let mut text = String::new();
     for (i, record) in records.iter().enumerate() {

@@ -241,7 +241,7 @@ fn rewrite_csv(
     let path =
         county.layer(layer).filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))?;
     let text = std::fs::read_to_string(&path).ok()?;
-    let mut rows = common::parse_csv(text.trim_start_matches('\u{feff}'));
+    let mut rows = common::csv_records(&text);
     rows.retain(|r| !(r.len() == 1 && r[0].trim().is_empty()));
     let column = id_column(&rows, ids)?;
     change(&mut rows, column);
@@ -259,7 +259,7 @@ fn workbook(
     let path =
         county.layer("history").filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))?;
     let text = std::fs::read_to_string(&path).ok()?;
-    let rows = common::parse_csv(text.trim_start_matches('\u{feff}'));
+    let rows = common::csv_records(&text);
     let id = id_column(&rows, ids)?;
     let date = rows[0].iter().position(|h| h.to_lowercase().contains("date"))?;
     let day = rust_xlsxwriter::Format::new().set_num_format("mm/dd/yyyy");

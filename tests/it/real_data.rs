@@ -90,13 +90,13 @@ fn project_lon_lat(to: &Reprojector, lon: f64, lat: f64) -> [f64; 2] {
     }
 }
 
-use crate::common::parse_csv;
+use crate::common::csv_records;
 
 /// A CSV file's header (trimmed, BOM removed) and its non-blank records.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let text =
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let mut records = parse_csv(text.trim_start_matches('\u{feff}')).into_iter();
+    let mut records = csv_records(&text).into_iter();
     let header = records.next().unwrap_or_default().iter().map(|h| h.trim().to_string()).collect();
     // Spacer rows (",,,,,,,") and empty lines carry no site.
     let rows = records.filter(|r| r.iter().any(|f| !f.trim().is_empty())).collect();

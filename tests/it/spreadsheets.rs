@@ -63,7 +63,7 @@ fn sample_schedule(label: &str) -> (Vec<u8>, Option<i32>) {
 
 /// The sample history's records, as the file holds them.
 fn sample_history() -> Vec<Vec<String>> {
-    common::parse_csv(&std::fs::read_to_string(sample().join("history.csv")).unwrap())
+    common::csv_records(&std::fs::read_to_string(sample().join("history.csv")).unwrap())
 }
 
 /// `records` as CSV text with `separator` between fields, a field quoted when it holds the separator, a

@@ -36,7 +36,8 @@ use self::feature::{Names, NewNames, Parsed, Reading};
 use self::json::{Parse, SyntaxError};
 use self::stream::Fail;
 use self::walk::{Top, Walk};
-use super::{select_fields, ReadOptions, Unusable};
+use super::blocks::{BlockReader, LayerBlocks};
+use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::{Crs, CrsDef};
 use crate::model::error::{Error, Problem, Result};
@@ -52,6 +53,39 @@ pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
 /// Reads the GeoJSON FeatureCollection at `path`.
 pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
     read_in_blocks(path, options, stream::BLOCK)
+}
+
+/// The GeoJSON format: a FeatureCollection, read from the file a block at a time.
+pub(super) struct GeoJson;
+
+impl LayerReader for GeoJson {
+    fn extensions(&self) -> &'static [&'static str] {
+        &["geojson", "json"]
+    }
+
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
+        field_names(layer.file)
+    }
+
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+        read(layer.file, options)
+    }
+
+    fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
+        let blocks = Blocks::open(layer.file, options)?;
+        let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
+        Ok(LayerBlocks::streamed(layer.file, crs, fields, len, Box::new(blocks)))
+    }
+}
+
+impl BlockReader for Blocks {
+    fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
+        Blocks::scan(self, columns, each)
+    }
+
+    fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        Blocks::next_block(self, count)
+    }
 }
 
 /// [`field_names`], reading `block` bytes at a time.

@@ -16,7 +16,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use self::blob::{read_blob, Blob};
-use super::{check_geometry, select_fields, ReadOptions, Unusable};
+use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
@@ -174,6 +174,23 @@ fn value(v: ValueRef<'_>) -> Value {
             "" => Value::Null,
             text => Value::Text(text.into()),
         },
+    }
+}
+
+/// The GeoPackage format: one feature table of a `.gpkg`, read whole.
+pub(super) struct GeoPackage;
+
+impl LayerReader for GeoPackage {
+    fn extensions(&self) -> &'static [&'static str] {
+        &["gpkg", "sqlite"]
+    }
+
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
+        field_names(layer.file, layer.member)
+    }
+
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+        read(layer.file, layer.member, layer.path, options)
     }
 }
 

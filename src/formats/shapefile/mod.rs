@@ -25,7 +25,8 @@ use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 use self::dbf::{DbfRows, DbfTable};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
-use super::{check_geometry, record_label, select_fields, ReadOptions, Unusable};
+use super::blocks::{BlockReader, LayerBlocks};
+use super::{check_geometry, record_label, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
@@ -52,6 +53,47 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     let (features, problems) = blocks.next_block(usize::MAX)?;
     let Blocks { crs, fields, .. } = blocks;
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
+}
+
+/// The shapefile format: a `.shp` with its siblings, read from the files a block at a time.
+pub(super) struct Shapefile;
+
+impl LayerReader for Shapefile {
+    fn extensions(&self) -> &'static [&'static str] {
+        &["shp"]
+    }
+
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
+        field_names(layer.file)
+    }
+
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+        read(layer.file, options)
+    }
+
+    fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
+        let blocks = Blocks::open(layer.file, options)?;
+        let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
+        Ok(LayerBlocks::streamed(layer.file, crs, fields, len, Box::new(blocks)))
+    }
+}
+
+impl BlockReader for Blocks {
+    fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
+        Blocks::scan(self, columns, each)
+    }
+
+    fn next_block(&mut self, count: usize) -> Result<(Vec<Feature>, Vec<Problem>)> {
+        Blocks::next_block(self, count)
+    }
+
+    fn read_records(&mut self, records: &[usize]) -> Option<Result<(Vec<Feature>, Vec<Problem>)>> {
+        Some(Blocks::read_records(self, records))
+    }
+
+    fn reads_any_records(&self) -> bool {
+        true
+    }
 }
 
 /// An open shapefile, read front to back in blocks of records: shapes and attribute rows of a block are read
