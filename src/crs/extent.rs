@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::{proj_string, Crs, Reprojector};
 use crate::crs::layer::Feature;
-use crate::model::error::Problem;
+use crate::model::error::{Location, Problem};
 
 /// How far outside the middle of its layer a vertex may lie, at the least, in metres (about 190 miles):
 /// farther than any county reaches from its own middle, nearer than a misplaced digit puts a vertex.
@@ -177,7 +177,7 @@ impl Screen {
                 let geometry = feature.geometry.as_ref().ok()?;
                 let why = this.reject(geometry)?;
                 feature.geometry = Err(why.clone());
-                Some(Problem::new(path, format!("record {}", feature.record), why))
+                Some(Problem::new(path, Location::Record(feature.record), why))
             })
             .collect()
     }
@@ -274,7 +274,7 @@ mod tests {
             let mut screen = Screen::new(&Crs::ny_central_ftus());
             let problems = screen.screen(Path::new("p.shp"), &mut features);
             assert_eq!(problems.len(), 1, "{problems:?}");
-            assert_eq!(problems[0].record, "record 11");
+            assert_eq!(problems[0].location, Location::Record(11));
             assert!(problems[0].message.contains(words), "{}", problems[0].message);
             assert!(features[10].geometry.is_err());
             assert_eq!(features.iter().filter(|f| f.geometry.is_err()).count(), 1);

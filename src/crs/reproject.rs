@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::backend::{Active, Backend};
 use super::{grid, same_crs, Crs};
 use crate::crs::layer::{Layer, Projected};
-use crate::model::error::{Problem, Result};
+use crate::model::error::{Location, Problem, Result};
 
 /// Interpolation on large layers stays within this distance of the exact transformation: far below the
 /// accuracy of any parcel map, and small enough that the two backends still agree to 0.01 ft.
@@ -99,7 +99,7 @@ impl Reprojector {
                 let geometry = feature.geometry.as_mut().ok()?;
                 let message = self.apply(geometry, &point).err()?;
                 feature.geometry = Err(message.clone());
-                Some(Problem::new(&path, format!("record {}", feature.record), message))
+                Some(Problem::new(&path, Location::Record(feature.record), message))
             })
             .collect();
         (Projected(layer), problems)
@@ -360,8 +360,8 @@ mod tests {
         assert_eq!(layer.features[2].geometry, Err("null shape".to_string()));
         assert!(layer.features[3].geometry.as_ref().unwrap_err().contains("not a finite number"));
         assert!(matches!(layer.features[4].geometry, Ok(Geometry::Polygon(_))), "a Rect becomes a Polygon");
-        let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
-        assert_eq!(records, ["record 2", "record 4"]);
+        let records: Vec<&Location> = problems.iter().map(|p| &p.location).collect();
+        assert_eq!(records, [&Location::Record(2), &Location::Record(4)]);
         assert!(problems[0].message.contains("--assume-crs"), "{}", problems[0].message);
         assert_eq!(problems[0].path, PathBuf::from("parcels.geojson"));
     }

@@ -30,7 +30,7 @@ use geo::{Geometry, LineString, Polygon};
 
 use crate::crs::layer::Layer;
 use crate::crs::Crs;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 /// How to read a layer.
 #[derive(Debug, Clone, Default)]
@@ -160,11 +160,6 @@ impl LayerFormat {
     }
 }
 
-/// The label a [`Problem`] uses for record `n` (1-based).
-fn record_label(n: usize) -> String {
-    format!("record {n}")
-}
-
 /// Which of a file's fields to keep: indices into `found`, in file order.
 ///
 /// `keep` names are matched without regard to ASCII case; a name matching no field is an error that lists the
@@ -209,7 +204,7 @@ impl Unusable {
 
     /// The problem this makes for `record` (1-based) of the file at `path`.
     fn problem(&self, path: &Path, record: usize) -> Problem {
-        Problem::new(path, record_label(record), format!("{}: {}", self.reason, self.fix))
+        Problem::new(path, Location::Record(record), format!("{}: {}", self.reason, self.fix))
     }
 }
 
@@ -352,7 +347,7 @@ mod tests {
     #[test]
     fn unusable_problem_names_record_and_fix() {
         let p = Unusable::new("empty geometry", FIX_EMPTY).problem(Path::new("p.shp"), 7);
-        assert_eq!(p.record, "record 7");
+        assert_eq!(p.location, Location::Record(7));
         assert_eq!(p.message, format!("empty geometry: {FIX_EMPTY}"));
     }
 }

@@ -450,6 +450,7 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::error::Location;
 
     fn date(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -709,7 +710,7 @@ mod tests {
             term_problem(permits, &permit, &permitted, &events, history),
             Some(Problem::new(
                 "events.csv",
-                "line 7",
+                Location::Line(7),
                 "permit-issued 2026-03-01 with expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used: correct the expiry"
             ))
         );
@@ -728,7 +729,7 @@ mod tests {
             term_problem(permits, &permit, &short, &[], history),
             Some(Problem::new(
                 "history.csv",
-                "line 12",
+                Location::Line(12),
                 "permit_issued 2026-06-01 with expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used: correct the expiry"
             ))
         );

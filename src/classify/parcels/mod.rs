@@ -24,7 +24,7 @@ use geo::{Geometry, MultiPolygon};
 use crate::classify::fields::FieldNames;
 use crate::crs::layer::{Feature, Value};
 use crate::geom::validity::invalid_reason;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::id::ParcelId;
 
 /// Which attribute fields of the parcels layer mean what.
@@ -357,7 +357,7 @@ impl ParcelColumns {
 pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
     Problem::new(
         path,
-        format!("record {record}"),
+        Location::Record(record),
         format!("{why}; give each parcel its own id or merge the records"),
     )
 }
@@ -375,7 +375,7 @@ pub fn parcel_record(
 ) -> (ParcelRecord, Vec<Problem>) {
     let mut problems = Vec::new();
     let (record, mut values) = (feature.record, feature.values);
-    let at = || format!("record {record}");
+    let at = || Location::Record(record);
     // Read before the id takes its parts: the SWIS code is usually one of them.
     let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
     let (id, has_id) = columns.id_of(&values, record);

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use geo::{Geometry, Point, Polygon};
 
 use super::*;
+use crate::model::error::Location;
 
 /// A GeoJSON file under the system temp dir, removed on drop.
 struct TempFile(PathBuf);
@@ -137,8 +138,8 @@ fn reads_every_feature_with_the_union_of_properties_in_first_seen_order() {
     assert_eq!(layer.features[2].geometry, Ok(triangle.into()));
     assert!(layer.features[3].geometry.as_ref().unwrap_err().starts_with("unreadable geometry"));
 
-    let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
-    assert_eq!(records, vec!["record 2", "record 4"]);
+    let records: Vec<&Location> = problems.iter().map(|p| &p.location).collect();
+    assert_eq!(records, [&Location::Record(2), &Location::Record(4)]);
     assert_eq!(problems[0].message, "no geometry: add one or delete the feature");
 }
 
@@ -223,7 +224,7 @@ fn one_stray_feature_in_a_wgs84_layer_is_a_problem() {
     assert!(layer.features[0].geometry.is_ok());
     assert!(layer.features[1].geometry.as_ref().unwrap_err().starts_with("coordinates outside"));
     assert_eq!(problems.len(), 1);
-    assert_eq!(problems[0].record, "record 2");
+    assert_eq!(problems[0].location, Location::Record(2));
 }
 
 #[test]
@@ -405,13 +406,13 @@ fn features_of_every_features_member_are_read_in_order() {
     let n = |x: f64| vec![Value::Number(x)];
     assert_eq!(records, vec![(1, &n(1.0)), (2, &n(2.0)), (3, &n(3.0))]);
     assert_eq!(layer.features[1].geometry, Err("not a GeoJSON Feature (its type is not \"Feature\")".into()));
-    let messages: Vec<(&str, &str)> =
-        problems.iter().map(|p| (p.record.as_str(), p.message.as_str())).collect();
+    let messages: Vec<(String, &str)> =
+        problems.iter().map(|p| (p.location.to_string(), p.message.as_str())).collect();
     assert_eq!(
         messages,
         vec![
-            ("record 1", "no geometry: add one or delete the feature"),
-            ("record 2", "not a GeoJSON Feature (its type is not \"Feature\"): correct the feature's geometry or delete the feature")
+            ("record 1".to_string(), "no geometry: add one or delete the feature"),
+            ("record 2".to_string(), "not a GeoJSON Feature (its type is not \"Feature\"): correct the feature's geometry or delete the feature")
         ]
     );
 }

@@ -25,16 +25,14 @@ use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 use self::dbf::{DbfRows, DbfTable};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
-use super::{check_geometry, record_label, select_fields, ReadOptions, Unusable};
+use super::{check_geometry, select_fields, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, Layer, Value};
 use crate::crs::Crs;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 /// Problems with the record number each is about (0 for the whole file), to be merged in record order.
 type Numbered = Vec<(usize, Problem)>;
 
-/// The [`Problem::record`] of a problem with a whole file rather than one record.
-const WHOLE_FILE: &str = "whole file";
 /// Bigger than the default 8 KiB: both files are read straight through.
 const BUFFER: usize = 1 << 20;
 const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the GIS) or delete the record";
@@ -212,7 +210,7 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
         (Err(e), Some(crs)) => {
             let message =
                 format!("CRS not understood ({e}); using the assumed {crs}: check that it is right");
-            Ok((crs.clone(), Some(Problem::new(&prj, WHOLE_FILE, message))))
+            Ok((crs.clone(), Some(Problem::new(&prj, Location::WholeFile, message))))
         }
         (Err(e), None) => Err(Error::crs(
             &prj,
@@ -239,7 +237,7 @@ fn read_shapes(
                         "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
                          polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
                     );
-                    problems.push((record, Problem::new(path, record_label(record), message)));
+                    problems.push((record, Problem::new(path, Location::Record(record), message)));
                 }
                 geometry
             }),
@@ -439,7 +437,7 @@ mod tests {
         assert!(error.starts_with("null shape"), "{error}");
         assert_eq!(layer.features[1].values, vec![Value::Number(2.0)]);
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].record, "record 2");
+        assert_eq!(problems[0].location, Location::Record(2));
     }
 
     #[test]
@@ -453,7 +451,7 @@ mod tests {
         assert!(layer.features[0].geometry.as_ref().unwrap_err().starts_with("polygon ring with 3 points"));
         assert!(layer.features[1].geometry.is_ok());
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].record, "record 1");
+        assert_eq!(problems[0].location, Location::Record(1));
         assert!(problems[0].message.contains("redraw the polygon"), "{}", problems[0].message);
     }
 
