@@ -449,6 +449,7 @@ pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crs::layer::GeometryError;
 
     /// A schema whose id is SWIS + PRINT_KEY, and the columns of a layer holding those two fields.
     fn columns() -> (ParcelSchema, ParcelColumns) {
@@ -570,8 +571,11 @@ mod tests {
                 1,
             )
             .unwrap();
-            let feature =
-                Feature { record: 7, geometry: Err("no shape".into()), values: vec![text(swis), text(key)] };
+            let feature = Feature {
+                record: 7,
+                geometry: Err(GeometryError::NullShape),
+                values: vec![text(swis), text(key)],
+            };
             let (record, _) = parcel_record(feature, &columns, &schema, Path::new("p.shp"), "EPSG:2261");
             assert_eq!(ids.slot(&record.id, 7), Some(0), "{swis:?} {key:?}: {}", record.id);
         }

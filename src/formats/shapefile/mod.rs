@@ -26,7 +26,7 @@ use self::dbf::{DbfRows, DbfTable};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
 use super::{check_geometry, select_fields, ReadOptions, Unusable};
-use crate::crs::layer::{Feature, Layer, Value};
+use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Location, Problem, Result};
 
@@ -241,7 +241,7 @@ fn read_shapes(
                 }
                 geometry
             }),
-            Err(e) => Err(Unusable::new(format!("unreadable shape ({e})"), FIX_UNREADABLE)),
+            Err(e) => Err(Unusable::new(GeometryError::UnreadableShape(e.to_string()), FIX_UNREADABLE)),
         };
         let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g)).map_err(|unusable| {
             problems.push((record, unusable.problem(path, record)));
@@ -256,16 +256,13 @@ fn read_shapes(
 fn shape_to_geometry(shape: Shape) -> Result<(Geometry<f64>, Vec<usize>), Unusable> {
     let plain = |g: Geometry<f64>| Ok((g, Vec::new()));
     match shape {
-        Shape::Null => Err(Unusable::new(
-            "null shape (the record has no geometry)",
-            "draw its shape or delete the record",
-        )),
+        Shape::Null => Err(Unusable::new(GeometryError::NullShape, "draw its shape or delete the record")),
         Shape::Point(p) => plain(Point(p).into()),
         Shape::MultiPoint(points) => plain(MultiPoint(points.into_iter().map(Point).collect()).into()),
         Shape::Polyline(parts) => plain(lines(parts)),
         Shape::Polygon(rings) => Ok(assemble_rings(rings)),
         Shape::Multipatch => {
-            Err(Unusable::new("multipatch shape (a 3-D surface)", "export the layer as 2-D polygons"))
+            Err(Unusable::new(GeometryError::Multipatch, "export the layer as 2-D polygons"))
         }
     }
 }
@@ -433,8 +430,7 @@ mod tests {
         let (layer, problems) = read(&shp, &assumed()).unwrap();
         assert_eq!(layer.features.len(), 2);
         assert_eq!(layer.features[0].geometry, Ok(Point::new(1., 2.).into()));
-        let error = layer.features[1].geometry.as_ref().unwrap_err();
-        assert!(error.starts_with("null shape"), "{error}");
+        assert_eq!(layer.features[1].geometry, Err(GeometryError::NullShape));
         assert_eq!(layer.features[1].values, vec![Value::Number(2.0)]);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].location, Location::Record(2));
@@ -448,7 +444,7 @@ mod tests {
         let sliver = polygon(vec![PolygonRing::Outer(vec![p(0., 0.), p(1., 1.), p(0., 0.)])]);
         write_with_ids(&shp, &[sliver, polygon(vec![PolygonRing::Outer(square(0., 0., 1.))])]);
         let (layer, problems) = read(&shp, &assumed()).unwrap();
-        assert!(layer.features[0].geometry.as_ref().unwrap_err().starts_with("polygon ring with 3 points"));
+        assert_eq!(layer.features[0].geometry, Err(GeometryError::ShortRing { points: 3 }));
         assert!(layer.features[1].geometry.is_ok());
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].location, Location::Record(1));
