@@ -499,7 +499,7 @@ mod tests {
             },
             facts: None,
             entry: crate::law::schedule::Entry {
-                tier: "county",
+                tier: crate::law::schedule::Tier::Rule("county"),
                 ..crate::law::schedule::Entry::unscheduled(None, "", None)
             },
         }

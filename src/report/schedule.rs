@@ -111,7 +111,7 @@ impl Table for ScheduleTable<'_, '_> {
             }
             Col::Owner => text(p.owner.as_deref()),
             Col::Location => text(p.location.as_deref()),
-            Col::Tier => Cell::Text(Cow::Borrowed(e.tier)),
+            Col::Tier => Cell::Text(Cow::Borrowed(e.tier.as_str())),
             Col::Rule => text(e.rule),
             Col::CycleYears => e.cycle_years.map_or(Cell::Null, |c| Cell::Int(c.into())),
             Col::FirstDue => date(e.first_due),
