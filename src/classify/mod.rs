@@ -17,7 +17,7 @@ pub mod shore;
 
 use geo::{MultiPolygon, Point};
 
-use crate::model::facts::{Basis, Facts};
+use crate::model::facts::{Basis, Facts, Measured};
 use crate::rules::{District, RuleSet, SewerFacts};
 
 pub use areas::{AreaLayer, Areas};
@@ -74,7 +74,8 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
 
     let shore = world.shore.nearest_to_parcel(&parcel.shape);
     let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);
-    let system_mhw_ft = system_at.map(|p| world.shore.distance_from_point(p));
+    let system_mhw_ft =
+        system_at.map_or(Measured::Unmeasured, |p| Measured::searched(world.shore.distance_from_point(p)));
 
     let watershed = match system_at {
         Some(p) => world.areas.watershed_at(p),
@@ -93,18 +94,18 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     };
     let flood = world.floodplain.check(rules, parcel).map(Box::new);
     // A lake is a watercourse too (Art. V §II.35): the nearer of the watercourse layer and the MHW line.
-    let watercourse_ft = world.watercourses.as_ref().map(|w| {
+    let watercourse_ft = world.watercourses.as_ref().map_or(Measured::Unmeasured, |w| {
         let (stream, lake) = match system_at {
-            Some(p) => (w.distance_from_point(p), system_mhw_ft.flatten()),
+            Some(p) => (w.distance_from_point(p), system_mhw_ft.ft()),
             None => (
                 w.nearest_to_parcel(&parcel.shape).map(|hit| hit.parcel_distance_ft),
                 shore.as_ref().map(|s| s.parcel_distance_ft),
             ),
         };
-        match (stream, lake) {
+        Measured::searched(match (stream, lake) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
-        }
+        })
     });
 
     Facts {

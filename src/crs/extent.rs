@@ -12,8 +12,8 @@ use geo::{coord, CoordsIter, Geometry, Rect};
 use rayon::prelude::*;
 
 use super::{proj_string, Crs, Reprojector};
-use crate::crs::layer::Feature;
-use crate::model::error::Problem;
+use crate::crs::layer::{Feature, GeometryError};
+use crate::model::error::{Location, Problem};
 
 /// How far outside the middle of its layer a vertex may lie, at the least, in metres (about 190 miles):
 /// farther than any county reaches from its own middle, nearer than a misplaced digit puts a vertex.
@@ -176,14 +176,15 @@ impl Screen {
             .filter_map(|feature| {
                 let geometry = feature.geometry.as_ref().ok()?;
                 let why = this.reject(geometry)?;
-                feature.geometry = Err(why.clone());
-                Some(Problem::new(path, format!("record {}", feature.record), why))
+                let problem = Problem::new(path, Location::Record(feature.record), why.to_string());
+                feature.geometry = Err(why);
+                Some(problem)
             })
             .collect()
     }
 
     /// Why `geometry` cannot be used, if it cannot.
-    fn reject(&self, geometry: &Geometry<f64>) -> Option<String> {
+    fn reject(&self, geometry: &Geometry<f64>) -> Option<GeometryError> {
         let outside = |r: &Rect<f64>, c: &geo::Coord<f64>, margin: f64| {
             c.x < r.min().x - margin
                 || c.x > r.max().x + margin
@@ -191,39 +192,17 @@ impl Screen {
                 || c.y > r.max().y + margin
         };
         for c in geometry.coords_iter() {
-            if !(c.x.is_finite() && c.y.is_finite()) {
-                return Some(format!(
-                    "vertex ({}, {}) is not a finite number; the feature is not used: fix the vertex",
-                    c.x, c.y
-                ));
+            let (x, y) = (c.x, c.y);
+            if !(x.is_finite() && y.is_finite()) {
+                return Some(GeometryError::NotFiniteVertex { x, y });
             }
-            if let Some(area) = self.area.as_ref().filter(|a| outside(a, &c, 0.0)) {
-                return Some(format!(
-                    "vertex ({:.0}, {:.0}) in {} lies outside the CRS's area of use (x {:.0} to {:.0}, y {:.0} to \
-                     {:.0}); the feature is not used: fix the vertex, or check the layer's CRS",
-                    c.x,
-                    c.y,
-                    self.working,
-                    area.min().x,
-                    area.max().x,
-                    area.min().y,
-                    area.max().y
-                ));
+            if let Some(&area) = self.area.as_ref().filter(|a| outside(a, &c, 0.0)) {
+                return Some(GeometryError::OutsideAreaOfUse { x, y, crs: self.working.clone(), area });
             }
-            if let Some((middle, margin)) = self.middle.as_ref().filter(|(m, margin)| outside(m, &c, *margin))
+            if let Some(&(middle, margin)) =
+                self.middle.as_ref().filter(|(m, margin)| outside(m, &c, *margin))
             {
-                return Some(format!(
-                    "vertex ({:.0}, {:.0}) in {} lies more than {:.0} ft outside the middle of its layer (x \
-                     {:.0} to {:.0}, y {:.0} to {:.0}); the feature is not used: fix the vertex",
-                    c.x,
-                    c.y,
-                    self.working,
-                    margin,
-                    middle.min().x,
-                    middle.max().x,
-                    middle.min().y,
-                    middle.max().y
-                ));
+                return Some(GeometryError::FarFromLayer { x, y, crs: self.working.clone(), margin, middle });
             }
         }
         None
@@ -274,7 +253,7 @@ mod tests {
             let mut screen = Screen::new(&Crs::ny_central_ftus());
             let problems = screen.screen(Path::new("p.shp"), &mut features);
             assert_eq!(problems.len(), 1, "{problems:?}");
-            assert_eq!(problems[0].record, "record 11");
+            assert_eq!(problems[0].location, Location::Record(11));
             assert!(problems[0].message.contains(words), "{}", problems[0].message);
             assert!(features[10].geometry.is_err());
             assert_eq!(features.iter().filter(|f| f.geometry.is_err()).count(), 1);

@@ -9,8 +9,8 @@ use rayon::prelude::*;
 
 use super::backend::{Active, Backend};
 use super::{grid, same_crs, Crs};
-use crate::crs::layer::{Layer, Projected};
-use crate::model::error::{Problem, Result};
+use crate::crs::layer::{GeometryError, Layer, Projected};
+use crate::model::error::{Location, Problem, Result};
 
 /// Interpolation on large layers stays within this distance of the exact transformation: far below the
 /// accuracy of any parcel map, and small enough that the two backends still agree to 0.01 ft.
@@ -97,9 +97,10 @@ impl Reprojector {
             .par_iter_mut()
             .filter_map(|feature| {
                 let geometry = feature.geometry.as_mut().ok()?;
-                let message = self.apply(geometry, &point).err()?;
-                feature.geometry = Err(message.clone());
-                Some(Problem::new(&path, format!("record {}", feature.record), message))
+                let why = self.apply(geometry, &point).err()?;
+                let problem = Problem::new(&path, Location::Record(feature.record), why.to_string());
+                feature.geometry = Err(why);
+                Some(problem)
             })
             .collect();
         (Projected(layer), problems)
@@ -107,7 +108,7 @@ impl Reprojector {
 
     /// Transforms one geometry, exactly. A `Rect` or `Triangle` comes back as a `Polygon`, since its sides
     /// need not stay parallel to the axes.
-    pub fn transform(&self, geometry: &Geometry<f64>) -> Result<Geometry<f64>, String> {
+    pub fn transform(&self, geometry: &Geometry<f64>) -> Result<Geometry<f64>, GeometryError> {
         let mut out = geometry.clone();
         if let Some(backend) = &self.backend {
             self.apply(&mut out, &|x, y| backend.transform_point(x, y))?;
@@ -116,23 +117,20 @@ impl Reprojector {
     }
 
     /// Transforms `geometry` in place with `point`, describing the first vertex that fails.
-    fn apply(&self, geometry: &mut Geometry<f64>, point: &impl grid::PointFn) -> Result<(), String> {
+    fn apply(&self, geometry: &mut Geometry<f64>, point: &impl grid::PointFn) -> Result<(), GeometryError> {
         as_polygons(geometry);
         try_each_coord(geometry, &mut |c: &mut geo::Coord<f64>| {
-            let failure = |reason: &str| {
-                format!(
-                    "vertex ({}, {}) cannot be reprojected from {} to {}: {reason}; check the layer's CRS \
-                     (its .prj or GeoJSON crs) or pass --assume-crs",
-                    c.x,
-                    c.y,
-                    self.from.short_name(),
-                    self.to.short_name()
-                )
+            let failure = |reason: String| GeometryError::Unprojectable {
+                x: c.x,
+                y: c.y,
+                from: self.from.short_name(),
+                to: self.to.short_name(),
+                reason,
             };
             if !(c.x.is_finite() && c.y.is_finite()) {
-                return Err(failure("the coordinate is not a finite number"));
+                return Err(failure("the coordinate is not a finite number".to_string()));
             }
-            let (x, y) = point(c.x, c.y).map_err(|e| failure(&e))?;
+            let (x, y) = point(c.x, c.y).map_err(failure)?;
             *c = geo::Coord { x, y };
             Ok(())
         })
@@ -143,19 +141,19 @@ impl Reprojector {
 ///
 /// `geo`'s `try_map_coords_in_place` cannot be used: its geometry-collection recursion borrows the closure
 /// once more per level, which the compiler cannot instantiate. Here every level passes the same `&mut F`.
-fn try_each_coord<F>(geometry: &mut Geometry<f64>, f: &mut F) -> Result<(), String>
+fn try_each_coord<F>(geometry: &mut Geometry<f64>, f: &mut F) -> Result<(), GeometryError>
 where
-    F: FnMut(&mut geo::Coord<f64>) -> Result<(), String>,
+    F: FnMut(&mut geo::Coord<f64>) -> Result<(), GeometryError>,
 {
-    fn ring<F>(line: &mut geo::LineString<f64>, f: &mut F) -> Result<(), String>
+    fn ring<F>(line: &mut geo::LineString<f64>, f: &mut F) -> Result<(), GeometryError>
     where
-        F: FnMut(&mut geo::Coord<f64>) -> Result<(), String>,
+        F: FnMut(&mut geo::Coord<f64>) -> Result<(), GeometryError>,
     {
         line.0.iter_mut().try_for_each(f)
     }
-    fn polygon<F>(p: &mut geo::Polygon<f64>, f: &mut F) -> Result<(), String>
+    fn polygon<F>(p: &mut geo::Polygon<f64>, f: &mut F) -> Result<(), GeometryError>
     where
-        F: FnMut(&mut geo::Coord<f64>) -> Result<(), String>,
+        F: FnMut(&mut geo::Coord<f64>) -> Result<(), GeometryError>,
     {
         let mut exterior = Ok(());
         p.exterior_mut(|e| exterior = ring(e, f));
@@ -324,7 +322,7 @@ mod tests {
         assert!(!Reprojector::new(&Crs::wgs84(), &ny).unwrap().is_identity());
     }
 
-    fn layer(geometries: Vec<Result<Geometry<f64>, String>>) -> Layer {
+    fn layer(geometries: Vec<Result<Geometry<f64>, GeometryError>>) -> Layer {
         Layer {
             path: PathBuf::from("parcels.geojson"),
             crs: Crs::wgs84(),
@@ -348,7 +346,7 @@ mod tests {
         let (projected, problems) = r.project_layer(layer(vec![
             Ok(good.clone().into()),
             Ok(Geometry::LineString(LineString::from(vec![(-76.5, 42.9), (-76.5, 95.0)]))),
-            Err("null shape".into()),
+            Err(GeometryError::NullShape),
             Ok(Geometry::Point(Point::new(f64::NAN, 42.9))),
             Ok(Geometry::Rect(Rect::new(coord! { x: -76.5, y: 42.9 }, coord! { x: -76.4, y: 43.0 }))),
         ]));
@@ -356,19 +354,28 @@ mod tests {
         assert_eq!(layer.crs, Crs::ny_central_ftus());
         assert_eq!(layer.features.len(), 5);
         assert!(layer.features[0].geometry.is_ok());
-        assert!(layer.features[1].geometry.as_ref().unwrap_err().contains("95"));
-        assert_eq!(layer.features[2].geometry, Err("null shape".to_string()));
-        assert!(layer.features[3].geometry.as_ref().unwrap_err().contains("not a finite number"));
+        let why = |i: usize| layer.features[i].geometry.as_ref().unwrap_err().to_string();
+        assert!(
+            why(1).starts_with("vertex (-76.5, 95) cannot be reprojected from EPSG:4326 to EPSG:2261"),
+            "{}",
+            why(1)
+        );
+        assert_eq!(layer.features[2].geometry, Err(GeometryError::NullShape));
+        assert!(
+            why(3).contains("the coordinate is not a finite number; check the layer's CRS"),
+            "{}",
+            why(3)
+        );
         assert!(matches!(layer.features[4].geometry, Ok(Geometry::Polygon(_))), "a Rect becomes a Polygon");
-        let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
-        assert_eq!(records, ["record 2", "record 4"]);
+        let records: Vec<&Location> = problems.iter().map(|p| &p.location).collect();
+        assert_eq!(records, [&Location::Record(2), &Location::Record(4)]);
         assert!(problems[0].message.contains("--assume-crs"), "{}", problems[0].message);
         assert_eq!(problems[0].path, PathBuf::from("parcels.geojson"));
     }
 
     /// `n` small seeded random parcels (6–10 vertices, ~100–300 ft across) in WGS 84, centred within
     /// `half_size` degrees of a point near Auburn.
-    fn random_parcels(n: usize, seed: u64, half_size: f64) -> Vec<Result<Geometry<f64>, String>> {
+    fn random_parcels(n: usize, seed: u64, half_size: f64) -> Vec<Result<Geometry<f64>, GeometryError>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         (0..n)
             .map(|_| {

@@ -13,7 +13,7 @@ use polars::prelude::*;
 use serde_json::Value as Json;
 
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
-use crate::crs::layer::{Feature, Layer, Value};
+use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
 
@@ -177,10 +177,10 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     for (i, wkb) in geometry.iter().enumerate() {
         let record = i + 1;
         let shape = match wkb {
-            None => Err(Unusable::new("null geometry (the row has no shape)", FIX_GEOMETRY)),
+            None => Err(Unusable::new(GeometryError::NullRow, FIX_GEOMETRY)),
             Some(bytes) => match super::wkb::read(bytes) {
                 Ok(g) => check_geometry(&g).map(|()| g),
-                Err(reason) => Err(Unusable::new(format!("unreadable WKB ({reason})"), FIX_GEOMETRY)),
+                Err(reason) => Err(Unusable::new(GeometryError::UnreadableWkb(reason), FIX_GEOMETRY)),
             },
         };
         let geometry = shape.map_err(|unusable| {

@@ -30,9 +30,9 @@ use std::path::{Path, PathBuf};
 
 use geo::{Geometry, LineString, Polygon};
 
-use crate::crs::layer::Layer;
+use crate::crs::layer::{GeometryError, Layer};
 use crate::crs::Crs;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 /// How to read a layer.
 #[derive(Debug, Clone, Default)]
@@ -172,11 +172,6 @@ pub fn require_file(path: &Path) -> Result<()> {
     ))
 }
 
-/// The label a [`Problem`] uses for record `n` (1-based).
-fn record_label(n: usize) -> String {
-    format!("record {n}")
-}
-
 /// Which of a file's fields to keep: indices into `found`, in file order.
 ///
 /// `keep` names are matched without regard to ASCII case; a name matching no field is an error that lists the
@@ -209,19 +204,19 @@ fn missing_fields_message(missing: &[&str], found: &[String]) -> String {
 #[derive(Debug, Clone, PartialEq)]
 struct Unusable {
     /// What is wrong; becomes the feature's geometry error.
-    reason: String,
+    reason: GeometryError,
     /// What to do; the problem's message adds it to the reason.
     fix: &'static str,
 }
 
 impl Unusable {
-    fn new(reason: impl Into<String>, fix: &'static str) -> Self {
-        Unusable { reason: reason.into(), fix }
+    fn new(reason: GeometryError, fix: &'static str) -> Self {
+        Unusable { reason, fix }
     }
 
     /// The problem this makes for `record` (1-based) of the file at `path`.
     fn problem(&self, path: &Path, record: usize) -> Problem {
-        Problem::new(path, record_label(record), format!("{}: {}", self.reason, self.fix))
+        Problem::new(path, Location::Record(record), format!("{}: {}", self.reason, self.fix))
     }
 }
 
@@ -233,7 +228,7 @@ const FIX_LINE: &str = "redraw the line or delete the record";
 /// Checks a geometry every reader produces: not empty, finite coordinates, polygon rings of at least 4 points
 /// (closed), lines of at least 2.
 fn check_geometry(geometry: &Geometry<f64>) -> Result<(), Unusable> {
-    let empty = || Unusable::new("empty geometry", FIX_EMPTY);
+    let empty = || Unusable::new(GeometryError::Empty, FIX_EMPTY);
     match geometry {
         Geometry::Point(p) => finite(p.x(), p.y()),
         Geometry::Line(l) => finite(l.start.x, l.start.y).and(finite(l.end.x, l.end.y)),
@@ -256,24 +251,24 @@ fn finite(x: f64, y: f64) -> Result<(), Unusable> {
     if x.is_finite() && y.is_finite() {
         Ok(())
     } else {
-        Err(Unusable::new("non-finite coordinate (NaN or infinity)", FIX_NON_FINITE))
+        Err(Unusable::new(GeometryError::NonFinite, FIX_NON_FINITE))
     }
 }
 
 fn check_line(line: &LineString<f64>) -> Result<(), Unusable> {
     if line.0.is_empty() {
-        return Err(Unusable::new("empty geometry", FIX_EMPTY));
+        return Err(Unusable::new(GeometryError::Empty, FIX_EMPTY));
     }
     line.0.iter().try_for_each(|c| finite(c.x, c.y))?;
     if line.0.len() < 2 {
-        return Err(Unusable::new("line with fewer than 2 points", FIX_LINE));
+        return Err(Unusable::new(GeometryError::ShortLine, FIX_LINE));
     }
     Ok(())
 }
 
 fn check_polygon(polygon: &Polygon<f64>) -> Result<(), Unusable> {
     if polygon.exterior().0.is_empty() {
-        return Err(Unusable::new("empty geometry", FIX_EMPTY));
+        return Err(Unusable::new(GeometryError::Empty, FIX_EMPTY));
     }
     std::iter::once(polygon.exterior()).chain(polygon.interiors()).try_for_each(check_ring)
 }
@@ -281,11 +276,7 @@ fn check_polygon(polygon: &Polygon<f64>) -> Result<(), Unusable> {
 fn check_ring(ring: &LineString<f64>) -> Result<(), Unusable> {
     ring.0.iter().try_for_each(|c| finite(c.x, c.y))?;
     if ring.0.len() < 4 {
-        let reason = format!(
-            "polygon ring with {} points (a ring needs at least 4, the first repeated as the last)",
-            ring.0.len()
-        );
-        return Err(Unusable::new(reason, FIX_RING));
+        return Err(Unusable::new(GeometryError::ShortRing { points: ring.0.len() }, FIX_RING));
     }
     Ok(())
 }
@@ -347,27 +338,30 @@ mod tests {
     #[test]
     fn check_geometry_rejects_empty_nan_and_short_rings() {
         let empty = check_geometry(&Geometry::MultiPolygon(MultiPolygon::new(vec![]))).unwrap_err();
-        assert_eq!(empty.reason, "empty geometry");
+        assert_eq!(empty.reason, GeometryError::Empty);
 
         let nan = check_geometry(&Geometry::Point(point!(x: f64::NAN, y: 2.0))).unwrap_err();
-        assert!(nan.reason.starts_with("non-finite"), "{}", nan.reason);
+        assert_eq!(nan.reason, GeometryError::NonFinite);
 
         let inf_ring = polygon![(x: 0., y: 0.), (x: 0., y: f64::INFINITY), (x: 1., y: 1.), (x: 0., y: 0.)];
-        assert!(check_geometry(&Geometry::Polygon(inf_ring)).unwrap_err().reason.starts_with("non-finite"));
+        assert_eq!(
+            check_geometry(&Geometry::Polygon(inf_ring)).unwrap_err().reason,
+            GeometryError::NonFinite
+        );
 
         // Two distinct points closed to three: not a ring.
         let sliver = polygon![(x: 0., y: 0.), (x: 1., y: 1.), (x: 0., y: 0.)];
         let short = check_geometry(&Geometry::Polygon(sliver)).unwrap_err();
-        assert!(short.reason.starts_with("polygon ring with 3 points"), "{}", short.reason);
+        assert_eq!(short.reason, GeometryError::ShortRing { points: 3 });
 
         let lonely = check_geometry(&Geometry::LineString(line_string![(x: 0., y: 0.)])).unwrap_err();
-        assert_eq!(lonely.reason, "line with fewer than 2 points");
+        assert_eq!(lonely.reason, GeometryError::ShortLine);
     }
 
     #[test]
     fn unusable_problem_names_record_and_fix() {
-        let p = Unusable::new("empty geometry", FIX_EMPTY).problem(Path::new("p.shp"), 7);
-        assert_eq!(p.record, "record 7");
+        let p = Unusable::new(GeometryError::Empty, FIX_EMPTY).problem(Path::new("p.shp"), 7);
+        assert_eq!(p.location, Location::Record(7));
         assert_eq!(p.message, format!("empty geometry: {FIX_EMPTY}"));
     }
 }

@@ -26,7 +26,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 
 use crate::model::error::Problem;
-use crate::model::facts::{Basis, Facts, FloodVerdict};
+use crate::model::facts::{Basis, Facts, FloodVerdict, Measured};
 use crate::records::events::{Event, EventValue};
 use crate::records::inspections::{Findings, Report};
 use crate::rules::calendar::{add_years, roll_forward};
@@ -94,8 +94,8 @@ pub struct Context {
     /// The inspection date.
     pub inspected: NaiveDate,
     /// The GIS distance from the system's location to the nearest watercourse or wetland (see
-    /// [`crate::model::facts::Facts::watercourse_ft`]); `None` without a watercourse layer.
-    pub watercourse_ft: Option<Option<f64>>,
+    /// [`crate::model::facts::Facts::watercourse_ft`]); not measured without a watercourse layer.
+    pub watercourse_ft: Measured,
     /// Whether the system's location is known (the GIS distance was measured from it, not the parcel).
     pub system_located: bool,
     /// The distance the inspector measured (§IV.C.6); it wins over the GIS distance.
@@ -231,7 +231,7 @@ pub fn permit_for(
     let dates = on_record(report, events);
     let context = Context {
         inspected: report.date,
-        watercourse_ft: facts.and_then(|f| f.watercourse_ft),
+        watercourse_ft: facts.map_or(Measured::Unmeasured, |f| f.watercourse_ft),
         system_located: facts.is_some_and(|f| f.basis == Basis::System),
         measured_ft: report.watercourse_ft,
         flood: facts.and_then(|f| f.flood.as_ref()).map(|f| f.verdict),
@@ -284,9 +284,9 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
     let mut shortfalls = Vec::new();
     let distance = match (context.measured_ft, context.watercourse_ft, context.system_located) {
         (Some(ft), ..) => Distance::Known(Some(ft)),
-        (None, None, _) => Distance::NoLayer,
-        (None, Some(_), false) => Distance::NeedLocation,
-        (None, Some(gis), true) => Distance::Known(gis),
+        (None, Measured::Unmeasured, _) => Distance::NoLayer,
+        (None, _, false) => Distance::NeedLocation,
+        (None, gis, true) => Distance::Known(gis.ft()),
     };
     let class = classify(rules, found, &distance, &mut shortfalls);
     let floodplain_bar = matches!(context.flood, Some(FloodVerdict::Below | FloodVerdict::Unknown));
@@ -450,6 +450,7 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::error::Location;
 
     fn date(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -472,7 +473,7 @@ mod tests {
     fn context(inspected: NaiveDate) -> Context {
         Context {
             inspected,
-            watercourse_ft: Some(Some(100.0)),
+            watercourse_ft: Measured::Ft(100.0),
             system_located: true,
             measured_ft: None,
             flood: None,
@@ -498,7 +499,7 @@ mod tests {
         assert_eq!(class(Findings { separation_ft: Some(1.9), ..sound() }, &at), Class::Substandard);
         assert_eq!(class(Findings { separation_ft: None, ..sound() }, &at), Class::Substandard);
         assert_eq!(class(Findings { tank_adequate: false, ..sound() }, &at), Class::Substandard);
-        let near_creek = Context { watercourse_ft: Some(Some(99.9)), ..at.clone() };
+        let near_creek = Context { watercourse_ft: Measured::Ft(99.9), ..at.clone() };
         assert_eq!(class(sound(), &near_creek), Class::Substandard);
         // A valid permit is enough for existing standards whatever the measurements.
         assert_eq!(
@@ -512,9 +513,9 @@ mod tests {
         );
         assert_eq!(class(Findings { components_working: false, ..sound() }, &at), Class::Substandard);
         assert_eq!(class(Findings { failure: true, ..sound() }, &at), Class::Failed);
-        let no_layer = Context { watercourse_ft: None, ..at.clone() };
+        let no_layer = Context { watercourse_ft: Measured::Unmeasured, ..at.clone() };
         assert_eq!(class(sound(), &no_layer), Class::Substandard);
-        let beyond = Context { watercourse_ft: Some(None), ..at };
+        let beyond = Context { watercourse_ft: Measured::BeyondRadius, ..at };
         assert_eq!(class(sound(), &beyond), Class::Existing);
     }
 
@@ -527,7 +528,7 @@ mod tests {
     fn the_hundred_feet_run_from_the_absorption_field() {
         let unlocated = Context {
             system_located: false,
-            watercourse_ft: Some(Some(15.0)),
+            watercourse_ft: Measured::Ft(15.0),
             starts: Some(date(2026, 6, 20)),
             ..context(date(2026, 6, 1))
         };
@@ -549,7 +550,7 @@ mod tests {
         // Measured 60 ft wins over a located system's GIS 150 ft: substandard.
         let closer = Context {
             measured_ft: Some(60.0),
-            watercourse_ft: Some(Some(150.0)),
+            watercourse_ft: Measured::Ft(150.0),
             ..context(date(2026, 6, 1))
         };
         assert_eq!(decide_permit(&rules(), &sound(), &closer).class, Class::Substandard);
@@ -709,7 +710,7 @@ mod tests {
             term_problem(permits, &permit, &permitted, &events, history),
             Some(Problem::new(
                 "events.csv",
-                "line 7",
+                Location::Line(7),
                 "permit-issued 2026-03-01 with expiry 2036-03-01, more than the 5-year term Art. V §V.B allows; 2031-03-01 is used: correct the expiry"
             ))
         );
@@ -728,7 +729,7 @@ mod tests {
             term_problem(permits, &permit, &short, &[], history),
             Some(Problem::new(
                 "history.csv",
-                "line 12",
+                Location::Line(12),
                 "permit_issued 2026-06-01 with expiry 2026-12-01, less than the 1-year minimum term Art. V §V.C, §V.F sets; 2027-06-01 is used: correct the expiry"
             ))
         );

@@ -7,6 +7,8 @@
 //! A parcel's result is its [`Row`]: the parcel as read, its facts, and its [`Entry`] (tier, due dates,
 //! status, class and permit). The pipeline makes one row per parcel; the obligations and the reports read them.
 
+use std::fmt;
+
 use chrono::{Datelike, Months, NaiveDate};
 
 use crate::classify::parcels::ParcelRecord;
@@ -201,8 +203,33 @@ pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: 
     standing(grid, as_of, last, None, true, rolls).status.unwrap_or(Status::NeverInspected)
 }
 
-/// The tier written for parcels no periodic rule covers.
-pub const UNSCHEDULED: &str = "unscheduled";
+/// A parcel's tier: the matching periodic rule's, or none.
+///
+/// Shown as the schedule's `tier` column: the rule set's name of the tier, or `unscheduled`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tier<'r> {
+    /// The tier of the periodic rule that schedules the parcel ("lakefront", "near-shore", "watershed",
+    /// "county"), as the rule set names it.
+    Rule(&'r str),
+    /// No periodic rule covers the parcel.
+    Unscheduled,
+}
+
+impl<'r> Tier<'r> {
+    /// The tier's text: the rule set's name, or `unscheduled`.
+    pub fn as_str(self) -> &'r str {
+        match self {
+            Tier::Rule(name) => name,
+            Tier::Unscheduled => "unscheduled",
+        }
+    }
+}
+
+impl fmt::Display for Tier<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One parcel's line in the schedule.
 #[derive(Debug, Clone)]
@@ -241,7 +268,7 @@ impl<'r> Entry<'r> {
         last: Option<LastInspection>,
     ) -> Self {
         Entry {
-            tier: UNSCHEDULED,
+            tier: Tier::Unscheduled,
             rule: None,
             exclusion,
             cycle_years: None,
@@ -267,8 +294,8 @@ impl<'r> Entry<'r> {
 /// The schedule columns of a row; names and citations are borrowed from the rule set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry<'r> {
-    /// Tier ("lakefront", "near-shore", "watershed", "county") or [`UNSCHEDULED`].
-    pub tier: &'r str,
+    /// The tier of the rule that matched, or unscheduled.
+    pub tier: Tier<'r>,
     /// The rule that matched.
     pub rule: Option<&'r str>,
     /// Why unscheduled, when it is.

@@ -10,7 +10,6 @@
 //! [`source`](std::error::Error::source), so a caller can match on the kind and reach the cause; its message
 //! is written for a person and already includes what the source says.
 
-use std::cmp::Ordering;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -150,84 +149,70 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// One bad record: reported, never fatal, never silently dropped.
 ///
-/// Problems order by file, then record with numbers compared as numbers ("record 9" before "record 10"), then
-/// message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Problems order by file, then [`Location`] (records by number: record 9 before record 10), then message.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
     /// The file the record came from.
     pub path: PathBuf,
-    /// Where in the file: "record 12", "line 7", "parcel 052000-1.-1-1".
-    pub record: String,
+    /// Where in the file.
+    pub location: Location,
     /// What is wrong, and what to do about it.
     pub message: String,
 }
 
 impl Problem {
-    /// A problem with `record` of the file at `path`.
-    pub fn new(path: impl AsRef<Path>, record: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.as_ref().to_path_buf(), record: record.into(), message: message.into() }
+    /// A problem at `location` of the file at `path`.
+    pub fn new(path: impl AsRef<Path>, location: Location, message: impl Into<String>) -> Self {
+        Problem { path: path.as_ref().to_path_buf(), location, message: message.into() }
     }
-}
 
-impl Problem {
-    /// Sorts problems (file, record in numeric order, message) and keeps each one once.
+    /// Sorts problems (file, location, message) and keeps each one once.
     pub fn sort_unique(problems: &mut Vec<Problem>) {
         problems.sort();
         problems.dedup();
     }
 }
 
-impl Ord for Problem {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.path
-            .cmp(&other.path)
-            .then_with(|| natural_cmp(&self.record, &other.record))
-            .then_with(|| self.message.cmp(&other.message))
-    }
+/// Where in its file a [`Problem`] lies, shown as `problems.csv` and messages name it: `record 12`, `line 7`.
+///
+/// The variants are declared in the order of their text, so that locations sort as their text reads with
+/// numbers taken by value: `a record`, `field SEWER`, `fields`, `line 9`, `line 10`, `record 2`, `row 3`,
+/// `whole file`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Location {
+    /// A feature of a layer whose record number is not known (`a record`).
+    UnnumberedRecord,
+    /// One field of a layer, by its name (`field SEWER`).
+    Field(String),
+    /// A layer's fields as a whole, as when one it needs is missing (`fields`).
+    Fields,
+    /// A line of a text record file, 1-based (`line 7`).
+    Line(usize),
+    /// A feature of a layer, by its 1-based record number (`record 12`).
+    Record(usize),
+    /// A row of a workbook sheet, 1-based (`row 3`).
+    Row(usize),
+    /// The file as a whole: its CRS, its text encoding (`whole file`).
+    WholeFile,
 }
 
-impl PartialOrd for Problem {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Compares text with runs of ASCII digits compared by value: "line 9" < "line 10" < "line 10a".
-fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (a.first(), b.first()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let (da, ra) = split_digits(a);
-                let (db, rb) = split_digits(b);
-                let (za, zb) = (trim_zeros(da), trim_zeros(db));
-                let by_value =
-                    za.len().cmp(&zb.len()).then_with(|| za.cmp(zb)).then_with(|| da.len().cmp(&db.len()));
-                if by_value != Ordering::Equal {
-                    return by_value;
-                }
-                (a, b) = (ra, rb);
-            }
-            (Some(x), Some(y)) if x != y => return x.cmp(y),
-            _ => (a, b) = (&a[1..], &b[1..]),
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::UnnumberedRecord => f.write_str("a record"),
+            Location::Field(name) => write!(f, "field {name}"),
+            Location::Fields => f.write_str("fields"),
+            Location::Line(n) => write!(f, "line {n}"),
+            Location::Record(n) => write!(f, "record {n}"),
+            Location::Row(n) => write!(f, "row {n}"),
+            Location::WholeFile => f.write_str("whole file"),
         }
     }
 }
 
-fn split_digits(s: &[u8]) -> (&[u8], &[u8]) {
-    s.split_at(s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len()))
-}
-
-fn trim_zeros(digits: &[u8]) -> &[u8] {
-    &digits[digits.iter().position(|&c| c != b'0').unwrap_or(digits.len())..]
-}
-
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.path.display(), self.record, self.message)
+        write!(f, "{}: {}: {}", self.path.display(), self.location, self.message)
     }
 }
 
@@ -237,41 +222,56 @@ mod tests {
 
     use super::*;
 
-    fn problem(file: &str, record: &str) -> Problem {
-        Problem::new(file, record, "bad")
+    #[test]
+    fn locations_read_as_before() {
+        let shown = [
+            (Location::UnnumberedRecord, "a record"),
+            (Location::Field("SEWER".into()), "field SEWER"),
+            (Location::Fields, "fields"),
+            (Location::Line(7), "line 7"),
+            (Location::Record(12), "record 12"),
+            (Location::Row(3), "row 3"),
+            (Location::WholeFile, "whole file"),
+        ];
+        for (location, text) in shown {
+            assert_eq!(location.to_string(), text);
+        }
     }
 
     #[test]
-    fn records_sort_by_number_and_repeats_go() {
+    fn problems_sort_by_file_then_location_in_reading_order_and_repeats_go() {
+        let problem = |file: &str, location: Location| Problem::new(file, location, "bad");
         let mut problems = vec![
-            problem("b.csv", "line 2"),
-            problem("a.shp", "record 10"),
-            problem("a.shp", "record 9"),
-            problem("a.shp", "record 10"),
-            problem("a.shp", "record 100"),
-            problem("a.shp", "parcel 05-1.-1-1"),
+            problem("b.csv", Location::Line(2)),
+            problem("a.shp", Location::Record(10)),
+            problem("a.shp", Location::WholeFile),
+            problem("a.shp", Location::Record(9)),
+            problem("a.shp", Location::Record(10)),
+            problem("a.shp", Location::Record(100)),
+            problem("a.shp", Location::Fields),
+            problem("a.shp", Location::Field("SEWER".into())),
+            problem("a.shp", Location::UnnumberedRecord),
+            problem("b.csv", Location::Line(10)),
+            problem("b.xlsx", Location::Row(3)),
         ];
         Problem::sort_unique(&mut problems);
         let order: Vec<String> =
-            problems.iter().map(|p| format!("{} {}", p.path.display(), p.record)).collect();
+            problems.iter().map(|p| format!("{} {}", p.path.display(), p.location)).collect();
         assert_eq!(
             order,
             [
-                "a.shp parcel 05-1.-1-1",
+                "a.shp a record",
+                "a.shp field SEWER",
+                "a.shp fields",
                 "a.shp record 9",
                 "a.shp record 10",
                 "a.shp record 100",
-                "b.csv line 2"
+                "a.shp whole file",
+                "b.csv line 2",
+                "b.csv line 10",
+                "b.xlsx row 3",
             ]
         );
-    }
-
-    #[test]
-    fn leading_zeros_and_suffixes_order_stably() {
-        assert_eq!(natural_cmp("lot 007", "lot 7"), Ordering::Greater);
-        assert_eq!(natural_cmp("lot 7", "lot 7a"), Ordering::Less);
-        assert_eq!(natural_cmp("lot 12", "lot 012"), Ordering::Less);
-        assert_eq!(natural_cmp("b", "a10"), Ordering::Greater);
     }
 
     /// A fresh file path `name` in a directory of its own under the system temp dir, removed on drop.

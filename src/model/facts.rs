@@ -40,9 +40,9 @@ pub struct Facts {
     pub shore: Option<NearestWater>,
     /// The parcel borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
     pub borders_mhw: bool,
-    /// The system's distance to the nearest mean-high-water line, when the system location is known and the
-    /// line is within the search radius; `Some(None)` means known location, farther than the radius.
-    pub system_mhw_ft: Option<Option<f64>>,
+    /// The system's distance to the nearest mean-high-water line: not measured when the system's location is
+    /// unknown.
+    pub system_mhw_ft: Measured,
     /// The system's absorption-field bottom elevation, feet, when surveyed.
     pub system_bottom_ft: Option<f64>,
     /// The watershed of one of the rule set's water bodies (by its canonical name) the system, or else any
@@ -57,14 +57,40 @@ pub struct Facts {
     /// it: what each says (the code decided; the disagreement is reported).
     pub sewer_disagreement: Option<String>,
     /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
-    /// the lakes' mean-high-water line included: `None` without a watercourse layer, `Some(None)` when farther
-    /// than the search radius.
-    pub watercourse_ft: Option<Option<f64>>,
+    /// the lakes' mean-high-water line included: not measured without a watercourse layer.
+    pub watercourse_ft: Measured,
     /// Whether the system, or else any part of the parcel, lies inside the county boundary (true without a
     /// boundary layer).
     pub in_county: bool,
     /// What location facts were measured from.
     pub basis: Basis,
+}
+
+/// A distance in feet to the nearest line of a layer (mean high water, a watercourse), as far as it was
+/// measured. A search looks only as far as its radius, so a measured distance may be beyond it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Measured {
+    /// Not measured: nothing to measure from (the system's location is unknown) or to (no layer).
+    Unmeasured,
+    /// Measured, and no line lies within the search radius.
+    BeyondRadius,
+    /// Measured: this many feet.
+    Ft(f64),
+}
+
+impl Measured {
+    /// The outcome of a search within the radius: `None` when it found nothing.
+    pub fn searched(found: Option<f64>) -> Measured {
+        found.map_or(Measured::BeyondRadius, Measured::Ft)
+    }
+
+    /// The distance, when one was found within the radius.
+    pub fn ft(self) -> Option<f64> {
+        match self {
+            Measured::Ft(ft) => Some(ft),
+            Measured::Unmeasured | Measured::BeyondRadius => None,
+        }
+    }
 }
 
 /// The nearest water to a parcel — a water body's mean-high-water line, or a watercourse — and how far the

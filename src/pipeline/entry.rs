@@ -6,7 +6,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 
 use crate::law::permit::term_problem;
-use crate::law::schedule::{standing, DueGrid, Entry, Row, Standing};
+use crate::law::schedule::{standing, DueGrid, Entry, Row, Standing, Tier};
 use crate::model::error::Problem;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
@@ -63,7 +63,7 @@ pub(super) fn entry<'r>(
             let Standing { around, status, owed } =
                 standing(&grid, config.as_of, last.as_ref().map(|l| l.date), in_service, has_history, rolls);
             Entry {
-                tier: &rule.tier,
+                tier: Tier::Rule(&rule.tier),
                 rule: Some(&rule.id),
                 exclusion: None,
                 cycle_years: Some(rule.cycle_years),

@@ -40,7 +40,7 @@ use crate::formats::ReadOptions;
 use crate::law::obligations::{Obligation, Records};
 use crate::law::permit::permit_for;
 use crate::law::schedule::Row;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::pipeline::reference::{read_reference, Reference};
 use crate::records::events::{events_of, Event, Pipe, Sample};
@@ -359,7 +359,7 @@ pub fn stream_schedule_in_blocks<'c>(
                 return Some(system);
             }
             let file = config.layers.systems.as_deref().unwrap_or(Path::new("systems"));
-            let record = systems.record(at).map_or_else(|| "a record".to_string(), |r| format!("record {r}"));
+            let record = systems.record(at).map_or(Location::UnnumberedRecord, Location::Record);
             strays.lock().unwrap_or_else(PoisonError::into_inner).push(Problem::new(
                 file,
                 record,
@@ -516,7 +516,7 @@ fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, proble
             problems.push(duplicate_problem(path, row.parcel.record, &why));
         }
         let Some(facts) = &row.facts else { continue };
-        let at = || format!("record {}", row.parcel.record);
+        let at = || Location::Record(row.parcel.record);
         // Outside the county or on public sewer, the town does not matter.
         let held = match row.entry.exclusion {
             None => "scheduled by a rule that needs no town",

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::classify::parcels::{SystemFields, Systems};
 use crate::law::schedule::Row;
-use crate::model::error::Problem;
+use crate::model::error::{Location, Problem};
 use crate::rules::{RuleSet, SewerValue};
 
 /// The counts behind the run's warnings, gathered block by block.
@@ -55,7 +55,7 @@ impl Warnings {
         if let (Some(systems), n @ 1..) = (systems, self.flooded_without_bottom.into_inner()) {
             found.push(Problem::new(
                 systems,
-                "fields",
+                Location::Fields,
                 format!(
                     "no bottom-elevation field (looked for {}): {n} systems lie in a flood zone and their \
                      floodplain verdict is unknown without the absorption field's bottom; set [fields] \
@@ -68,7 +68,7 @@ impl Warnings {
         for (value, n) in self.unknown_sewer.into_inner().unwrap_or_else(PoisonError::into_inner) {
             found.push(Problem::new(
                 parcels,
-                format!("field {field}"),
+                Location::Field(field.to_string()),
                 format!(
                     "sewer value '{value}' ({n} parcel{}) is neither a public-sewer nor a private value of the \
                      rule set, so the sewer-district layer decides for {}; add it to [coverage] \

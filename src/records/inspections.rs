@@ -444,6 +444,7 @@ fn read_installed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::error::Location;
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
@@ -478,9 +479,12 @@ mod tests {
         assert_eq!(found.functioning[1], None);
         assert_eq!(found.illegally_installed[2], None);
         assert_eq!(found.functioning[2], Some(Dated { date: d(2026, 1, 1), line: 6, value: true }));
-        let problems: Vec<(&str, &str)> =
-            read.problems.iter().map(|p| (p.record.as_str(), p.message.as_str())).collect();
-        assert_eq!(problems, [("line 6", "illegally_installed 'perhaps' is not yes or no; write yes or no")]);
+        let problems: Vec<(&Location, &str)> =
+            read.problems.iter().map(|p| (&p.location, p.message.as_str())).collect();
+        assert_eq!(
+            problems,
+            [(&Location::Line(6), "illegally_installed 'perhaps' is not yes or no; write yes or no")]
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 }

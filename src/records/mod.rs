@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 
 use crate::formats::csv::{separator_name, CsvReader, Record};
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 use crate::records::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
 use crate::records::tally::IdTally;
 
@@ -351,10 +351,10 @@ fn names(path: &Path, record: &Record) -> Result<Vec<String>> {
 }
 
 /// A line of the record file `path` as problems name it: `line 7` of a CSV file, `row 7` of a workbook sheet.
-pub fn line(path: &Path, line: usize) -> String {
+pub fn line(path: &Path, line: usize) -> Location {
     match crate::formats::sheet::is_sheet(path) {
-        true => format!("row {line}"),
-        false => format!("line {line}"),
+        true => Location::Row(line),
+        false => Location::Line(line),
     }
 }
 

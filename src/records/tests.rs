@@ -29,9 +29,9 @@ fn dates_in_three_spellings() {
 
 #[test]
 fn a_sheet_is_told_by_its_name() {
-    assert_eq!(line(Path::new("log.xlsx:Log"), 4), "row 4");
-    assert_eq!(line(Path::new("dir/log.ODS"), 4), "row 4");
-    assert_eq!(line(Path::new("c:/dir/log.csv"), 4), "line 4");
+    assert_eq!(line(Path::new("log.xlsx:Log"), 4), Location::Row(4));
+    assert_eq!(line(Path::new("dir/log.ODS"), 4), Location::Row(4));
+    assert_eq!(line(Path::new("c:/dir/log.csv"), 4), Location::Line(4));
 }
 
 #[test]
@@ -48,8 +48,8 @@ fn cells_are_checked_with_their_line() {
     assert_eq!(check.number(8, "count", "1,200"), Some(Some(1200.0)));
     assert_eq!(check.number(9, "count", "TNTC"), None);
     assert_eq!(check.number(10, "count", "-3"), None);
-    let lines: Vec<&str> = check.problems.iter().map(|p| p.record.as_str()).collect();
-    assert_eq!(lines, ["line 3", "line 4", "line 5", "line 7", "line 9", "line 10"]);
+    let lines: Vec<Location> = check.problems.iter().map(|p| p.location.clone()).collect();
+    assert_eq!(lines, [3, 4, 5, 7, 9, 10].map(Location::Line));
     assert!(check.problems[0].message.contains("after the as-of date 2027-03-01"));
     assert!(check.problems[4].message.contains("'TNTC' is not a number"));
 }
@@ -88,7 +88,7 @@ fn read_rows(path: &Path) -> Result<Rows> {
         let cell = |c| row.get(c).to_string();
         rows.push((row.line(), cell(id), cell(date), cell(notes)));
     }
-    let problems = check.problems.into_iter().map(|p| (p.record, p.message)).collect();
+    let problems = check.problems.into_iter().map(|p| (p.location.to_string(), p.message)).collect();
     Ok((rows, problems, records.finish((), Checker::new(path)).columns))
 }
 

@@ -32,7 +32,7 @@ use geo::MultiPolygon;
 use crate::classify::parcels::ParcelRecord;
 use crate::law::obligations::Obligation;
 use crate::law::schedule::Row;
-use crate::model::error::Result;
+use crate::model::error::{Location, Problem, Result};
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
 use crate::pipeline::{Progress, Run};
@@ -290,7 +290,7 @@ pub fn stream_noticed<'c>(
     // A parcels layer without mailing fields cannot address a letter: one warning says which key to set.
     let mut run = run;
     if let (Some(gap), Some(parcels)) = (&run.mailing_gap, &config.layers.parcels) {
-        run.problems.push(crate::model::error::Problem::new(parcels, "fields", gap.clone()));
+        run.problems.push(Problem::new(parcels, Location::Fields, gap.clone()));
     }
     Ok((run, noticed))
 }
@@ -499,7 +499,7 @@ mod tests {
             },
             facts: None,
             entry: crate::law::schedule::Entry {
-                tier: "county",
+                tier: crate::law::schedule::Tier::Rule("county"),
                 ..crate::law::schedule::Entry::unscheduled(None, "", None)
             },
         }

@@ -25,7 +25,7 @@ impl Table for ProblemTable<'_> {
         let p = &self.0[row];
         match column {
             0 => Cell::Text(p.path.to_string_lossy()),
-            1 => Cell::Text(Cow::Borrowed(&p.record)),
+            1 => Cell::Text(Cow::Owned(p.location.to_string())),
             _ => Cell::Text(Cow::Borrowed(&p.message)),
         }
     }

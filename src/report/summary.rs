@@ -6,7 +6,7 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
-use crate::law::schedule::{Row, UNSCHEDULED};
+use crate::law::schedule::{Row, Tier};
 use crate::pipeline::Run;
 use crate::rules::{Exclusion, RuleSet};
 
@@ -49,8 +49,8 @@ impl Summary {
             let facts = row.facts.as_ref();
             let town =
                 facts.and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref()).unwrap_or("(no town)");
-            *combinations.entry((town, e.tier, e.status.map(|s| s.as_str()))).or_default() += 1;
-            if e.tier == UNSCHEDULED {
+            *combinations.entry((town, e.tier.as_str(), e.status.map(|s| s.as_str()))).or_default() += 1;
+            if e.tier == Tier::Unscheduled {
                 let group = match (e.exclusion, facts) {
                     (Some(Exclusion::Sewered), _) => "on public sewer".to_string(),
                     (Some(Exclusion::OutsideCounty), _) => "outside the county".to_string(),

@@ -8,7 +8,7 @@ use crate::model::table::{push_fixed, push_int};
 
 #[cfg(test)]
 use crate::model::facts::Basis;
-use crate::model::facts::Facts;
+use crate::model::facts::{Facts, Measured};
 use crate::rules::{Rule, RuleSet};
 
 /// Why a parcel is outside the law altogether.
@@ -206,10 +206,10 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
     }
     match (rule.system_within_mhw_ft, facts.system_mhw_ft) {
         // No system condition, or the system's location is unknown: the parcel stands for it.
-        (None, _) | (Some(_), None) => {}
-        (Some(max), Some(Some(d))) if d <= max => {}
-        (Some(_), Some(Some(d))) => return Check::SystemTooFar(Some(d)),
-        (Some(_), Some(None)) => return Check::SystemTooFar(None),
+        (None, _) | (Some(_), Measured::Unmeasured) => {}
+        (Some(max), Measured::Ft(d)) if d <= max => {}
+        (Some(_), Measured::Ft(d)) => return Check::SystemTooFar(Some(d)),
+        (Some(_), Measured::BeyondRadius) => return Check::SystemTooFar(None),
     }
     match (&rule.towns, &facts.town) {
         (None, _) => Check::Match,
@@ -237,7 +237,7 @@ fn describe(rules: &RuleSet, rule: &Rule, facts: &Facts, out: &mut String) {
     if rule.system_within_mhw_ft.is_some() {
         part(out);
         match facts.system_mhw_ft {
-            Some(Some(d)) => {
+            Measured::Ft(d) => {
                 out.push_str("system ");
                 push_feet(out, d);
                 out.push_str(" from it");
@@ -304,13 +304,13 @@ mod tests {
             unknown_town: None,
             shore: None,
             borders_mhw: false,
-            system_mhw_ft: None,
+            system_mhw_ft: Measured::Unmeasured,
             system_bottom_ft: None,
             watershed: None,
             flood: None,
             sewered: None,
             sewer_disagreement: None,
-            watercourse_ft: None,
+            watercourse_ft: Measured::Unmeasured,
             in_county: true,
             basis: Basis::Parcel,
         }
@@ -358,7 +358,7 @@ mod tests {
         let mut f = near(facts("Owasco"), 0.0, 10.0);
         f.watershed = Some("Owasco Lake".into());
         f.basis = Basis::System;
-        f.system_mhw_ft = Some(Some(720.0));
+        f.system_mhw_ft = Measured::Ft(720.0);
         assert_eq!(tier(&f), "watershed");
         let rules = RuleSet::cayuga_art_v();
         let reason = explain(&rules, &f);
@@ -368,7 +368,7 @@ mod tests {
         // Outside the six towns it goes to the town's cohort, and never to near-shore (the parcel borders).
         f.town = Some("Venice".into());
         assert_eq!(tier(&f), "cohort-2006");
-        f.system_mhw_ft = Some(Some(499.0));
+        f.system_mhw_ft = Measured::Ft(499.0);
         assert_eq!(tier(&f), "lakefront");
     }
 

@@ -12,6 +12,7 @@ use std::process::Command;
 use geo::{Geometry, LineString, Polygon};
 use lakeshore::crs::layer::{Layer, Value};
 use lakeshore::formats::{read_layer, ReadOptions};
+use lakeshore::model::error::Location;
 use lakeshore::pipeline::config::ConfigFile;
 use rusqlite::Connection;
 
@@ -319,8 +320,8 @@ fn damaged_and_missing_geometries_are_reported_and_every_row_kept() {
     assert_eq!(layer.features.len(), 6, "every row is kept");
     assert!(layer.features[0].geometry.is_ok());
     assert_eq!(layer.features[5].values, vec![Value::Text("lot 6".into())]);
-    let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
-    assert_eq!(records, ["record 2", "record 3", "record 4", "record 5", "record 6"]);
+    let records: Vec<Location> = problems.iter().map(|p| p.location.clone()).collect();
+    assert_eq!(records, [2, 3, 4, 5, 6].map(Location::Record));
     assert!(problems[0].message.starts_with("unreadable geometry blob"), "{}", problems[0].message);
     assert!(problems[1].message.contains("null geometry"), "{}", problems[1].message);
     assert!(problems[2].message.contains("empty geometry"), "{}", problems[2].message);

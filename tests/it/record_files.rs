@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::NaiveDate;
+use lakeshore::model::error::Location;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::run_schedule;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
@@ -94,7 +95,7 @@ fn an_excel_log_with_its_own_headers_is_detected_and_read() {
     let bad: Vec<_> = run.problems.iter().filter(|p| p.path.ends_with("inspections.xlsx:Log")).collect();
     assert_eq!(bad.len(), 1, "{bad:?}");
     // Header on spreadsheet row 1, so the fourth record is on row 5.
-    assert_eq!(bad[0].record, "row 5");
+    assert_eq!(bad[0].location, Location::Row(5));
     assert!(bad[0].message.contains("'13/45/2025' is not a date"), "{}", bad[0].message);
 
     let said = run.columns.join("\n");
@@ -192,7 +193,7 @@ fn csv_event_files_take_county_names_too() {
     assert_eq!(ours.len(), 1, "the row without a licence does not count");
     assert_eq!(ours[0].date, date("2026-03-15"));
     let problem = run.problems.iter().find(|p| p.path == pump_outs).unwrap();
-    assert_eq!(problem.record, "line 3");
+    assert_eq!(problem.location, Location::Line(3));
     assert!(problem.message.contains("no hauler_licence"), "{}", problem.message);
 }
 
@@ -206,7 +207,11 @@ fn with_history_text(label: &str, text: &[u8]) -> (PathBuf, Config) {
 
 /// (record, message) of the problems reported for `path`.
 fn problems_of(run: &lakeshore::pipeline::Run<'_>, path: &Path) -> Vec<(String, String)> {
-    run.problems.iter().filter(|p| p.path == path).map(|p| (p.record.clone(), p.message.clone())).collect()
+    run.problems
+        .iter()
+        .filter(|p| p.path == path)
+        .map(|p| (p.location.to_string(), p.message.clone()))
+        .collect()
 }
 
 /// A note whose quoted text breaks two lines puts the rows after it two lines further down than their count:

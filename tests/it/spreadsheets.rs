@@ -165,7 +165,7 @@ fn run_with_history(history: &Path) -> lakeshore::model::error::Result<Read> {
         .problems
         .iter()
         .filter(|p| p.path == history)
-        .map(|p| (p.record.clone(), p.message.clone()))
+        .map(|p| (p.location.to_string(), p.message.clone()))
         .collect();
     let inspected = run
         .rows

@@ -24,7 +24,7 @@ use geo::{Geometry, MultiPolygon};
 use crate::classify::fields::FieldNames;
 use crate::crs::layer::{Feature, Value};
 use crate::geom::validity::invalid_reason;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::id::ParcelId;
 
 /// Which attribute fields of the parcels layer mean what.
@@ -357,7 +357,7 @@ impl ParcelColumns {
 pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
     Problem::new(
         path,
-        format!("record {record}"),
+        Location::Record(record),
         format!("{why}; give each parcel its own id or merge the records"),
     )
 }
@@ -375,7 +375,7 @@ pub fn parcel_record(
 ) -> (ParcelRecord, Vec<Problem>) {
     let mut problems = Vec::new();
     let (record, mut values) = (feature.record, feature.values);
-    let at = || format!("record {record}");
+    let at = || Location::Record(record);
     // Read before the id takes its parts: the SWIS code is usually one of them.
     let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
     let (id, has_id) = columns.id_of(&values, record);
@@ -449,6 +449,7 @@ pub fn geometry_kind(g: &Geometry<f64>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crs::layer::GeometryError;
 
     /// A schema whose id is SWIS + PRINT_KEY, and the columns of a layer holding those two fields.
     fn columns() -> (ParcelSchema, ParcelColumns) {
@@ -570,8 +571,11 @@ mod tests {
                 1,
             )
             .unwrap();
-            let feature =
-                Feature { record: 7, geometry: Err("no shape".into()), values: vec![text(swis), text(key)] };
+            let feature = Feature {
+                record: 7,
+                geometry: Err(GeometryError::NullShape),
+                values: vec![text(swis), text(key)],
+            };
             let (record, _) = parcel_record(feature, &columns, &schema, Path::new("p.shp"), "EPSG:2261");
             assert_eq!(ids.slot(&record.id, 7), Some(0), "{swis:?} {key:?}: {}", record.id);
         }

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use super::geometry::{self, Bad};
 use super::json::{Check, Cursor, Parse};
 use super::FIX_GEOMETRY;
-use crate::crs::layer::Value;
+use crate::crs::layer::{GeometryError, Value};
 use crate::formats::{check_geometry, Unusable};
 
 /// Features are elements of the `features` array of the top-level object.
@@ -182,12 +182,12 @@ pub(super) fn read(
     }
     let geometry = if is_feature {
         geometry.map_err(|bad| match bad {
-            Bad::Missing => Unusable::new("no geometry", "add one or delete the feature"),
-            Bad::Unreadable(why) => Unusable::new(format!("unreadable geometry ({why})"), FIX_GEOMETRY),
-            Bad::ShortPosition => Unusable::new("a position with fewer than 2 coordinates", FIX_GEOMETRY),
+            Bad::Missing => Unusable::new(GeometryError::NoGeometry, "add one or delete the feature"),
+            Bad::Unreadable(why) => Unusable::new(GeometryError::UnreadableGeoJson(why), FIX_GEOMETRY),
+            Bad::ShortPosition => Unusable::new(GeometryError::ShortPosition, FIX_GEOMETRY),
         })
     } else {
-        Err(Unusable::new("not a GeoJSON Feature (its type is not \"Feature\")", FIX_GEOMETRY))
+        Err(Unusable::new(GeometryError::NotAFeature, FIX_GEOMETRY))
     };
     let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g));
     Ok(Parsed { geometry: Some(geometry), values, new, properties: at })

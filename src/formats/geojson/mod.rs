@@ -38,7 +38,7 @@ use self::stream::Fail;
 use self::walk::{Top, Walk};
 use super::blocks::{BlockReader, LayerBlocks};
 use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
-use crate::crs::layer::{Feature, Layer, Value};
+use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::{Crs, CrsDef};
 use crate::model::error::{Error, Problem, Result};
 
@@ -286,7 +286,7 @@ fn to_feature(
     values: Vec<Value>,
     problems: &mut Vec<(usize, Problem)>,
 ) -> Feature {
-    let geometry = geometry.unwrap_or_else(|| Err(Unusable::new("geometry not read", FIX_GEOMETRY)));
+    let geometry = geometry.unwrap_or_else(|| Err(Unusable::new(GeometryError::NotRead, FIX_GEOMETRY)));
     let geometry = geometry.map_err(|unusable| {
         problems.push((record, unusable.problem(path, record)));
         unusable.reason
@@ -398,7 +398,7 @@ fn not_lon_lat(path: &Path, explicit: bool, record: usize, span: &str) -> Error 
 /// Makes `feature`, which lies outside longitude/latitude range by `span`, unusable, and returns the problem.
 fn mark_outside(path: &Path, feature: &mut Feature, span: &str) -> Problem {
     let unusable = Unusable::new(
-        format!("coordinates outside longitude/latitude range ({span})"),
+        GeometryError::OutsideLonLat { span: span.to_string() },
         "correct the coordinates: this layer is WGS 84 longitude/latitude",
     );
     let problem = unusable.problem(path, feature.record);

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use geo::{Geometry, Point, Polygon};
 
 use super::*;
+use crate::model::error::Location;
 
 /// A GeoJSON file under the system temp dir, removed on drop.
 struct TempFile(PathBuf);
@@ -131,14 +132,14 @@ fn reads_every_feature_with_the_union_of_properties_in_first_seen_order() {
     assert_eq!(layer.features[3].values, vec![Value::Null; 5]);
 
     assert_eq!(layer.features[0].geometry, Ok(Point::new(-73.5, 42.5).into()));
-    assert_eq!(layer.features[1].geometry, Err("no geometry".to_string()));
+    assert_eq!(layer.features[1].geometry, Err(GeometryError::NoGeometry));
     let triangle =
         Polygon::new(vec![(-73.9, 42.1), (-73.9, 42.2), (-73.8, 42.2), (-73.9, 42.1)].into(), vec![]);
     assert_eq!(layer.features[2].geometry, Ok(triangle.into()));
-    assert!(layer.features[3].geometry.as_ref().unwrap_err().starts_with("unreadable geometry"));
+    assert!(matches!(layer.features[3].geometry, Err(GeometryError::UnreadableGeoJson(_))));
 
-    let records: Vec<&str> = problems.iter().map(|p| p.record.as_str()).collect();
-    assert_eq!(records, vec!["record 2", "record 4"]);
+    let records: Vec<&Location> = problems.iter().map(|p| &p.location).collect();
+    assert_eq!(records, [&Location::Record(2), &Location::Record(4)]);
     assert_eq!(problems[0].message, "no geometry: add one or delete the feature");
 }
 
@@ -221,9 +222,9 @@ fn one_stray_feature_in_a_wgs84_layer_is_a_problem() {
         {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-73.5, 420.5]}}]}"#;
     let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
     assert!(layer.features[0].geometry.is_ok());
-    assert!(layer.features[1].geometry.as_ref().unwrap_err().starts_with("coordinates outside"));
+    assert!(matches!(layer.features[1].geometry, Err(GeometryError::OutsideLonLat { .. })));
     assert_eq!(problems.len(), 1);
-    assert_eq!(problems[0].record, "record 2");
+    assert_eq!(problems[0].location, Location::Record(2));
 }
 
 #[test]
@@ -231,7 +232,7 @@ fn degenerate_ring_is_a_problem() {
     let text = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {},
         "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [0, 0]]]}}]}"#;
     let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
-    assert!(layer.features[0].geometry.as_ref().unwrap_err().starts_with("polygon ring with 3 points"));
+    assert_eq!(layer.features[0].geometry, Err(GeometryError::ShortRing { points: 3 }));
     assert_eq!(problems.len(), 1);
 }
 
@@ -256,7 +257,7 @@ fn a_position_without_y_is_a_problem_not_a_panic() {
         {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-73.5, 42.5]}}]}"#;
     let (layer, problems) = read_text(text, &ReadOptions::default()).unwrap();
     for feature in &layer.features[..2] {
-        assert_eq!(feature.geometry.as_ref().unwrap_err(), "a position with fewer than 2 coordinates");
+        assert_eq!(feature.geometry, Err(GeometryError::ShortPosition));
     }
     assert!(layer.features[2].geometry.is_ok());
     assert_eq!(problems.len(), 2);
@@ -404,14 +405,14 @@ fn features_of_every_features_member_are_read_in_order() {
     let records: Vec<(usize, &Vec<Value>)> = layer.features.iter().map(|f| (f.record, &f.values)).collect();
     let n = |x: f64| vec![Value::Number(x)];
     assert_eq!(records, vec![(1, &n(1.0)), (2, &n(2.0)), (3, &n(3.0))]);
-    assert_eq!(layer.features[1].geometry, Err("not a GeoJSON Feature (its type is not \"Feature\")".into()));
-    let messages: Vec<(&str, &str)> =
-        problems.iter().map(|p| (p.record.as_str(), p.message.as_str())).collect();
+    assert_eq!(layer.features[1].geometry, Err(GeometryError::NotAFeature));
+    let messages: Vec<(String, &str)> =
+        problems.iter().map(|p| (p.location.to_string(), p.message.as_str())).collect();
     assert_eq!(
         messages,
         vec![
-            ("record 1", "no geometry: add one or delete the feature"),
-            ("record 2", "not a GeoJSON Feature (its type is not \"Feature\"): correct the feature's geometry or delete the feature")
+            ("record 1".to_string(), "no geometry: add one or delete the feature"),
+            ("record 2".to_string(), "not a GeoJSON Feature (its type is not \"Feature\"): correct the feature's geometry or delete the feature")
         ]
     );
 }
@@ -447,7 +448,7 @@ fn thousands_of_features_across_many_blocks_keep_their_order() {
         assert_eq!(feature.record, i + 1);
         assert_eq!(feature.values, vec![Value::Number(i as f64), Value::Text(format!("parcel {i}").into())]);
         match i % 7 {
-            3 => assert_eq!(feature.geometry, Err("no geometry".to_string())),
+            3 => assert_eq!(feature.geometry, Err(GeometryError::NoGeometry)),
             _ => assert_eq!(feature.geometry, Ok(Point::new(i as f64, -(i as f64) / 2.0).into())),
         }
     }
@@ -485,7 +486,7 @@ fn a_wgs84_layer_is_checked_past_features_without_a_usable_geometry() {
     };
     // One feature within range, the last: the stray one is a problem.
     let (layer, problems) = read_text(&collection("[-73.5, 42.5]"), &ReadOptions::default()).unwrap();
-    assert!(layer.features[1].geometry.as_ref().unwrap_err().starts_with("coordinates outside"));
+    assert!(matches!(layer.features[1].geometry, Err(GeometryError::OutsideLonLat { .. })));
     assert!(layer.features[3].geometry.is_ok());
     assert_eq!(problems.len(), 3);
     // None within range: the layer is in a CRS it does not name.

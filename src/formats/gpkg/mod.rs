@@ -17,7 +17,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use self::blob::{read_blob, Blob};
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
-use crate::crs::layer::{Feature, Layer, Value};
+use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
 
@@ -222,13 +222,13 @@ pub(super) fn read(
             _ => position,
         };
         let geometry = match row.get_ref(1).map_err(sql(file))? {
-            ValueRef::Null => Err(Unusable::new("null geometry (the row has no shape)", FIX_BLOB)),
+            ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
             ValueRef::Blob(bytes) => match read_blob(bytes) {
                 Ok(Blob::Geometry(g)) => check_geometry(&g).map(|()| g),
-                Ok(Blob::Empty) => Err(Unusable::new("empty geometry", super::FIX_EMPTY)),
-                Err(reason) => Err(Unusable::new(format!("unreadable geometry blob ({reason})"), FIX_BLOB)),
+                Ok(Blob::Empty) => Err(Unusable::new(GeometryError::Empty, super::FIX_EMPTY)),
+                Err(reason) => Err(Unusable::new(GeometryError::UnreadableBlob(reason), FIX_BLOB)),
             },
-            _ => Err(Unusable::new("the geometry column holds no blob", FIX_BLOB)),
+            _ => Err(Unusable::new(GeometryError::NotABlob, FIX_BLOB)),
         };
         let geometry = geometry.map_err(|unusable| {
             problems.push(unusable.problem(label, record));

@@ -14,10 +14,9 @@ use std::path::{Path, PathBuf};
 use ::shapefile::dbase::encoding::{DynEncoding, EncodingRs};
 use ::shapefile::dbase::{self, encoding_rs, CodePageMark, Encoding, FieldType, UnicodeLossy};
 
-use super::{Numbered, BUFFER, WHOLE_FILE};
+use super::{Numbered, BUFFER};
 use crate::crs::layer::Value;
-use crate::formats::record_label;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 /// A `.dbf` table ready to be read: where the records are and how to decode each field.
 pub(super) struct DbfTable {
@@ -76,7 +75,7 @@ impl DbfRows {
                 let message =
                     "marked deleted in the .dbf but its shape is in the .shp, so it is read: delete the \
                                feature in a GIS (or undelete the row) to settle it";
-                problems.push((record, Problem::new(path, record_label(record), message)));
+                problems.push((record, Problem::new(path, Location::Record(record), message)));
             }
             let row = self
                 .kept
@@ -85,7 +84,7 @@ impl DbfRows {
                     let field = &table.fields[i];
                     let bytes = &self.buf[field.offset..field.offset + field.len];
                     table.decode(field, bytes).unwrap_or_else(|message| {
-                        problems.push((record, Problem::new(path, record_label(record), message)));
+                        problems.push((record, Problem::new(path, Location::Record(record), message)));
                         Value::Null
                     })
                 })
@@ -162,7 +161,7 @@ impl DbfTable {
         let (text, warning) =
             TextDecoder::choose(label.as_ref().map(|(_, l)| l.as_str()), CodePageMark::from(head[29]));
         let warned_file = label.as_ref().map_or(path, |(cpg, _)| *cpg);
-        let problem = warning.map(|w| Problem::new(warned_file, WHOLE_FILE, w));
+        let problem = warning.map(|w| Problem::new(warned_file, Location::WholeFile, w));
 
         let reader = dbase::ReaderBuilder::new().with_encoding(text.for_names()).build(file);
         let reader = reader.map_err(|source| Error::Dbase { path: path.to_path_buf(), source })?;
@@ -454,9 +453,9 @@ mod tests {
         assert_eq!(layer.features[0].values, vec![Value::Number(1.0)]);
         assert_eq!(layer.features[1].values, vec![Value::Null]);
         assert_eq!(problems.len(), 2);
-        assert_eq!(problems[0].record, "record 1");
+        assert_eq!(problems[0].location, Location::Record(1));
         assert!(problems[0].message.starts_with("marked deleted"), "{}", problems[0].message);
-        assert_eq!(problems[1].record, "record 2");
+        assert_eq!(problems[1].location, Location::Record(2));
         assert!(
             problems[1].message.starts_with("field ID: 'abc' is not a number"),
             "{}",

@@ -26,16 +26,14 @@ use self::dbf::{DbfRows, DbfTable};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
 use super::blocks::{BlockReader, LayerBlocks};
-use super::{check_geometry, record_label, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
-use crate::crs::layer::{Feature, Layer, Value};
+use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
+use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 /// Problems with the record number each is about (0 for the whole file), to be merged in record order.
 type Numbered = Vec<(usize, Problem)>;
 
-/// The [`Problem::record`] of a problem with a whole file rather than one record.
-const WHOLE_FILE: &str = "whole file";
 /// Bigger than the default 8 KiB: both files are read straight through.
 const BUFFER: usize = 1 << 20;
 const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the GIS) or delete the record";
@@ -254,7 +252,7 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
         (Err(e), Some(crs)) => {
             let message =
                 format!("CRS not understood ({e}); using the assumed {crs}: check that it is right");
-            Ok((crs.clone(), Some(Problem::new(&prj, WHOLE_FILE, message))))
+            Ok((crs.clone(), Some(Problem::new(&prj, Location::WholeFile, message))))
         }
         (Err(e), None) => Err(Error::crs(
             &prj,
@@ -281,11 +279,11 @@ fn read_shapes(
                         "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
                          polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
                     );
-                    problems.push((record, Problem::new(path, record_label(record), message)));
+                    problems.push((record, Problem::new(path, Location::Record(record), message)));
                 }
                 geometry
             }),
-            Err(e) => Err(Unusable::new(format!("unreadable shape ({e})"), FIX_UNREADABLE)),
+            Err(e) => Err(Unusable::new(GeometryError::UnreadableShape(e.to_string()), FIX_UNREADABLE)),
         };
         let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g)).map_err(|unusable| {
             problems.push((record, unusable.problem(path, record)));
@@ -300,16 +298,13 @@ fn read_shapes(
 fn shape_to_geometry(shape: Shape) -> Result<(Geometry<f64>, Vec<usize>), Unusable> {
     let plain = |g: Geometry<f64>| Ok((g, Vec::new()));
     match shape {
-        Shape::Null => Err(Unusable::new(
-            "null shape (the record has no geometry)",
-            "draw its shape or delete the record",
-        )),
+        Shape::Null => Err(Unusable::new(GeometryError::NullShape, "draw its shape or delete the record")),
         Shape::Point(p) => plain(Point(p).into()),
         Shape::MultiPoint(points) => plain(MultiPoint(points.into_iter().map(Point).collect()).into()),
         Shape::Polyline(parts) => plain(lines(parts)),
         Shape::Polygon(rings) => Ok(assemble_rings(rings)),
         Shape::Multipatch => {
-            Err(Unusable::new("multipatch shape (a 3-D surface)", "export the layer as 2-D polygons"))
+            Err(Unusable::new(GeometryError::Multipatch, "export the layer as 2-D polygons"))
         }
     }
 }
@@ -477,11 +472,10 @@ mod tests {
         let (layer, problems) = read(&shp, &assumed()).unwrap();
         assert_eq!(layer.features.len(), 2);
         assert_eq!(layer.features[0].geometry, Ok(Point::new(1., 2.).into()));
-        let error = layer.features[1].geometry.as_ref().unwrap_err();
-        assert!(error.starts_with("null shape"), "{error}");
+        assert_eq!(layer.features[1].geometry, Err(GeometryError::NullShape));
         assert_eq!(layer.features[1].values, vec![Value::Number(2.0)]);
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].record, "record 2");
+        assert_eq!(problems[0].location, Location::Record(2));
     }
 
     #[test]
@@ -492,10 +486,10 @@ mod tests {
         let sliver = polygon(vec![PolygonRing::Outer(vec![p(0., 0.), p(1., 1.), p(0., 0.)])]);
         write_with_ids(&shp, &[sliver, polygon(vec![PolygonRing::Outer(square(0., 0., 1.))])]);
         let (layer, problems) = read(&shp, &assumed()).unwrap();
-        assert!(layer.features[0].geometry.as_ref().unwrap_err().starts_with("polygon ring with 3 points"));
+        assert_eq!(layer.features[0].geometry, Err(GeometryError::ShortRing { points: 3 }));
         assert!(layer.features[1].geometry.is_ok());
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].record, "record 1");
+        assert_eq!(problems[0].location, Location::Record(1));
         assert!(problems[0].message.contains("redraw the polygon"), "{}", problems[0].message);
     }
 

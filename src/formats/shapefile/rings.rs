@@ -126,6 +126,7 @@ mod tests {
     use crate::crs::layer::Value;
     use crate::formats::shapefile::read;
     use crate::formats::shapefile::test_support::{assumed, polygon, square, write_with_ids, TempDir};
+    use crate::model::error::Location;
 
     fn areas(geometry: &Geometry<f64>) -> Vec<(f64, usize)> {
         let polygons = match geometry {
@@ -199,7 +200,7 @@ mod tests {
         let (layer, problems) = read(&shp, &assumed()).unwrap();
         assert_eq!(areas(layer.features[0].geometry.as_ref().unwrap()), vec![(1.0, 0), (4.0, 0)]);
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].record, "record 1");
+        assert_eq!(problems[0].location, Location::Record(1));
         assert!(problems[0].message.starts_with("ring 2 is counter-clockwise"), "{}", problems[0].message);
     }
 

@@ -400,7 +400,7 @@ mod tests {
             },
             facts: None,
             entry: crate::law::schedule::Entry {
-                tier: "lakefront",
+                tier: crate::law::schedule::Tier::Rule("lakefront"),
                 ..crate::law::schedule::Entry::unscheduled(None, "", None)
             },
         };

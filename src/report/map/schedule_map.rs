@@ -41,7 +41,7 @@ fn class_of(row: &Row<'_>, colour_by: ColourBy) -> ParcelClass {
     if e.permit.as_ref().is_some_and(|p| p.class == Class::Failed) {
         return ParcelClass::Failed;
     }
-    let by_tier = || ParcelClass::from_tier(e.tier).unwrap_or(ParcelClass::Unscheduled);
+    let by_tier = || ParcelClass::from_tier(e.tier.as_str()).unwrap_or(ParcelClass::Unscheduled);
     let overdue = e.owed.is_some_and(|o| o.overdue);
     match (colour_by, e.status) {
         (ColourBy::Tier, _) if overdue => ParcelClass::Overdue,
@@ -288,7 +288,7 @@ pub fn schedule_style(rules: &crate::rules::RuleSet) -> String {
         .collect();
     let unscheduled = ParcelClass::Unscheduled;
     categories.push(Category {
-        value: crate::law::schedule::UNSCHEDULED.to_string(),
+        value: crate::law::schedule::Tier::Unscheduled.to_string(),
         label: unscheduled.label().to_string(),
         fill: unscheduled.style().fill.unwrap_or(Rgba::hex(0xD9D9D9)),
     });
