@@ -13,10 +13,9 @@ use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, Ru
 use clap::ValueEnum;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
-use lakeshore::report::obligations::{stream_obligations_csv, ObligationSummary, ObligationTable};
+use lakeshore::report::obligations::stream_obligations_files;
 use lakeshore::report::problems::ProblemTable;
-use lakeshore::report::summary::Summary;
-use lakeshore::report::{write_schedule, write_table, OutputFormat};
+use lakeshore::report::{write_table, OutputFormat};
 
 /// Runs the command; the exit code is 2 when bad records were reported.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -189,55 +188,32 @@ fn print_field_choices(run: &Run<'_>) {
 }
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (config, formats) = prepare(&a)?;
-    if formats == [OutputFormat::Csv] {
-        // CSV alone needs no row kept: the file is written from the rows as they come.
-        let (run, summary, written) =
-            with_progress(&a, |progress| lakeshore::report::stream_schedule_csv(&config, progress, &a.out))?;
-        let writing = std::time::Instant::now();
-        if !a.quiet {
-            print!("{summary}");
-        }
-        return finish(&a, &config, &run, &run.problems, written, writing);
-    }
-    let run = run_with_progress(&a, &config)?;
+    let (mut config, formats) = prepare(&a)?;
+    // The rows keep the parcels' shapes only for a format that carries them.
+    config.keep_shapes = formats.iter().any(|f| *f != OutputFormat::Csv);
+    // Every format is written from the rows as they come, none kept.
+    let (run, summary, written) = with_progress(&a, |progress| {
+        lakeshore::report::stream_schedule_files(&config, progress, &a.out, &formats)
+    })?;
     let writing = std::time::Instant::now();
-    let written = write_schedule(&run, &a.out, &formats, &config.crs)?;
     if !a.quiet {
-        print!("{}", Summary::of(&run));
+        print!("{summary}");
     }
-    let code = finish(&a, &config, &run, &run.problems, written, writing)?;
-    // A million rows hold millions of small allocations; freeing them one by one takes most of a second
-    // and the process is about to end, which returns all of it at once.
-    std::mem::forget(run);
-    Ok(code)
+    finish(&a, &config, &run, &run.problems, written, writing)
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (mut config, formats) = prepare(&a)?;
     // CSV carries no geometry: the rows need not keep the parcels' shapes.
-    config.keep_shapes = formats != [OutputFormat::Csv];
-    if formats == [OutputFormat::Csv] {
-        // Nor need they be kept at all: the file is written from each block's obligations as they come.
-        let (run, summary, written) =
-            with_progress(&a, |progress| stream_obligations_csv(&config, progress, &a.out))?;
-        let writing = std::time::Instant::now();
-        if !a.quiet {
-            print!("{summary}");
-        }
-        return finish(&a, &config, &run, &run.problems, written, writing);
-    }
-    let (run, found, problems) = run_obligations(&a, &config)?;
+    config.keep_shapes = formats.iter().any(|f| *f != OutputFormat::Csv);
+    // Nor need they be kept at all: the files are written from each block's obligations as they come.
+    let (run, summary, written) =
+        with_progress(&a, |progress| stream_obligations_files(&config, progress, &a.out, &formats))?;
     let writing = std::time::Instant::now();
-    let table = ObligationTable::new(&run, &found);
-    let written = write_table(&table, &a.out, "obligations", &formats, &config.crs)?;
     if !a.quiet {
-        print!("{}", ObligationSummary::of(&found, config.as_of));
+        print!("{summary}");
     }
-    let code = finish(&a, &config, &run, &problems, written, writing)?;
-    std::mem::forget(found);
-    std::mem::forget(run);
-    Ok(code)
+    finish(&a, &config, &run, &run.problems, written, writing)
 }
 
 /// Parses `2027..2036`, `2027..=2036`, `2027-2036` or `2027`.

@@ -20,7 +20,9 @@ use crate::crs::{Crs, Reprojector};
 use crate::model::error::{Error, Result};
 use rayon::prelude::*;
 
-use crate::formats::write::{write_csv, write_geojson, write_gpkg, write_parquet, CsvByPlace};
+use crate::formats::write::gpkg::GpkgSink;
+use crate::formats::write::sink::{Place, Sink};
+use crate::formats::write::{commit_all, ParquetSink, Staged, TextByPlace};
 use crate::model::table::{Kind, Table};
 use crate::pipeline::{stream_schedule, Progress, Run};
 
@@ -67,6 +69,145 @@ impl OutputFormat {
     }
 }
 
+impl OutputFormat {
+    /// The file of a table of `places` places with `columns` in this format at `path`, named `stem` where
+    /// the format names its layer, geometry in the working CRS `working_crs`, with the QGIS `style` a
+    /// GeoPackage carries inside.
+    fn sink(
+        self,
+        path: &Path,
+        stem: &str,
+        columns: &[(&'static str, Kind)],
+        places: usize,
+        working_crs: &Crs,
+        style: Option<&str>,
+    ) -> Result<FileSink> {
+        let to_wgs84 = || Reprojector::new(working_crs, &Crs::wgs84());
+        Ok(match self {
+            OutputFormat::Csv => FileSink::Text(TextByPlace::csv(path, columns, places)?),
+            OutputFormat::GeoJson => {
+                FileSink::Text(TextByPlace::geojson(path, columns, places, to_wgs84()?)?)
+            }
+            OutputFormat::Parquet => {
+                FileSink::Any(Box::new(ParquetSink::create(path, columns, places, to_wgs84()?)?))
+            }
+            OutputFormat::GeoPackage => {
+                FileSink::Any(Box::new(GpkgSink::create(path, stem, columns, working_crs, style, places)?))
+            }
+        })
+    }
+}
+
+/// One file of a [`TableFiles`]: a text file, which renders the rows of a table of a known type without a
+/// dynamic call a cell, or any other sink.
+enum FileSink {
+    Text(TextByPlace),
+    Any(Box<dyn Sink>),
+}
+
+/// A table seen through a reference to any table: what a table of no known type is handed on as.
+struct Whole<'a>(&'a dyn Table);
+
+impl Table for Whole<'_> {
+    fn columns(&self) -> &[(&'static str, Kind)] {
+        self.0.columns()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn cell(&self, row: usize, column: usize) -> crate::model::table::Cell<'_> {
+        self.0.cell(row, column)
+    }
+    fn push_text(&self, row: usize, column: usize, out: &mut String) -> bool {
+        self.0.push_text(row, column, out)
+    }
+    fn geometry(&self, row: usize) -> Option<&geo::MultiPolygon<f64>> {
+        self.0.geometry(row)
+    }
+    fn other_geometry(&self, row: usize) -> Option<geo::Geometry<f64>> {
+        self.0.other_geometry(row)
+    }
+}
+
+/// The files of one table (`<dir>/<stem>.<ext>`) in every format asked for, written from the table's blocks
+/// as they come: each format is a [`Sink`] of the same blocks. The files are made with the first block, when
+/// the number of places is known, and put in place together by [`TableFiles::finish`] and [`commit_all`].
+pub struct TableFiles {
+    dir: PathBuf,
+    stem: String,
+    formats: Vec<OutputFormat>,
+    crs: Crs,
+    columns: Vec<(&'static str, Kind)>,
+    style: Option<String>,
+    sinks: Option<Vec<FileSink>>,
+}
+
+impl TableFiles {
+    /// The files of `stem` in `dir` (made if need be) with `columns`, in `formats`, geometry in the working
+    /// CRS `working_crs`; `style` is the QGIS style a GeoPackage carries inside.
+    pub fn new(
+        dir: &Path,
+        stem: &str,
+        formats: &[OutputFormat],
+        working_crs: &Crs,
+        columns: &[(&'static str, Kind)],
+        style: Option<String>,
+    ) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        Ok(TableFiles {
+            dir: dir.to_path_buf(),
+            stem: stem.to_string(),
+            formats: formats.to_vec(),
+            crs: working_crs.clone(),
+            columns: columns.to_vec(),
+            style,
+            sinks: None,
+        })
+    }
+
+    /// The sinks of a table of `places` places, made when first asked for.
+    fn sinks(&mut self, places: usize) -> Result<&mut Vec<FileSink>> {
+        if self.sinks.is_none() {
+            let mut sinks = Vec::with_capacity(self.formats.len());
+            for &format in &self.formats {
+                let name = format!("{}.{}", self.stem, format.extension());
+                let path = crate::formats::write::output_path(&self.dir, &name)?;
+                let style = self.style.as_deref();
+                sinks.push(format.sink(&path, &self.stem, &self.columns, places, &self.crs, style)?);
+            }
+            self.sinks = Some(sinks);
+        }
+        Ok(self.sinks.get_or_insert_with(Vec::new))
+    }
+
+    /// Adds a block of a table of `places` places to every file: row `i` of `block` goes to place
+    /// `place(i)`, one of `filled`, the places the block fills whole (see [`Sink::add`]).
+    pub fn add<T: Table>(
+        &mut self,
+        places: usize,
+        block: &T,
+        place: Place<'_>,
+        filled: &[usize],
+    ) -> Result<()> {
+        self.sinks(places)?.iter_mut().try_for_each(|sink| match sink {
+            FileSink::Text(text) => text.add_places(block, place, filled),
+            FileSink::Any(sink) => sink.add(block, place, filled),
+        })
+    }
+
+    /// Completes every file under its temporary name (a table that got no block has its header alone).
+    pub fn finish(mut self) -> Result<Vec<Staged>> {
+        let sinks = std::mem::take(self.sinks(0)?);
+        sinks
+            .into_iter()
+            .map(|sink| match sink {
+                FileSink::Text(text) => Box::new(text).finish(),
+                FileSink::Any(sink) => sink.finish(),
+            })
+            .collect()
+    }
+}
+
 /// Writes `table` as `<dir>/<stem>.<ext>` in each format; returns the files written.
 pub fn write_table(
     table: &dyn Table,
@@ -75,101 +216,73 @@ pub fn write_table(
     formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    write_styled_table(table, dir, stem, formats, working_crs, None)
+    let mut files = TableFiles::new(dir, stem, formats, working_crs, table.columns(), None)?;
+    let filled: Vec<usize> = (0..table.len()).collect();
+    files.add(table.len(), &Whole(table), &|i| i, &filled)?;
+    commit_all(files.finish()?)
 }
 
-/// [`write_table`], with a QGIS style (QML) stored as the default style of the GeoPackage's layer.
-fn write_styled_table(
-    table: &dyn Table,
-    dir: &Path,
-    stem: &str,
-    formats: &[OutputFormat],
-    working_crs: &Crs,
-    style: Option<&str>,
-) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut written = Vec::new();
-    for &format in formats {
-        let path = crate::formats::write::output_path(dir, &format!("{stem}.{}", format.extension()))?;
-        match format {
-            OutputFormat::Csv => write_csv(&path, table)?,
-            OutputFormat::GeoJson => {
-                write_geojson(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?
-            }
-            OutputFormat::Parquet => {
-                write_parquet(&path, table, &Reprojector::new(working_crs, &Crs::wgs84())?)?
-            }
-            OutputFormat::GeoPackage => write_gpkg(&path, stem, table, working_crs, style)?,
-        }
-        written.push(path);
-    }
-    Ok(written)
-}
-
-/// Runs the schedule and writes `schedule.csv` in `dir` from the rows as they come, keeping only each row's
-/// rendered line: a county of millions of parcels is scheduled in little memory. The run comes back without
-/// rows (see [`stream_schedule`]), with the summary counted on the way. The file is the one
+/// Runs the schedule and writes `schedule.<ext>` in `dir` in each of `formats` from the rows as they come,
+/// keeping none: a county of millions of parcels is scheduled in little memory. The run comes back without
+/// rows (see [`stream_schedule`]), with the summary counted on the way. The files are those
 /// [`write_schedule`] writes from the whole run.
-pub fn stream_schedule_csv<'c>(
+pub fn stream_schedule_files<'c>(
     config: &'c crate::pipeline::config::Config,
     progress: &Progress,
     dir: &Path,
+    formats: &[OutputFormat],
 ) -> Result<(Run<'c>, summary::Summary, Vec<PathBuf>)> {
-    let mut csv = BlockCsv::new(dir, "schedule.csv", schedule::COLUMNS)?;
+    let mut files = ScheduleFiles::new(&config.rules, dir, formats, &config.crs)?;
     let mut summary = summary::Summary::default();
     let mut run = stream_schedule(config, progress, &mut |run, rows| {
         let table = schedule::ScheduleTable::of_rows(run, &rows);
-        csv.file(run.parcels)?.add(&table, &|i| rows[i].at)?;
+        let filled: Vec<usize> = rows.iter().map(|row| row.at).collect();
+        files.table.add(run.parcels, &table, &|i| rows[i].at, &filled)?;
         summary.count(run.rules, &rows);
         drop_on_all_cores(rows);
         Ok(())
     })?;
     summary.problems = run.problems.len();
-    let path = csv.write(&mut run, "write schedule.csv")?;
-    Ok((run, summary, vec![path]))
-}
-
-/// A CSV file written from the blocks of a schedule run as they come ([`CsvByPlace`]): created with the
-/// first block, when the number of parcels is known, and written once the run is over.
-struct BlockCsv {
-    path: PathBuf,
-    columns: &'static [(&'static str, Kind)],
-    csv: Option<CsvByPlace>,
-}
-
-impl BlockCsv {
-    /// The file `name` in `dir` (made if need be), with `columns`.
-    fn new(dir: &Path, name: &str, columns: &'static [(&'static str, Kind)]) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let path = crate::formats::write::output_path(dir, name)?;
-        Ok(BlockCsv { path, columns, csv: None })
-    }
-
-    /// The file of a run of `parcels` parcels, one place each.
-    fn file(&mut self, parcels: usize) -> Result<&mut CsvByPlace> {
-        let csv = match self.csv.take() {
-            Some(csv) => csv,
-            None => CsvByPlace::create(&self.path, self.columns, parcels)?,
-        };
-        Ok(self.csv.insert(csv))
-    }
-
-    /// Writes the file (its header alone when no block came), the time it took added to `run`'s stages as
-    /// `stage`; returns its path.
-    fn write(mut self, run: &mut Run<'_>, stage: &'static str) -> Result<PathBuf> {
-        let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
-        self.file(0)?;
-        if let Some(csv) = self.csv.take() {
-            csv.write()?;
-        }
-        run.timings.push(crate::pipeline::Lap::since(stage, writing, cpu));
-        Ok(self.path)
-    }
+    let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
+    let written = files.finish()?;
+    run.timings.push(crate::pipeline::Lap::since("write schedule", writing, cpu));
+    Ok((run, summary, written))
 }
 
 /// Frees a block's items on all cores: rows are many small allocations.
 fn drop_on_all_cores<T: Send>(items: Vec<T>) {
     items.into_par_iter().for_each(drop);
+}
+
+/// The schedule's files: the table in each format, and its QGIS style, beside a GeoJSON as `schedule.qml`
+/// and inside the GeoPackage in `layer_styles`.
+struct ScheduleFiles {
+    table: TableFiles,
+    /// `schedule.qml` and its text, when a GeoJSON is written.
+    qml: Option<(PathBuf, String)>,
+}
+
+impl ScheduleFiles {
+    /// The schedule's files in `dir` in `formats`, styled from `rules`.
+    fn new(rules: &crate::rules::RuleSet, dir: &Path, formats: &[OutputFormat], crs: &Crs) -> Result<Self> {
+        let style = map::schedule_map::schedule_style(rules);
+        // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a
+        // GeoPackage carries its style inside, in `layer_styles`.
+        let qml = formats.contains(&OutputFormat::GeoJson).then(|| (dir.join("schedule.qml"), style.clone()));
+        let table = TableFiles::new(dir, "schedule", formats, crs, schedule::COLUMNS, Some(style))?;
+        Ok(ScheduleFiles { table, qml })
+    }
+
+    /// Completes every file and puts them all in place; returns their paths.
+    fn finish(self) -> Result<Vec<PathBuf>> {
+        let mut staged = self.table.finish()?;
+        if let Some((path, style)) = &self.qml {
+            let mut file = crate::formats::write::AtomicFile::create(path)?;
+            std::io::Write::write_all(&mut file, style.as_bytes()).map_err(|e| Error::io(path, e))?;
+            staged.push(file.close()?);
+        }
+        commit_all(staged)
+    }
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
@@ -180,15 +293,9 @@ pub fn write_schedule(
     formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    let style = map::schedule_map::schedule_style(run.rules);
+    let mut files = ScheduleFiles::new(run.rules, dir, formats, working_crs)?;
     let table = schedule::ScheduleTable::new(run);
-    let mut written = write_styled_table(&table, dir, "schedule", formats, working_crs, Some(&style))?;
-    // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a GeoPackage
-    // carries its style inside, in `layer_styles`.
-    if formats.contains(&OutputFormat::GeoJson) {
-        let path = dir.join("schedule.qml");
-        crate::formats::write::write_atomic(&path, |out| out.write_all(style.as_bytes()))?;
-        written.push(path);
-    }
-    Ok(written)
+    let filled: Vec<usize> = (0..table.len()).collect();
+    files.table.add(table.len(), &table, &|i| i, &filled)?;
+    files.finish()
 }

@@ -7,7 +7,8 @@ use geo::MultiPolygon;
 
 use std::path::{Path, PathBuf};
 
-use super::{drop_on_all_cores, BlockCsv};
+use super::{drop_on_all_cores, OutputFormat, TableFiles};
+use crate::formats::write::commit_all;
 use crate::law::obligations::{ByParcel, Found, Obligation, ParcelNotes};
 use crate::law::schedule::Row;
 use crate::model::error::{Problem, Result};
@@ -100,40 +101,45 @@ impl Table for ObligationTable<'_, '_> {
     }
 }
 
-/// Runs the schedule and writes `obligations.csv` in `dir` from each block of rows as it comes: the block's
-/// obligations are found ([`ByParcel`]), rendered into the places of their parcels and the rows let go, so a
-/// county of millions of parcels needs little memory. The run comes back without rows (see
-/// [`crate::pipeline::stream_schedule`]), its notes and problems with those of the obligations, and the summary counted on the
-/// way. The file is the one [`ObligationTable`] of the whole run's obligations writes as CSV.
-pub fn stream_obligations_csv<'c>(
+/// Runs the schedule and writes `obligations.<ext>` in `dir` in each of `formats` from each block of rows as
+/// it comes: the block's obligations are found ([`ByParcel`]), handed to every file in the places of their
+/// parcels and the rows let go, so a county of millions of parcels needs little memory. The run comes back
+/// without rows (see [`crate::pipeline::stream_schedule`]), its notes and problems with those of the
+/// obligations, and the summary counted on the way. The files are those the [`ObligationTable`] of the whole
+/// run's obligations writes.
+pub fn stream_obligations_files<'c>(
     config: &'c Config,
     progress: &Progress,
     dir: &Path,
+    formats: &[OutputFormat],
 ) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
-    stream_obligations_csv_in_blocks(config, progress, dir, BLOCK)
+    stream_obligations_files_in_blocks(config, progress, dir, formats, BLOCK)
 }
 
-/// [`stream_obligations_csv`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]); the
-/// file does not depend on the block size, which the tests check with tiny blocks.
-pub fn stream_obligations_csv_in_blocks<'c>(
+/// [`stream_obligations_files`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]);
+/// the files do not depend on the block size, which the tests check with tiny blocks.
+pub fn stream_obligations_files_in_blocks<'c>(
     config: &'c Config,
     progress: &Progress,
     dir: &Path,
+    formats: &[OutputFormat],
     block: usize,
 ) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
-    let mut csv = BlockCsv::new(dir, "obligations.csv", COLUMNS)?;
+    let mut files = TableFiles::new(dir, "obligations", formats, &config.crs, COLUMNS, None)?;
     let mut summary = ObligationSummary { as_of: Some(config.as_of), ..Default::default() };
     let mut run = stream_obligations(config, progress, block, &mut |run, rows, found| {
         let table = ObligationTable::of_block(&rows, &found);
-        let parcels = rows.iter().map(|row| row.at);
-        csv.file(run.parcels)?.add_places(&table, &|i| found.obligations[i].parcel, parcels)?;
+        let parcels: Vec<usize> = rows.iter().map(|row| row.at).collect();
+        files.add(run.parcels, &table, &|i| found.obligations[i].parcel, &parcels)?;
         summary.count(&found.obligations);
         drop_on_all_cores(found.obligations);
         drop_on_all_cores(rows);
         Ok(())
     })?;
-    let path = csv.write(&mut run, "write obligations.csv")?;
-    Ok((run, summary, vec![path]))
+    let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
+    let written = commit_all(files.finish()?)?;
+    run.timings.push(crate::pipeline::Lap::since("write obligations", writing, cpu));
+    Ok((run, summary, written))
 }
 
 /// A consumer of the blocks of [`stream_obligations`]: the run as it stands, a block's rows and their

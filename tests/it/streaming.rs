@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use geo::{Geometry, LineString, Polygon};
 use lakeshore::crs::layer::Value;
-use lakeshore::formats::write::{write_csv, CsvByPlace};
+use lakeshore::formats::write::{write_csv, write_geojson, TextByPlace};
 use lakeshore::formats::{read_layer, ReadOptions};
 use lakeshore::model::error::Problem;
 use lakeshore::model::table::Table;
@@ -24,8 +24,11 @@ use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
 use lakeshore::report::letters::{write_letters, Template};
 use lakeshore::report::notices::{notices, notices_among, stream_noticed, CannotMail};
-use lakeshore::report::obligations::{stream_obligations_csv_in_blocks, ObligationSummary, ObligationTable};
+use lakeshore::report::obligations::{
+    stream_obligations_files_in_blocks, ObligationSummary, ObligationTable,
+};
 use lakeshore::report::schedule::ScheduleTable;
+use lakeshore::report::{write_table, OutputFormat};
 use serde_json::{json, Map};
 
 use crate::common::fresh_dir;
@@ -37,33 +40,49 @@ fn config(county: &str) -> Config {
 }
 
 /// Runs the county of the config at `county` whole and in blocks of 1, 7 and 64 records, which must all give
-/// the same schedule and problems; returns the schedule, as CSV.
+/// the same schedule and problems, as CSV and as GeoJSON written from the blocks as they come; returns the
+/// schedule, as CSV.
 fn blocks_change_nothing(county: &str) -> Vec<u8> {
     let config = config(county);
     let dir = fresh_dir("streaming");
     let whole = run_schedule(&config).expect("the sample runs");
     write_csv(&dir.join("whole.csv"), &ScheduleTable::new(&whole)).unwrap();
+    let to_wgs84 = || lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84()).unwrap();
+    write_geojson(&dir.join("whole.geojson"), &ScheduleTable::new(&whole), to_wgs84()).unwrap();
     let expected = std::fs::read(dir.join("whole.csv")).unwrap();
+    let expected_geojson = std::fs::read(dir.join("whole.geojson")).unwrap();
     for block in [1, 7, 64] {
         let path = dir.join(format!("blocks-{block}.csv"));
-        let mut csv: Option<CsvByPlace> = None;
+        let geojson = dir.join(format!("blocks-{block}.geojson"));
+        let mut files: Option<(TextByPlace, TextByPlace)> = None;
         let mut sizes = Vec::new();
         let run = stream_schedule_in_blocks(&config, &Progress::default(), block, &mut |run, rows| {
             let table = ScheduleTable::of_rows(run, &rows);
-            if csv.is_none() {
-                csv = Some(CsvByPlace::create(&path, table.columns(), run.parcels)?);
+            if files.is_none() {
+                let csv = TextByPlace::csv(&path, table.columns(), run.parcels)?;
+                let json = TextByPlace::geojson(&geojson, table.columns(), run.parcels, to_wgs84())?;
+                files = Some((csv, json));
             }
             sizes.push(rows.len());
-            csv.as_mut().unwrap().add(&table, &|i| rows[i].at)
+            let (csv, json) = files.as_mut().unwrap();
+            csv.add(&table, &|i| rows[i].at)?;
+            json.add(&table, &|i| rows[i].at)
         })
         .expect("the sample runs in blocks");
-        csv.expect("at least one block").write().unwrap();
+        let (csv, json) = files.expect("at least one block");
+        csv.write().unwrap();
+        json.write().unwrap();
         assert_eq!(sizes.iter().sum::<usize>(), whole.rows.len(), "{county}, blocks of {block}: rows lost");
         assert!(sizes.iter().all(|&n| n <= block), "{county}: a block of more than {block} rows: {sizes:?}");
         let found = std::fs::read(&path).unwrap();
         assert!(
             found == expected,
             "{county}, blocks of {block}: schedule.csv differs (both in {})",
+            dir.display()
+        );
+        assert!(
+            std::fs::read(&geojson).unwrap() == expected_geojson,
+            "{county}, blocks of {block}: schedule.geojson differs (both in {})",
             dir.display()
         );
         assert_eq!(run.problems, whole.problems, "{county}, blocks of {block}: the problems differ");
@@ -154,8 +173,14 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
     let mut whole = run_schedule(&config).expect("the sample runs");
     let (found, more, notes) = whole.obligations(config.as_of);
     assert!(!found.is_empty(), "{county}: the sample owes obligations");
-    write_csv(&dir.join("whole.csv"), &ObligationTable::new(&whole, &found)).unwrap();
-    let expected = std::fs::read(dir.join("whole.csv")).unwrap();
+    let formats = [OutputFormat::Csv, OutputFormat::GeoJson];
+    let whole_dir = dir.join("whole");
+    write_table(&ObligationTable::new(&whole, &found), &whole_dir, "obligations", &formats, &config.crs)
+        .unwrap();
+    let expected: Vec<Vec<u8>> = ["obligations.csv", "obligations.geojson"]
+        .iter()
+        .map(|name| std::fs::read(whole_dir.join(name)).unwrap())
+        .collect();
     let summary = ObligationSummary::of(&found, config.as_of);
     whole.notes.extend(notes);
     let mut problems = whole.problems.clone();
@@ -164,21 +189,24 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
     for block in [1, 7, 64] {
         let out = dir.join(format!("blocks-{block}"));
         let (run, counted, written) =
-            stream_obligations_csv_in_blocks(&config, &Progress::default(), &out, block)
+            stream_obligations_files_in_blocks(&config, &Progress::default(), &out, &formats, block)
                 .expect("the sample runs in blocks");
-        assert_eq!(written, vec![out.join("obligations.csv")]);
-        let found = std::fs::read(&written[0]).unwrap();
-        assert!(
-            found == expected,
-            "{county}, blocks of {block}: obligations.csv differs (both in {})",
-            dir.display()
-        );
+        assert_eq!(written, vec![out.join("obligations.csv"), out.join("obligations.geojson")]);
+        for (path, expected) in written.iter().zip(&expected) {
+            assert!(
+                std::fs::read(path).unwrap() == *expected,
+                "{county}, blocks of {block}: {} differs (both in {})",
+                path.display(),
+                dir.display()
+            );
+        }
         assert_eq!(counted, summary, "{county}, blocks of {block}: the summary differs");
         assert_eq!(run.notes, whole.notes, "{county}, blocks of {block}: the notes differ");
         assert_eq!(run.problems, problems, "{county}, blocks of {block}: the problems differ");
-        let left: Vec<_> =
+        let mut left: Vec<_> =
             std::fs::read_dir(&out).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
-        assert_eq!(left, vec![std::ffi::OsString::from("obligations.csv")], "scratch files left behind");
+        left.sort();
+        assert_eq!(left, ["obligations.csv", "obligations.geojson"], "scratch files left behind");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -254,4 +282,21 @@ fn the_problem_sample_with_geojson_parcels_in_blocks_is_the_problem_sample_whole
     let config = with_geojson_parcels("data/sample-problems");
     blocks_change_nothing(config.to_str().unwrap());
     std::fs::remove_dir_all(config.parent().unwrap()).ok();
+}
+
+/// The files of a table are put in place together or not at all: a folder standing where one of them goes
+/// stops the write before any is renamed, and no temporary file is left.
+#[test]
+fn a_format_that_cannot_be_put_in_place_leaves_no_output_renamed() {
+    let config = config("data/sample/county.toml");
+    let whole = run_schedule(&config).expect("the sample runs");
+    let out = fresh_dir("streaming-all-or-none");
+    std::fs::create_dir_all(out.join("schedule.parquet")).unwrap();
+    let formats = [OutputFormat::Csv, OutputFormat::GeoJson, OutputFormat::Parquet, OutputFormat::GeoPackage];
+    let error = write_table(&ScheduleTable::new(&whole), &out, "schedule", &formats, &config.crs)
+        .expect_err("a folder stands where schedule.parquet goes");
+    assert!(error.to_string().contains("schedule.parquet"), "{error}");
+    let left: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("schedule.parquet")], "only the folder is left");
+    std::fs::remove_dir_all(&out).ok();
 }

@@ -4,14 +4,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::crs::Reprojector;
+use crate::formats::write::by_place::{LineFormat, TextByPlace};
+use crate::formats::write::sink::write_whole;
+use crate::model::error::Result;
+use crate::model::table::{Cell, Kind, Table};
 use geo::orient::{Direction, Orient};
 use geo::{Geometry, MultiPolygon};
-use rayon::prelude::*;
-
-use crate::crs::Reprojector;
-use crate::formats::write::write_atomic;
-use crate::model::error::Result;
-use crate::model::table::{Cell, Table};
 
 fn push_ring(out: &mut String, ring: &geo::LineString<f64>) {
     out.push('[');
@@ -101,52 +100,68 @@ fn push_value(out: &mut String, cell: &Cell<'_>) {
     }
 }
 
-/// Writes `table` to `path` as GeoJSON; `to_wgs84` transforms row geometries from the working CRS. A row whose
-/// geometry is missing or cannot be transformed is written with `"geometry": null`, never left out.
-pub fn write_geojson(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> Result<()> {
-    const BLOCK: usize = 4096;
-    let columns = table.columns();
-    let names: Vec<String> =
-        columns.iter().map(|(n, _)| serde_json::to_string(n).unwrap_or_default()).collect();
-    write_atomic(path, |w| {
-        w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[\n")?;
-        let blocks: Vec<usize> = (0..table.len()).step_by(BLOCK).collect();
-        for group in blocks.chunks(4 * rayon::current_num_threads()) {
-            let rendered: Vec<String> = group
-                .par_iter()
-                .map(|&start| {
-                    let mut out = String::new();
-                    for row in start..(start + BLOCK).min(table.len()) {
-                        if row > 0 {
-                            out.push_str(",\n");
-                        }
-                        out.push_str(r#"{"type":"Feature","geometry":"#);
-                        let shape = match table.geometry(row) {
-                            Some(mp) => Some(Geometry::MultiPolygon(mp.clone())),
-                            None => table.other_geometry(row),
-                        };
-                        match shape.and_then(|g| to_wgs84.transform(&g).ok()) {
-                            Some(g) => push_geometry(&mut out, &g),
-                            None => out.push_str("null"),
-                        }
-                        out.push_str(r#","properties":{"#);
-                        for (col, name) in names.iter().enumerate() {
-                            if col > 0 {
-                                out.push(',');
-                            }
-                            out.push_str(name);
-                            out.push(':');
-                            push_value(&mut out, &table.cell(row, col));
-                        }
-                        out.push_str("}}");
-                    }
-                    out
-                })
-                .collect();
-            rendered.iter().try_for_each(|block| w.write_all(block.as_bytes()))?;
+/// A GeoJSON feature per row, with the `,` and line break that separate it from the one before.
+pub(crate) struct FeatureLines {
+    /// The column names, as JSON strings.
+    names: Vec<String>,
+    to_wgs84: Reprojector,
+}
+
+/// The separator before every feature but the first.
+const SEPARATOR: &str = ",\n";
+
+impl FeatureLines {
+    /// Appends row `row` of `table` as a feature, the separator before it.
+    pub(super) fn push_line<T: Table + ?Sized>(&self, out: &mut String, table: &T, row: usize) {
+        out.push_str(SEPARATOR);
+        out.push_str(r#"{"type":"Feature","geometry":"#);
+        let shape = match table.geometry(row) {
+            Some(mp) => Some(Geometry::MultiPolygon(mp.clone())),
+            None => table.other_geometry(row),
+        };
+        match shape.and_then(|g| self.to_wgs84.transform(&g).ok()) {
+            Some(g) => push_geometry(out, &g),
+            None => out.push_str("null"),
         }
-        w.write_all(b"\n]}\n")
-    })
+        out.push_str(r#","properties":{"#);
+        for (col, name) in self.names.iter().enumerate() {
+            if col > 0 {
+                out.push(',');
+            }
+            out.push_str(name);
+            out.push(':');
+            push_value(out, &table.cell(row, col));
+        }
+        out.push_str("}}");
+    }
+}
+
+impl TextByPlace {
+    /// A GeoJSON file at `path` of `places` places with `columns` as properties, started under its temporary
+    /// name; `to_wgs84` transforms row geometries from the working CRS. A row whose geometry is missing or
+    /// cannot be transformed is written with `"geometry": null`, never left out.
+    pub fn geojson(
+        path: &Path,
+        columns: &[(&'static str, Kind)],
+        places: usize,
+        to_wgs84: Reprojector,
+    ) -> Result<Self> {
+        let names = columns.iter().map(|(n, _)| serde_json::to_string(n).unwrap_or_default()).collect();
+        TextByPlace::create(
+            path,
+            b"{\"type\":\"FeatureCollection\",\"features\":[\n",
+            LineFormat::GeoJson(FeatureLines { names, to_wgs84 }),
+            SEPARATOR.len(),
+            b"\n]}\n",
+            places,
+        )
+    }
+}
+
+/// Writes `table` to `path` as GeoJSON ([`TextByPlace::geojson`]).
+pub fn write_geojson(path: &Path, table: &dyn Table, to_wgs84: Reprojector) -> Result<()> {
+    let file = TextByPlace::geojson(path, table.columns(), table.len(), to_wgs84)?;
+    write_whole(Box::new(file), table)?.commit()
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use geo::{Geometry, MultiPolygon};
 use rusqlite::types::Value as Sql;
 use rusqlite::Connection;
 
-use super::temp_path;
+use super::sink::{in_order_of_place, write_whole, NoRows, Order, Place, Sink};
+use super::{temp_path, Staged};
 use crate::crs::Crs;
 use crate::formats::gpkg::blob::push_blob;
 use crate::formats::gpkg::quote;
@@ -96,7 +97,8 @@ const RTREE_TRIGGERS: [&str; 6] = [
 /// A GeoPackage being written: tables are added one by one, and [`GpkgWriter::finish`] puts the file in place.
 pub struct GpkgWriter {
     conn: Connection,
-    tmp: std::path::PathBuf,
+    /// The file under its temporary name, removed unless the writer completes it.
+    file: Staged,
     path: std::path::PathBuf,
     /// `srs_id`s given to CRSs without an EPSG code, by their definition.
     own_srs: Vec<String>,
@@ -162,7 +164,8 @@ impl GpkgWriter {
             "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {USER_VERSION};
              PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN; {SCHEMA}"
         );
-        let writer = GpkgWriter { conn, tmp, path: path.to_path_buf(), own_srs: Vec::new() };
+        let file = Staged::new(path, &tmp);
+        let writer = GpkgWriter { conn, file, path: path.to_path_buf(), own_srs: Vec::new() };
         writer.conn.execute_batch(&setup).map_err(sql_error(path))?;
         let mut srs = writer
             .conn
@@ -239,90 +242,10 @@ impl GpkgWriter {
 
     /// Adds `table` as the feature table `name`, its shapes in `crs`, with its R-tree index.
     pub fn add(&mut self, name: &str, table: &dyn Table, crs: &Crs) -> Result<()> {
-        let path = self.path.clone();
-        let err = sql_error(&path);
-        let srs_id = self.srs_id(crs)?;
-        let srs_blob = i32::try_from(srs_id).unwrap_or(-1);
-        let mut types = std::collections::BTreeSet::new();
-        for row in 0..table.len() {
-            if table.geometry(row).is_some() {
-                types.insert("MULTIPOLYGON");
-            } else if let Some(g) = table.other_geometry(row) {
-                types.insert(type_name(&g));
-            }
-        }
-        let kind = match types.len() {
-            0 => "MULTIPOLYGON",
-            1 => types.first().copied().unwrap_or("GEOMETRY"),
-            _ => "GEOMETRY",
-        };
-        let t = quote(name);
-        let columns: Vec<String> =
-            table.columns().iter().map(|(c, k)| format!("{} {}", quote(c), sql_type(*k))).collect();
-        let rtree = format!("rtree_{name}_{GEOMETRY}");
-        self.conn
-            .execute_batch(&format!(
-                "CREATE TABLE {t} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, {GEOMETRY} {kind}{}{});
-                 CREATE VIRTUAL TABLE {} USING rtree(id, minx, maxx, miny, maxy);",
-                if columns.is_empty() { "" } else { ", " },
-                columns.join(", "),
-                quote(&rtree)
-            ))
-            .map_err(&err)?;
-        let marks: Vec<String> = (0..table.columns().len() + 2).map(|i| format!("?{}", i + 1)).collect();
-        let mut insert =
-            self.conn.prepare(&format!("INSERT INTO {t} VALUES ({})", marks.join(", "))).map_err(&err)?;
-        let mut index = self
-            .conn
-            .prepare(&format!("INSERT INTO {} VALUES (?1, ?2, ?3, ?4, ?5)", quote(&rtree)))
-            .map_err(&err)?;
-        let mut extent: Option<[f64; 4]> = None;
-        let mut blob = Vec::new();
-        for row in 0..table.len() {
-            let fid = row as i64 + 1;
-            blob.clear();
-            let envelope = shape(table, row).and_then(|g| push_blob(&mut blob, &g, srs_blob));
-            let mut values = Vec::with_capacity(marks.len());
-            values.push(Sql::Integer(fid));
-            values.push(if envelope.is_some() { Sql::Blob(blob.clone()) } else { Sql::Null });
-            values.extend((0..table.columns().len()).map(|c| sql_value(table.cell(row, c))));
-            insert.execute(rusqlite::params_from_iter(values)).map_err(&err)?;
-            if let Some(e) = envelope {
-                index.execute(rusqlite::params![fid, e[0], e[1], e[2], e[3]]).map_err(&err)?;
-                extent = Some(match extent {
-                    None => e,
-                    Some(x) => [x[0].min(e[0]), x[1].max(e[1]), x[2].min(e[2]), x[3].max(e[3])],
-                });
-            }
-        }
-        drop((insert, index));
-        let [min_x, max_x, min_y, max_y] = extent.map_or([None; 4], |e| e.map(Some));
-        self.conn
-            .execute(
-                "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, \
-                 max_y, srs_id, last_change) VALUES (?1, 'features', ?1, '', ?2, ?3, ?4, ?5, ?6, \
-                 COALESCE(strftime('%Y-%m-%dT%H:%M:%fZ', ?7, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
-                rusqlite::params![name, min_x, min_y, max_x, max_y, srs_id, source_date_epoch()],
-            )
-            .map_err(&err)?;
-        self.conn
-            .execute(
-                "INSERT INTO gpkg_geometry_columns VALUES (?1, ?2, ?3, ?4, 0, 0)",
-                rusqlite::params![name, GEOMETRY, kind, srs_id],
-            )
-            .map_err(&err)?;
-        self.conn
-            .execute(
-                "INSERT INTO gpkg_extensions VALUES (?1, ?2, 'gpkg_rtree_index', \
-                 'http://www.geopackage.org/spec130/#extension_rtree', 'write-only')",
-                rusqlite::params![name, GEOMETRY],
-            )
-            .map_err(&err)?;
-        for trigger in RTREE_TRIGGERS {
-            let sql = trigger.replace("<t>", name).replace("<c>", GEOMETRY).replace("<i>", "fid");
-            self.conn.execute_batch(&sql).map_err(&err)?;
-        }
-        Ok(())
+        let mut features = FeatureTable::begin(self, name, table.columns(), crs)?;
+        let rows: Vec<usize> = (0..table.len()).collect();
+        features.insert(&self.conn, &self.path, table, &rows, None)?;
+        features.end(&self.conn, &self.path)
     }
 
     /// Stores `qml` as the default QGIS style of the feature table `name` in `layer_styles`, the table QGIS
@@ -346,16 +269,290 @@ impl GpkgWriter {
 
     /// Commits the file and renames it to its target.
     pub fn finish(self) -> Result<()> {
-        let GpkgWriter { conn, tmp, path, .. } = self;
-        let result = conn
-            .execute_batch("COMMIT")
+        self.close()?.commit()
+    }
+
+    /// Commits the file and closes it, still under its temporary name.
+    pub fn close(self) -> Result<Staged> {
+        let GpkgWriter { conn, file, path, .. } = self;
+        conn.execute_batch("COMMIT")
             .map_err(sql_error(&path))
-            .and_then(|()| conn.close().map_err(|(_, e)| sql_error(&path)(e)))
-            .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e)));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+            .and_then(|()| conn.close().map_err(|(_, e)| sql_error(&path)(e)))?;
+        Ok(file)
+    }
+}
+
+/// A feature table being filled: its rows are inserted a block at a time, numbered from 1 in order, and
+/// [`FeatureTable::end`] describes it in the GeoPackage's tables once all are in.
+struct FeatureTable {
+    name: String,
+    columns: Vec<(&'static str, Kind)>,
+    srs_id: i64,
+    /// The geometry type the table was created with, once it was (with its first block).
+    declared: Option<&'static str>,
+    /// The geometry types of the rows so far.
+    types: std::collections::BTreeSet<&'static str>,
+    /// The rows so far.
+    rows: i64,
+    extent: Option<[f64; 4]>,
+    /// Rows held for later, in the temporary table [`STAGED`], so far.
+    staged: i64,
+}
+
+/// The temporary table of the rows of blocks that came out of order: their place, their order of arrival,
+/// envelope, geometry blob and cells.
+const STAGED: &str = "temp.lakeshore_staged";
+
+impl FeatureTable {
+    /// Starts the feature table `name` of `writer` with `columns`, its shapes in `crs`.
+    fn begin(
+        writer: &mut GpkgWriter,
+        name: &str,
+        columns: &[(&'static str, Kind)],
+        crs: &Crs,
+    ) -> Result<Self> {
+        let srs_id = writer.srs_id(crs)?;
+        Ok(FeatureTable {
+            name: name.to_string(),
+            columns: columns.to_vec(),
+            srs_id,
+            declared: None,
+            types: Default::default(),
+            rows: 0,
+            extent: None,
+            staged: 0,
+        })
+    }
+
+    /// The geometry type of the column for the types seen.
+    fn kind(types: &std::collections::BTreeSet<&'static str>) -> &'static str {
+        match types.len() {
+            0 => "MULTIPOLYGON",
+            1 => types.first().copied().unwrap_or("GEOMETRY"),
+            _ => "GEOMETRY",
         }
-        result
+    }
+
+    /// `CREATE TABLE` of the table named `table` with the geometry type `kind`.
+    fn create_sql(&self, table: &str, kind: &str) -> String {
+        let columns: Vec<String> =
+            self.columns.iter().map(|(c, k)| format!("{} {}", quote(c), sql_type(*k))).collect();
+        format!(
+            "CREATE TABLE {table} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, {GEOMETRY} {kind}{}{});",
+            if columns.is_empty() { "" } else { ", " },
+            columns.join(", "),
+        )
+    }
+
+    /// The name of the table's R-tree.
+    fn rtree(&self) -> String {
+        quote(&format!("rtree_{}_{GEOMETRY}", self.name))
+    }
+
+    /// Inserts the rows `rows` of `table`, in that order: as the table's next rows, or, with `staged` (each
+    /// row's place), into [`STAGED`] until [`FeatureTable::end`] puts them in order. The table is created
+    /// with the first block, with the geometry type of its rows.
+    fn insert(
+        &mut self,
+        conn: &Connection,
+        path: &Path,
+        table: &dyn Table,
+        rows: &[usize],
+        staged: Option<crate::formats::write::sink::Place<'_>>,
+    ) -> Result<()> {
+        let err = sql_error(path);
+        let shapes: Vec<Option<Geometry<f64>>> = rows.iter().map(|&row| shape(table, row)).collect();
+        self.types.extend(shapes.iter().flatten().map(type_name));
+        if self.declared.is_none() {
+            let kind = Self::kind(&self.types);
+            let sql = format!(
+                "{} CREATE VIRTUAL TABLE {} USING rtree(id, minx, maxx, miny, maxy);",
+                self.create_sql(&quote(&self.name), kind),
+                self.rtree()
+            );
+            conn.execute_batch(&sql).map_err(&err)?;
+            self.declared = Some(kind);
+        }
+        let srs_blob = i32::try_from(self.srs_id).unwrap_or(-1);
+        let width = self.columns.len();
+        if staged.is_some() && self.staged == 0 {
+            let cells: Vec<String> = (0..width).map(|i| format!(", c{i}")).collect();
+            let sql = format!(
+                "CREATE TABLE {STAGED} (place INTEGER, seq INTEGER, minx, maxx, miny, maxy, geom{});",
+                cells.concat()
+            );
+            conn.execute_batch(&sql).map_err(&err)?;
+        }
+        let mut blob = Vec::new();
+        for (&row, shape) in rows.iter().zip(shapes) {
+            blob.clear();
+            let envelope = shape.and_then(|g| push_blob(&mut blob, &g, srs_blob));
+            let geometry = if envelope.is_some() { Sql::Blob(blob.clone()) } else { Sql::Null };
+            let cells = (0..width).map(|c| sql_value(table.cell(row, c)));
+            match staged {
+                None => self.push(conn, path, envelope, geometry, cells)?,
+                Some(place) => {
+                    let mut values = Vec::with_capacity(width + 7);
+                    values.push(Sql::Integer(place(row) as i64));
+                    values.push(Sql::Integer(self.staged));
+                    match envelope {
+                        Some(e) => values.extend(e.map(Sql::Real)),
+                        None => values.extend([Sql::Null, Sql::Null, Sql::Null, Sql::Null]),
+                    }
+                    values.push(geometry);
+                    values.extend(cells);
+                    let marks: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
+                    let sql = format!("INSERT INTO {STAGED} VALUES ({})", marks.join(", "));
+                    let mut insert = conn.prepare_cached(&sql).map_err(&err)?;
+                    insert.execute(rusqlite::params_from_iter(values)).map_err(&err)?;
+                    self.staged += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends one row: its envelope (for the R-tree and the extent), geometry and cells.
+    fn push(
+        &mut self,
+        conn: &Connection,
+        path: &Path,
+        envelope: Option<[f64; 4]>,
+        geometry: Sql,
+        cells: impl Iterator<Item = Sql>,
+    ) -> Result<()> {
+        let err = sql_error(path);
+        self.rows += 1;
+        let fid = self.rows;
+        let mut values = Vec::with_capacity(self.columns.len() + 2);
+        values.push(Sql::Integer(fid));
+        values.push(geometry);
+        values.extend(cells);
+        let marks: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
+        let sql = format!("INSERT INTO {} VALUES ({})", quote(&self.name), marks.join(", "));
+        conn.prepare_cached(&sql).map_err(&err)?.execute(rusqlite::params_from_iter(values)).map_err(&err)?;
+        if let Some(e) = envelope {
+            let sql = format!("INSERT INTO {} VALUES (?1, ?2, ?3, ?4, ?5)", self.rtree());
+            let mut index = conn.prepare_cached(&sql).map_err(&err)?;
+            index.execute(rusqlite::params![fid, e[0], e[1], e[2], e[3]]).map_err(&err)?;
+            self.extent = Some(match self.extent {
+                None => e,
+                Some(x) => [x[0].min(e[0]), x[1].max(e[1]), x[2].min(e[2]), x[3].max(e[3])],
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends the staged rows in order of place, gives the geometry column the type of all the rows (when
+    /// the first block's was another), and describes the table: its contents row with the extent, its
+    /// geometry column, the R-tree extension and triggers.
+    fn end(mut self, conn: &Connection, path: &Path) -> Result<()> {
+        let err = sql_error(path);
+        if self.declared.is_none() {
+            self.insert(conn, path, &NoRows(&self.columns.clone()), &[], None)?;
+        }
+        if self.staged > 0 {
+            let width = self.columns.len();
+            let mut select =
+                conn.prepare(&format!("SELECT * FROM {STAGED} ORDER BY place, seq")).map_err(&err)?;
+            let mut staged = select.query([]).map_err(&err)?;
+            while let Some(row) = staged.next().map_err(&err)? {
+                let value = |i: usize| row.get::<_, Sql>(i).map_err(&err);
+                let envelope = match (value(2)?, value(3)?, value(4)?, value(5)?) {
+                    (Sql::Real(a), Sql::Real(b), Sql::Real(c), Sql::Real(d)) => Some([a, b, c, d]),
+                    _ => None,
+                };
+                let cells = (0..width).map(|i| value(7 + i)).collect::<Result<Vec<Sql>>>()?;
+                self.push(conn, path, envelope, value(6)?, cells.into_iter())?;
+            }
+            drop(staged);
+            drop(select);
+            conn.execute_batch(&format!("DROP TABLE {STAGED};")).map_err(&err)?;
+        }
+        let (name, kind) = (self.name.as_str(), Self::kind(&self.types));
+        if self.declared != Some(kind) {
+            let (t, old) = (quote(name), quote(&format!("{name}_old")));
+            let sql = format!(
+                "ALTER TABLE {t} RENAME TO {old}; {} INSERT INTO {t} SELECT * FROM {old}; DROP TABLE {old};",
+                self.create_sql(&t, kind)
+            );
+            conn.execute_batch(&sql).map_err(&err)?;
+        }
+        let [min_x, max_x, min_y, max_y] = self.extent.map_or([None; 4], |e| e.map(Some));
+        conn.execute(
+            "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, \
+             max_y, srs_id, last_change) VALUES (?1, 'features', ?1, '', ?2, ?3, ?4, ?5, ?6, \
+             COALESCE(strftime('%Y-%m-%dT%H:%M:%fZ', ?7, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+            rusqlite::params![name, min_x, min_y, max_x, max_y, self.srs_id, source_date_epoch()],
+        )
+        .map_err(&err)?;
+        conn.execute(
+            "INSERT INTO gpkg_geometry_columns VALUES (?1, ?2, ?3, ?4, 0, 0)",
+            rusqlite::params![name, GEOMETRY, kind, self.srs_id],
+        )
+        .map_err(&err)?;
+        conn.execute(
+            "INSERT INTO gpkg_extensions VALUES (?1, ?2, 'gpkg_rtree_index', \
+             'http://www.geopackage.org/spec130/#extension_rtree', 'write-only')",
+            rusqlite::params![name, GEOMETRY],
+        )
+        .map_err(&err)?;
+        for trigger in RTREE_TRIGGERS {
+            let sql = trigger.replace("<t>", name).replace("<c>", GEOMETRY).replace("<i>", "fid");
+            conn.execute_batch(&sql).map_err(&err)?;
+        }
+        Ok(())
+    }
+}
+
+/// A GeoPackage of one feature table written a block of rows at a time, in one transaction: the blocks that
+/// continue the table are inserted as they come, those out of order are held in a temporary table and
+/// inserted in order of place at the end.
+pub struct GpkgSink {
+    writer: GpkgWriter,
+    features: FeatureTable,
+    order: Order,
+    style: Option<String>,
+}
+
+impl GpkgSink {
+    /// A GeoPackage at `path` of `places` places, its feature table `name` with `columns` and shapes in the
+    /// working CRS `crs`, with `style` (QGIS QML), when given, as the table's default style.
+    pub fn create(
+        path: &Path,
+        name: &str,
+        columns: &[(&'static str, Kind)],
+        crs: &Crs,
+        style: Option<&str>,
+        places: usize,
+    ) -> Result<Self> {
+        let mut writer = GpkgWriter::create(path)?;
+        let features = FeatureTable::begin(&mut writer, name, columns, crs)?;
+        Ok(GpkgSink { writer, features, order: Order::new(places), style: style.map(str::to_string) })
+    }
+}
+
+impl Sink for GpkgSink {
+    fn add(&mut self, block: &dyn Table, place: Place<'_>, filled: &[usize]) -> Result<()> {
+        let path = self.writer.path.clone();
+        let claim = self.order.claim(&path, filled)?;
+        let rows = in_order_of_place(block.len(), place);
+        for &row in &rows {
+            self.order.check(&path, claim, place(row))?;
+        }
+        let staged = (!claim.continues).then_some(place);
+        self.features.insert(&self.writer.conn, &path, block, &rows, staged)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Staged> {
+        let GpkgSink { mut writer, features, order, style } = *self;
+        order.check_complete(&writer.path)?;
+        let name = features.name.clone();
+        features.end(&writer.conn, &writer.path)?;
+        if let Some(qml) = &style {
+            writer.add_style(&name, qml)?;
+        }
+        writer.close()
     }
 }
 
@@ -363,15 +560,6 @@ impl GpkgWriter {
 /// `style` (QGIS QML), when given, as the table's default style in `layer_styles`; on failure the previous
 /// file stays and the temporary one goes.
 pub fn write_gpkg(path: &Path, name: &str, table: &dyn Table, crs: &Crs, style: Option<&str>) -> Result<()> {
-    let result = GpkgWriter::create(path).and_then(|mut writer| {
-        writer.add(name, table, crs)?;
-        if let Some(qml) = style {
-            writer.add_style(name, qml)?;
-        }
-        writer.finish()
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_file(temp_path(path));
-    }
-    result
+    let sink = GpkgSink::create(path, name, table.columns(), crs, style, table.len())?;
+    write_whole(Box::new(sink), table)?.commit()
 }

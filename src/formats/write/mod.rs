@@ -5,15 +5,18 @@
 //! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
 //! seconds on a schedule of a million rows.
 
+mod by_place;
 mod csv;
 mod geojson;
 pub mod gpkg;
 mod parquet;
+pub mod sink;
 
-pub use self::csv::{write_csv, CsvByPlace};
+pub use self::by_place::TextByPlace;
+pub use self::csv::write_csv;
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
-pub use self::parquet::write_parquet;
+pub use self::parquet::{write_parquet, ParquetSink};
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -83,17 +86,76 @@ impl AtomicFile {
     }
 
     /// Writes what is buffered and puts the file in place of its path.
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.close()?.commit()
+    }
+
+    /// Writes what is buffered and closes the file, still under its temporary name: a file complete and
+    /// ready to be put in place with the other files of its run.
+    pub fn close(mut self) -> Result<Staged> {
         let Some(out) = self.out.take() else {
             return Err(Error::io(&self.path, std::io::Error::other("the file was already closed")));
         };
-        let done =
-            out.into_inner().map_err(|e| e.into_error()).and_then(|_| std::fs::rename(&self.tmp, &self.path));
+        let staged = Staged { path: self.path.clone(), tmp: Some(self.tmp.clone()) };
+        out.into_inner().map_err(|e| Error::io(&self.path, e.into_error()))?;
+        Ok(staged)
+    }
+}
+
+/// A complete output file under its temporary name. [`Staged::commit`] renames it over its path; dropped
+/// uncommitted, it is removed and the path keeps its old file. The files of one run are put in place
+/// together by [`commit_all`], once every one of them is complete.
+#[derive(Debug)]
+pub struct Staged {
+    path: PathBuf,
+    tmp: Option<PathBuf>,
+}
+
+impl Staged {
+    /// The file written at `tmp`, to replace `path`.
+    fn new(path: &Path, tmp: &Path) -> Self {
+        Staged { path: path.to_path_buf(), tmp: Some(tmp.to_path_buf()) }
+    }
+
+    /// The path the file will replace.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file over its path.
+    pub fn commit(mut self) -> Result<()> {
+        let Some(tmp) = self.tmp.take() else { return Ok(()) };
+        let done = std::fs::rename(&tmp, &self.path);
         if done.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
+            let _ = std::fs::remove_file(&tmp);
         }
         done.map_err(|e| Error::io(&self.path, e))
     }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Puts every file of `files` in place, or none when one of their paths cannot take a file (a folder stands
+/// there): the outputs of a run are renamed together only once all of them are complete. Returns their paths.
+pub fn commit_all(files: Vec<Staged>) -> Result<Vec<PathBuf>> {
+    if let Some(blocked) = files.iter().find(|f| f.path.is_dir()) {
+        return Err(Error::io(
+            &blocked.path,
+            std::io::Error::other("a folder stands where the output goes: move it away and run again"),
+        ));
+    }
+    let mut written = Vec::with_capacity(files.len());
+    for file in files {
+        written.push(file.path.clone());
+        file.commit()?;
+    }
+    Ok(written)
 }
 
 impl Write for AtomicFile {

@@ -12,7 +12,7 @@
 //! `ARROW:schema` key beside it. The WKB comes from [`crate::formats::wkb`], which the GeoPackage writer shares.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use geo::{BoundingRect, Geometry, MultiPolygon, Rect};
 use polars::prelude::*;
@@ -20,19 +20,25 @@ use rayon::prelude::*;
 
 use crate::crs::Reprojector;
 use crate::formats::wkb::{push_geometry, push_multipolygon};
-use crate::formats::write::write_atomic;
+use crate::formats::write::sink::{in_order_of_place, write_whole, Order, Place, Sink};
+use crate::formats::write::{AtomicFile, Staged};
 use crate::model::error::{Error, Result};
 use crate::model::table::{Cell, Kind, Table};
 
 /// The name of the geometry column, GeoParquet's `primary_column`.
 const GEOMETRY: &str = "geometry";
 
-/// The values of one column, `pick` turning each cell into the column's type (`None` for nulls).
-fn values<T>(table: &dyn Table, col: usize, pick: impl Fn(Cell<'_>) -> Option<T>) -> Vec<Option<T>> {
-    (0..table.len()).map(|r| pick(table.cell(r, col))).collect()
+/// The values of one column at `rows`, `pick` turning each cell into the column's type (`None` for nulls).
+fn values<T>(
+    (table, rows): (&dyn Table, &[usize]),
+    col: usize,
+    pick: impl Fn(Cell<'_>) -> Option<T>,
+) -> Vec<Option<T>> {
+    rows.iter().map(|&r| pick(table.cell(r, col))).collect()
 }
 
-fn column(table: &dyn Table, col: usize, name: &str, kind: Kind) -> Column {
+/// Column `col` of the rows `rows` of `table`.
+fn column(table: (&dyn Table, &[usize]), col: usize, name: &str, kind: Kind) -> Column {
     let name = PlSmallStr::from_str(name);
     match kind {
         Kind::Text => Column::new(
@@ -83,14 +89,14 @@ struct Block {
     types: std::collections::BTreeSet<&'static str>,
 }
 
-fn encode_block(table: &dyn Table, rows: Range<usize>, to_wgs84: &Reprojector) -> Block {
+fn encode_block(table: &dyn Table, rows: &[usize], to_wgs84: &Reprojector) -> Block {
     let mut block = Block {
         bytes: Vec::new(),
         spans: Vec::with_capacity(rows.len()),
         bbox: None,
         types: Default::default(),
     };
-    for row in rows {
+    for &row in rows {
         let shape = match table.geometry(row) {
             Some(mp) => Some(Geometry::MultiPolygon(mp.clone())),
             None => table.other_geometry(row),
@@ -118,22 +124,21 @@ fn encode_block(table: &dyn Table, rows: Range<usize>, to_wgs84: &Reprojector) -
     block
 }
 
-/// The `geometry` column (WKB in WGS 84, reprojected in parallel) and the bounding box of all its rows.
+/// The `geometry` column of the rows `rows` of `table` (WKB in WGS 84, reprojected in parallel) and the
+/// bounding box of all its rows.
 fn geometry_column(
     table: &dyn Table,
+    rows: &[usize],
     to_wgs84: &Reprojector,
 ) -> (Column, Option<Rect<f64>>, std::collections::BTreeSet<&'static str>) {
     const BLOCK: usize = 4096;
-    let mut builder = BinaryChunkedBuilder::new(PlSmallStr::from_static(GEOMETRY), table.len());
+    let mut builder = BinaryChunkedBuilder::new(PlSmallStr::from_static(GEOMETRY), rows.len());
     let mut bbox = None;
     let mut types = std::collections::BTreeSet::new();
-    let starts: Vec<usize> = (0..table.len()).step_by(BLOCK).collect();
+    let pieces: Vec<&[usize]> = rows.chunks(BLOCK).collect();
     // A group of blocks at a time, so that only one group's WKB is held twice (block and builder).
-    for group in starts.chunks(4 * rayon::current_num_threads()) {
-        let blocks: Vec<Block> = group
-            .par_iter()
-            .map(|&start| encode_block(table, start..(start + BLOCK).min(table.len()), to_wgs84))
-            .collect();
+    for group in pieces.chunks(4 * rayon::current_num_threads()) {
+        let blocks: Vec<Block> = group.par_iter().map(|rows| encode_block(table, rows, to_wgs84)).collect();
         for block in &blocks {
             for span in &block.spans {
                 builder.append_option(span.clone().map(|r| &block.bytes[r]));
@@ -165,38 +170,141 @@ fn geo_metadata(bbox: Option<Rect<f64>>, types: &std::collections::BTreeSet<&'st
     .to_string()
 }
 
-/// Writes `table` to `path` as GeoParquet 1.1: the table's typed columns, then `geometry`, each row's shape
-/// as WKB in WGS 84 longitude/latitude; `to_wgs84` transforms row geometries from the working CRS. A row whose
-/// geometry is missing or cannot be transformed has a null `geometry`, never a missing row.
-pub fn write_parquet(path: &Path, table: &dyn Table, to_wgs84: &Reprojector) -> Result<()> {
-    let mut columns: Vec<Column> =
-        table.columns().iter().enumerate().map(|(i, (name, kind))| column(table, i, name, *kind)).collect();
-    let (geometry, bbox, types) = geometry_column(table, to_wgs84);
-    columns.push(geometry);
-    let mut frame = DataFrame::new(table.len(), columns).map_err(|source| Error::Parquet {
-        path: path.to_path_buf(),
-        message: format!("cannot build the table: {source}"),
-        source,
-    })?;
-    let metadata = KeyValueMetadata::from_static(vec![("geo".into(), geo_metadata(bbox, &types))]);
-    let mut failure = None;
-    write_atomic(path, |w| {
-        ParquetWriter::new(w).with_key_value_metadata(Some(metadata)).finish(&mut frame).map(|_| ()).map_err(
-            |e| {
-                let io = std::io::Error::other(e.to_string());
-                failure = Some(e);
-                io
-            },
-        )
-    })
-    .map_err(|e| match failure {
-        Some(source) => Error::Parquet {
+/// A GeoParquet 1.1 file written from blocks of rows: each block becomes columns as it comes (its rows are
+/// then free to go), in order of place, and the file is written from them at the end, when the bounding box
+/// and geometry types of all the rows are known for the `geo` metadata of its footer. Blocks that come out of
+/// order are put in order of place then.
+pub struct ParquetSink {
+    path: PathBuf,
+    columns: Vec<(&'static str, Kind)>,
+    to_wgs84: Reprojector,
+    order: Order,
+    /// The frames of the blocks that continued the file, in order.
+    frames: Vec<DataFrame>,
+    /// The frames of the blocks that came out of order, with the place of each of their rows.
+    held: Vec<(DataFrame, Vec<usize>)>,
+    bbox: Option<Rect<f64>>,
+    types: std::collections::BTreeSet<&'static str>,
+}
+
+impl ParquetSink {
+    /// A GeoParquet file at `path` of `places` places with `columns`, then `geometry`: each row's shape as WKB
+    /// in WGS 84 longitude/latitude, which `to_wgs84` transforms it to from the working CRS. A row whose
+    /// geometry is missing or cannot be transformed has a null `geometry`, never a missing row.
+    pub fn create(
+        path: &Path,
+        columns: &[(&'static str, Kind)],
+        places: usize,
+        to_wgs84: Reprojector,
+    ) -> Result<Self> {
+        Ok(ParquetSink {
             path: path.to_path_buf(),
-            message: format!("cannot write Parquet: {source}"),
+            columns: columns.to_vec(),
+            to_wgs84,
+            order: Order::new(places),
+            frames: Vec::new(),
+            held: Vec::new(),
+            bbox: None,
+            types: Default::default(),
+        })
+    }
+
+    /// The error of a frame that cannot be built or written.
+    fn error(&self, what: &str) -> impl Fn(PolarsError) -> Error + '_ {
+        let what = what.to_string();
+        move |source| Error::Parquet {
+            path: self.path.clone(),
+            message: format!("cannot {what}: {source}"),
             source,
-        },
-        None => e,
-    })
+        }
+    }
+
+    /// The frame of the rows `rows` of `table`, in that order: its typed columns, then `geometry`.
+    fn frame(&mut self, table: &dyn Table, rows: &[usize]) -> Result<DataFrame> {
+        let mut columns: Vec<Column> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, (name, kind))| column((table, rows), i, name, *kind))
+            .collect();
+        let (geometry, bbox, types) = geometry_column(table, rows, &self.to_wgs84);
+        columns.push(geometry);
+        self.bbox = union(self.bbox, bbox);
+        self.types.extend(types);
+        DataFrame::new(rows.len(), columns).map_err(self.error("build the table"))
+    }
+}
+
+impl Sink for ParquetSink {
+    fn add(&mut self, block: &dyn Table, place: Place<'_>, filled: &[usize]) -> Result<()> {
+        let claim = self.order.claim(&self.path, filled)?;
+        let rows = in_order_of_place(block.len(), place);
+        for &row in &rows {
+            self.order.check(&self.path, claim, place(row))?;
+        }
+        let frame = self.frame(block, &rows)?;
+        if claim.continues {
+            self.frames.push(frame);
+        } else {
+            self.held.push((frame, rows.iter().map(|&row| place(row)).collect()));
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Staged> {
+        let mut sink = *self;
+        sink.order.check_complete(&sink.path)?;
+        // The frames held are put in order of place, each place's rows in the order of their block.
+        if !sink.held.is_empty() {
+            let mut places = Vec::new();
+            let mut held: Option<DataFrame> = None;
+            for (frame, at) in std::mem::take(&mut sink.held) {
+                places.extend(at);
+                match &mut held {
+                    None => held = Some(frame),
+                    Some(all) => {
+                        all.vstack_mut_owned(frame).map_err(sink.error("build the table"))?;
+                    }
+                }
+            }
+            let mut order: Vec<IdxSize> = (0..places.len() as IdxSize).collect();
+            order.sort_by_key(|&i| places[i as usize]);
+            if let Some(held) = held {
+                let take = IdxCa::from_vec(PlSmallStr::EMPTY, order);
+                sink.frames.push(held.take(&take).map_err(sink.error("build the table"))?);
+            }
+        }
+        let mut frame = match sink.frames.len() {
+            0 => {
+                let rows: [usize; 0] = [];
+                let columns = sink.columns.clone();
+                sink.frame(&super::sink::NoRows(&columns), &rows)?
+            }
+            _ => {
+                let mut frames = std::mem::take(&mut sink.frames).into_iter();
+                let mut all = frames.next().unwrap_or_default();
+                for frame in frames {
+                    all.vstack_mut_owned(frame).map_err(sink.error("build the table"))?;
+                }
+                all
+            }
+        };
+        frame.rechunk_mut_par();
+        let metadata =
+            KeyValueMetadata::from_static(vec![("geo".into(), geo_metadata(sink.bbox, &sink.types))]);
+        let mut file = AtomicFile::create(&sink.path)?;
+        ParquetWriter::new(&mut file)
+            .with_key_value_metadata(Some(metadata))
+            .finish(&mut frame)
+            .map_err(sink.error("write Parquet"))?;
+        file.close()
+    }
+}
+
+/// Writes `table` to `path` as GeoParquet 1.1 ([`ParquetSink::create`]).
+pub fn write_parquet(path: &Path, table: &dyn Table, to_wgs84: Reprojector) -> Result<()> {
+    let sink = ParquetSink::create(path, table.columns(), table.len(), to_wgs84)?;
+    write_whole(Box::new(sink), table)?.commit()
 }
 
 #[cfg(test)]
@@ -301,7 +409,7 @@ mod tests {
         let path = dir.join("rows.parquet");
         let table = Rows(vec![Some(MultiPolygon(vec![rectangle()])), None]);
         let identity = Reprojector::new(&Crs::wgs84(), &Crs::wgs84()).unwrap();
-        write_parquet(&path, &table, &identity).unwrap();
+        write_parquet(&path, &table, identity).unwrap();
 
         let mut reader = ParquetReader::new(std::fs::File::open(&path).unwrap());
         let metadata = reader.get_metadata().unwrap().clone();

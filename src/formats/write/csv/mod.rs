@@ -6,15 +6,10 @@
 //! cells (owner names, addresses, notes, ids) get the quote: numbers and dates are typed cells and are
 //! written as they are, so `-12.5` stays a number.
 
-mod by_place;
-
 use std::path::Path;
 
-use rayon::prelude::*;
-
-pub use by_place::CsvByPlace;
-
-use crate::formats::write::write_atomic;
+use crate::formats::write::by_place::{LineFormat, TextByPlace};
+use crate::formats::write::sink::write_whole;
 use crate::model::error::Result;
 use crate::model::table::{Cell, Kind, Table};
 
@@ -72,7 +67,7 @@ fn header(columns: &[(&'static str, Kind)]) -> String {
 }
 
 /// Appends row `row` of `table` as a CSV line.
-fn push_row<T: Table + ?Sized>(out: &mut String, table: &T, row: usize) {
+pub(super) fn push_row<T: Table + ?Sized>(out: &mut String, table: &T, row: usize) {
     for col in 0..table.columns().len() {
         if col > 0 {
             out.push(',');
@@ -97,31 +92,17 @@ fn push_row<T: Table + ?Sized>(out: &mut String, table: &T, row: usize) {
     out.push('\n');
 }
 
-/// Rows rendered on all cores at a time, in blocks of this many.
-const BLOCK: usize = 16_384;
+impl TextByPlace {
+    /// A CSV file at `path` of `places` places with `columns`, started under its temporary name with its
+    /// header row.
+    pub fn csv(path: &Path, columns: &[(&'static str, Kind)], places: usize) -> Result<Self> {
+        TextByPlace::create(path, header(columns).as_bytes(), LineFormat::Csv, 0, b"", places)
+    }
+}
 
-/// Writes `table` to `path` as CSV with a header row. Rows are rendered on all cores in blocks and written in
-/// order.
+/// Writes `table` to `path` as CSV with a header row, its rows rendered on all cores.
 pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
-    write_atomic(path, |w| {
-        w.write_all(header(table.columns()).as_bytes())?;
-        // A few blocks per core at a time: parallel rendering without holding the whole file in memory.
-        let blocks: Vec<usize> = (0..table.len()).step_by(BLOCK).collect();
-        for group in blocks.chunks(4 * rayon::current_num_threads()) {
-            let rendered: Vec<String> = group
-                .par_iter()
-                .map(|&start| {
-                    let mut out = String::with_capacity(BLOCK * 256);
-                    for row in start..(start + BLOCK).min(table.len()) {
-                        push_row(&mut out, table, row);
-                    }
-                    out
-                })
-                .collect();
-            rendered.iter().try_for_each(|block| w.write_all(block.as_bytes()))?;
-        }
-        Ok(())
-    })
+    write_whole(Box::new(TextByPlace::csv(path, table.columns(), table.len())?), table)?.commit()
 }
 
 #[cfg(test)]

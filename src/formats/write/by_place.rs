@@ -1,4 +1,5 @@
-//! A CSV file written from blocks of rows that arrive in any order, each row with its place in the file.
+//! A text file (CSV, GeoJSON) written from blocks of rows that arrive in any order, each row with its place
+//! in the file.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -6,12 +7,32 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{header, push_row};
-use crate::formats::write::{temp_path_tagged, AtomicFile};
+use crate::formats::write::sink::{too_many, Order, Place, Sink};
+use crate::formats::write::{temp_path_tagged, AtomicFile, Staged};
 use crate::model::error::{Error, Result};
-use crate::model::table::{Kind, Table};
+use crate::model::table::Table;
 
-/// A CSV file whose rows arrive in blocks in any order, each row with its place in the file.
+/// How a text format writes one row of a table as its line. The writers are generic over the table, so that
+/// a schedule row's cells are rendered without a dynamic call each when the table's type is known.
+pub(crate) enum LineFormat {
+    /// A CSV line.
+    Csv,
+    /// A GeoJSON feature.
+    GeoJson(super::geojson::FeatureLines),
+}
+
+impl LineFormat {
+    /// Appends row `row` of `table`, its line end or separator included.
+    fn push_line<T: Table + ?Sized>(&self, out: &mut String, table: &T, row: usize) {
+        match self {
+            LineFormat::Csv => super::csv::push_row(out, table, row),
+            LineFormat::GeoJson(features) => features.push_line(out, table, row),
+        }
+    }
+}
+
+/// A text file whose rows arrive in blocks in any order, each row with its place in the file: a header, the
+/// lines in order of place, and a footer.
 ///
 /// Each block's lines are rendered on all cores and put in order of place. A block that continues the file
 /// (its places follow the last one written, with no gap) goes straight into the output; a parcels layer
@@ -19,18 +40,24 @@ use crate::model::table::{Kind, Table};
 /// appended to a scratch file beside the output as sorted runs; memory keeps only each place's run and
 /// length (8 bytes a place). The rest of the file is then written in order of place, a stretch of it at a
 /// time, each stretch read from each run in one piece: a merge of sorted runs, every byte read once. A place
-/// is one row of the schedule ([`CsvByPlace::add`]), or all the lines of one parcel, none or several, for the
-/// obligations ([`CsvByPlace::add_places`]).
-pub struct CsvByPlace {
+/// is one row of the schedule ([`TextByPlace::add`]), or all the lines of one parcel, none or several, for the
+/// obligations ([`TextByPlace::add_places`]).
+///
+/// A format whose lines are joined by a separator (GeoJSON's `,` between features) renders each line with
+/// the separator before it, and the file drops it from the first line written.
+pub struct TextByPlace {
     out: AtomicFile,
-    /// The places before this one are written in `out`.
-    through: usize,
+    lines: LineFormat,
+    /// Bytes still to drop from the start of the first line written.
+    skip: usize,
+    footer: &'static [u8],
+    order: Order,
     scratch: Option<Scratch>,
     /// Where each block's lines went: the byte offset of its run in the scratch file, or `None` when they
     /// went straight into the output.
     runs: Vec<Option<u64>>,
-    /// For each place in the file: the block holding its lines (`u32::MAX` before one does) and their length.
-    places: Vec<(u32, u32)>,
+    /// For each place in the file: the length of its lines.
+    lens: Vec<u32>,
 }
 
 /// The scratch file of the blocks that came out of order.
@@ -40,21 +67,35 @@ struct Scratch {
     written: u64,
 }
 
-impl CsvByPlace {
-    /// A CSV file at `path` of `rows` rows with `columns`, started under its temporary name.
-    pub fn create(path: &Path, columns: &[(&'static str, Kind)], rows: usize) -> Result<Self> {
+impl TextByPlace {
+    /// A text file at `path` of `places` places, started under its temporary name with `header`; each line
+    /// rendered by `lines`, the first `skip` bytes of the first line dropped, and `footer` at the end.
+    pub(crate) fn create(
+        path: &Path,
+        header: &[u8],
+        lines: LineFormat,
+        skip: usize,
+        footer: &'static [u8],
+        places: usize,
+    ) -> Result<Self> {
         let mut out = AtomicFile::create(path)?;
-        out.write_all(header(columns).as_bytes()).map_err(|e| Error::io(path, e))?;
-        Ok(CsvByPlace { out, through: 0, scratch: None, runs: Vec::new(), places: vec![(u32::MAX, 0); rows] })
+        out.write_all(header).map_err(|e| Error::io(path, e))?;
+        Ok(TextByPlace {
+            out,
+            lines,
+            skip,
+            footer,
+            order: Order::new(places),
+            scratch: None,
+            runs: Vec::new(),
+            lens: vec![0; places],
+        })
     }
 
     /// Renders every row of `table`; row `i` goes to place `place(i)` in the file, one row to a place.
-    pub fn add<T: Table + ?Sized>(
-        &mut self,
-        table: &T,
-        place: &(dyn Fn(usize) -> usize + Sync),
-    ) -> Result<()> {
-        self.add_places(table, place, (0..table.len()).map(place))
+    pub fn add<T: Table>(&mut self, table: &T, place: Place<'_>) -> Result<()> {
+        let filled: Vec<usize> = (0..table.len()).map(place).collect();
+        self.add_places(table, place, &filled)
     }
 
     /// Renders every row of `table` into the places `filled`: row `i` goes to place `place(i)`, which must
@@ -63,38 +104,26 @@ impl CsvByPlace {
     pub fn add_places<T: Table + ?Sized>(
         &mut self,
         table: &T,
-        place: &(dyn Fn(usize) -> usize + Sync),
-        filled: impl IntoIterator<Item = usize>,
+        place: Place<'_>,
+        filled: &[usize],
     ) -> Result<()> {
         const PIECE: usize = 4096;
-        let run = u32::try_from(self.runs.len()).map_err(|_| Error::io(self.out.path(), too_many()))?;
-        // The places this block fills for the first time: whether they continue the file.
-        let (mut new, mut first, mut last) = (0, usize::MAX, 0);
-        for at in filled {
-            match self.places.get_mut(at) {
-                Some(slot) if slot.0 == u32::MAX => {
-                    *slot = (run, 0);
-                    (new, first, last) = (new + 1, first.min(at), last.max(at));
-                }
-                Some(slot) if slot.0 == run => {}
-                _ => return Err(misplaced(self.out.path(), at, "filled twice, or beyond the file")),
-            }
-        }
-        let continues =
-            self.scratch.is_none() && (new == 0 || (first == self.through && last + 1 - first == new));
+        let path = self.out.path().to_path_buf();
+        let claim = self.order.claim(&path, filled)?;
+        let lines = &self.lines;
         let pieces: Vec<RenderedPiece> = (0..table.len())
             .step_by(PIECE)
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|start| {
                 let mut out = String::with_capacity(PIECE * 320);
-                let mut lines = Vec::with_capacity(PIECE);
+                let mut spans = Vec::with_capacity(PIECE);
                 for row in start..(start + PIECE).min(table.len()) {
                     let from = out.len();
-                    push_row(&mut out, table, row);
-                    lines.push((place(row), from, out.len()));
+                    lines.push_line(&mut out, table, row);
+                    spans.push((place(row), from, out.len()));
                 }
-                (out, lines)
+                (out, spans)
             })
             .collect();
         let mut order: Vec<(usize, usize, usize, usize)> = pieces
@@ -104,11 +133,9 @@ impl CsvByPlace {
             .collect();
         // By place, and within a place in the order of the table's rows.
         order.par_sort_unstable_by_key(|&(at, piece, from, _)| (at, piece, from));
-        let path = self.out.path().to_path_buf();
-        let into: &mut dyn Write = if continues {
+        let mut into: Box<dyn Write + '_> = if claim.continues {
             self.runs.push(None);
-            self.through += new;
-            &mut self.out
+            Box::new(Skipping { out: &mut self.out, skip: &mut self.skip })
         } else {
             let scratch = match self.scratch.take() {
                 Some(scratch) => scratch,
@@ -116,48 +143,52 @@ impl CsvByPlace {
             };
             let scratch = self.scratch.insert(scratch);
             self.runs.push(Some(scratch.written));
-            scratch
+            Box::new(scratch)
         };
         for (at, piece, from, to) in order {
             let line = &pieces[piece].0.as_bytes()[from..to];
-            let Some(slot) = self.places.get_mut(at).filter(|slot| slot.0 == run) else {
-                return Err(misplaced(&path, at, "not among the places filled"));
-            };
+            self.order.check(&path, claim, at)?;
             let len = u32::try_from(line.len()).map_err(|_| Error::io(&path, too_many()))?;
-            slot.1 = slot.1.checked_add(len).ok_or_else(|| Error::io(&path, too_many()))?;
+            let slot = &mut self.lens[at];
+            *slot = slot.checked_add(len).ok_or_else(|| Error::io(&path, too_many()))?;
             into.write_all(line).map_err(|e| Error::io(&path, e))?;
         }
         Ok(())
     }
 
     /// Writes the file: the lines of the blocks that came out of order, in order of place, after those
-    /// already written. A place no row went to is a bug in the caller, and an error rather than a short file.
+    /// already written, and the footer; it then replaces its path. A place no row went to is a bug in the
+    /// caller, and an error rather than a short file.
+    pub fn write(self) -> Result<()> {
+        self.close_in_stretches_of(STRETCH)?.commit()
+    }
+
+    /// Completes the file under its temporary name, the blocks that came out of order merged in stretches of
+    /// about `bytes` bytes.
     ///
     /// Every place's length is known by now, so so is where each stretch of places (a few MiB of lines)
     /// starts in every run. A few stretches at a time are gathered on all cores, each with one read per run,
     /// and appended in order: one file is written by one thread, as the file system serialises writes to it.
-    pub fn write(self) -> Result<()> {
-        self.write_in_stretches_of(STRETCH)
-    }
-
-    /// [`CsvByPlace::write`] with stretches of about `bytes` bytes.
-    fn write_in_stretches_of(mut self, bytes: u64) -> Result<()> {
+    fn close_in_stretches_of(mut self, bytes: u64) -> Result<Staged> {
         let path = self.out.path().to_path_buf();
+        self.order.check_complete(&path)?;
         let stretches = self.stretches(bytes).map_err(|e| Error::io(&path, e))?;
         if let Some(scratch) = &mut self.scratch {
             scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
             for group in stretches.chunks(2 * rayon::current_num_threads()) {
                 let texts: Vec<Vec<u8>> = group
                     .par_iter()
-                    .map(|stretch| stretch.gather(&scratch.path, &self.places))
+                    .map(|stretch| stretch.gather(&scratch.path, &self.order, &self.lens))
                     .collect::<std::io::Result<_>>()
                     .map_err(|e| Error::io(&scratch.path, e))?;
+                let mut out = Skipping { out: &mut self.out, skip: &mut self.skip };
                 for text in texts {
-                    self.out.write_all(&text).map_err(|e| Error::io(&path, e))?;
+                    out.write_all(&text).map_err(|e| Error::io(&path, e))?;
                 }
             }
         }
-        self.out.commit()
+        self.out.write_all(self.footer).map_err(|e| Error::io(&path, e))?;
+        self.out.close()
     }
 
     /// The places not yet written, cut into stretches of about `size` bytes.
@@ -165,7 +196,8 @@ impl CsvByPlace {
         let mut cursors: Vec<u64> = self.runs.iter().map(|start| start.unwrap_or(u64::MAX)).collect();
         let mut stretches = Vec::new();
         let (mut current, mut held): (Option<Stretch>, u64) = (None, 0);
-        for (place, &(run, len)) in self.places.iter().enumerate().skip(self.through) {
+        for place in self.order.through()..self.order.len() {
+            let (run, len) = (self.order.block_of(place).unwrap_or(u32::MAX), self.lens[place]);
             let stretch = current.get_or_insert_with(|| Stretch {
                 places: place..place,
                 runs: cursors.iter().map(|&start| (start, 0)).collect(),
@@ -193,10 +225,41 @@ impl CsvByPlace {
     }
 }
 
+impl Sink for TextByPlace {
+    fn add(&mut self, block: &dyn Table, place: Place<'_>, filled: &[usize]) -> Result<()> {
+        self.add_places(block, place, filled)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Staged> {
+        self.close_in_stretches_of(STRETCH)
+    }
+}
+
+/// The output file, dropping the first `skip` bytes written to it (the separator before the first line).
+struct Skipping<'a> {
+    out: &'a mut AtomicFile,
+    skip: &'a mut usize,
+}
+
+impl Write for Skipping<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let dropped = (*self.skip).min(buf.len());
+        *self.skip -= dropped;
+        if dropped == buf.len() {
+            return Ok(buf.len());
+        }
+        self.out.write(&buf[dropped..]).map(|n| n + dropped)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// The bytes of lines a stretch of the merged file holds, about.
 const STRETCH: u64 = 4 << 20;
 
-/// Consecutive places of a [`CsvByPlace`], gathered together: where each run's lines for them start in the
+/// Consecutive places of a [`TextByPlace`], gathered together: where each run's lines for them start in the
 /// scratch file and how many bytes they take (a run's lines for consecutive places are consecutive).
 struct Stretch {
     places: std::ops::Range<usize>,
@@ -206,7 +269,7 @@ struct Stretch {
 impl Stretch {
     /// The stretch's lines in order of place, read from the scratch file at `lines` (opened for the stretch:
     /// stretches are read on several threads at once).
-    fn gather(&self, lines: &Path, places: &[(u32, u32)]) -> std::io::Result<Vec<u8>> {
+    fn gather(&self, lines: &Path, order: &Order, lens: &[u32]) -> std::io::Result<Vec<u8>> {
         let mut lines = File::open(lines)?;
         let mut read: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.runs.len());
         // A run that went straight into the output has no lines here: its byte count is 0.
@@ -219,8 +282,9 @@ impl Stretch {
             read.push((text, 0));
         }
         let mut out = Vec::with_capacity(read.iter().map(|(text, _)| text.len()).sum());
-        for &(run, len) in &places[self.places.clone()] {
-            let (text, from) = &mut read[run as usize];
+        for place in self.places.clone() {
+            let (run, len) = (order.block_of(place).unwrap_or(u32::MAX), lens[place]);
+            let Some((text, from)) = read.get_mut(run as usize) else { continue };
             out.extend_from_slice(&text[*from..*from + len as usize]);
             *from += len as usize;
         }
@@ -258,22 +322,12 @@ impl Drop for Scratch {
 /// Lines rendered together: their text, and each line's place in the file and its span in the text.
 type RenderedPiece = (String, Vec<(usize, usize, usize)>);
 
-/// The error of a file beyond what a run index or a place's length can count.
-fn too_many() -> std::io::Error {
-    std::io::Error::other("more than 4 GiB in one place, or more than 4 billion blocks")
-}
-
-/// The error of a caller that sends a line to a place of the file at `path` it may not fill.
-fn misplaced(path: &Path, at: usize, why: &str) -> Error {
-    Error::io(path, std::io::Error::other(format!("place {at} of the file: {why}")))
-}
-
 #[cfg(test)]
 mod tests {
     use geo::MultiPolygon;
 
     use super::*;
-    use crate::model::table::Cell;
+    use crate::model::table::{Cell, Kind};
 
     /// Two columns: a name, and a note that needs quoting.
     struct Names(&'static [(&'static str, &'static str)]);
@@ -304,7 +358,7 @@ mod tests {
     fn blocks_in_any_order_make_the_file_in_order_of_place() {
         let dir = dir("order");
         let path = dir.join("out.csv");
-        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        let mut csv = TextByPlace::csv(&path, Names(&[]).columns(), 5).unwrap();
         // Places 4, 1 and 3 in the first block, 0 and 2 in the second.
         csv.add(&Names(&[("e", "five"), ("b", "two, with a comma"), ("d", "four")]), &|i| [4, 1, 3][i])
             .unwrap();
@@ -335,7 +389,7 @@ mod tests {
     fn blocks_that_continue_the_file_go_straight_into_it() {
         let dir = dir("straight");
         let path = dir.join("out.csv");
-        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 5).unwrap();
+        let mut csv = TextByPlace::csv(&path, Names(&[]).columns(), 5).unwrap();
         // Places 1 and 0, then 2 to 4 in another order: each block starts where the file stands.
         csv.add(&Names(&[("b", "two"), ("a", "one")]), &|i| [1, 0][i]).unwrap();
         csv.add(&Names(&[("e", "five"), ("c", "three"), ("d", "four")]), &|i| [4, 2, 3][i]).unwrap();
@@ -356,7 +410,7 @@ mod tests {
         for stretch in [1, 7, 12, 1 << 20] {
             let dir = dir(&format!("mixed-{stretch}"));
             let path = dir.join("out.csv");
-            let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 7).unwrap();
+            let mut csv = TextByPlace::csv(&path, Names(&[]).columns(), 7).unwrap();
             // Places 0 and 1 continue the file; 5 and 3 leave a gap, and so go to the scratch file with all
             // that follows, even 2 and 4, which would have continued it; 6 comes last.
             csv.add(&Names(&[("a", "one"), ("b", "two")]), &|i| i).unwrap();
@@ -364,7 +418,7 @@ mod tests {
             assert_eq!(files(&dir).iter().filter(|n| n.contains(".lines-")).count(), 1);
             csv.add(&Names(&[("c", "three"), ("e", "five")]), &|i| [2, 4][i]).unwrap();
             csv.add(&Names(&[("g", "seven")]), &|_| 6).unwrap();
-            csv.write_in_stretches_of(stretch).unwrap();
+            csv.close_in_stretches_of(stretch).unwrap().commit().unwrap();
             assert_eq!(
                 std::fs::read_to_string(&path).unwrap(),
                 "name,note\na,one\nb,two\nc,three\nd,\"four, quoted\"\ne,five\nf,six\ng,seven\n",
@@ -379,15 +433,15 @@ mod tests {
     fn a_place_holds_its_lines_in_the_order_of_the_table_or_none() {
         let dir = dir("grouped");
         let path = dir.join("out.csv");
-        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 4).unwrap();
+        let mut csv = TextByPlace::csv(&path, Names(&[]).columns(), 4).unwrap();
         // Place 2 gets three lines, place 0 none; place 3 one, place 1 two, in another block.
         let first = Names(&[("c1", "x"), ("c2", "y"), ("c3", "z")]);
-        csv.add_places(&first, &|_| 2, [0, 2]).unwrap();
+        csv.add_places(&first, &|_| 2, &[0, 2]).unwrap();
         let second = Names(&[("d", "w"), ("b1", "u"), ("b2", "v")]);
-        csv.add_places(&second, &|i| [3, 1, 1][i], [3, 1]).unwrap();
+        csv.add_places(&second, &|i| [3, 1, 1][i], &[3, 1]).unwrap();
         // A place filled already, or a line sent to a place not filled, is refused.
-        assert!(csv.add_places(&Names(&[]), &|_| 0, [2]).is_err());
-        assert!(csv.add_places(&Names(&[("e", "")]), &|_| 0, []).is_err());
+        assert!(csv.add_places(&Names(&[]), &|_| 0, &[2]).is_err());
+        assert!(csv.add_places(&Names(&[("e", "")]), &|_| 0, &[]).is_err());
         csv.write().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, "name,note\nb1,u\nb2,v\nc1,x\nc2,y\nc3,z\nd,w\n");
@@ -398,7 +452,7 @@ mod tests {
     fn a_place_no_row_went_to_is_an_error_not_a_short_file() {
         let dir = dir("gap");
         let path = dir.join("out.csv");
-        let mut csv = CsvByPlace::create(&path, Names(&[]).columns(), 3).unwrap();
+        let mut csv = TextByPlace::csv(&path, Names(&[]).columns(), 3).unwrap();
         csv.add(&Names(&[("a", "one"), ("c", "three")]), &|i| [0, 2][i]).unwrap();
         let error = csv.write().expect_err("place 1 was never filled");
         assert!(error.to_string().contains("row 2 of the file was never rendered"), "{error}");
