@@ -1,5 +1,5 @@
-//! CSV text read record by record (RFC 4180) with the `csv` crate, holding one record at a time, each record
-//! with the line it starts on as an editor counts lines, so that a problem in it is reported where it is.
+//! CSV text read record by record (RFC 4180), holding one record at a time, each record with the line it
+//! starts on as an editor counts lines, so that a problem in it is reported where it is.
 //!
 //! Fields are separated by commas, semicolons or tabs (one of them a file: [`sniff_separator`] finds which
 //! from its first lines) and records by line breaks (CRLF, LF or a lone CR). A field may be quoted; a quoted
@@ -12,18 +12,12 @@
 //! Damage never stops the reading: a record that is not what RFC 4180 allows comes with its [`Flaw`] (a quote
 //! that is never closed, a `"` inside an unquoted field, a NUL byte, a record of more than
 //! [`MAX_RECORD_BYTES`]), and the next record is read as usual.
-//!
-//! The `csv` crate splits the records into fields and unquotes them. What it does not say is checked on the
-//! record's bytes as written, which the reader keeps until the record is read: the line the record starts on
-//! (`csv` counts line feeds only, and from before the empty lines it skips), its quotes, and a NUL byte.
 
 pub mod dialect;
 
 pub use dialect::{separator_name, sniff_separator};
 
-use std::io::{self, BufRead, Read};
-
-use csv::{ByteRecord, StringRecord};
+use std::io::BufRead;
 
 /// The longest record kept; the rest of a longer one is skipped (an unclosed quote would otherwise read the
 /// whole remaining file into one field).
@@ -37,7 +31,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {
     line: usize,
-    fields: StringRecord,
+    text: String,
+    ends: Vec<usize>,
     flaw: Option<Flaw>,
     windows_1252: bool,
 }
@@ -55,22 +50,24 @@ impl Record {
 
     /// Number of fields.
     pub fn len(&self) -> usize {
-        self.fields.len()
+        self.ends.len()
     }
 
     /// Whether the record has no fields.
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.ends.is_empty()
     }
 
     /// Field `i` (0-based) as written, quotes removed; `None` past the last field.
     pub fn field(&self, i: usize) -> Option<&str> {
-        self.fields.get(i)
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.text.get(start..end)
     }
 
     /// The fields in order.
     pub fn fields(&self) -> impl Iterator<Item = &str> {
-        self.fields.iter()
+        (0..self.len()).filter_map(|i| self.field(i))
     }
 
     /// What is wrong with the record, if anything.
@@ -85,7 +82,8 @@ impl Record {
 
     /// Appends a field.
     pub fn push(&mut self, field: &str) {
-        self.fields.push_field(field);
+        self.text.push_str(field);
+        self.ends.push(self.text.len());
     }
 }
 
@@ -168,6 +166,21 @@ impl Flaw {
     }
 }
 
+/// Where the reader is inside a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Nothing of the record read yet (empty lines are skipped here).
+    Empty,
+    /// At the start of a field after a comma.
+    FieldStart,
+    /// Inside a field that does not start with a quote.
+    Unquoted,
+    /// Inside a quoted field.
+    Quoted,
+    /// Just after a quote inside a quoted field: its end, or the first of a doubled quote.
+    QuoteSeen,
+}
+
 /// Reads CSV records from a buffered input, one at a time (see the module's documentation).
 ///
 /// ```
@@ -183,34 +196,32 @@ impl Flaw {
 /// assert_eq!(seen[2].0, 4, "the record after a two-line field starts on line 4");
 /// ```
 pub struct CsvReader<R> {
-    csv: csv::Reader<Kept<R>>,
-    /// The line of the byte the next record's bytes start at (the byte after the last record read).
+    input: R,
+    /// The line the next byte is on.
     line: usize,
-    /// Whether the byte before it is a CR, so that a LF there ends the same line.
+    /// Whether the last byte was a CR, so that a LF after it ends the same line.
     after_cr: bool,
+    /// Whether the start of the input has been looked at for a byte-order mark.
+    started: bool,
     /// The byte between fields: `,`, `;` or a tab.
     separator: u8,
 }
 
 impl<R: BufRead> CsvReader<R> {
-    /// A reader of `input`, whose first byte is on line 1; a byte-order mark at its start is dropped.
+    /// A reader of `input`, whose first byte is on line 1. A byte-order mark is recognised when the input's
+    /// first buffer holds its three bytes, as a file's does.
     pub fn new(input: R) -> Self {
         Self::with_separator(input, b',')
     }
 
     /// A reader of `input` whose fields are separated by `separator` (as [`sniff_separator`] finds it).
     pub fn with_separator(input: R, separator: u8) -> Self {
-        let csv = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(separator)
-            .from_reader(Kept { input, bytes: Vec::new(), start: 0 });
-        CsvReader { csv, line: 1, after_cr: false, separator }
+        CsvReader { input, line: 1, after_cr: false, started: false, separator }
     }
 
     /// A reader of `input` whose separator is sniffed ([`sniff_separator`]) from the bytes its first buffer
     /// holds.
-    pub fn sniffing(mut input: R) -> io::Result<Self> {
+    pub fn sniffing(mut input: R) -> std::io::Result<Self> {
         let separator = sniff_separator(input.fill_buf()?);
         Ok(Self::with_separator(input, separator))
     }
@@ -222,208 +233,181 @@ impl<R: BufRead> CsvReader<R> {
 
     /// Reads the next record into `record` (reusing its memory); `false` at the end of the input. Only an
     /// error of the input itself is an error: damage is the record's [`Flaw`].
-    pub fn read(&mut self, record: &mut Record) -> io::Result<bool> {
-        let mut bytes = std::mem::take(&mut record.fields).into_byte_record();
+    pub fn read(&mut self, record: &mut Record) -> std::io::Result<bool> {
+        if !self.started {
+            self.started = true;
+            if self.input.fill_buf()?.starts_with(BOM) {
+                self.input.consume(BOM.len());
+            }
+        }
+        let mut bytes = std::mem::take(&mut record.text).into_bytes();
+        bytes.clear();
+        record.ends.clear();
         record.flaw = None;
         record.windows_1252 = false;
-        if !self.csv.read_byte_record(&mut bytes).map_err(input_error)? {
-            record.fields = StringRecord::from_byte_record_lossy(bytes);
+        let separator = self.separator;
+        let mut state = State::Empty;
+        let mut quote_line = 0;
+        let mut stray = None;
+        let mut cut = false;
+        let mut push = |bytes: &mut Vec<u8>, more: &[u8]| {
+            let room = MAX_RECORD_BYTES.saturating_sub(bytes.len());
+            bytes.extend_from_slice(&more[..more.len().min(room)]);
+            cut |= more.len() > room;
+        };
+        // Whether a line break ended the record (otherwise the input did).
+        let mut ended = false;
+        while !ended {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            while used < buf.len() {
+                // Inside a field, a run of bytes that neither end it nor quote is copied at once.
+                let plain = match state {
+                    State::Unquoted | State::Quoted => {
+                        plain_run(&buf[used..], (state != State::Quoted).then_some(separator))
+                    }
+                    _ => 0,
+                };
+                if plain > 0 {
+                    push(&mut bytes, &buf[used..used + plain]);
+                    used += plain;
+                    self.after_cr = false;
+                    continue;
+                }
+                let b = buf[used];
+                used += 1;
+                let line = self.line;
+                let is_break = b == b'\n' || b == b'\r';
+                self.line += usize::from(b == b'\r' || (b == b'\n' && !self.after_cr));
+                self.after_cr = b == b'\r';
+                state = match (state, b) {
+                    (State::Empty, _) if is_break => State::Empty,
+                    (State::Empty | State::FieldStart, _) => {
+                        if state == State::Empty {
+                            record.line = line;
+                        }
+                        match b {
+                            b'"' => {
+                                quote_line = line;
+                                State::Quoted
+                            }
+                            _ if b == separator => {
+                                record.ends.push(bytes.len());
+                                State::FieldStart
+                            }
+                            _ if is_break => {
+                                ended = true;
+                                break;
+                            }
+                            _ => {
+                                push(&mut bytes, &[b]);
+                                State::Unquoted
+                            }
+                        }
+                    }
+                    (State::Quoted, b'"') => State::QuoteSeen,
+                    (State::Quoted, _) => {
+                        push(&mut bytes, &[b]);
+                        State::Quoted
+                    }
+                    (State::QuoteSeen, b'"') => {
+                        push(&mut bytes, &[b]);
+                        State::Quoted
+                    }
+                    (State::Unquoted | State::QuoteSeen, _) if b == separator => {
+                        record.ends.push(bytes.len());
+                        State::FieldStart
+                    }
+                    (State::Unquoted | State::QuoteSeen, _) if is_break => {
+                        ended = true;
+                        break;
+                    }
+                    (State::Unquoted | State::QuoteSeen, _) => {
+                        if b == b'"' || state == State::QuoteSeen {
+                            stray = stray.or(Some((line, record.ends.len())));
+                        }
+                        push(&mut bytes, &[b]);
+                        State::Unquoted
+                    }
+                };
+            }
+            self.input.consume(used);
+        }
+        if state == State::Empty {
+            record.text = String::from_utf8(bytes).unwrap_or_default();
             return Ok(false);
         }
-        // The record's bytes as written: the empty lines `csv` skipped before it, then the record and the
-        // line break that ends it.
-        let (start, end) = (bytes.position().map_or(0, csv::Position::byte), self.csv.position().byte());
-        let mut written = self.csv.get_ref().bytes(start, end);
-        if start == 0 && written.starts_with(BOM) && !bytes.get(0).is_some_and(|f| f.starts_with(BOM)) {
-            written = &written[BOM.len()..];
-        }
-        let blank = written.iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
-        let (before, after_cr) = breaks(&written[..blank], self.after_cr);
-        let (written, line) = (&written[blank..], self.line + before);
-        let line_of = |at: usize| line + breaks(&written[..at], after_cr).0;
-        let (inside, after_cr) = breaks(written, after_cr);
-        (self.line, self.after_cr) = (line + inside, after_cr);
-        record.line = line;
-        let quotes = match memchr::memchr(b'"', written) {
-            Some(_) => check_quotes(written, self.separator),
-            None => Quotes::default(),
-        };
-        let too_long = bytes.as_slice().len() > MAX_RECORD_BYTES;
-        record.flaw = if let Some(open) = quotes.open {
-            Some(Flaw::Unclosed { line: line_of(open) })
-        } else if too_long {
+        // The last field, ended by a line break or by the end of the input.
+        record.ends.push(bytes.len());
+        let damage = validate(bytes, record);
+        record.flaw = if !ended && state == State::Quoted {
+            Some(Flaw::Unclosed { line: quote_line })
+        } else if cut {
             Some(Flaw::TooLong)
-        } else if let Some(at) = memchr::memchr(0, written) {
-            Some(Flaw::Nul { line: line_of(at), field: field_of(&bytes, 0) })
         } else {
-            quotes.stray.map(|(at, field)| Flaw::StrayQuote { line: line_of(at), field })
+            damage.or(stray.map(|(line, field)| Flaw::StrayQuote { line, field }))
         };
-        if too_long {
-            bytes = cut(&bytes, MAX_RECORD_BYTES);
-        }
-        self.csv.get_mut().forget(end);
-        (record.fields, record.windows_1252) = text(bytes);
         Ok(true)
     }
 }
 
-/// The input as `csv` reads it, with a copy of the bytes handed to it from the start of the record being
-/// read on (what `csv` has buffered beyond it too), so that the record can be looked at as written.
-struct Kept<R> {
-    input: R,
-    bytes: Vec<u8>,
-    /// The input offset of `bytes[0]`.
-    start: u64,
+/// The length of the run of bytes at the start of `bytes` that are a field's content as they are: no quote, no
+/// line break, and no `separator` (`None` inside a quoted field, where a separator is text).
+fn plain_run(bytes: &[u8], separator: Option<u8>) -> usize {
+    let special = |b: u8| b == b'"' || b == b'\n' || b == b'\r' || Some(b) == separator;
+    bytes.iter().position(|&b| special(b)).unwrap_or(bytes.len())
 }
 
-/// Bytes of records already read that are kept before they are dropped at once (dropping them record by
-/// record would move the bytes after them each time).
-const FORGET_BYTES: usize = 1 << 16;
-
-impl<R> Kept<R> {
-    /// The input's bytes from offset `start` to `end`, both kept.
-    fn bytes(&self, start: u64, end: u64) -> &[u8] {
-        let at = |offset: u64| usize::try_from(offset - self.start).unwrap_or(usize::MAX);
-        &self.bytes[at(start)..at(end)]
-    }
-
-    /// Drops the bytes before offset `end` once there are enough of them.
-    fn forget(&mut self, end: u64) {
-        let done = usize::try_from(end - self.start).unwrap_or(usize::MAX).min(self.bytes.len());
-        if done >= FORGET_BYTES && done * 2 >= self.bytes.len() {
-            self.bytes.drain(..done);
-            self.start += done as u64;
+/// The record's bytes as its text, each field that is not UTF-8 read as Windows-1252; the flaw when a field
+/// holds a NUL byte.
+fn validate(bytes: Vec<u8>, record: &mut Record) -> Option<Flaw> {
+    let nul = memchr::memchr(0, &bytes).map(|at| {
+        let field = record.ends.partition_point(|&end| end <= at).min(record.ends.len().saturating_sub(1));
+        Flaw::Nul { line: line_at(&bytes, record, at), field }
+    });
+    let bytes = match String::from_utf8(bytes) {
+        // A field boundary inside a character leaves two fields each holding part of it: neither is text.
+        Ok(text) if record.ends.iter().all(|&end| text.is_char_boundary(end)) => {
+            record.text = text;
+            return nul;
         }
-    }
-}
-
-impl<R: BufRead> Read for Kept<R> {
-    /// Fills `out` as far as the input goes, not only from the input's buffer: `csv` takes a first read of a
-    /// byte-order mark alone for the end of the input.
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut n = 0;
-        while n < out.len() {
-            let available = self.input.fill_buf()?;
-            if available.is_empty() {
-                break;
-            }
-            let more = available.len().min(out.len() - n);
-            out[n..n + more].copy_from_slice(&available[..more]);
-            self.bytes.extend_from_slice(&available[..more]);
-            self.input.consume(more);
-            n += more;
-        }
-        Ok(n)
-    }
-}
-
-/// The error of the input under a `csv` error (a reader of byte records, flexible in their length, has no
-/// other).
-fn input_error(error: csv::Error) -> io::Error {
-    match error.into_kind() {
-        csv::ErrorKind::Io(error) => error,
-        other => io::Error::other(format!("{other:?}")),
-    }
-}
-
-/// The line breaks in `bytes` (a CRLF is one, and so is a lone CR or LF) and whether its last byte is a CR;
-/// `after_cr` says whether the byte before `bytes` is one.
-fn breaks(bytes: &[u8], after_cr: bool) -> (usize, bool) {
-    let mut count = 0;
-    for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
-        let cr_before = if at == 0 { after_cr } else { bytes[at - 1] == b'\r' };
-        count += usize::from(bytes[at] == b'\r' || !cr_before);
-    }
-    (count, bytes.last().map_or(after_cr, |&b| b == b'\r'))
-}
-
-/// Where the quotes of a record as written stray from RFC 4180.
-#[derive(Debug, Default)]
-struct Quotes {
-    /// The first `"` inside a field that is not quoted as a whole, or the first byte after a quoted field's
-    /// closing quote that is not a separator or line break: its offset and its field.
-    stray: Option<(usize, usize)>,
-    /// The offset of the opening quote of the field the input ends inside.
-    open: Option<usize>,
-}
-
-/// The quotes of the record `written` (from its first byte to the line break that ends it, or the end of the
-/// input), whose fields are separated by `separator`.
-fn check_quotes(written: &[u8], separator: u8) -> Quotes {
-    let mut quotes = Quotes::default();
-    let (mut at, mut field) = (0, 0);
-    // At the start of a field; just after a quoted field's closing quote.
-    let (mut field_start, mut closed) = (true, false);
-    while let Some(&b) = written.get(at) {
-        if b == b'"' && field_start {
-            // A quoted field runs to a quote that is not doubled.
-            let open = at;
-            at += 1;
-            loop {
-                match memchr::memchr(b'"', &written[at..]) {
-                    None => {
-                        quotes.open = Some(open);
-                        return quotes;
-                    }
-                    Some(n) if written.get(at + n + 1) == Some(&b'"') => at += n + 2,
-                    Some(n) => {
-                        at += n + 1;
-                        break;
-                    }
-                }
-            }
-            (field_start, closed) = (false, true);
-            continue;
-        }
-        if b == separator {
-            field += 1;
-            (field_start, closed) = (true, false);
-        } else if b == b'\r' || b == b'\n' {
-            break;
-        } else {
-            if b == b'"' || closed {
-                quotes.stray = quotes.stray.or(Some((at, field)));
-            }
-            (field_start, closed) = (false, false);
-        }
-        at += 1;
-    }
-    quotes
-}
-
-/// The field of `bytes` that holds its first `byte` (the last field when none does).
-fn field_of(bytes: &ByteRecord, byte: u8) -> usize {
-    let fields = bytes.iter().position(|field| field.contains(&byte));
-    fields.unwrap_or(bytes.len().saturating_sub(1))
-}
-
-/// The first `max` bytes of the fields of `bytes`, the fields after them kept empty.
-fn cut(bytes: &ByteRecord, max: usize) -> ByteRecord {
-    let mut room = max;
-    let mut kept = ByteRecord::with_capacity(max, bytes.len());
-    for field in bytes {
-        let n = field.len().min(room);
-        kept.push_field(&field[..n]);
-        room -= n;
-    }
-    kept
-}
-
-/// The fields of `bytes` as text, each field that is not UTF-8 read as Windows-1252, and whether one was.
-fn text(bytes: ByteRecord) -> (StringRecord, bool) {
-    // Each field is checked on its own: two fields each holding part of a character are not text.
-    let bytes = match StringRecord::from_byte_record(bytes) {
-        Ok(fields) => return (fields, false),
-        Err(error) => error.into_byte_record(),
+        Ok(text) => text.into_bytes(),
+        Err(e) => e.into_bytes(),
     };
-    let mut fields = StringRecord::with_capacity(bytes.as_slice().len() * 9 / 8, bytes.len());
-    for field in &bytes {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut start = 0;
+    for end in &mut record.ends {
+        let field = &bytes[start..*end];
+        start = *end;
         match std::str::from_utf8(field) {
-            Ok(field) => fields.push_field(field),
-            Err(_) => fields.push_field(&encoding_rs::WINDOWS_1252.decode_without_bom_handling(field).0),
+            Ok(field) => text.push_str(field),
+            Err(_) => {
+                text.push_str(&encoding_rs::WINDOWS_1252.decode_without_bom_handling(field).0);
+                record.windows_1252 = true;
+            }
         }
+        *end = text.len();
     }
-    (fields, true)
+    record.text = text;
+    nul
+}
+
+/// The line of byte `at` of a record's fields: its start line plus the line breaks before it, counted field
+/// by field (a CR ending one quoted field and a LF starting the next are two breaks).
+fn line_at(bytes: &[u8], record: &Record, at: usize) -> usize {
+    let mut line = record.line;
+    let mut start = 0;
+    for &end in &record.ends {
+        let field = &bytes[start.min(at)..end.min(at)];
+        line += field.iter().filter(|&&b| b == b'\r').count();
+        line += field.windows(2).filter(|w| w[0] != b'\r' && w[1] == b'\n').count();
+        line += usize::from(field.first() == Some(&b'\n'));
+        start = end;
+    }
+    line
 }
 
 #[cfg(test)]
