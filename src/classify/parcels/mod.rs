@@ -51,24 +51,9 @@ pub struct ParcelSchema {
 /// than 10 characters also matches its first 10 characters, as a shapefile's dBase table cuts it
 /// (`PRIMARY_OWNER` arrives as `PRIMARY_OW`, `SWIS_PRINT_KEY_ID` as `SWIS_PRINT`).
 pub mod candidates {
-    /// Parcel id: each entry is the fields joined with `-` into the id.
-    pub const ID: &[&[&str]] = &[
-        &["PARCEL_ID"],
-        &["PARCELID"],
-        &["SWIS", "PRINT_KEY"],
-        &["SWIS_PRINT_KEY_ID"],
-        &["SWISPRINTKEY"],
-        &["SWIS_SBL_ID"],
-        &["SWISSBL"],
-        &["SWIS", "SBL"],
-        &["PRINT_KEY"],
-        &["PRINTKEY"],
-        &["SBL"],
-        &["PARCELKEY"],
-        &["TAX_ID"],
-        &["PIN"],
-        &["PARCEL"],
-    ];
+    /// Parcel id: each entry is the fields joined with `-` into the id (the one table every reader of ids
+    /// uses).
+    pub use crate::model::id::ID_FIELDS as ID;
     /// The parcel's municipality (city, town or village name).
     pub const TOWN: &[&str] =
         &["MUNI_NAME", "CITYTOWN_NAME", "TOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI", "CITY_TOWN", "LOC_MUNI"];
@@ -101,8 +86,8 @@ pub mod candidates {
     pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY"];
     /// The owner's mailing state.
     pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE"];
-    /// The systems layer's parcel id and bottom elevation.
-    pub use super::systems::{BOTTOM as SYSTEM_BOTTOM, PARCEL as SYSTEM_PARCEL};
+    /// The systems layer's bottom elevation.
+    pub use super::systems::BOTTOM as SYSTEM_BOTTOM;
     /// The owner's mailing ZIP code.
     pub const MAIL_ZIP: &[&str] =
         &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE", "MAILZIP", "MAIL_ZIP_CODE", "OWNER_ZIP"];
