@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::{
-    system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems,
+    system_fields, OtherKeys, ParcelPositions, ParcelSchema, SystemFields, SystemJoin, Systems,
 };
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::blocks::LayerBlocks;
@@ -30,14 +30,14 @@ type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate
 /// their parcels by the parcels' own id (see [`OtherKeys`]).
 pub(super) struct Matcher<'a> {
     pub(super) config: &'a Config,
-    pub(super) known: &'a ParcelIds,
+    pub(super) known: &'a ParcelPositions,
     pub(super) schema: &'a ParcelSchema,
     other: OnceLock<std::result::Result<OtherKeys, String>>,
 }
 
 impl<'a> Matcher<'a> {
     /// A matcher of ids against the parcels `known`, whose layer has the schema `schema`.
-    pub(super) fn new(config: &'a Config, known: &'a ParcelIds, schema: &'a ParcelSchema) -> Self {
+    pub(super) fn new(config: &'a Config, known: &'a ParcelPositions, schema: &'a ParcelSchema) -> Self {
         Matcher { config, known, schema, other: OnceLock::new() }
     }
 

@@ -14,7 +14,7 @@ use mailing::address_line;
 pub use mailing::{MailingAddress, MailingFields};
 pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
 
-pub use positions::{IdCursor, ParcelIds};
+pub use positions::{IdCursor, ParcelPositions};
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -350,7 +350,7 @@ pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
 /// Turns a projected parcel feature into its record: id joined, bad geometry marked, an invalid polygon
 /// found, and the problems it shows reported (a missing id, a shape that is not a polygon, an invalid
 /// polygon). `crs` names the working CRS for places in messages. Duplicate ids are not looked for here:
-/// [`ParcelIds::duplicate`] knows them.
+/// [`ParcelPositions::duplicate`] knows them.
 pub fn parcel_record(
     feature: Feature,
     columns: &ParcelColumns,
@@ -471,7 +471,7 @@ mod tests {
             ("052889", "9.00-1-1"),
             ("054889", "1.00-1-1"),
         ];
-        let ids = ParcelIds::collect(
+        let ids = ParcelPositions::collect(
             |scanned, each| {
                 assert_eq!(scanned, [0, 1], "both id columns are scanned");
                 for (i, (swis, key)) in layer.iter().enumerate() {
@@ -522,7 +522,7 @@ mod tests {
         let (_, columns) = columns();
         let layer =
             [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
-        let ids = ParcelIds::collect(
+        let ids = ParcelPositions::collect(
             |_, each| {
                 for (record, swis, key) in layer {
                     each(record, vec![text(swis), text(key)]);
@@ -547,7 +547,7 @@ mod tests {
         // The same record read by the id pass and by the block conversion gets the same id, blank part or not.
         let (schema, columns) = columns();
         for (swis, key) in [("054889", "1.00-1-1"), ("054889", ""), ("", "")] {
-            let ids = ParcelIds::collect(
+            let ids = ParcelPositions::collect(
                 |_, each| {
                     each(7, vec![text(swis), text(key)]);
                     Ok(())
