@@ -137,7 +137,7 @@ impl<'r> Run<'r> {
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
 /// parcels are never held whole), large enough that each block keeps both cores busy.
-pub const BLOCK: usize = 1 << 15;
+pub const PARCEL_BLOCK: usize = 1 << 15;
 
 /// How many records of a layer read in blocks go in one: `block`, or the whole layer when it must be
 /// reprojected, since reprojection interpolates on a grid fitted to the whole layer and its coordinates must
@@ -232,7 +232,7 @@ pub fn stream_schedule<'c>(
     progress: &Progress,
     each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
 ) -> Result<Run<'c>> {
-    stream_schedule_in_blocks(config, progress, BLOCK, each_block)
+    stream_schedule_in_blocks(config, progress, PARCEL_BLOCK, each_block)
 }
 
 /// [`stream_schedule`] with blocks of `block` records (at most; a layer that must be reprojected comes in

@@ -21,7 +21,7 @@ use crate::records::inspections::{read_inspections, Inspections, LastInspection}
 use crate::records::tally::{IdTally, Position};
 use crate::records::Read;
 
-use super::{block_size, project_block, BLOCK};
+use super::{block_size, project_block, PARCEL_BLOCK};
 
 /// A reader of dated parcel events (the events file, the pump-outs file).
 type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
@@ -181,7 +181,7 @@ fn join_systems(
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
     let mut blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
-    let block = block_size(&reprojector, BLOCK);
+    let block = block_size(&reprojector, PARCEL_BLOCK);
     let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
     let mut join = SystemJoin::new(&file, &fields, &names.parcel, names.bottom.as_deref(), parcels);
     let mut problems = Vec::new();

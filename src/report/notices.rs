@@ -258,7 +258,7 @@ pub struct Noticed<'r> {
     pub obligations: Vec<Obligation<'r>>,
 }
 
-/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::BLOCK`], or tiny ones in tests)
+/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in tests)
 /// and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
 /// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
 /// problems and notes of the obligations; [`notices_among`] makes the notices of what was kept.

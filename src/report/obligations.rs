@@ -13,7 +13,7 @@ use crate::law::schedule::Row;
 use crate::model::error::{Problem, Result};
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
-use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, BLOCK};
+use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, PARCEL_BLOCK};
 
 /// The obligations columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -110,7 +110,7 @@ pub fn stream_obligations_csv<'c>(
     progress: &Progress,
     dir: &Path,
 ) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
-    stream_obligations_csv_in_blocks(config, progress, dir, BLOCK)
+    stream_obligations_csv_in_blocks(config, progress, dir, PARCEL_BLOCK)
 }
 
 /// [`stream_obligations_csv`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]); the
