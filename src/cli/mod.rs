@@ -339,7 +339,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let year = a.year.unwrap_or(config.as_of.year());
     // Only the noticed obligations and their parcels' rows are kept of each block.
     let (run, noticed) = with_progress(&a.run, |progress| {
-        lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::BLOCK)
+        lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
     })?;
     let writing = std::time::Instant::now();
     let list = notices_among(run.rules, &noticed.rows, &noticed.obligations, year);

@@ -7,6 +7,42 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::ops::Deref;
 
+/// Where a parcels layer, a systems layer or a record file holds the parcel id, in order of preference: the
+/// New York statewide tax-parcel schema (NYS GIS Clearinghouse / ORPTS) first, then names counties and town
+/// logs commonly use. Each entry is the fields joined with `-` into the id (`SWIS` and `PRINT_KEY` give
+/// `054889-1.00-1-1`). Names are compared without regard to case, and a name longer than 10 characters
+/// also matches its first 10 characters, as a shapefile's dBase table cuts it (`SWIS_PRINT_KEY_ID` arrives as
+/// `SWIS_PRINT`).
+pub const ID_FIELDS: &[&[&str]] = &[
+    &["PARCEL_ID"],
+    &["PARCELID"],
+    &["SWIS", "PRINT_KEY"],
+    &["SWIS", "PRINT_KEY_ID"],
+    &["SWIS_PRINT_KEY_ID"],
+    &["SWISPRINTKEY"],
+    &["SWIS_SBL_ID"],
+    &["SWISSBL"],
+    &["SWIS", "SBL"],
+    &["PRINT_KEY"],
+    &["PRINTKEY"],
+    &["PRINT_KEY_ID"],
+    &["SBL"],
+    &["PARCELKEY"],
+    &["TAX_ID"],
+    &["PIN"],
+    &["PARCEL"],
+    &["SBL_ID"],
+    &["TAX_MAP_ID"],
+];
+
+/// The names of [`ID_FIELDS`] that hold a whole id in one field, in order of preference.
+pub fn whole_id_fields() -> impl Iterator<Item = &'static str> {
+    ID_FIELDS.iter().filter_map(|group| match group {
+        [one] => Some(*one),
+        _ => None,
+    })
+}
+
 /// A parcel's id as the county writes it: the parts of the layer's id fields joined with `-` (SWIS and
 /// PRINT_KEY give `054889-1.00-1-1`), or, for a record whose id fields are empty, a stand-in that names the
 /// record (`<no id: record 7>`), so that the record is still listed, unscheduled, in its place.

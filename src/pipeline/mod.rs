@@ -28,8 +28,8 @@ use geo::{Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 
 use crate::classify::parcels::{
-    duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelIds, ParcelRecord, ParcelSchema,
-    SystemFields,
+    duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelPositions, ParcelRecord,
+    ParcelSchema, SystemFields,
 };
 use crate::classify::{classify, Parcel};
 use crate::crs::layer::{Feature, Layer};
@@ -137,7 +137,7 @@ impl<'r> Run<'r> {
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
 /// parcels are never held whole), large enough that each block keeps both cores busy.
-pub const BLOCK: usize = 1 << 15;
+pub const PARCEL_BLOCK: usize = 1 << 15;
 
 /// How many records of a layer read in blocks go in one: `block`, or the whole layer when it must be
 /// reprojected, since reprojection interpolates on a grid fitted to the whole layer and its coordinates must
@@ -168,7 +168,7 @@ struct Parcels {
     blocks: LayerBlocks,
     schema: ParcelSchema,
     columns: ParcelColumns,
-    ids: ParcelIds,
+    ids: ParcelPositions,
     reprojector: Reprojector,
 }
 
@@ -182,7 +182,7 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     let blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
     let columns = ParcelColumns::new(blocks.fields(), &schema);
-    let ids = ParcelIds::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
+    let ids = ParcelPositions::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 
@@ -224,7 +224,7 @@ pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
 
 /// Runs the schedule pipeline and hands its rows to `each_block` a block at a time, each row with its
 /// position ([`Row::at`]): blocks of positions in order when the parcels file can be read that way (see
-/// [`ParcelIds::blocks_read_forward`]), else in the parcels file's order. The run it returns has everything
+/// [`ParcelPositions::blocks_read_forward`]), else in the parcels file's order. The run it returns has everything
 /// but the rows (its `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps
 /// nothing of a block (a CSV writer) lets a run of any size go through in little memory.
 pub fn stream_schedule<'c>(
@@ -232,7 +232,7 @@ pub fn stream_schedule<'c>(
     progress: &Progress,
     each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
 ) -> Result<Run<'c>> {
-    stream_schedule_in_blocks(config, progress, BLOCK, each_block)
+    stream_schedule_in_blocks(config, progress, PARCEL_BLOCK, each_block)
 }
 
 /// [`stream_schedule`] with blocks of `block` records (at most; a layer that must be reprojected comes in
@@ -510,7 +510,7 @@ pub fn stream_schedule_in_blocks<'c>(
 
 /// The problems a block of rows shows in the parcels layer: repeated ids, unknown towns and sewer codes the
 /// district layer contradicts, reported by record whether or not they changed the parcel's schedule.
-fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelIds, path: &Path, problems: &mut Vec<Problem>) {
+fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
     for row in rows {
         if let Some(why) = ids.duplicate(row.at) {
             problems.push(duplicate_problem(path, row.parcel.record, &why));

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::{
-    system_fields, OtherKeys, ParcelIds, ParcelSchema, SystemFields, SystemJoin, Systems,
+    system_fields, OtherKeys, ParcelPositions, ParcelSchema, SystemFields, SystemJoin, Systems,
 };
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::blocks::LayerBlocks;
@@ -21,7 +21,7 @@ use crate::records::inspections::{read_inspections, Inspections, LastInspection}
 use crate::records::tally::{IdTally, Position};
 use crate::records::Read;
 
-use super::{block_size, project_block, BLOCK};
+use super::{block_size, project_block, PARCEL_BLOCK};
 
 /// A reader of dated parcel events (the events file, the pump-outs file).
 type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate) -> Result<Read<Vec<Event>>>;
@@ -30,14 +30,14 @@ type ReadEvents = fn(&Path, &FieldMap, &dyn Fn(&str) -> Option<usize>, NaiveDate
 /// their parcels by the parcels' own id (see [`OtherKeys`]).
 pub(super) struct Matcher<'a> {
     pub(super) config: &'a Config,
-    pub(super) known: &'a ParcelIds,
+    pub(super) known: &'a ParcelPositions,
     pub(super) schema: &'a ParcelSchema,
     other: OnceLock<std::result::Result<OtherKeys, String>>,
 }
 
 impl<'a> Matcher<'a> {
     /// A matcher of ids against the parcels `known`, whose layer has the schema `schema`.
-    pub(super) fn new(config: &'a Config, known: &'a ParcelIds, schema: &'a ParcelSchema) -> Self {
+    pub(super) fn new(config: &'a Config, known: &'a ParcelPositions, schema: &'a ParcelSchema) -> Self {
         Matcher { config, known, schema, other: OnceLock::new() }
     }
 
@@ -181,7 +181,7 @@ fn join_systems(
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
     let mut blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
-    let block = block_size(&reprojector, BLOCK);
+    let block = block_size(&reprojector, PARCEL_BLOCK);
     let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
     let mut join = SystemJoin::new(&file, &fields, &names.parcel, names.bottom.as_deref(), parcels);
     let mut problems = Vec::new();

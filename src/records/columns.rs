@@ -12,6 +12,7 @@ use std::path::Path;
 
 use crate::formats::csv::Record;
 use crate::model::error::{Error, Result};
+use crate::model::id::ID_FIELDS;
 use crate::records::parse_date;
 
 /// Column names by role, from the config file or `--field` flags (role → column).
@@ -62,23 +63,12 @@ pub struct Spec<'a> {
     pub roles: &'a [Role],
 }
 
-/// Parcel-id column names, in order of preference, as normalised by [`normal`] (shapefile truncations too).
-const PARCEL_IDS: [&str; 10] = [
-    "parcel_id",
-    "sbl",
-    "swis_sbl_id",
-    "swis_sbl_i",
-    "swis_print_key_id",
-    "swis_print",
-    "parcelid",
-    "parcel",
-    "sbl_id",
-    "tax_map_id",
-];
-
-/// Print-key column names, as normalised by [`normal`]: joined after `SWIS` when the file has one, else
-/// taken alone.
-const PRINT_KEYS: [&str; 3] = ["print_key", "printkey", "print_key_id"];
+/// Whether the column `found` is the parcel-id field `name` of [`ID_FIELDS`]: the same as normalised by
+/// [`normal`], or its first 10 characters, as a shapefile's dBase table cuts it.
+fn names_id_field(found: &str, name: &str) -> bool {
+    let found = normal(found);
+    found == normal(name) || (name.len() > 10 && found == normal(&name[..10]))
+}
 
 /// Rows looked at to decide whether a column holds dates.
 pub const SAMPLE_ROWS: usize = 1000;
@@ -205,23 +195,20 @@ pub fn resolve(
         let free = |i: &usize| !used[*i];
         let pick = match role.detect {
             Detect::Name => None,
+            // The first group of the parcels' id fields the file has: one column, or SWIS and a key joined.
             Detect::ParcelId => {
-                let by_name = PARCEL_IDS
-                    .iter()
-                    .find_map(|want| (0..found.len()).filter(free).find(|&i| normal(&found[i]) == *want));
-                let print_key =
-                    (0..found.len()).filter(free).find(|&i| PRINT_KEYS.contains(&&*normal(&found[i])));
-                by_name.map(|i| (i, "a parcel-id name".to_string())).or_else(|| {
-                    let swis = (0..found.len()).filter(free).find(|&i| normal(&found[i]) == "swis");
-                    match (swis, print_key) {
-                        (Some(swis), Some(key)) => {
-                            combined = Some((swis, key));
-                            Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
-                        }
-                        // A print key alone (as town logs keep them) finds its parcel by the parcels' print key.
-                        (None, Some(key)) => Some((key, "a print key".to_string())),
-                        _ => None,
+                let column =
+                    |name: &str| (0..found.len()).filter(free).find(|&i| names_id_field(&found[i], name));
+                ID_FIELDS.iter().find_map(|group| match group {
+                    // A print key alone (as town logs keep them) finds its parcel by the parcels' print key.
+                    [one] if one.starts_with("PRINT") => column(one).map(|i| (i, "a print key".to_string())),
+                    [one] => column(one).map(|i| (i, "a parcel-id name".to_string())),
+                    [swis, key] => {
+                        let (swis, key) = (column(swis)?, column(key)?);
+                        combined = Some((swis, key));
+                        Some((key, format!("{} and {} joined with '-'", found[swis], found[key])))
                     }
+                    _ => None,
                 })
             }
             // By each word in turn: a column that holds dates, else one that holds dates in half its cells.

@@ -376,7 +376,7 @@ fn item_values(
         row.parcel.id.to_string(),
         row.parcel.location.clone().unwrap_or_default(),
         town(row).unwrap_or_default().to_string(),
-        o.id.to_string(),
+        o.kind.to_string(),
         o.what.to_string(),
         when,
         due,

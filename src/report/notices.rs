@@ -30,7 +30,7 @@ use chrono::NaiveDate;
 use geo::MultiPolygon;
 
 use crate::classify::parcels::ParcelRecord;
-use crate::law::obligations::Obligation;
+use crate::law::obligations::{Obligation, ObligationKind};
 use crate::law::schedule::Row;
 use crate::model::error::{Location, Problem, Result};
 use crate::model::table::{text, Cell, Kind, Table};
@@ -40,13 +40,6 @@ use crate::report::drop_on_all_cores;
 use crate::report::mailing;
 use crate::report::obligations::stream_obligations;
 use crate::rules::RuleSet;
-
-/// The obligation kind of the periodic inspection.
-pub const PERIODIC: &str = "periodic-inspection";
-/// The obligation kind of the interim-permit renewal.
-pub const INTERIM_RENEWAL: &str = "interim-renewal";
-/// The obligation kind of a permit term the Health Department has still to set: never mailed.
-pub const PERMIT_TERM: &str = "permit-term";
 
 /// The notice columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -71,9 +64,12 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bool {
     let Some(due) = obligation.due else { return false };
     let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
-    let owner_owes = matches!(obligation.id, PERIODIC | INTERIM_RENEWAL) || obligation.who == "owner";
-    let lapses = rules.clocks.iter().any(|c| c.lapses && c.id == obligation.id);
-    let open = obligation.corrected.is_none() && obligation.id != PERMIT_TERM;
+    let owner_owes =
+        matches!(obligation.kind, ObligationKind::PERIODIC_INSPECTION | ObligationKind::INTERIM_RENEWAL)
+            || obligation.who == "owner";
+    let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(&c.id) == obligation.kind);
+    // A permit term the Health Department has still to set is never mailed.
+    let open = obligation.corrected.is_none() && obligation.kind != ObligationKind::PERMIT_TERM;
     owner_owes && open && due <= end_of_year && !lapses
 }
 
@@ -86,7 +82,7 @@ pub fn select<'a, 'r>(
 ) -> Vec<&'a Obligation<'r>> {
     let mut chosen: Vec<&Obligation<'r>> =
         obligations.iter().filter(|o| is_noticed(o, rules, year)).collect();
-    chosen.sort_by_key(|o| (o.parcel, o.due, o.id));
+    chosen.sort_by_key(|o| (o.parcel, o.due, o.kind));
     chosen
 }
 
@@ -262,7 +258,7 @@ pub struct Noticed<'r> {
     pub obligations: Vec<Obligation<'r>>,
 }
 
-/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::BLOCK`], or tiny ones in tests)
+/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in tests)
 /// and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
 /// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
 /// problems and notes of the obligations; [`notices_among`] makes the notices of what was kept.
@@ -334,7 +330,7 @@ impl<'a, 'r> Notices<'a, 'r> {
     /// Why `obligation` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise
     /// what started the obligation and its particulars.
     pub fn why(&self, obligation: &Obligation<'_>) -> String {
-        if obligation.id == PERIODIC {
+        if obligation.kind == ObligationKind::PERIODIC_INSPECTION {
             let mut reason = String::new();
             self.rows.at(obligation.parcel).push_reason(self.rules, &mut reason);
             return reason;
@@ -365,7 +361,7 @@ impl<'a, 'r> Notices<'a, 'r> {
             "owner" => text(r.parcel.owner.as_deref()),
             "location" => text(r.parcel.location.as_deref()),
             "town" => text(town(r)),
-            "obligation" => Cell::Text(Cow::Borrowed(o.id)),
+            "obligation" => Cell::Text(Cow::Borrowed(o.kind.as_str())),
             "what" => Cell::Text(Cow::Borrowed(&o.what)),
             "due" => o.due.map_or(Cell::Null, Cell::Date),
             "overdue" => Cell::Bool(o.overdue),
@@ -456,11 +452,16 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn obligation<'r>(parcel: usize, id: &'r str, who: &'r str, due: Option<&str>) -> Obligation<'r> {
+    fn obligation<'r>(
+        parcel: usize,
+        kind: ObligationKind<'r>,
+        who: &'r str,
+        due: Option<&str>,
+    ) -> Obligation<'r> {
         let due = due.map(date);
         Obligation {
             parcel,
-            id,
+            kind,
             what: Cow::Borrowed("something"),
             who: Cow::Borrowed(who),
             trigger: "schedule",
@@ -517,8 +518,9 @@ mod tests {
             parcel_row(2, "MARSH-TILLEY GRACE", "40 Elm St"),
             parcel_row(3, "Marsh-Tilley, Grace", "40 ELM STREET"),
         ];
-        let list: Vec<Obligation<'_>> =
-            (0..4).map(|i| obligation(i, PERIODIC, "owner", Some("2027-11-01"))).collect();
+        let list: Vec<Obligation<'_>> = (0..4)
+            .map(|i| obligation(i, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")))
+            .collect();
         let notices = notices_among(&rules, &rows, &list, 2027);
         let letters: Vec<(Option<String>, Vec<usize>)> =
             notices.letters().map(|l| (l.owner(), l.parcels().map(|r| r.at).collect())).collect();
@@ -541,16 +543,21 @@ mod tests {
     fn notices_go_to_owners_with_dated_obligations_due_by_the_end_of_the_year() {
         let rules = RuleSet::cayuga_art_v();
         let list = [
-            obligation(0, PERIODIC, "owner", Some("2027-11-01")), // due within the year
-            obligation(1, PERIODIC, "owner", Some("2020-11-01")), // overdue and still open
-            obligation(2, PERIODIC, "owner", Some("2028-11-01")), // next year: no
-            obligation(3, INTERIM_RENEWAL, "owner", Some("2027-12-31")), // last day of the year
-            obligation(4, INTERIM_RENEWAL, "owner", Some("2028-01-01")), // a day too late
-            obligation(5, "transfer-inspection", "owner", Some("2026-10-15")), // event-driven, overdue
-            obligation(6, "refinance-report", "owner", None),     // no time set: no
-            obligation(7, "inspection-report", "inspector R. Okafor", Some("2027-02-19")), // not the owner's
-            obligation(8, "repair-order", "health department", None),
-            obligation(9, "pipe-retest", "owner", Some("2027-01-19")),
+            obligation(0, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")), // due within the year
+            obligation(1, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2020-11-01")), // overdue and still open
+            obligation(2, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2028-11-01")), // next year: no
+            obligation(3, ObligationKind::INTERIM_RENEWAL, "owner", Some("2027-12-31")), // last day of the year
+            obligation(4, ObligationKind::INTERIM_RENEWAL, "owner", Some("2028-01-01")), // a day too late
+            obligation(5, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-10-15")), // event-driven, overdue
+            obligation(6, ObligationKind::clock("refinance-report"), "owner", None), // no time set: no
+            obligation(
+                7,
+                ObligationKind::clock("inspection-report"),
+                "inspector R. Okafor",
+                Some("2027-02-19"),
+            ), // not the owner's
+            obligation(8, ObligationKind::clock("repair-order"), "health department", None),
+            obligation(9, ObligationKind::clock("pipe-retest"), "owner", Some("2027-01-19")),
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [0, 1, 3, 5, 9]);
@@ -565,12 +572,12 @@ mod tests {
         let late = Obligation {
             corrected: Some(date("2026-10-20")),
             overdue: false,
-            ..obligation(1, "transfer-pump-out", "owner", Some("2026-10-15"))
+            ..obligation(1, ObligationKind::clock("transfer-pump-out"), "owner", Some("2026-10-15"))
         };
         let list = [
-            obligation(0, PERMIT_TERM, "owner", Some("2027-06-15")),
+            obligation(0, ObligationKind::PERMIT_TERM, "owner", Some("2027-06-15")),
             late,
-            obligation(2, "transfer-pump-out", "owner", Some("2026-10-15")),
+            obligation(2, ObligationKind::clock("transfer-pump-out"), "owner", Some("2026-10-15")),
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [2]);
@@ -580,12 +587,12 @@ mod tests {
     fn a_lapsing_right_is_not_noticed_but_a_duty_of_the_same_parcel_is() {
         let rules = gorham();
         let list = [
-            obligation(0, "appeal-window", "owner", Some("2027-02-10")),
-            obligation(0, "deficiency-permit", "owner", Some("2027-02-10")),
-            obligation(1, "complaint-notice", "authority", Some("2027-01-20")),
+            obligation(0, ObligationKind::clock("appeal-window"), "owner", Some("2027-02-10")),
+            obligation(0, ObligationKind::clock("deficiency-permit"), "owner", Some("2027-02-10")),
+            obligation(1, ObligationKind::clock("complaint-notice"), "authority", Some("2027-01-20")),
         ];
         let chosen: Vec<(usize, &str)> =
-            select(&list, &rules, 2027).iter().map(|o| (o.parcel, o.id)).collect();
+            select(&list, &rules, 2027).iter().map(|o| (o.parcel, o.kind.as_str())).collect();
         assert_eq!(chosen, [(0, "deficiency-permit")]);
     }
 
@@ -593,16 +600,21 @@ mod tests {
     fn a_parcels_obligations_stand_together_in_due_order() {
         let rules = RuleSet::cayuga_art_v();
         let list = [
-            obligation(2, PERIODIC, "owner", Some("2027-11-01")),
-            obligation(1, "transfer-inspection", "owner", Some("2026-10-15")),
-            obligation(2, "transfer-inspection", "owner", Some("2026-12-01")),
-            obligation(1, PERIODIC, "owner", Some("2027-11-01")),
+            obligation(2, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")),
+            obligation(1, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-10-15")),
+            obligation(2, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-12-01")),
+            obligation(1, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")),
         ];
         let chosen: Vec<(usize, &str)> =
-            select(&list, &rules, 2027).iter().map(|o| (o.parcel, o.id)).collect();
+            select(&list, &rules, 2027).iter().map(|o| (o.parcel, o.kind.as_str())).collect();
         assert_eq!(
             chosen,
-            [(1, "transfer-inspection"), (1, PERIODIC), (2, "transfer-inspection"), (2, PERIODIC)]
+            [
+                (1, "transfer-inspection"),
+                (1, "periodic-inspection"),
+                (2, "transfer-inspection"),
+                (2, "periodic-inspection")
+            ]
         );
     }
 

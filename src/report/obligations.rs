@@ -14,7 +14,7 @@ use crate::law::schedule::Row;
 use crate::model::error::{Problem, Result};
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
-use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, BLOCK};
+use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, PARCEL_BLOCK};
 
 /// The obligations columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -86,7 +86,7 @@ impl Table for ObligationTable<'_, '_> {
             1 => text(r.facts.as_ref().and_then(|f| f.town.as_deref()).or(r.parcel.town.as_deref())),
             2 => text(r.parcel.owner.as_deref()),
             3 => text(r.parcel.location.as_deref()),
-            4 => Cell::Text(Cow::Borrowed(o.id)),
+            4 => Cell::Text(Cow::Borrowed(o.kind.as_str())),
             5 => Cell::Text(Cow::Borrowed(&o.what)),
             6 => Cell::Text(Cow::Borrowed(&o.who)),
             7 => Cell::Text(Cow::Borrowed(o.trigger)),
@@ -113,7 +113,7 @@ pub fn stream_obligations_files<'c>(
     dir: &Path,
     formats: &[OutputFormat],
 ) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
-    stream_obligations_files_in_blocks(config, progress, dir, formats, BLOCK)
+    stream_obligations_files_in_blocks(config, progress, dir, formats, PARCEL_BLOCK)
 }
 
 /// [`stream_obligations_files`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]);
@@ -202,9 +202,9 @@ impl ObligationSummary {
     pub fn count(&mut self, obligations: &[Obligation<'_>]) {
         let open = || obligations.iter().filter(|o| o.corrected.is_none());
         for o in open() {
-            let counts = match self.per_kind.get_mut(o.id) {
+            let counts = match self.per_kind.get_mut(o.kind.as_str()) {
                 Some(counts) => counts,
-                None => self.per_kind.entry(o.id.to_string()).or_default(),
+                None => self.per_kind.entry(o.kind.to_string()).or_default(),
             };
             counts.0 += 1;
             counts.1 += usize::from(o.overdue);

@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::{find_group, ParcelColumns, ParcelIds, ParcelSchema};
+use super::{find_group, ParcelColumns, ParcelPositions, ParcelSchema};
 use crate::crs::layer::Value;
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::ReadOptions;
@@ -55,7 +55,12 @@ fn hashes(key: &IdKey, swis: Option<&str>) -> [u64; 2] {
 impl OtherKeys {
     /// Reads the keys of the parcels layer at `path` (its schema `schema`, its ids `ids`): the configured id
     /// and every other id field group of [`super::candidates::ID`] the layer has.
-    pub fn read(path: &Path, schema: &ParcelSchema, ids: &ParcelIds, options: &ReadOptions) -> Result<Self> {
+    pub fn read(
+        path: &Path,
+        schema: &ParcelSchema,
+        ids: &ParcelPositions,
+        options: &ReadOptions,
+    ) -> Result<Self> {
         let fields = crate::formats::field_names(path)?;
         let mut groups = vec![schema.id.clone()];
         for group in super::candidates::ID {

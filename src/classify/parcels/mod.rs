@@ -14,7 +14,7 @@ use mailing::address_line;
 pub use mailing::{MailingAddress, MailingFields};
 pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
 
-pub use positions::{IdCursor, ParcelIds};
+pub use positions::{IdCursor, ParcelPositions};
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -51,24 +51,9 @@ pub struct ParcelSchema {
 /// than 10 characters also matches its first 10 characters, as a shapefile's dBase table cuts it
 /// (`PRIMARY_OWNER` arrives as `PRIMARY_OW`, `SWIS_PRINT_KEY_ID` as `SWIS_PRINT`).
 pub mod candidates {
-    /// Parcel id: each entry is the fields joined with `-` into the id.
-    pub const ID: &[&[&str]] = &[
-        &["PARCEL_ID"],
-        &["PARCELID"],
-        &["SWIS", "PRINT_KEY"],
-        &["SWIS_PRINT_KEY_ID"],
-        &["SWISPRINTKEY"],
-        &["SWIS_SBL_ID"],
-        &["SWISSBL"],
-        &["SWIS", "SBL"],
-        &["PRINT_KEY"],
-        &["PRINTKEY"],
-        &["SBL"],
-        &["PARCELKEY"],
-        &["TAX_ID"],
-        &["PIN"],
-        &["PARCEL"],
-    ];
+    /// Parcel id: each entry is the fields joined with `-` into the id (the one table every reader of ids
+    /// uses).
+    pub use crate::model::id::ID_FIELDS as ID;
     /// The parcel's municipality (city, town or village name).
     pub const TOWN: &[&str] =
         &["MUNI_NAME", "CITYTOWN_NAME", "TOWN_NAME", "TOWN", "MUNICIPALITY", "MUNI", "CITY_TOWN", "LOC_MUNI"];
@@ -101,8 +86,8 @@ pub mod candidates {
     pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY"];
     /// The owner's mailing state.
     pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE"];
-    /// The systems layer's parcel id and bottom elevation.
-    pub use super::systems::{BOTTOM as SYSTEM_BOTTOM, PARCEL as SYSTEM_PARCEL};
+    /// The systems layer's bottom elevation.
+    pub use super::systems::BOTTOM as SYSTEM_BOTTOM;
     /// The owner's mailing ZIP code.
     pub const MAIL_ZIP: &[&str] =
         &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE", "MAILZIP", "MAIL_ZIP_CODE", "OWNER_ZIP"];
@@ -365,7 +350,7 @@ pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
 /// Turns a projected parcel feature into its record: id joined, bad geometry marked, an invalid polygon
 /// found, and the problems it shows reported (a missing id, a shape that is not a polygon, an invalid
 /// polygon). `crs` names the working CRS for places in messages. Duplicate ids are not looked for here:
-/// [`ParcelIds::duplicate`] knows them.
+/// [`ParcelPositions::duplicate`] knows them.
 pub fn parcel_record(
     feature: Feature,
     columns: &ParcelColumns,
@@ -486,7 +471,7 @@ mod tests {
             ("052889", "9.00-1-1"),
             ("054889", "1.00-1-1"),
         ];
-        let ids = ParcelIds::collect(
+        let ids = ParcelPositions::collect(
             |scanned, each| {
                 assert_eq!(scanned, [0, 1], "both id columns are scanned");
                 for (i, (swis, key)) in layer.iter().enumerate() {
@@ -537,7 +522,7 @@ mod tests {
         let (_, columns) = columns();
         let layer =
             [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
-        let ids = ParcelIds::collect(
+        let ids = ParcelPositions::collect(
             |_, each| {
                 for (record, swis, key) in layer {
                     each(record, vec![text(swis), text(key)]);
@@ -562,7 +547,7 @@ mod tests {
         // The same record read by the id pass and by the block conversion gets the same id, blank part or not.
         let (schema, columns) = columns();
         for (swis, key) in [("054889", "1.00-1-1"), ("054889", ""), ("", "")] {
-            let ids = ParcelIds::collect(
+            let ids = ParcelPositions::collect(
                 |_, each| {
                     each(7, vec![text(swis), text(key)]);
                     Ok(())

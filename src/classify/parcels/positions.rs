@@ -16,7 +16,7 @@ use crate::model::error::Result;
 /// its range, a few ids, and keeps their order, so that files listed in id order are looked up front to back
 /// through memory.
 #[derive(Debug, Default)]
-pub struct ParcelIds {
+pub struct ParcelPositions {
     /// Every id, back to back, in id order.
     text: String,
     /// Each record's id (its span of `text`) and record number, sorted by id, then record number.
@@ -26,13 +26,13 @@ pub struct ParcelIds {
     by_record: Vec<u32>,
     /// Where each bucket's ids start, and after the last bucket the number of records.
     buckets: Vec<u32>,
-    /// The bytes every id begins with, and the keys of the first and last ids (see [`ParcelIds::key`]).
+    /// The bytes every id begins with, and the keys of the first and last ids (see [`ParcelPositions::key`]).
     prefix: usize,
     low: u64,
     high: u64,
 }
 
-/// One record's id, as a span of [`ParcelIds::text`], and its record number.
+/// One record's id, as a span of [`ParcelPositions::text`], and its record number.
 #[derive(Debug, Clone, Copy)]
 struct IdSpan {
     start: usize,
@@ -40,21 +40,21 @@ struct IdSpan {
     record: u32,
 }
 
-/// The marker of a record number that no record has, in [`ParcelIds::by_record`].
+/// The marker of a record number that no record has, in [`ParcelPositions::by_record`].
 const NO_RECORD: u32 = u32::MAX;
 
 /// How far past the last answer an [`IdCursor`] searches before it goes to the buckets.
 const AHEAD: usize = 64;
 
-/// Looks parcel ids up from where the last search ended (see [`ParcelIds::cursor`]).
+/// Looks parcel ids up from where the last search ended (see [`ParcelPositions::cursor`]).
 #[derive(Debug)]
 pub struct IdCursor<'a> {
-    ids: &'a ParcelIds,
+    ids: &'a ParcelPositions,
     from: std::cell::Cell<usize>,
 }
 
 impl IdCursor<'_> {
-    /// The position of the parcel with this id (its first record's), as [`ParcelIds::position`] gives it.
+    /// The position of the parcel with this id (its first record's), as [`ParcelPositions::position`] gives it.
     pub fn position(&self, id: &str) -> Option<usize> {
         let (found, next) = self.ids.position_from(id, self.from.get());
         self.from.set(next);
@@ -62,7 +62,7 @@ impl IdCursor<'_> {
     }
 }
 
-impl ParcelIds {
+impl ParcelPositions {
     /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
     /// [`parcel_record`](super::parcel_record). `records` is how many records the layer says it holds: the
@@ -108,7 +108,7 @@ impl ParcelIds {
             span.start = start;
         }
         drop(text);
-        let mut ids = ParcelIds { text: in_order, sorted, ..ParcelIds::default() };
+        let mut ids = ParcelPositions { text: in_order, sorted, ..ParcelPositions::default() };
         ids.index();
         Ok(ids)
     }
@@ -202,7 +202,7 @@ impl ParcelIds {
 
     /// A lookup of ids for a reader going through a file: each search starts where the one before it
     /// ended, so a file listed by parcel id (as record files usually are) finds each id in a comparison or
-    /// two rather than a search of its bucket. Any id gets the answer of [`ParcelIds::position`].
+    /// two rather than a search of its bucket. Any id gets the answer of [`ParcelPositions::position`].
     pub fn cursor(&self) -> IdCursor<'_> {
         IdCursor { ids: self, from: std::cell::Cell::new(0) }
     }
@@ -313,7 +313,7 @@ impl ParcelIds {
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::ParcelIds;
+    use super::ParcelPositions;
 
     /// Ids built from a tiny alphabet, so that prefixes, repeats, lengths and near misses are common.
     fn ids(seed: u64, count: usize, prefix: &str) -> Vec<String> {
@@ -340,7 +340,7 @@ mod tests {
             [(1, 1, ""), (2, 5, "0548"), (3, 300, ""), (4, 2_000, "054889-"), (5, 40, "x")]
         {
             let layer = ids(seed, count, prefix);
-            let found = ParcelIds::collect_texts(&layer);
+            let found = ParcelPositions::collect_texts(&layer);
             let mut order: Vec<(&str, usize)> =
                 layer.iter().enumerate().map(|(r, id)| (id.as_str(), r + 1)).collect();
             order.sort();
@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn a_cursor_finds_what_the_buckets_find_in_any_order() {
         for (seed, count, prefix) in [(6, 3_000, "054889-"), (7, 200, ""), (8, 1, "x")] {
-            let found = ParcelIds::collect_texts(&ids(seed, count, prefix));
+            let found = ParcelPositions::collect_texts(&ids(seed, count, prefix));
             let mut probes = ids(seed, count, prefix);
             probes.extend(ids(seed + 300, count / 3, prefix));
             probes.push(String::new());
@@ -393,9 +393,9 @@ mod tests {
     #[test]
     fn layers_near_id_order_read_forward_by_positions() {
         let n = 4_000;
-        let layer = |id_of_record: &dyn Fn(usize) -> usize| -> ParcelIds {
+        let layer = |id_of_record: &dyn Fn(usize) -> usize| -> ParcelPositions {
             let ids: Vec<String> = (0..n).map(|r| format!("054889-{:06}", id_of_record(r))).collect();
-            ParcelIds::collect_texts(&ids)
+            ParcelPositions::collect_texts(&ids)
         };
         // In id order, forward or backward: every gap is 1 record.
         assert!(layer(&|r| r).blocks_read_forward(100));

@@ -9,23 +9,8 @@ use crate::classify::fields::FieldNames;
 use crate::classify::System;
 use crate::crs::layer::{Feature, Value};
 use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::id::whole_id_fields;
 use crate::records::tally::{IdTally, Position};
-
-/// Where the parcel id of each system is looked for, in order: the parcels layer's own names, then the
-/// statewide schema's (a shapefile's 10-character cuts match too).
-pub const PARCEL: &[&str] = &[
-    "PARCEL_ID",
-    "PARCELID",
-    "SWIS_SBL_ID",
-    "SWIS_PRINT_KEY_ID",
-    "SWISPRINTKEY",
-    "PRINT_KEY",
-    "PRINTKEY",
-    "SBL",
-    "PARCELKEY",
-    "TAX_ID",
-    "PIN",
-];
 
 /// Where the absorption field's bottom elevation (feet) is looked for, in order.
 pub const BOTTOM: &[&str] = &[
@@ -74,15 +59,17 @@ impl SystemFields {
 }
 
 /// Field names of the systems layer: named in the config (`[fields] system_parcel`, `system_bottom`) or
-/// detected ([`PARCEL`], [`BOTTOM`]). No parcel-id field is an error listing the fields there are.
+/// detected (the parcel-id names of [`whole_id_fields`] that hold a whole id, [`BOTTOM`]). No parcel-id field is
+/// an error listing the fields there are.
 pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<SystemFields> {
-    let parcel = overrides.system_parcel.clone().or_else(|| find_field(fields, PARCEL)).ok_or_else(|| {
+    let ids: Vec<&str> = whole_id_fields().collect();
+    let parcel = overrides.system_parcel.clone().or_else(|| find_field(fields, &ids)).ok_or_else(|| {
         Error::format(
             path,
             format!(
                 "cannot tell which field holds the parcel id of each system (looked for {}); fields found: {}; \
                  set [fields] system_parcel = \"FIELD\" or --field system_parcel=FIELD",
-                PARCEL.join(", "),
+                ids.join(", "),
                 fields.join(", ")
             ),
         )

@@ -90,7 +90,7 @@ pub(in crate::formats) struct Blocks {
 impl Blocks {
     /// Opens the GeoJSON layer at `path` with the fields `options` keeps, checking all of it.
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
-        Self::open_in_blocks(path, options, stream::BLOCK)
+        Self::open_in_blocks(path, options, stream::READ_BYTES)
     }
 
     /// [`Blocks::open`], reading `block` bytes at a time.

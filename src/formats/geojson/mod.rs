@@ -47,12 +47,12 @@ const FIX_GEOMETRY: &str = "correct the feature's geometry or delete the feature
 /// The property names of the first feature of the GeoJSON file at `path`, in the file's order; the file is
 /// read no further than that feature.
 pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
-    field_names_in_blocks(path, stream::BLOCK)
+    field_names_in_blocks(path, stream::READ_BYTES)
 }
 
 /// Reads the GeoJSON FeatureCollection at `path`.
 pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-    read_in_blocks(path, options, stream::BLOCK)
+    read_in_blocks(path, options, stream::READ_BYTES)
 }
 
 /// The GeoJSON format: a FeatureCollection, read from the file a block at a time.

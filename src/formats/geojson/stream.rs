@@ -16,7 +16,7 @@ use super::json::{Check, Cursor, SyntaxError};
 use super::search::{Extent, Scan};
 
 /// How much of the file is read at a time, and so about the size of a batch.
-pub(super) const BLOCK: usize = 4 << 20;
+pub(super) const READ_BYTES: usize = 4 << 20;
 
 /// Why the document could not be read.
 #[derive(Debug)]
@@ -87,7 +87,7 @@ pub(super) struct Stream {
     base: u64,
     /// The file's length when opened.
     len: u64,
-    /// How much is read at a time ([`BLOCK`], smaller in tests).
+    /// How much is read at a time ([`READ_BYTES`], smaller in tests).
     block: usize,
     eof: bool,
     /// In the features array: what comes next, and the element whose end is still being looked for.

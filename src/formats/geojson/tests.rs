@@ -33,7 +33,7 @@ impl Drop for TempFile {
 }
 
 /// Block sizes small enough to split every token, and the real one.
-const BLOCKS: [usize; 5] = [1, 2, 7, 64, stream::BLOCK];
+const BLOCKS: [usize; 5] = [1, 2, 7, 64, stream::READ_BYTES];
 
 /// Reads `text` with each of `blocks`; all must give the same layer and problems, or the same error. So must
 /// the layer read in blocks of features ([`streamed`]), a few features at a time.
@@ -442,7 +442,7 @@ fn thousands_of_features_across_many_blocks_keep_their_order() {
         &format!(r#", {{"type": "Feature", "properties": null, "geometry": {{"type": "LineString", "coordinates": [{}]}}}}"#, ring.join(",")),
     );
     let (layer, problems) =
-        read_in(text.as_bytes(), &ReadOptions::default(), &[64, 4096, 1 << 16, stream::BLOCK]).unwrap();
+        read_in(text.as_bytes(), &ReadOptions::default(), &[64, 4096, 1 << 16, stream::READ_BYTES]).unwrap();
     assert_eq!(layer.features.len(), 3001);
     for (i, feature) in layer.features[..3000].iter().enumerate() {
         assert_eq!(feature.record, i + 1);

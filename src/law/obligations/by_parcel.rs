@@ -20,8 +20,8 @@ use crate::rules::vocabulary::{
 use crate::rules::RuleSet;
 
 use super::{
-    clock_obligations, order, periodic, permit_obligations, pipe_state, pipes_due, Obligation, ParcelEvents,
-    PermitCase, PipeSample, PipeState, Records, Remedy, RemedyKind,
+    clock_obligations, order, periodic, permit_obligations, pipe_state, pipes_due, Obligation,
+    ObligationKind, ParcelEvents, PermitCase, PipeSample, PipeState, Records, Remedy, RemedyKind,
 };
 /// The record files arranged by parcel position, so that each parcel's obligations are found from its row
 /// alone, parcels in any order: [`collect`](super::collect) runs it over a whole run, `lakeshore obligations --format csv`
@@ -242,7 +242,7 @@ impl<'r> ByParcel<'r> {
             };
             out.push(Obligation {
                 parcel: pending.parcel,
-                id: "inspection-report",
+                kind: ObligationKind::INSPECTION_REPORT,
                 what: Cow::Owned(format!(
                     "submit the completed inspection of {} to the Health Department ({} business days)",
                     pending.date, report_rules.business_days
@@ -309,7 +309,7 @@ impl<'r> ByParcel<'r> {
             .collect();
         out.push(Obligation {
             parcel,
-            id: "pipe-inspection",
+            kind: ObligationKind::PIPE_INSPECTION,
             what: Cow::Owned(format!(
                 "periodic inspection of the drainage pipes by a county inspector, fecal coliform tested by a certified laboratory (every {} years)",
                 rules.inspection_cycle_years
@@ -356,7 +356,7 @@ impl<'r> ByParcel<'r> {
             let obligation = match pipe_state(rules, &tested, remedy, self.as_of, roll) {
                 Some(PipeState::RetestOpen { exceeded, until, taken }) => Obligation {
                     parcel: first.parcel,
-                    id: "pipe-retest",
+                    kind: ObligationKind::PIPE_RETEST,
                     what: Cow::Owned(format!(
                         "pipe {}: {} more of {} retest samples by {until}, averaging below {limit} fecal coliform per 100 mL, or laboratory samples proving the coliform does not come from the property; otherwise remove the pipe or treat its flow",
                         first.pipe, rules.retest_samples - taken, rules.retest_samples
@@ -386,7 +386,7 @@ impl<'r> ByParcel<'r> {
                     }
                     Obligation {
                         parcel: first.parcel,
-                        id: "pipe-violation",
+                        kind: ObligationKind::PIPE_VIOLATION,
                         what: Cow::Owned(format!(
                             "pipe {}: remove the drainage pipe or treat its flow, unless laboratory samples prove the coliform does not come from the property",
                             first.pipe

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use chrono::NaiveDate;
 
-use super::Obligation;
+use super::{Obligation, ObligationKind};
 use crate::model::error::Problem;
 use crate::records::events::{Event, EventValue, Source};
 use crate::rules::calendar::{add_business_days, add_days, add_days_rolled};
@@ -69,7 +69,7 @@ pub fn clock_obligations<'r>(
             let detail: Vec<String> = [counted, fine, late].into_iter().flatten().collect();
             out.push(Obligation {
                 parcel: input.parcel,
-                id: &clock.id,
+                kind: ObligationKind::clock(&clock.id),
                 what: Cow::Borrowed(&clock.what),
                 who: Cow::Borrowed(&clock.who),
                 trigger: event.kind,
@@ -215,7 +215,7 @@ mod tests {
     ) -> Vec<(String, Option<NaiveDate>, bool)> {
         found(&RuleSet::gorham_ch56(), events, inspected, as_of)
             .into_iter()
-            .map(|o| (o.id.to_string(), o.due, o.overdue))
+            .map(|o| (o.kind.as_str().to_string(), o.due, o.overdue))
             .collect()
     }
 
@@ -241,7 +241,7 @@ mod tests {
     ) -> Vec<(String, Option<NaiveDate>, bool, Option<NaiveDate>)> {
         let mut got: Vec<_> = found(rules, events, None, as_of)
             .into_iter()
-            .map(|o| (o.id.to_string(), o.due, o.overdue, o.corrected))
+            .map(|o| (o.kind.as_str().to_string(), o.due, o.overdue, o.corrected))
             .collect();
         got.sort();
         got
@@ -357,12 +357,13 @@ mod tests {
         let rules = RuleSet::gorham_ch56();
         let mailed =
             found(&rules, &[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
-        let permit = mailed.iter().find(|o| o.id == "deficiency-permit").expect("open");
+        let permit = mailed.iter().find(|o| o.kind.as_str() == "deficiency-permit").expect("open");
         assert_eq!(permit.due, Some(d(2024, 8, 14)));
         let detail = permit.detail.as_deref().unwrap_or_default();
         assert!(detail.contains("plus 5 days for mailing (2024-07-15)"), "{detail}");
         let got = found(&rules, &[received(d(2026, 11, 20), d(2026, 11, 23))], None, d(2026, 11, 24));
-        let detail = got.iter().find(|o| o.id == "deficiency-permit").and_then(|o| o.detail.clone());
+        let detail =
+            got.iter().find(|o| o.kind.as_str() == "deficiency-permit").and_then(|o| o.detail.clone());
         assert_eq!(detail.as_deref(), Some("counted from receipt on 2026-11-23 (received)"));
         let permitted = [
             event("deficiency-notice", d(2024, 7, 10), vec![]),
@@ -397,7 +398,7 @@ mod tests {
         );
         let rules = RuleSet::gorham_ch56();
         let late = found(&rules, &[sale(None)], Some(d(2026, 12, 2)), d(2027, 1, 15));
-        let row = late.iter().find(|o| o.id == "conveyance-inspection").expect("listed");
+        let row = late.iter().find(|o| o.kind.as_str() == "conveyance-inspection").expect("listed");
         assert_eq!(
             (row.due, row.corrected, row.overdue),
             (Some(d(2026, 12, 1)), Some(d(2026, 12, 2)), false)
@@ -418,7 +419,7 @@ mod tests {
         let state = |events: &[Event], inspected: Option<NaiveDate>, id: &str| {
             found(&rules, events, inspected, d(2027, 1, 15))
                 .into_iter()
-                .find(|o| o.id == id)
+                .find(|o| o.kind.as_str() == id)
                 .map(|o| (o.due, o.overdue, o.corrected))
         };
         let due = Some(d(2026, 10, 15));
@@ -556,13 +557,13 @@ mod tests {
             events.extend(permit.map(|on| event("permit-issued", on, vec![])));
             found(&rules, &events, None, d(2027, 1, 15))
                 .into_iter()
-                .find(|o| o.id == "system-installation-permit")
+                .find(|o| o.kind.as_str() == "system-installation-permit")
                 .map(|o| (o.due, o.overdue, o.corrected))
         };
         assert_eq!(installed(Some(d(2025, 3, 2))), None);
         assert_eq!(installed(Some(d(2026, 4, 1))), Some((Some(d(2026, 3, 2)), false, Some(d(2026, 4, 1)))));
         let replaced = found(&rules, &[event(SYSTEM_REPLACED, d(2026, 3, 2), vec![])], None, d(2027, 1, 15));
-        let owed = replaced.iter().find(|o| o.id == "system-installation-permit").expect("owed");
+        let owed = replaced.iter().find(|o| o.kind.as_str() == "system-installation-permit").expect("owed");
         assert_eq!((owed.due, owed.overdue), (Some(d(2026, 3, 2)), true));
         assert!(owed.what.contains("no one may occupy the building"), "{}", owed.what);
     }
@@ -589,12 +590,15 @@ mod tests {
         let events = [event("violation-notice", d(2026, 12, 1), vec![])];
         let input = ParcelEvents { parcel: 0, events: &events };
         let found = clock_obligations(&rules, &input, d(2027, 1, 15), &mut Vec::new());
-        let violation = found.iter().find(|o| o.id == "violation").expect("open violation");
+        let violation = found.iter().find(|o| o.kind.as_str() == "violation").expect("open violation");
         let detail = violation.detail.as_deref().unwrap_or_default();
         assert!(detail.starts_with("7 violations") && detail.contains("$1750"), "{detail}");
         let found = clock_obligations(&rules, &input, d(2026, 12, 7), &mut Vec::new());
-        let detail =
-            found.iter().find(|o| o.id == "violation").and_then(|o| o.detail.clone()).unwrap_or_default();
+        let detail = found
+            .iter()
+            .find(|o| o.kind.as_str() == "violation")
+            .and_then(|o| o.detail.clone())
+            .unwrap_or_default();
         assert!(detail.starts_with("1 violation ") && detail.contains("$250"), "{detail}");
     }
 }

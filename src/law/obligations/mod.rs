@@ -11,6 +11,7 @@ mod clocks;
 pub mod pipes;
 
 use std::borrow::Cow;
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -34,11 +35,8 @@ use crate::rules::RuleSet;
 pub struct Obligation<'r> {
     /// The parcel's position in the run's rows.
     pub parcel: usize,
-    /// What kind of obligation: a clock id of the rule set, or a built-in one (`periodic-inspection`,
-    /// `pipe-inspection`, `permit-renewal`, `permit-term`, `interim-renewal`, `interim-not-renewable`,
-    /// `system-location`, `repair-order`, `board-of-health-hearing`, `holding-tank-review`,
-    /// `floodplain-elevation`, `inspection-report`, `pipe-retest`, `pipe-violation`).
-    pub id: &'r str,
+    /// What kind of obligation it is.
+    pub kind: ObligationKind<'r>,
     /// What is owed.
     pub what: Cow<'r, str>,
     /// Who owes it.
@@ -61,6 +59,61 @@ pub struct Obligation<'r> {
     pub citation: Cow<'r, str>,
     /// The record it comes from ("events.csv line 4").
     pub source: Option<String>,
+}
+
+/// What kind of obligation a parcel has: one of the rule set's clocks, by its id, or one of the built-in
+/// kinds the law's permits, pipes, reports and periodic schedule give. Kinds compare and sort as their text,
+/// which the `obligation` column shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObligationKind<'r>(&'r str);
+
+impl ObligationKind<'static> {
+    /// `periodic-inspection`.
+    pub const PERIODIC_INSPECTION: Self = ObligationKind("periodic-inspection");
+    /// `pipe-inspection`.
+    pub const PIPE_INSPECTION: Self = ObligationKind("pipe-inspection");
+    /// `permit-renewal`.
+    pub const PERMIT_RENEWAL: Self = ObligationKind("permit-renewal");
+    /// `permit-term`.
+    pub const PERMIT_TERM: Self = ObligationKind("permit-term");
+    /// `interim-renewal`.
+    pub const INTERIM_RENEWAL: Self = ObligationKind("interim-renewal");
+    /// `interim-not-renewable`.
+    pub const INTERIM_NOT_RENEWABLE: Self = ObligationKind("interim-not-renewable");
+    /// `system-location`.
+    pub const SYSTEM_LOCATION: Self = ObligationKind("system-location");
+    /// `repair-order`.
+    pub const REPAIR_ORDER: Self = ObligationKind("repair-order");
+    /// `board-of-health-hearing`.
+    pub const BOARD_OF_HEALTH_HEARING: Self = ObligationKind("board-of-health-hearing");
+    /// `holding-tank-review`.
+    pub const HOLDING_TANK_REVIEW: Self = ObligationKind("holding-tank-review");
+    /// `floodplain-elevation`.
+    pub const FLOODPLAIN_ELEVATION: Self = ObligationKind("floodplain-elevation");
+    /// `inspection-report`.
+    pub const INSPECTION_REPORT: Self = ObligationKind("inspection-report");
+    /// `pipe-retest`.
+    pub const PIPE_RETEST: Self = ObligationKind("pipe-retest");
+    /// `pipe-violation`.
+    pub const PIPE_VIOLATION: Self = ObligationKind("pipe-violation");
+}
+
+impl<'r> ObligationKind<'r> {
+    /// The kind of the rule set's clock `id`.
+    pub fn clock(id: &'r str) -> Self {
+        ObligationKind(id)
+    }
+
+    /// The kind's text: the clock's id, or the built-in kind's name.
+    pub fn as_str(self) -> &'r str {
+        self.0
+    }
+}
+
+impl fmt::Display for ObligationKind<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
 }
 
 /// The record files a schedule run read, as the obligations need them; parcels are named by their position in
@@ -100,8 +153,10 @@ pub fn collect<'r>(
 
 /// The order of the obligations: by parcel, then due date (those without one last), kind and start. The
 /// sort is stable, so obligations equal in all of these keep the order they were found in.
-fn order<'o>(o: &'o Obligation<'_>) -> (usize, bool, Option<NaiveDate>, &'o str, Option<NaiveDate>) {
-    (o.parcel, o.due.is_none(), o.due, o.id, o.since)
+fn order<'o>(
+    o: &'o Obligation<'_>,
+) -> (usize, bool, Option<NaiveDate>, ObligationKind<'o>, Option<NaiveDate>) {
+    (o.parcel, o.due.is_none(), o.due, o.kind, o.since)
 }
 
 /// The periodic inspection the row's parcel owes, as its entry's [`Owed`](crate::law::schedule::Owed) says: the
@@ -111,7 +166,7 @@ fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
     let (Some(_), Some(cycle), Some(owed)) = (e.rule, e.cycle_years, e.owed) else { return };
     out.push(Obligation {
         parcel: at,
-        id: "periodic-inspection",
+        kind: ObligationKind::PERIODIC_INSPECTION,
         what: Cow::Owned(format!("periodic inspection and report ({} tier, every {cycle} years)", e.tier)),
         who: Cow::Borrowed("owner"),
         trigger: "schedule",
@@ -152,7 +207,7 @@ fn permit_obligations<'r>(
     // The permit's own obligations run from its start on record, the rest from the inspection; an event that
     // started one (an order, a breach, the permit's issue) is its trigger and source.
     let start = permit.starts.unwrap_or(report);
-    let mut push = |id: &'r str,
+    let mut push = |kind: ObligationKind<'r>,
                     what: String,
                     who: &'r str,
                     due: Option<NaiveDate>,
@@ -160,7 +215,7 @@ fn permit_obligations<'r>(
                     (since, by): (NaiveDate, Option<&Event>)| {
         out.push(Obligation {
             parcel: at,
-            id,
+            kind,
             what: Cow::Owned(what),
             who: Cow::Borrowed(who),
             trigger: by.map_or("inspection", |e| e.kind),
@@ -181,7 +236,7 @@ fn permit_obligations<'r>(
         );
         let citation = rules.floodplain.as_ref().map_or("", |f| f.citation.as_str());
         push(
-            "floodplain-elevation",
+            ObligationKind::FLOODPLAIN_ELEVATION,
             format!("show the absorption-field bottom {height}; no permit may issue until it is"),
             "owner",
             None,
@@ -200,7 +255,7 @@ fn permit_obligations<'r>(
                         _ => None,
                     };
                     push(
-                        "repair-order",
+                        ObligationKind::REPAIR_ORDER,
                         format!(
                             "repair, alter or modify the failed system as ordered on {}; if not done in time, a Board of Health administrative hearing",
                             order.date
@@ -220,7 +275,7 @@ fn permit_obligations<'r>(
                         let summoned = events.iter().any(|e| e.kind == HEARING_SUMMONS && e.date > due);
                         if !summoned {
                             push(
-                                "board-of-health-hearing",
+                                ObligationKind::BOARD_OF_HEALTH_HEARING,
                                 format!(
                                     "summon the property to a Board of Health administrative hearing for enforcement: the repairs ordered on {} were due {due}",
                                     order.date
@@ -234,7 +289,7 @@ fn permit_obligations<'r>(
                     }
                 }
                 None => push(
-                    "repair-order",
+                    ObligationKind::REPAIR_ORDER,
                     "order the repair, alteration or modification of the failed system".into(),
                     "health department",
                     None,
@@ -244,7 +299,7 @@ fn permit_obligations<'r>(
             }
         }
         (_, PermitKind::Undecided) => push(
-            "system-location",
+            ObligationKind::SYSTEM_LOCATION,
             format!(
                 "locate the absorption field, or record the distance the inspector measured from it, to show whether it is {} ft from watercourses and wetlands; the class waits for it",
                 p.min_watercourse_ft
@@ -255,7 +310,7 @@ fn permit_obligations<'r>(
             (report, None),
         ),
         (_, PermitKind::Discharge) if permit.expires.is_some() => push(
-            "permit-renewal",
+            ObligationKind::PERMIT_RENEWAL,
             "permit to discharge ends: new inspection report and permit".into(),
             "owner",
             permit.expires,
@@ -268,7 +323,7 @@ fn permit_obligations<'r>(
                 |s| format!("from {s}, so ending by {}", add_years(s, p.max_term_years)),
             );
             push(
-                "permit-term",
+                ObligationKind::PERMIT_TERM,
                 format!("permit term to be set (at most {} years {bound}) and recorded", p.max_term_years),
                 "health department",
                 None,
@@ -277,7 +332,7 @@ fn permit_obligations<'r>(
             )
         }
         (_, PermitKind::Interim) if permit.renewal_due.is_none() => push(
-            "permit-term",
+            ObligationKind::PERMIT_TERM,
             format!(
                 "interim permit term to be set (at least {} year{}) and its date of issue recorded; renewal is applied for annually from it",
                 p.interim_min_term_years,
@@ -289,7 +344,7 @@ fn permit_obligations<'r>(
             (start, None),
         ),
         (_, PermitKind::Interim) if permit.renewable => push(
-            "interim-renewal",
+            ObligationKind::INTERIM_RENEWAL,
             "apply to renew the interim permit to discharge".into(),
             "owner",
             permit.renewal_due,
@@ -299,7 +354,7 @@ fn permit_obligations<'r>(
         (_, PermitKind::Interim) => {
             let breach = events.iter().find(|e| e.kind == CONDITION_BREACH && e.date >= report);
             push(
-                "interim-not-renewable",
+                ObligationKind::INTERIM_NOT_RENEWABLE,
                 "interim permit may not be renewed after a breached condition: meet existing standards or replace the system".into(),
                 "owner",
                 permit.renewal_due,
@@ -311,7 +366,7 @@ fn permit_obligations<'r>(
     }
     if permit.class == Class::Substandard && row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
         push(
-            "holding-tank-review",
+            ObligationKind::HOLDING_TANK_REVIEW,
             "substandard system on a lakefront parcel: the Health Department may require a holding tank above high water, with water-use and pump-out records".into(),
             "health department",
             None,
@@ -370,7 +425,7 @@ mod tests {
     /// One obligation's columns, owned.
     #[derive(Debug, PartialEq)]
     struct Owed {
-        id: String,
+        kind: String,
         who: String,
         since: Option<NaiveDate>,
         due: Option<NaiveDate>,
@@ -409,7 +464,7 @@ mod tests {
         permit_obligations(&rules, &case, as_of, &mut out);
         out.iter()
             .map(|o| Owed {
-                id: o.id.to_string(),
+                kind: o.kind.to_string(),
                 who: o.who.to_string(),
                 since: o.since,
                 due: o.due,
@@ -431,7 +486,7 @@ mod tests {
     fn the_health_department_summons_the_property_when_ordered_repairs_are_late() {
         let failed = inspection(date(2023, 3, 3), true);
         let order = event(REPAIR_ORDER, date(2023, 4, 1), 4, Some(date(2023, 6, 30)));
-        let kinds = |owed: &[Owed]| owed.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
+        let kinds = |owed: &[Owed]| owed.iter().map(|o| o.kind.clone()).collect::<Vec<_>>();
         let on_time = owed(&failed, std::slice::from_ref(&order), date(2023, 6, 30));
         assert_eq!(kinds(&on_time), ["repair-order"]);
         assert!(!on_time[0].overdue);
@@ -441,7 +496,7 @@ mod tests {
         assert_eq!(
             late[1],
             Owed {
-                id: "board-of-health-hearing".into(),
+                kind: "board-of-health-hearing".into(),
                 who: "health department".into(),
                 since: Some(date(2023, 7, 1)),
                 due: None,
@@ -469,11 +524,11 @@ mod tests {
         let repaired =
             owed(&inspection(date(2023, 9, 1), false), std::slice::from_ref(&order), date(2027, 1, 15));
         assert!(
-            repaired.iter().all(|o| o.id != "repair-order" && o.id != "board-of-health-hearing"),
+            repaired.iter().all(|o| o.kind != "repair-order" && o.kind != "board-of-health-hearing"),
             "{repaired:?}"
         );
         let open_ended = event(REPAIR_ORDER, date(2023, 4, 1), 4, None);
         let owed = owed(&inspection(date(2023, 3, 3), true), &[open_ended], date(2027, 1, 15));
-        assert_eq!(owed.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), ["repair-order"]);
+        assert_eq!(owed.iter().map(|o| o.kind.as_str()).collect::<Vec<_>>(), ["repair-order"]);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{Found, Shape};
 use crate::classify::parcels::find_field;
+use crate::model::id::whole_id_fields;
 
 /// One role a file can play, and the signals that point to it.
 pub struct Signal {
@@ -14,7 +15,8 @@ pub struct Signal {
     pub shapes: &'static [Shape],
     /// Words in the file name that point to the role (lower case), 3 points.
     pub names: &'static [&'static str],
-    /// Field or column names that point to the role (any case, truncations count), 4 points each.
+    /// Field or column names that point to the role (any case, truncations count), 4 points each; for the
+    /// parcels, the names of the parcel-id table that hold a whole id count too.
     pub fields: &'static [&'static str],
     /// Words in the file name that point away from it.
     pub not_names: &'static [&'static str],
@@ -27,7 +29,7 @@ pub const SIGNALS: &[Signal] = &[
         what: "tax parcels (polygons with SWIS/PRINT_KEY, SBL or PARCEL_ID)",
         shapes: &[Shape::Polygons],
         names: &["parcel", "tax", "sbl", "assess"],
-        fields: &["PRINT_KEY", "SBL", "SWIS_SBL_ID", "SWIS_PRINT_KEY_ID", "PRIMARY_OWNER", "PROP_CLASS"],
+        fields: &["PRIMARY_OWNER", "PROP_CLASS"],
         not_names: &[],
     },
     Signal {
@@ -162,7 +164,11 @@ pub fn score(found: &Found, signal: &Signal) -> i32 {
     if signal.names.iter().any(|n| name.contains(n)) {
         score += 3;
     }
-    score += 4 * signal.fields.iter().filter(|f| find_field(&found.fields, &[f]).is_some()).count() as i32;
+    let has = |field: &str| find_field(&found.fields, &[field]).is_some();
+    score += 4 * signal.fields.iter().filter(|f| has(f)).count() as i32;
+    if signal.role == "parcels" {
+        score += 4 * whole_id_fields().filter(|f| has(f)).count() as i32;
+    }
     // One county polygon; a town layer has a handful to a few dozen.
     match signal.role {
         "county" if found.records == 1 => score += 1,
