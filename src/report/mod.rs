@@ -84,9 +84,9 @@ impl OutputFormat {
     ) -> Result<FileSink> {
         let to_wgs84 = || Reprojector::new(working_crs, &Crs::wgs84());
         Ok(match self {
-            OutputFormat::Csv => FileSink::Text(TextByPlace::csv(path, columns, places)?),
+            OutputFormat::Csv => FileSink::Text(Box::new(TextByPlace::csv(path, columns, places)?)),
             OutputFormat::GeoJson => {
-                FileSink::Text(TextByPlace::geojson(path, columns, places, to_wgs84()?)?)
+                FileSink::Text(Box::new(TextByPlace::geojson(path, columns, places, to_wgs84()?)?))
             }
             OutputFormat::Parquet => {
                 FileSink::Any(Box::new(ParquetSink::create(path, columns, places, to_wgs84()?)?))
@@ -101,7 +101,7 @@ impl OutputFormat {
 /// One file of a [`TableFiles`]: a text file, which renders the rows of a table of a known type without a
 /// dynamic call a cell, or any other sink.
 enum FileSink {
-    Text(TextByPlace),
+    Text(Box<TextByPlace>),
     Any(Box<dyn Sink>),
 }
 
@@ -201,7 +201,7 @@ impl TableFiles {
         sinks
             .into_iter()
             .map(|sink| match sink {
-                FileSink::Text(text) => Box::new(text).finish(),
+                FileSink::Text(text) => text.finish(),
                 FileSink::Any(sink) => sink.finish(),
             })
             .collect()

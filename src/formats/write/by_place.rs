@@ -18,7 +18,7 @@ pub(crate) enum LineFormat {
     /// A CSV line.
     Csv,
     /// A GeoJSON feature.
-    GeoJson(super::geojson::FeatureLines),
+    GeoJson(Box<super::geojson::FeatureLines>),
 }
 
 impl LineFormat {

@@ -150,7 +150,7 @@ impl TextByPlace {
         TextByPlace::create(
             path,
             b"{\"type\":\"FeatureCollection\",\"features\":[\n",
-            LineFormat::GeoJson(FeatureLines { names, to_wgs84 }),
+            LineFormat::GeoJson(Box::new(FeatureLines { names, to_wgs84 })),
             SEPARATOR.len(),
             b"\n]}\n",
             places,
