@@ -113,12 +113,20 @@ fn prepare(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
     Ok((Config::new(merge(a)?, as_of)?, formats))
 }
 
+/// [`prepare`] for a command that writes its rows as tables: the rows keep the parcels' shapes only when a
+/// format asked for carries them.
+fn prepare_tables(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
+    let (mut config, formats) = prepare(a)?;
+    config.keep_shapes = formats.iter().any(|f| f.carries_geometry());
+    Ok((config, formats))
+}
+
 /// Writes `problems.csv`, prints the stage times (with `-v`), notes, files written and problems, and
 /// returns the exit code: 2 when bad records were reported.
 fn finish(
     a: &RunArgs,
     config: &Config,
-    run: &Run<'_>,
+    run: &Run,
     problems: &[lakeshore::model::error::Problem],
     mut written: Vec<PathBuf>,
     writing: std::time::Instant,
@@ -172,7 +180,7 @@ fn finish(
 }
 
 /// Says on stderr which field of the parcels and systems layers was taken for what (`-v`).
-fn print_field_choices(run: &Run<'_>) {
+fn print_field_choices(run: &Run) {
     let layers = [("parcels", &run.parcel_fields), ("systems", &run.system_fields)];
     for (layer, choice) in
         layers.into_iter().flat_map(|(layer, choices)| choices.iter().map(move |c| (layer, c)))
@@ -188,9 +196,7 @@ fn print_field_choices(run: &Run<'_>) {
 }
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (mut config, formats) = prepare(&a)?;
-    // The rows keep the parcels' shapes only for a format that carries them.
-    config.keep_shapes = formats.iter().any(|f| *f != OutputFormat::Csv);
+    let (config, formats) = prepare_tables(&a)?;
     // Every format is written from the rows as they come, none kept.
     let (run, summary, written) = with_progress(&a, |progress| {
         lakeshore::report::stream_schedule_files(&config, progress, &a.out, &formats)
@@ -203,10 +209,8 @@ fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (mut config, formats) = prepare(&a)?;
-    // CSV carries no geometry: the rows need not keep the parcels' shapes.
-    config.keep_shapes = formats.iter().any(|f| *f != OutputFormat::Csv);
-    // Nor need they be kept at all: the files are written from each block's obligations as they come.
+    let (config, formats) = prepare_tables(&a)?;
+    // The rows need not be kept at all: the files are written from each block's obligations as they come.
     let (run, summary, written) =
         with_progress(&a, |progress| stream_obligations_files(&config, progress, &a.out, &formats))?;
     let writing = std::time::Instant::now();
@@ -254,7 +258,7 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
-fn run_with_progress<'c>(a: &RunArgs, config: &'c Config) -> lakeshore::model::error::Result<Run<'c>> {
+fn run_with_progress(a: &RunArgs, config: &Config) -> lakeshore::model::error::Result<Run> {
     with_progress(a, |progress| run_schedule_with(config, progress))
 }
 
@@ -333,16 +337,14 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             "--pdf needs Chromium and none was found (chromium, chromium-browser or google-chrome on PATH, or CHROMIUM=path): install it, or leave out --pdf and print letters.html and labels.html from a browser"
         ),
     };
-    let (mut config, formats) = prepare(&a.run)?;
-    // CSV carries no geometry: the rows need not keep the parcels' shapes.
-    config.keep_shapes = formats != [OutputFormat::Csv];
+    let (config, formats) = prepare_tables(&a.run)?;
     let year = a.year.unwrap_or(config.as_of.year());
     // Only the noticed obligations and their parcels' rows are kept of each block.
     let (run, noticed) = with_progress(&a.run, |progress| {
         lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
     })?;
     let writing = std::time::Instant::now();
-    let list = notices_among(run.rules, &noticed.rows, &noticed.obligations, year);
+    let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
     let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
     written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[OutputFormat::Csv], &config.crs)?);
@@ -473,14 +475,11 @@ fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
 }
 
 /// Runs the schedule and collects the open obligations; the problems of both, sorted.
-fn run_obligations<'c>(
+fn run_obligations(
     a: &RunArgs,
-    config: &'c Config,
-) -> anyhow::Result<(
-    Run<'c>,
-    Vec<lakeshore::law::obligations::Obligation<'c>>,
-    Vec<lakeshore::model::error::Problem>,
-)> {
+    config: &Config,
+) -> anyhow::Result<(Run, Vec<lakeshore::law::obligations::Obligation>, Vec<lakeshore::model::error::Problem>)>
+{
     let mut run = run_with_progress(a, config)?;
     let (found, more, notes) = run.obligations(config.as_of);
     run.notes.extend(notes);

@@ -16,7 +16,7 @@ use crate::law::permit::Permit;
 use crate::model::facts::Facts;
 use crate::records::inspections::LastInspection;
 use crate::rules::calendar::roll_forward;
-use crate::rules::{explain_into, Exclusion, RuleSet};
+use crate::rules::{explain_into, Exclusion, RuleSet, Text};
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,25 +207,25 @@ pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: 
 ///
 /// Shown as the schedule's `tier` column: the rule set's name of the tier, or `unscheduled`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tier<'r> {
+pub enum Tier {
     /// The tier of the periodic rule that schedules the parcel ("lakefront", "near-shore", "watershed",
     /// "county"), as the rule set names it.
-    Rule(&'r str),
+    Rule(Text),
     /// No periodic rule covers the parcel.
     Unscheduled,
 }
 
-impl<'r> Tier<'r> {
+impl Tier {
     /// The tier's text: the rule set's name, or `unscheduled`.
-    pub fn as_str(self) -> &'r str {
+    pub fn as_str(self) -> &'static str {
         match self {
-            Tier::Rule(name) => name,
+            Tier::Rule(name) => name.as_str(),
             Tier::Unscheduled => "unscheduled",
         }
     }
 }
 
-impl fmt::Display for Tier<'_> {
+impl fmt::Display for Tier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -233,7 +233,7 @@ impl fmt::Display for Tier<'_> {
 
 /// One parcel's line in the schedule.
 #[derive(Debug, Clone)]
-pub struct Row<'r> {
+pub struct Row {
     /// The parcel's position: its place among all parcel records sorted by id, then record number, which is
     /// the index of its row and of its entries in the per-parcel tables (systems, inspections).
     pub at: usize,
@@ -242,10 +242,10 @@ pub struct Row<'r> {
     /// The spatial facts, when the parcel could be classified.
     pub facts: Option<Facts>,
     /// The schedule entry.
-    pub entry: Entry<'r>,
+    pub entry: Entry,
 }
 
-impl Row<'_> {
+impl Row {
     /// Why the parcel has its schedule under `rules`, in a sentence appended to `out`: the rule set's
     /// explanation of its facts, or why it could not be classified.
     pub fn push_reason(&self, rules: &RuleSet, out: &mut String) {
@@ -259,14 +259,10 @@ impl Row<'_> {
     }
 }
 
-impl<'r> Entry<'r> {
+impl Entry {
     /// The entry of a parcel no periodic rule schedules: `exclusion` says why, when known, `citation` where the
     /// law says so; `last` is its latest inspection.
-    pub fn unscheduled(
-        exclusion: Option<Exclusion>,
-        citation: &'r str,
-        last: Option<LastInspection>,
-    ) -> Self {
+    pub fn unscheduled(exclusion: Option<Exclusion>, citation: Text, last: Option<LastInspection>) -> Self {
         Entry {
             tier: Tier::Unscheduled,
             rule: None,
@@ -291,13 +287,13 @@ impl<'r> Entry<'r> {
     }
 }
 
-/// The schedule columns of a row; names and citations are borrowed from the rule set.
+/// The schedule columns of a row; names and citations are the rule set's words ([`Text`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry<'r> {
+pub struct Entry {
     /// The tier of the rule that matched, or unscheduled.
-    pub tier: Tier<'r>,
-    /// The rule that matched.
-    pub rule: Option<&'r str>,
+    pub tier: Tier,
+    /// The id of the rule that matched.
+    pub rule: Option<Text>,
     /// Why unscheduled, when it is.
     pub exclusion: Option<Exclusion>,
     /// Years between inspections.
@@ -316,7 +312,7 @@ pub struct Entry<'r> {
     /// Latest inspection on record.
     pub last_inspection: Option<LastInspection>,
     /// The law's citation.
-    pub citation: &'r str,
+    pub citation: Text,
     /// Class and permit after the latest inspection with findings, when the rule set has permits.
     pub permit: Option<Box<Permit>>,
 }

@@ -9,6 +9,7 @@
 //! ([`Config::new`]), so that one run lists everything to fix.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -205,7 +206,7 @@ pub struct Config {
     /// Attribute-name overrides.
     pub fields: FieldNames,
     /// The rule set.
-    pub rules: RuleSet,
+    pub rules: Arc<RuleSet>,
     /// The working CRS (projected, feet).
     pub crs: Crs,
     /// CRS assumed for shapefiles without `.prj`.
@@ -275,7 +276,7 @@ impl Config {
         Ok(Config {
             layers: file.layers,
             fields: file.fields,
-            rules,
+            rules: Arc::new(rules),
             crs,
             assume_crs,
             border_tolerance_ft,

@@ -12,7 +12,7 @@ use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Dated, Installed, LastInspection, Report};
 use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
-use crate::rules::{Decision, RuleSet};
+use crate::rules::{Decision, RuleSet, Text};
 
 /// The day the parcel's present system was put in service, from its `system-installed` and `system-replaced`
 /// events and the installation its latest inspection that says records: the latest of them.
@@ -27,7 +27,7 @@ pub(super) fn in_service(events: &[Event], installed: Option<Dated<Installed>>) 
 /// the run's events and each parcel's latest received report; `history` is the inspections file they came
 /// from.
 pub(super) fn report_permit_terms(
-    rows: &[Row<'_>],
+    rows: &[Row],
     rules: &RuleSet,
     (events, reports): (&[Event], &[Option<Box<Report>>]),
     history: Option<&Path>,
@@ -44,27 +44,28 @@ pub(super) fn report_permit_terms(
 /// The schedule entry of a parcel: unscheduled when no rule schedules it (with the exclusion and its
 /// citation, when the rule set made one), else its due dates and standing on the run's as-of date
 /// (`schedule::standing`) from its latest inspection and the day its system was put in service.
-pub(super) fn entry<'r>(
+pub(super) fn entry(
     config: &Config,
-    decision: Option<Decision<'r>>,
+    decision: Option<Decision>,
     last: Option<LastInspection>,
     in_service: Option<NaiveDate>,
     has_history: bool,
-) -> Entry<'r> {
+) -> Entry {
     let unscheduled = Entry::unscheduled;
     match decision {
-        None => unscheduled(None, "", last),
+        None => unscheduled(None, Text::default(), last),
         Some(Decision::Unscheduled { exclusion, citation, .. }) => {
             unscheduled(Some(exclusion), citation, last)
         }
         Some(Decision::Scheduled { rule }) => {
+            let rule = config.rules.rule(rule);
             let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = config.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
             let Standing { around, status, owed } =
                 standing(&grid, config.as_of, last.as_ref().map(|l| l.date), in_service, has_history, rolls);
             Entry {
-                tier: Tier::Rule(&rule.tier),
-                rule: Some(&rule.id),
+                tier: Tier::Rule(rule.tier),
+                rule: Some(rule.id),
                 exclusion: None,
                 cycle_years: Some(rule.cycle_years),
                 first_due: Some(rule.first_due),
@@ -73,7 +74,7 @@ pub(super) fn entry<'r>(
                 status,
                 owed: Some(owed),
                 last_inspection: last,
-                citation: &rule.citation,
+                citation: rule.citation,
                 permit: None,
             }
         }

@@ -21,7 +21,7 @@ use warnings::Warnings;
 use world::build_world;
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::NaiveDate;
 use geo::{Distance, Euclidean, MultiPolygon};
@@ -49,12 +49,12 @@ use crate::rules::{decide, Exclusion, RuleSet};
 
 /// The result of a schedule run.
 #[derive(Debug)]
-pub struct Run<'r> {
+pub struct Run {
     /// The rule set the rows were decided by.
-    pub rules: &'r RuleSet,
+    pub rules: Arc<RuleSet>,
     /// One row per input parcel, sorted by parcel id (then record number): row `i` is the parcel at
     /// position `i`. Empty in the run [`stream_schedule`] returns, which hands the rows out instead.
-    pub rows: Vec<Row<'r>>,
+    pub rows: Vec<Row>,
     /// The number of parcel records: the rows there are, or will be.
     pub parcels: usize,
     /// Bad records found on the way (the run carried on).
@@ -88,7 +88,7 @@ pub struct Run<'r> {
     pub mailing_gap: Option<String>,
 }
 
-impl<'r> Run<'r> {
+impl Run {
     /// Whether the system of the parcel at `at` is grandfathered (legally installed within the rule set's
     /// window for its size, or found adequately functioning), when the rule set and the inspections file say.
     pub fn grandfathered(&self, at: usize) -> Option<bool> {
@@ -103,8 +103,8 @@ impl<'r> Run<'r> {
 
     /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see
     /// [`crate::law::obligations::collect`]).
-    pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
-        crate::law::obligations::collect(&self.rows, &self.records(), self.rules, as_of)
+    pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation>, Vec<Problem>, Vec<String>) {
+        crate::law::obligations::collect(&self.rows, &self.records(), &self.rules, as_of)
     }
 
     /// The record files of the run as the obligations take them. While [`stream_schedule`] hands out blocks
@@ -123,15 +123,15 @@ impl<'r> Run<'r> {
     ///
     /// The sentence is built from the facts when asked for (by the writers), not stored: for a million
     /// parcels that saves a few hundred megabytes, and runs that write no reason never format one.
-    pub fn reason(&self, row: &Row<'_>) -> String {
+    pub fn reason(&self, row: &Row) -> String {
         let mut reason = String::new();
         self.push_reason(row, &mut reason);
         reason
     }
 
     /// [`Run::reason`], appended to `out`.
-    pub fn push_reason(&self, row: &Row<'_>, out: &mut String) {
-        row.push_reason(self.rules, out);
+    pub fn push_reason(&self, row: &Row, out: &mut String) {
+        row.push_reason(&self.rules, out);
     }
 }
 
@@ -187,14 +187,14 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
 }
 
 /// Runs the schedule pipeline.
-pub fn run_schedule(config: &Config) -> Result<Run<'_>> {
+pub fn run_schedule(config: &Config) -> Result<Run> {
     run_schedule_with(config, &Progress::default())
 }
 
 /// Runs the schedule pipeline, reporting its stages and the parcels classified to `progress`. The rows are
 /// gathered from the blocks of [`stream_schedule`] and put in order of position.
-pub fn run_schedule_with<'c>(config: &'c Config, progress: &Progress) -> Result<Run<'c>> {
-    let mut rows: Vec<Row<'c>> = Vec::new();
+pub fn run_schedule_with(config: &Config, progress: &Progress) -> Result<Run> {
+    let mut rows: Vec<Row> = Vec::new();
     let mut run = stream_schedule(config, progress, &mut |run, block| {
         if rows.is_empty() {
             rows.reserve_exact(run.parcels);
@@ -227,22 +227,22 @@ pub fn put_in_order<T>(items: &mut [T], place: impl Fn(&T) -> usize) {
 /// [`ParcelPositions::blocks_read_forward`]), else in the parcels file's order. The run it returns has everything
 /// but the rows (its `rows` are empty), and `each_block` sees that run as it stands. A consumer that keeps
 /// nothing of a block (a CSV writer) lets a run of any size go through in little memory.
-pub fn stream_schedule<'c>(
-    config: &'c Config,
+pub fn stream_schedule(
+    config: &Config,
     progress: &Progress,
-    each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
-) -> Result<Run<'c>> {
+    each_block: &mut (dyn FnMut(&Run, Vec<Row>) -> Result<()> + Send),
+) -> Result<Run> {
     stream_schedule_in_blocks(config, progress, PARCEL_BLOCK, each_block)
 }
 
 /// [`stream_schedule`] with blocks of `block` records (at most; a layer that must be reprojected comes in
 /// one block). The rows do not depend on the block size, which the tests check with tiny blocks.
-pub fn stream_schedule_in_blocks<'c>(
-    config: &'c Config,
+pub fn stream_schedule_in_blocks(
+    config: &Config,
     progress: &Progress,
     block: usize,
-    each_block: &mut (dyn FnMut(&Run<'c>, Vec<Row<'c>>) -> Result<()> + Send),
-) -> Result<Run<'c>> {
+    each_block: &mut (dyn FnMut(&Run, Vec<Row>) -> Result<()> + Send),
+) -> Result<Run> {
     progress.start("reading layers", 0);
     let mut clock = Stopwatch::new();
     let mut problems = Vec::new();
@@ -269,7 +269,7 @@ pub fn stream_schedule_in_blocks<'c>(
     let Parcels { blocks, schema, columns: parcel_columns, ids, reprojector } = &mut parcels;
     let schema = &*schema;
     let known = &*ids;
-    let mut run = std::thread::scope(|s| -> Result<Run<'c>> {
+    let mut run = std::thread::scope(|s| -> Result<Run> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
         // and record files are read, then each next block while the one before is classified. When the
         // layer's records can be read in any order and lie near enough to id order, a block is the records of
@@ -329,7 +329,7 @@ pub fn stream_schedule_in_blocks<'c>(
         clock.lap("read systems and records");
 
         let mut run = Run {
-            rules,
+            rules: Arc::clone(&config.rules),
             rows: Vec::new(),
             parcels: known.len(),
             problems,
@@ -416,7 +416,7 @@ pub fn stream_schedule_in_blocks<'c>(
         // Each feature becomes its record, finds its position and is scheduled in one pass on all cores; the
         // few records with problems report them on the way. A record whose id is not the one the id pass read
         // means the file changed under the run.
-        let schedule_block = |features: Vec<Feature>| -> Result<(Vec<Row<'c>>, Vec<Problem>)> {
+        let schedule_block = |features: Vec<Feature>| -> Result<(Vec<Row>, Vec<Problem>)> {
             let found = Mutex::new(Vec::new());
             let changed = Mutex::new(None);
             let rows: Vec<Row> = features
@@ -449,7 +449,7 @@ pub fn stream_schedule_in_blocks<'c>(
         };
         // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
         // copying into its file) runs beside the classification instead of after it.
-        let mut handed: Option<Vec<Row<'c>>> = None;
+        let mut handed: Option<Vec<Row>> = None;
         // The parcels' extent grows block by block; once it meets every other layer the cross-check is
         // passed, and a layer it has not met by the last block stops the run (before any output is renamed
         // into place). A layer read in one block is checked before any parcel is classified.
@@ -510,7 +510,7 @@ pub fn stream_schedule_in_blocks<'c>(
 
 /// The problems a block of rows shows in the parcels layer: repeated ids, unknown towns and sewer codes the
 /// district layer contradicts, reported by record whether or not they changed the parcel's schedule.
-fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
+fn report_parcel_problems(rows: &[Row], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
     for row in rows {
         if let Some(why) = ids.duplicate(row.at) {
             problems.push(duplicate_problem(path, row.parcel.record, &why));

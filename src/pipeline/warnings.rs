@@ -40,9 +40,9 @@ impl Warnings {
     }
 
     /// Counts a block of rows.
-    pub(super) fn block(&self, rows: &[Row<'_>], systems: &Systems) {
+    pub(super) fn block(&self, rows: &[Row], systems: &Systems) {
         if self.no_bottom {
-            let flooded = |row: &&Row<'_>| {
+            let flooded = |row: &&Row| {
                 systems.get(row.at).is_some() && row.facts.as_ref().is_some_and(|f| f.flood.is_some())
             };
             self.flooded_without_bottom.fetch_add(rows.iter().filter(flooded).count(), Ordering::Relaxed);

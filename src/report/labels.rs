@@ -73,11 +73,7 @@ impl LabelSheet {
 }
 
 /// Writes the mailing labels of `notices` (one per letter, in letter order) on `sheet`s to `out`.
-pub fn render_labels(
-    notices: &Notices<'_, '_>,
-    sheet: &LabelSheet,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
+pub fn render_labels(notices: &Notices<'_>, sheet: &LabelSheet, out: &mut dyn Write) -> std::io::Result<()> {
     let mut buffer = String::new();
     buffer.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
     escape_html(&notices.rules().jurisdiction.name, &mut buffer);
@@ -137,7 +133,7 @@ pub fn render_labels(
 }
 
 /// Writes `<dir>/labels.html`: the mailing labels of `notices` on Avery 5160 sheets; returns its path.
-pub fn write_labels(notices: &Notices<'_, '_>, dir: &Path) -> Result<PathBuf> {
+pub fn write_labels(notices: &Notices<'_>, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join("labels.html");
     write_atomic(&path, |out| render_labels(notices, &AVERY_5160, out))?;

@@ -302,12 +302,7 @@ impl Template {
     }
 
     /// Writes the letters of `notices`, dated `date`, to `out`.
-    pub fn render(
-        &self,
-        notices: &Notices<'_, '_>,
-        date: NaiveDate,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
+    pub fn render(&self, notices: &Notices<'_>, date: NaiveDate, out: &mut dyn Write) -> std::io::Result<()> {
         let rules = notices.rules();
         let document: [String; DOCUMENT_FIELDS.len()] = [
             rules.jurisdiction.name.clone(),
@@ -345,7 +340,7 @@ impl Template {
 }
 
 /// The values of [`LETTER_FIELDS`] for `letter`, in order.
-fn letter_values(letter: &Letter<'_, '_>) -> [String; LETTER_FIELDS.len()] {
+fn letter_values(letter: &Letter<'_>) -> [String; LETTER_FIELDS.len()] {
     let address = letter.address();
     let parcels: Vec<&str> = letter.parcels().map(|row| row.parcel.id.as_str()).collect();
     [
@@ -361,11 +356,7 @@ fn letter_values(letter: &Letter<'_, '_>) -> [String; LETTER_FIELDS.len()] {
 }
 
 /// The values of [`ITEM_FIELDS`] for obligation `o` of `letter`, in order.
-fn item_values(
-    notices: &Notices<'_, '_>,
-    letter: &Letter<'_, '_>,
-    o: &Obligation<'_>,
-) -> [String; ITEM_FIELDS.len()] {
+fn item_values(notices: &Notices<'_>, letter: &Letter<'_>, o: &Obligation) -> [String; ITEM_FIELDS.len()] {
     let due = o.due.map(long_date).unwrap_or_default();
     let when = match (o.overdue, o.due) {
         (true, Some(_)) => format!("Overdue: it was due {due}"),
@@ -394,7 +385,7 @@ pub fn long_date(date: NaiveDate) -> String {
 
 /// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.
 pub fn write_letters(
-    notices: &Notices<'_, '_>,
+    notices: &Notices<'_>,
     template: &Template,
     dir: &Path,
     date: NaiveDate,

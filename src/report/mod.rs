@@ -53,6 +53,11 @@ impl OutputFormat {
         }
     }
 
+    /// Whether a table written in this format carries each row's geometry (every format but CSV).
+    pub fn carries_geometry(self) -> bool {
+        self != OutputFormat::Csv
+    }
+
     /// The file extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -226,19 +231,19 @@ pub fn write_table(
 /// keeping none: a county of millions of parcels is scheduled in little memory. The run comes back without
 /// rows (see [`stream_schedule`]), with the summary counted on the way. The files are those
 /// [`write_schedule`] writes from the whole run.
-pub fn stream_schedule_files<'c>(
-    config: &'c crate::pipeline::config::Config,
+pub fn stream_schedule_files(
+    config: &crate::pipeline::config::Config,
     progress: &Progress,
     dir: &Path,
     formats: &[OutputFormat],
-) -> Result<(Run<'c>, summary::Summary, Vec<PathBuf>)> {
+) -> Result<(Run, summary::Summary, Vec<PathBuf>)> {
     let mut files = ScheduleFiles::new(&config.rules, dir, formats, &config.crs)?;
     let mut summary = summary::Summary::default();
     let mut run = stream_schedule(config, progress, &mut |run, rows| {
         let table = schedule::ScheduleTable::of_rows(run, &rows);
         let filled: Vec<usize> = rows.iter().map(|row| row.at).collect();
         files.table.add(run.parcels, &table, &|i| rows[i].at, &filled)?;
-        summary.count(run.rules, &rows);
+        summary.count(&run.rules, &rows);
         drop_on_all_cores(rows);
         Ok(())
     })?;
@@ -288,12 +293,12 @@ impl ScheduleFiles {
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
 /// and its QGIS style: beside a GeoJSON as `schedule.qml`, inside the GeoPackage in `layer_styles`.
 pub fn write_schedule(
-    run: &Run<'_>,
+    run: &Run,
     dir: &Path,
     formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<Vec<PathBuf>> {
-    let mut files = ScheduleFiles::new(run.rules, dir, formats, working_crs)?;
+    let mut files = ScheduleFiles::new(&run.rules, dir, formats, working_crs)?;
     let table = schedule::ScheduleTable::new(run);
     let filled: Vec<usize> = (0..table.len()).collect();
     files.table.add(table.len(), &table, &|i| i, &filled)?;

@@ -25,6 +25,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use geo::MultiPolygon;
@@ -61,13 +62,13 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 ];
 
 /// Whether `obligation` is noticed for `year` under `rules` (the selection rule of the module docs).
-pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bool {
+pub fn is_noticed(obligation: &Obligation, rules: &RuleSet, year: i32) -> bool {
     let Some(due) = obligation.due else { return false };
     let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
     let owner_owes =
         matches!(obligation.kind, ObligationKind::PERIODIC_INSPECTION | ObligationKind::INTERIM_RENEWAL)
             || obligation.who == "owner";
-    let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(&c.id) == obligation.kind);
+    let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(c.id) == obligation.kind);
     // A permit term the Health Department has still to set is never mailed.
     let open = obligation.corrected.is_none() && obligation.kind != ObligationKind::PERMIT_TERM;
     owner_owes && open && due <= end_of_year && !lapses
@@ -75,13 +76,8 @@ pub fn is_noticed(obligation: &Obligation<'_>, rules: &RuleSet, year: i32) -> bo
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of
 /// [`crate::law::obligations::collect`]), so each parcel's obligations stand together.
-pub fn select<'a, 'r>(
-    obligations: &'a [Obligation<'r>],
-    rules: &RuleSet,
-    year: i32,
-) -> Vec<&'a Obligation<'r>> {
-    let mut chosen: Vec<&Obligation<'r>> =
-        obligations.iter().filter(|o| is_noticed(o, rules, year)).collect();
+pub fn select<'a>(obligations: &'a [Obligation], rules: &RuleSet, year: i32) -> Vec<&'a Obligation> {
+    let mut chosen: Vec<&Obligation> = obligations.iter().filter(|o| is_noticed(o, rules, year)).collect();
     chosen.sort_by_key(|o| (o.parcel, o.due, o.kind));
     chosen
 }
@@ -146,11 +142,11 @@ impl<'a> Address<'a> {
 
 /// Rows of a run sorted by position, all of them or those of some parcels, found by position.
 #[derive(Debug, Clone, Copy)]
-struct Parcels<'n, 'r>(&'n [Row<'r>]);
+struct Parcels<'n>(&'n [Row]);
 
-impl<'n, 'r> Parcels<'n, 'r> {
+impl<'n> Parcels<'n> {
     /// The row of the parcel at `at`, which must be among them.
-    fn at(self, at: usize) -> &'n Row<'r> {
+    fn at(self, at: usize) -> &'n Row {
         match self.0.get(at) {
             // All the rows of a run: row `at` is the parcel's.
             Some(row) if row.at == at => row,
@@ -161,22 +157,22 @@ impl<'n, 'r> Parcels<'n, 'r> {
 
 /// One letter: the noticed obligations of every parcel with the same owner at the same mailing address.
 #[derive(Debug, Clone, Copy)]
-pub struct Letter<'n, 'r> {
+pub struct Letter<'n> {
     /// 1-based number of the letter (its page in `letters.html`, its `letter` in `notices.csv`).
     pub number: usize,
     /// The noticed obligations, by parcel (in id order) and due date; never empty.
-    pub items: &'n [&'n Obligation<'r>],
-    rows: Parcels<'n, 'r>,
+    pub items: &'n [&'n Obligation],
+    rows: Parcels<'n>,
 }
 
-impl<'n, 'r> Letter<'n, 'r> {
+impl<'n> Letter<'n> {
     /// The schedule row of obligation `o`'s parcel.
-    pub fn row(&self, o: &Obligation<'_>) -> &'n Row<'r> {
+    pub fn row(&self, o: &Obligation) -> &'n Row {
         self.rows.at(o.parcel)
     }
 
     /// The parcels of the letter, in id order.
-    pub fn parcels(&self) -> impl Iterator<Item = &'n Row<'r>> + '_ {
+    pub fn parcels(&self) -> impl Iterator<Item = &'n Row> + '_ {
         self.items.chunk_by(|a, b| a.parcel == b.parcel).map(|group| self.rows.at(group[0].parcel))
     }
 
@@ -199,32 +195,32 @@ impl<'n, 'r> Letter<'n, 'r> {
 /// address. A [`Table`], one row per noticed obligation with its letter number, so every output format can
 /// be written (`notices.csv`). The obligations of parcels whose owner has no usable mailing address are kept
 /// apart ([`Notices::cannot_mail`]), never dropped.
-pub struct Notices<'a, 'r> {
-    rules: &'r RuleSet,
-    rows: Parcels<'a, 'r>,
+pub struct Notices<'a> {
+    rules: Arc<RuleSet>,
+    rows: Parcels<'a>,
     year: i32,
-    items: Vec<&'a Obligation<'r>>,
+    items: Vec<&'a Obligation>,
     letters: Vec<Range<usize>>,
-    cannot_mail: Vec<(&'a Obligation<'r>, &'static str)>,
+    cannot_mail: Vec<(&'a Obligation, &'static str)>,
 }
 
 /// The notices for `year` of `obligations`, whose parcels are rows of `run`: letters in the order of their
 /// first parcel's id, each listing its parcels in id order.
-pub fn notices<'a, 'r>(run: &'a Run<'r>, obligations: &'a [Obligation<'r>], year: i32) -> Notices<'a, 'r> {
-    notices_among(run.rules, &run.rows, obligations, year)
+pub fn notices<'a>(run: &'a Run, obligations: &'a [Obligation], year: i32) -> Notices<'a> {
+    notices_among(&run.rules, &run.rows, obligations, year)
 }
 
 /// [`notices`] under `rules` with `rows` sorted by position: all of a run's, or only those of the parcels of
 /// the obligations noticed ([`stream_noticed`]).
-pub fn notices_among<'a, 'r>(
-    rules: &'r RuleSet,
-    rows: &'a [Row<'r>],
-    obligations: &'a [Obligation<'r>],
+pub fn notices_among<'a>(
+    rules: &Arc<RuleSet>,
+    rows: &'a [Row],
+    obligations: &'a [Obligation],
     year: i32,
-) -> Notices<'a, 'r> {
+) -> Notices<'a> {
     let rows = Parcels(rows);
     let selected = select(obligations, rules, year);
-    let mut groups: Vec<Vec<&'a Obligation<'r>>> = Vec::new();
+    let mut groups: Vec<Vec<&'a Obligation>> = Vec::new();
     let mut by_key: rustc_hash::FxHashMap<String, usize> = Default::default();
     let mut cannot_mail = Vec::new();
     for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
@@ -246,33 +242,33 @@ pub fn notices_among<'a, 'r>(
         letters.push(items.len()..items.len() + group.len());
         items.extend(group);
     }
-    Notices { rules, rows, year, items, letters, cannot_mail }
+    Notices { rules: Arc::clone(rules), rows, year, items, letters, cannot_mail }
 }
 
 /// The obligations noticed for a year and the rows of their parcels, gathered from the blocks of a run.
 #[derive(Debug, Default)]
-pub struct Noticed<'r> {
+pub struct Noticed {
     /// The rows of the parcels with a noticed obligation, sorted by position.
-    pub rows: Vec<Row<'r>>,
+    pub rows: Vec<Row>,
     /// The noticed obligations, each parcel's together.
-    pub obligations: Vec<Obligation<'r>>,
+    pub obligations: Vec<Obligation>,
 }
 
 /// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in tests)
 /// and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
 /// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
 /// problems and notes of the obligations; [`notices_among`] makes the notices of what was kept.
-pub fn stream_noticed<'c>(
-    config: &'c Config,
+pub fn stream_noticed(
+    config: &Config,
     progress: &Progress,
     year: i32,
     block: usize,
-) -> Result<(Run<'c>, Noticed<'c>)> {
+) -> Result<(Run, Noticed)> {
     let mut noticed = Noticed::default();
     let run = stream_obligations(config, progress, block, &mut |run, rows, found| {
         let mut keep = vec![false; rows.len()];
         for (o, i) in found.obligations.into_iter().zip(found.rows) {
-            if is_noticed(&o, run.rules, year) {
+            if is_noticed(&o, &run.rules, year) {
                 keep[i] = true;
                 noticed.obligations.push(o);
             }
@@ -291,19 +287,19 @@ pub fn stream_noticed<'c>(
     Ok((run, noticed))
 }
 
-impl<'a, 'r> Notices<'a, 'r> {
+impl<'a> Notices<'a> {
     /// The year noticed.
     pub fn year(&self) -> i32 {
         self.year
     }
 
     /// The rule set the obligations are owed under.
-    pub fn rules(&self) -> &'r RuleSet {
-        self.rules
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
     }
 
     /// The noticed obligations that are mailed, letter by letter.
-    pub fn items(&self) -> &[&'a Obligation<'r>] {
+    pub fn items(&self) -> &[&'a Obligation] {
         &self.items
     }
 
@@ -313,7 +309,7 @@ impl<'a, 'r> Notices<'a, 'r> {
     }
 
     /// The letters, one per owner mailing address.
-    pub fn letters(&self) -> impl Iterator<Item = Letter<'_, 'r>> + '_ {
+    pub fn letters(&self) -> impl Iterator<Item = Letter<'_>> + '_ {
         self.letters.iter().enumerate().map(|(i, range)| Letter {
             number: i + 1,
             items: &self.items[range.clone()],
@@ -323,16 +319,16 @@ impl<'a, 'r> Notices<'a, 'r> {
 
     /// The noticed obligations that cannot be mailed, each with what is missing, by parcel: the
     /// `cannot_mail.csv` report ([`CannotMail`]).
-    pub fn cannot_mail(&self) -> &[(&'a Obligation<'r>, &'static str)] {
+    pub fn cannot_mail(&self) -> &[(&'a Obligation, &'static str)] {
         &self.cannot_mail
     }
 
     /// Why `obligation` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise
     /// what started the obligation and its particulars.
-    pub fn why(&self, obligation: &Obligation<'_>) -> String {
+    pub fn why(&self, obligation: &Obligation) -> String {
         if obligation.kind == ObligationKind::PERIODIC_INSPECTION {
             let mut reason = String::new();
-            self.rows.at(obligation.parcel).push_reason(self.rules, &mut reason);
+            self.rows.at(obligation.parcel).push_reason(&self.rules, &mut reason);
             return reason;
         }
         let trigger = obligation.trigger.replace('-', " ");
@@ -354,7 +350,7 @@ impl<'a, 'r> Notices<'a, 'r> {
     }
 
     /// The cell of obligation `o` in a column shared by `notices.csv` and `cannot_mail.csv`.
-    fn obligation_cell<'s>(&'s self, o: &'s Obligation<'_>, column: &str) -> Cell<'s> {
+    fn obligation_cell<'s>(&'s self, o: &'s Obligation, column: &str) -> Cell<'s> {
         let r = self.rows.at(o.parcel);
         match column {
             "parcel_id" => Cell::Text(Cow::Borrowed(&r.parcel.id)),
@@ -372,11 +368,11 @@ impl<'a, 'r> Notices<'a, 'r> {
 }
 
 /// The parcel's town: the classified one, else the parcel layer's attribute (as the obligations table).
-pub fn town<'n>(row: &'n Row<'_>) -> Option<&'n str> {
+pub fn town(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
-impl Table for Notices<'_, '_> {
+impl Table for Notices<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         COLUMNS
     }
@@ -420,9 +416,9 @@ pub const CANNOT_MAIL_COLUMNS: &[(&str, Kind)] = &[
 
 /// The noticed obligations whose owner has no usable mailing address, one row each with what is missing:
 /// `cannot_mail.csv`, for the office to find the address or deliver by hand.
-pub struct CannotMail<'n, 'a, 'r>(pub &'n Notices<'a, 'r>);
+pub struct CannotMail<'n, 'a>(pub &'n Notices<'a>);
 
-impl Table for CannotMail<'_, '_, '_> {
+impl Table for CannotMail<'_, '_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         CANNOT_MAIL_COLUMNS
     }
@@ -452,12 +448,7 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn obligation<'r>(
-        parcel: usize,
-        kind: ObligationKind<'r>,
-        who: &'r str,
-        due: Option<&str>,
-    ) -> Obligation<'r> {
+    fn obligation(parcel: usize, kind: ObligationKind, who: &'static str, due: Option<&str>) -> Obligation {
         let due = due.map(date);
         Obligation {
             parcel,
@@ -470,13 +461,13 @@ mod tests {
             overdue: due.is_some_and(|d| d < date("2027-01-15")),
             corrected: None,
             detail: None,
-            citation: Cow::Borrowed("§1"),
+            citation: crate::rules::Text::new("§1"),
             source: None,
         }
     }
 
     /// A parcel at position `at` owned by `owner` with the mailing street `street` in Auburn.
-    fn parcel_row(at: usize, owner: &str, street: &str) -> Row<'static> {
+    fn parcel_row(at: usize, owner: &str, street: &str) -> Row {
         let mailing = crate::classify::parcels::MailingAddress {
             street: Some(street.into()),
             city: Some("Auburn".into()),
@@ -500,8 +491,8 @@ mod tests {
             },
             facts: None,
             entry: crate::law::schedule::Entry {
-                tier: crate::law::schedule::Tier::Rule("county"),
-                ..crate::law::schedule::Entry::unscheduled(None, "", None)
+                tier: crate::law::schedule::Tier::Rule(crate::rules::Text::new("county")),
+                ..crate::law::schedule::Entry::unscheduled(None, crate::rules::Text::default(), None)
             },
         }
     }
@@ -518,10 +509,10 @@ mod tests {
             parcel_row(2, "MARSH-TILLEY GRACE", "40 Elm St"),
             parcel_row(3, "Marsh-Tilley, Grace", "40 ELM STREET"),
         ];
-        let list: Vec<Obligation<'_>> = (0..4)
+        let list: Vec<Obligation> = (0..4)
             .map(|i| obligation(i, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")))
             .collect();
-        let notices = notices_among(&rules, &rows, &list, 2027);
+        let notices = notices_among(&std::sync::Arc::new(rules), &rows, &list, 2027);
         let letters: Vec<(Option<String>, Vec<usize>)> =
             notices.letters().map(|l| (l.owner(), l.parcels().map(|r| r.at).collect())).collect();
         assert_eq!(
@@ -548,16 +539,31 @@ mod tests {
             obligation(2, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2028-11-01")), // next year: no
             obligation(3, ObligationKind::INTERIM_RENEWAL, "owner", Some("2027-12-31")), // last day of the year
             obligation(4, ObligationKind::INTERIM_RENEWAL, "owner", Some("2028-01-01")), // a day too late
-            obligation(5, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-10-15")), // event-driven, overdue
-            obligation(6, ObligationKind::clock("refinance-report"), "owner", None), // no time set: no
+            obligation(
+                5,
+                ObligationKind::clock(crate::rules::Text::new("transfer-inspection")),
+                "owner",
+                Some("2026-10-15"),
+            ), // event-driven, overdue
+            obligation(6, ObligationKind::clock(crate::rules::Text::new("refinance-report")), "owner", None), // no time set: no
             obligation(
                 7,
-                ObligationKind::clock("inspection-report"),
+                ObligationKind::clock(crate::rules::Text::new("inspection-report")),
                 "inspector R. Okafor",
                 Some("2027-02-19"),
             ), // not the owner's
-            obligation(8, ObligationKind::clock("repair-order"), "health department", None),
-            obligation(9, ObligationKind::clock("pipe-retest"), "owner", Some("2027-01-19")),
+            obligation(
+                8,
+                ObligationKind::clock(crate::rules::Text::new("repair-order")),
+                "health department",
+                None,
+            ),
+            obligation(
+                9,
+                ObligationKind::clock(crate::rules::Text::new("pipe-retest")),
+                "owner",
+                Some("2027-01-19"),
+            ),
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [0, 1, 3, 5, 9]);
@@ -572,12 +578,22 @@ mod tests {
         let late = Obligation {
             corrected: Some(date("2026-10-20")),
             overdue: false,
-            ..obligation(1, ObligationKind::clock("transfer-pump-out"), "owner", Some("2026-10-15"))
+            ..obligation(
+                1,
+                ObligationKind::clock(crate::rules::Text::new("transfer-pump-out")),
+                "owner",
+                Some("2026-10-15"),
+            )
         };
         let list = [
             obligation(0, ObligationKind::PERMIT_TERM, "owner", Some("2027-06-15")),
             late,
-            obligation(2, ObligationKind::clock("transfer-pump-out"), "owner", Some("2026-10-15")),
+            obligation(
+                2,
+                ObligationKind::clock(crate::rules::Text::new("transfer-pump-out")),
+                "owner",
+                Some("2026-10-15"),
+            ),
         ];
         let parcels: Vec<usize> = select(&list, &rules, 2027).iter().map(|o| o.parcel).collect();
         assert_eq!(parcels, [2]);
@@ -587,9 +603,24 @@ mod tests {
     fn a_lapsing_right_is_not_noticed_but_a_duty_of_the_same_parcel_is() {
         let rules = gorham();
         let list = [
-            obligation(0, ObligationKind::clock("appeal-window"), "owner", Some("2027-02-10")),
-            obligation(0, ObligationKind::clock("deficiency-permit"), "owner", Some("2027-02-10")),
-            obligation(1, ObligationKind::clock("complaint-notice"), "authority", Some("2027-01-20")),
+            obligation(
+                0,
+                ObligationKind::clock(crate::rules::Text::new("appeal-window")),
+                "owner",
+                Some("2027-02-10"),
+            ),
+            obligation(
+                0,
+                ObligationKind::clock(crate::rules::Text::new("deficiency-permit")),
+                "owner",
+                Some("2027-02-10"),
+            ),
+            obligation(
+                1,
+                ObligationKind::clock(crate::rules::Text::new("complaint-notice")),
+                "authority",
+                Some("2027-01-20"),
+            ),
         ];
         let chosen: Vec<(usize, &str)> =
             select(&list, &rules, 2027).iter().map(|o| (o.parcel, o.kind.as_str())).collect();
@@ -601,8 +632,18 @@ mod tests {
         let rules = RuleSet::cayuga_art_v();
         let list = [
             obligation(2, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")),
-            obligation(1, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-10-15")),
-            obligation(2, ObligationKind::clock("transfer-inspection"), "owner", Some("2026-12-01")),
+            obligation(
+                1,
+                ObligationKind::clock(crate::rules::Text::new("transfer-inspection")),
+                "owner",
+                Some("2026-10-15"),
+            ),
+            obligation(
+                2,
+                ObligationKind::clock(crate::rules::Text::new("transfer-inspection")),
+                "owner",
+                Some("2026-12-01"),
+            ),
             obligation(1, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")),
         ];
         let chosen: Vec<(usize, &str)> =

@@ -36,27 +36,27 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 ];
 
 /// Obligations of a run viewed as a [`Table`].
-pub struct ObligationTable<'a, 'r> {
-    rows: &'a [Row<'r>],
-    obligations: &'a [Obligation<'r>],
+pub struct ObligationTable<'a> {
+    rows: &'a [Row],
+    obligations: &'a [Obligation],
     /// For each obligation, the index of its parcel's row in `rows`; `None` when `rows` are a whole run's,
     /// where that index is the obligation's parcel.
     row_of: Option<&'a [usize]>,
 }
 
-impl<'a, 'r> ObligationTable<'a, 'r> {
+impl<'a> ObligationTable<'a> {
     /// The table of `obligations`, whose parcels are rows of `run`.
-    pub fn new(run: &'a Run<'r>, obligations: &'a [Obligation<'r>]) -> Self {
+    pub fn new(run: &'a Run, obligations: &'a [Obligation]) -> Self {
         ObligationTable { rows: &run.rows, obligations, row_of: None }
     }
 
     /// The table of the obligations `found` for a block of rows (see [`crate::law::obligations::ByParcel::rows`]).
-    pub fn of_block(rows: &'a [Row<'r>], found: &'a Found<'r>) -> Self {
+    pub fn of_block(rows: &'a [Row], found: &'a Found) -> Self {
         ObligationTable { rows, obligations: &found.obligations, row_of: Some(&found.rows) }
     }
 
     /// The row of the parcel of obligation `i`.
-    fn row(&self, i: usize) -> &'a Row<'r> {
+    fn row(&self, i: usize) -> &'a Row {
         match self.row_of {
             Some(row_of) => &self.rows[row_of[i]],
             None => &self.rows[self.obligations[i].parcel],
@@ -64,7 +64,7 @@ impl<'a, 'r> ObligationTable<'a, 'r> {
     }
 }
 
-impl Table for ObligationTable<'_, '_> {
+impl Table for ObligationTable<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         COLUMNS
     }
@@ -107,24 +107,24 @@ impl Table for ObligationTable<'_, '_> {
 /// without rows (see [`crate::pipeline::stream_schedule`]), its notes and problems with those of the
 /// obligations, and the summary counted on the way. The files are those the [`ObligationTable`] of the whole
 /// run's obligations writes.
-pub fn stream_obligations_files<'c>(
-    config: &'c Config,
+pub fn stream_obligations_files(
+    config: &Config,
     progress: &Progress,
     dir: &Path,
     formats: &[OutputFormat],
-) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
+) -> Result<(Run, ObligationSummary, Vec<PathBuf>)> {
     stream_obligations_files_in_blocks(config, progress, dir, formats, PARCEL_BLOCK)
 }
 
 /// [`stream_obligations_files`] with blocks of `block` parcel records (see [`stream_schedule_in_blocks`]);
 /// the files do not depend on the block size, which the tests check with tiny blocks.
-pub fn stream_obligations_files_in_blocks<'c>(
-    config: &'c Config,
+pub fn stream_obligations_files_in_blocks(
+    config: &Config,
     progress: &Progress,
     dir: &Path,
     formats: &[OutputFormat],
     block: usize,
-) -> Result<(Run<'c>, ObligationSummary, Vec<PathBuf>)> {
+) -> Result<(Run, ObligationSummary, Vec<PathBuf>)> {
     let mut files = TableFiles::new(dir, "obligations", formats, &config.crs, COLUMNS, None)?;
     let mut summary = ObligationSummary { as_of: Some(config.as_of), ..Default::default() };
     let mut run = stream_obligations(config, progress, block, &mut |run, rows, found| {
@@ -144,31 +144,31 @@ pub fn stream_obligations_files_in_blocks<'c>(
 
 /// A consumer of the blocks of [`stream_obligations`]: the run as it stands, a block's rows and their
 /// obligations.
-pub type BlockObligations<'a, 'c> = dyn FnMut(&Run<'c>, Vec<Row<'c>>, Found<'c>) -> Result<()> + Send + 'a;
+pub type BlockObligations<'a> = dyn FnMut(&Run, Vec<Row>, Found) -> Result<()> + Send + 'a;
 
 /// Runs the schedule in blocks of `block` parcel records and hands each block's rows to `each` with their
 /// obligations on the as-of date ([`ByParcel::rows`]; their problems and notes taken out). The run comes back
 /// without rows (see [`stream_schedule_in_blocks`]), with the problems and notes of the obligations added to
 /// its own as [`crate::pipeline::Run::obligations`] gives them.
-pub fn stream_obligations<'c>(
-    config: &'c Config,
+pub fn stream_obligations(
+    config: &Config,
     progress: &Progress,
     block: usize,
-    each: &mut BlockObligations<'_, 'c>,
-) -> Result<Run<'c>> {
+    each: &mut BlockObligations<'_>,
+) -> Result<Run> {
     let as_of = config.as_of;
-    let mut by_parcel: Option<ByParcel<'c>> = None;
+    let mut by_parcel: Option<ByParcel> = None;
     let mut problems = Vec::new();
     let mut notes = ParcelNotes::default();
     let mut run = stream_schedule_in_blocks(config, progress, block, &mut |run, rows| {
         // The record files are all read before the first block comes.
-        let by_parcel = by_parcel.get_or_insert_with(|| ByParcel::new(&run.records(), run.rules, as_of));
+        let by_parcel = by_parcel.get_or_insert_with(|| ByParcel::new(&run.records(), &run.rules, as_of));
         let mut found = by_parcel.rows(&rows, &run.inspections.reports);
         problems.append(&mut found.problems);
         notes.append(std::mem::take(&mut found.notes));
         each(run, rows, found)
     })?;
-    let by_parcel = by_parcel.unwrap_or_else(|| ByParcel::new(&run.records(), run.rules, as_of));
+    let by_parcel = by_parcel.unwrap_or_else(|| ByParcel::new(&run.records(), &run.rules, as_of));
     run.notes.extend(by_parcel.notes(notes));
     run.problems.extend(problems);
     Problem::sort_unique(&mut run.problems);
@@ -191,7 +191,7 @@ pub struct ObligationSummary {
 
 impl ObligationSummary {
     /// Counts `obligations`.
-    pub fn of(obligations: &[Obligation<'_>], as_of: chrono::NaiveDate) -> Self {
+    pub fn of(obligations: &[Obligation], as_of: chrono::NaiveDate) -> Self {
         let mut s = ObligationSummary { as_of: Some(as_of), ..Default::default() };
         s.count(obligations);
         s
@@ -199,7 +199,7 @@ impl ObligationSummary {
 
     /// Adds `obligations` to the counts, for obligations found a block of rows at a time: sorted by parcel
     /// within the block, and no parcel's in two blocks.
-    pub fn count(&mut self, obligations: &[Obligation<'_>]) {
+    pub fn count(&mut self, obligations: &[Obligation]) {
         let open = || obligations.iter().filter(|o| o.corrected.is_none());
         for o in open() {
             let counts = match self.per_kind.get_mut(o.kind.as_str()) {

@@ -8,6 +8,7 @@ use geo::MultiPolygon;
 use crate::law::schedule::Row;
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::Run;
+use crate::rules::Text;
 
 /// Declares the schedule's columns once: the enum the cell lookup matches on, and the name/kind list.
 macro_rules! columns {
@@ -62,19 +63,19 @@ columns! {
 }
 
 /// A schedule run viewed as a [`Table`].
-pub struct ScheduleTable<'a, 'r> {
-    run: &'a Run<'r>,
-    rows: &'a [Row<'r>],
+pub struct ScheduleTable<'a> {
+    run: &'a Run,
+    rows: &'a [Row],
 }
 
-impl<'a, 'r> ScheduleTable<'a, 'r> {
+impl<'a> ScheduleTable<'a> {
     /// The table of `run`.
-    pub fn new(run: &'a Run<'r>) -> Self {
+    pub fn new(run: &'a Run) -> Self {
         ScheduleTable { run, rows: &run.rows }
     }
 
     /// The table of a block of `run`'s rows, as [`crate::pipeline::stream_schedule`] hands them out.
-    pub fn of_rows(run: &'a Run<'r>, rows: &'a [Row<'r>]) -> Self {
+    pub fn of_rows(run: &'a Run, rows: &'a [Row]) -> Self {
         ScheduleTable { run, rows }
     }
 }
@@ -83,7 +84,7 @@ fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
     v.map_or(Cell::Null, |v| Cell::Float(v, decimals))
 }
 
-impl Table for ScheduleTable<'_, '_> {
+impl Table for ScheduleTable<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         COLUMNS
     }
@@ -112,7 +113,7 @@ impl Table for ScheduleTable<'_, '_> {
             Col::Owner => text(p.owner.as_deref()),
             Col::Location => text(p.location.as_deref()),
             Col::Tier => Cell::Text(Cow::Borrowed(e.tier.as_str())),
-            Col::Rule => text(e.rule),
+            Col::Rule => text(e.rule.map(Text::as_str)),
             Col::CycleYears => e.cycle_years.map_or(Cell::Null, |c| Cell::Int(c.into())),
             Col::FirstDue => date(e.first_due),
             Col::PreviousDue => date(e.previous_due),
@@ -146,7 +147,7 @@ impl Table for ScheduleTable<'_, '_> {
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
-            Col::Citation => Cell::Text(Cow::Borrowed(e.citation)),
+            Col::Citation => Cell::Text(Cow::Borrowed(e.citation.as_str())),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
         }
     }

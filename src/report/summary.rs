@@ -31,7 +31,7 @@ impl Summary {
     /// Counts `run`.
     pub fn of(run: &Run) -> Self {
         let mut s = Summary::default();
-        s.count(run.rules, &run.rows);
+        s.count(&run.rules, &run.rows);
         s.problems = run.problems.len();
         s
     }
@@ -40,7 +40,7 @@ impl Summary {
     ///
     /// Rows are first counted by town, tier and status in a hash map of borrowed names, and the few
     /// combinations found then added to the sorted maps, which would otherwise be searched four times a row.
-    pub fn count(&mut self, rules: &RuleSet, rows: &[Row<'_>]) {
+    pub fn count(&mut self, rules: &RuleSet, rows: &[Row]) {
         let s = self;
         s.parcels += rows.len();
         let mut combinations: FxHashMap<(&str, &str, Option<&str>), usize> = FxHashMap::default();

@@ -44,7 +44,7 @@ pub struct Workload {
 
 /// The workload of `run` for the years `first..=last` (the as-of date's year or later make sense), as its rows
 /// stand on the run's as-of date.
-pub fn workload(run: &Run<'_>, first: i32, last: i32) -> Workload {
+pub fn workload(run: &Run, first: i32, last: i32) -> Workload {
     let mut count = WorkloadCount::new((first, last));
     count.add(&run.rows);
     count.finish()
@@ -52,12 +52,12 @@ pub fn workload(run: &Run<'_>, first: i32, last: i32) -> Workload {
 
 /// Runs the schedule and counts the workload of the years `first..=last` from each block of rows as it
 /// comes, keeping none: the run comes back without rows (see [`stream_schedule`]).
-pub fn stream_workload<'c>(
-    config: &'c Config,
+pub fn stream_workload(
+    config: &Config,
     progress: &Progress,
     first: i32,
     last: i32,
-) -> Result<(Run<'c>, Workload)> {
+) -> Result<(Run, Workload)> {
     let mut count = WorkloadCount::new((first, last));
     let run = stream_schedule(config, progress, &mut |_, rows| {
         count.add(&rows);
@@ -85,7 +85,7 @@ impl WorkloadCount {
     /// year when overdue) and, after the due date that inspection answers, every due date of its grid in the
     /// span. The owed inspection is the entry's ([`crate::law::schedule::standing`]), so the workload reads the
     /// schedule's story: an inspection that already answered the next due date leaves nothing in its year.
-    pub fn add(&mut self, rows: &[Row<'_>]) {
+    pub fn add(&mut self, rows: &[Row]) {
         let (first, last) = self.years;
         let counts = &mut self.counts;
         for row in rows {

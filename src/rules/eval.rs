@@ -9,7 +9,7 @@ use crate::model::table::{push_fixed, push_int};
 #[cfg(test)]
 use crate::model::facts::Basis;
 use crate::model::facts::{Facts, Measured};
-use crate::rules::{Rule, RuleSet};
+use crate::rules::{Rule, RuleId, RuleSet, Text};
 
 /// Why a parcel is outside the law altogether.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,23 +40,23 @@ impl Exclusion {
 
 /// What the rules say about one parcel.
 #[derive(Debug, Clone)]
-pub enum Decision<'r> {
+pub enum Decision {
     /// A periodic-inspection rule applies.
     Scheduled {
         /// The rule that matched.
-        rule: &'r Rule,
+        rule: RuleId,
     },
     /// No periodic inspection: excluded, or no rule covers the parcel.
     Unscheduled {
         /// Which kind of gap.
         exclusion: Exclusion,
         /// The citation that says so.
-        citation: &'r str,
+        citation: Text,
     },
 }
 
 /// Decides a parcel's schedule rule from its facts: the exclusions first, then the rules in order.
-pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
+pub fn decide(rules: &RuleSet, facts: &Facts) -> Decision {
     walk(rules, facts, |_, _| {})
 }
 
@@ -95,6 +95,7 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
     clause(out);
     let _ = match decision {
         Decision::Scheduled { rule } => {
+            let rule = rules.rule(rule);
             describe(rules, rule, facts, out);
             out.push_str("; ");
             out.push_str(&rule.citation);
@@ -163,25 +164,25 @@ fn walk<'r>(
     rules: &'r RuleSet,
     facts: &Facts,
     mut passed_over: impl FnMut(&'r Rule, Option<f64>),
-) -> Decision<'r> {
+) -> Decision {
     let cov = &rules.coverage;
-    let unscheduled = |exclusion, citation: &'r str| Decision::Unscheduled { exclusion, citation };
+    let unscheduled = |exclusion, citation| Decision::Unscheduled { exclusion, citation };
     if facts.sewered.is_some() {
-        return unscheduled(Exclusion::Sewered, &cov.sewered_citation);
+        return unscheduled(Exclusion::Sewered, cov.sewered_citation);
     }
     if !facts.in_county {
-        return unscheduled(Exclusion::OutsideCounty, &cov.outside_county_citation);
+        return unscheduled(Exclusion::OutsideCounty, cov.outside_county_citation);
     }
-    for rule in &rules.rules {
+    for (index, rule) in rules.rules.iter().enumerate() {
         match check(rule, facts) {
-            Check::Match => return Decision::Scheduled { rule },
+            Check::Match => return Decision::Scheduled { rule: RuleId(index) },
             Check::SystemTooFar(distance) => passed_over(rule, distance),
             // Had the town been known this rule might have decided: hold the parcel back, not guess.
-            Check::TownUnknown => return unscheduled(Exclusion::UnknownTown, ""),
+            Check::TownUnknown => return unscheduled(Exclusion::UnknownTown, Text::default()),
             Check::NoMatch => {}
         }
     }
-    unscheduled(Exclusion::NoRule, &cov.no_rule_citation)
+    unscheduled(Exclusion::NoRule, cov.no_rule_citation)
 }
 
 enum Check {
@@ -325,7 +326,7 @@ mod tests {
     fn tier(f: &Facts) -> String {
         let rules = RuleSet::cayuga_art_v();
         match decide(&rules, f) {
-            Decision::Scheduled { rule, .. } => rule.id.clone(),
+            Decision::Scheduled { rule, .. } => rules.rule(rule).id.to_string(),
             Decision::Unscheduled { exclusion, .. } => format!("{exclusion:?}"),
         }
     }
@@ -444,7 +445,9 @@ mod tests {
             "watersheds = [\"Owasco Lake\"]",
         );
         let rules = RuleSet::from_toml(&only_owasco, std::path::Path::new("r.toml")).expect("valid");
-        assert!(matches!(decide(&rules, &niles), Decision::Scheduled { rule } if rule.id == "cohort-2004"));
+        assert!(
+            matches!(decide(&rules, &niles), Decision::Scheduled { rule } if rules.rule(rule).id == "cohort-2004")
+        );
         let bad = crate::rules::CAYUGA_ART_V.replace("\"Little Sodus Bay\"]", "\"Skaneateles Lake\"]");
         let err = RuleSet::from_toml(&bad, std::path::Path::new("r.toml")).unwrap_err().to_string();
         assert!(err.contains("watershed 'Skaneateles Lake' is not the name of a [[water_body]]"), "{err}");

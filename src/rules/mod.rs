@@ -8,6 +8,7 @@ mod flood;
 mod obligations;
 mod places;
 mod sewer;
+mod text;
 pub mod vocabulary;
 
 pub use eval::{decide, explain, explain_into, Decision, Exclusion};
@@ -18,6 +19,7 @@ pub use obligations::{
 };
 pub use places::Place;
 pub use sewer::{District, Sewer, SewerFacts, SewerValue};
+pub use text::Text;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -135,7 +137,7 @@ pub struct WaterBody {
     /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
     pub flood_elevation_ft: Option<f64>,
     /// Where the numbers come from.
-    pub citation: String,
+    pub citation: Text,
 }
 
 /// The floodplain requirement: absorption-field bottom at least `freeboard_ft` above the flood elevation.
@@ -149,7 +151,7 @@ pub struct FloodplainRule {
     #[serde(default)]
     pub lake_zone_within_ft: f64,
     /// Citation.
-    pub citation: String,
+    pub citation: Text,
 }
 
 /// Parcels the law does not cover.
@@ -166,13 +168,13 @@ pub struct Coverage {
     pub private_sewer_codes: Vec<String>,
     /// Citation for the public-sewer exclusion.
     #[serde(default)]
-    pub sewered_citation: String,
+    pub sewered_citation: Text,
     /// Citation for systems outside the jurisdiction.
     #[serde(default)]
-    pub outside_county_citation: String,
+    pub outside_county_citation: Text,
     /// Citation given with a parcel that no rule covers (a gap in the law, surfaced, never hidden).
     #[serde(default)]
-    pub no_rule_citation: String,
+    pub no_rule_citation: Text,
 }
 
 /// One periodic-inspection rule. Every condition present must hold; absent conditions are not checked.
@@ -180,9 +182,9 @@ pub struct Coverage {
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     /// Stable identifier, written to the schedule.
-    pub id: String,
+    pub id: Text,
     /// The tier name written to the schedule ("lakefront", "county", ...).
-    pub tier: String,
+    pub tier: Text,
     /// What the rule covers, in the law's words.
     pub description: String,
     /// The parcel borders (or does not border) the mean-high-water mark.
@@ -203,8 +205,12 @@ pub struct Rule {
     /// Years between due dates.
     pub cycle_years: u32,
     /// Where the rule comes from.
-    pub citation: String,
+    pub citation: Text,
 }
+
+/// A periodic rule of a rule set, by its place in [`RuleSet::rules`] (the order in which the rules are tried).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RuleId(pub(crate) usize);
 
 /// Reads an ISO `YYYY-MM-DD` date (quoted or a bare TOML date).
 pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<NaiveDate, D::Error> {
@@ -219,6 +225,11 @@ pub(crate) fn iso_date<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::R
 }
 
 impl RuleSet {
+    /// The periodic rule `id` names.
+    pub fn rule(&self, id: RuleId) -> &Rule {
+        &self.rules[id.0]
+    }
+
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
         // Every mistake of the TOML is told at once, then every one the types cannot catch.

@@ -5,8 +5,8 @@
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::iso_date;
 use super::vocabulary::{event_column, event_kind, ColumnKind};
+use super::{iso_date, Text};
 
 /// Classification of an inspected system and the permit that follows (Cayuga Art. V §V).
 ///
@@ -28,56 +28,56 @@ pub struct PermitRules {
     /// Distance between absorption field and any watercourse or wetland for existing standards, ft.
     pub min_watercourse_ft: f64,
     /// Citation of the classes.
-    pub class_citation: String,
+    pub class_citation: Text,
     /// Citation of the permit conditions (complete report, no failure, no overflow points, parts working).
-    pub conditions_citation: String,
+    pub conditions_citation: Text,
     /// Citation of design standards (10 NYCRR Appendix 75-A).
-    pub design_citation: String,
+    pub design_citation: Text,
     /// Citation of existing standards.
-    pub existing_citation: String,
+    pub existing_citation: Text,
     /// Citation of the substandard class and its interim permit.
-    pub substandard_citation: String,
+    pub substandard_citation: Text,
     /// Citation of interim-permit renewal and the bar on renewing it.
-    pub renewal_citation: String,
+    pub renewal_citation: Text,
     /// Citation of the repair order for failed systems.
-    pub failed_citation: String,
+    pub failed_citation: Text,
     /// Citation of the Board of Health administrative hearing the Health Department summons the property to
     /// when ordered repairs are not made in time; blank: the repair order's ([`PermitRules::hearing`]).
     #[serde(default)]
-    pub hearing_citation: String,
+    pub hearing_citation: Text,
     /// Citation of the possible holding-tank requirement for substandard lakefront systems.
-    pub holding_tank_citation: String,
+    pub holding_tank_citation: Text,
     /// Citation of the permit's dates: from acceptance of the report, terms set by the Health Department.
-    pub term_citation: String,
+    pub term_citation: Text,
     /// Citation of the longest term of a permit to discharge; blank: the term's ([`PermitRules::max_term`]).
     #[serde(default)]
-    pub max_term_citation: String,
+    pub max_term_citation: Text,
     /// Citation of the shortest term of an interim permit; blank: the term's ([`PermitRules::interim_min_term`]).
     #[serde(default)]
-    pub interim_min_term_citation: String,
+    pub interim_min_term_citation: Text,
     /// Citation of the measurement from the absorption field that existing standards need.
-    pub location_citation: String,
+    pub location_citation: Text,
 }
 
 impl PermitRules {
     /// The citation of the §V.G.4 hearing, or the repair order's where the rule set names none.
-    pub fn hearing(&self) -> &str {
-        or(&self.hearing_citation, &self.failed_citation)
+    pub fn hearing(&self) -> Text {
+        or(self.hearing_citation, self.failed_citation)
     }
 
     /// The citation of the longest term of a permit to discharge, or the term's where the rule set names none.
-    pub fn max_term(&self) -> &str {
-        or(&self.max_term_citation, &self.term_citation)
+    pub fn max_term(&self) -> Text {
+        or(self.max_term_citation, self.term_citation)
     }
 
     /// The citation of the shortest term of an interim permit, or the term's where the rule set names none.
-    pub fn interim_min_term(&self) -> &str {
-        or(&self.interim_min_term_citation, &self.term_citation)
+    pub fn interim_min_term(&self) -> Text {
+        or(self.interim_min_term_citation, self.term_citation)
     }
 }
 
 /// `citation`, or `otherwise` when it is blank.
-fn or<'a>(citation: &'a str, otherwise: &'a str) -> &'a str {
+fn or(citation: Text, otherwise: Text) -> Text {
     if citation.trim().is_empty() {
         otherwise
     } else {
@@ -96,14 +96,14 @@ pub struct DrainagePipeRules {
     /// Days after the exceedance within which the retests must be taken.
     pub retest_days: u32,
     /// Citation.
-    pub citation: String,
+    pub citation: Text,
     /// First due date of the periodic inspection of the drainage pipes of bordering parcels.
     #[serde(deserialize_with = "iso_date")]
     pub inspection_first_due: NaiveDate,
     /// Years between the pipes' periodic inspections.
     pub inspection_cycle_years: u32,
     /// Citation of the periodic pipe inspection.
-    pub inspection_citation: String,
+    pub inspection_citation: Text,
 }
 
 /// When a certified inspector's report is due (Art. V §VI.B.2).
@@ -113,7 +113,7 @@ pub struct ReportRules {
     /// Business days after the inspection.
     pub business_days: u32,
     /// Citation.
-    pub citation: String,
+    pub citation: Text,
 }
 
 /// How calendar-day periods end.
@@ -123,7 +123,7 @@ pub struct CalendarRules {
     /// A period of days ending on a Saturday, Sunday or public holiday runs to the next business day.
     pub roll_forward: bool,
     /// Citation (N.Y. Gen. Constr. Law §25-a).
-    pub citation: String,
+    pub citation: Text,
 }
 
 /// Systems whose design the current standards do not reach (Gorham Ch. 56 §304.2).
@@ -146,7 +146,7 @@ pub struct GrandfatherRules {
     /// Where the adoption date comes from (the text may not state it).
     pub adopted_source: String,
     /// Citation.
-    pub citation: String,
+    pub citation: Text,
 }
 
 /// The two readings of Ch. 56 §304.2.
@@ -216,15 +216,15 @@ pub struct Condition {
 #[serde(deny_unknown_fields)]
 pub struct Clock {
     /// Stable identifier, written to the obligations file.
-    pub id: String,
+    pub id: Text,
     /// The events that start it.
     pub on: Vec<String>,
     /// Only events meeting this condition start it.
     pub when: Option<Condition>,
     /// What is owed, in the law's words.
-    pub what: String,
+    pub what: Text,
     /// Who owes it: "owner", "authority", "inspector", "town board", ...
-    pub who: String,
+    pub who: Text,
     /// Due this many calendar days after the event.
     pub within_days: Option<u32>,
     /// The period runs from the date in this events-file column (a receipt date) when it is filled in.
@@ -255,7 +255,7 @@ pub struct Clock {
     /// Each week the obligation stays open after the event is a separate violation fined up to this much.
     pub weekly_fine_usd: Option<f64>,
     /// Where the clock comes from.
-    pub citation: String,
+    pub citation: Text,
 }
 
 impl Clock {
@@ -364,10 +364,13 @@ mod tests {
     #[test]
     fn the_bound_and_hearing_citations_fall_back_when_a_rule_set_names_none() {
         let mut permits = RuleSet::cayuga_art_v().permits.expect("Art. V has permits");
-        assert_eq!((permits.max_term(), permits.hearing()), ("Art. V §V.B", "Art. V §V.G.4"));
-        permits.max_term_citation.clear();
-        permits.interim_min_term_citation.clear();
-        permits.hearing_citation.clear();
+        assert_eq!(
+            (permits.max_term().as_str(), permits.hearing().as_str()),
+            ("Art. V §V.B", "Art. V §V.G.4")
+        );
+        permits.max_term_citation = Text::default();
+        permits.interim_min_term_citation = Text::default();
+        permits.hearing_citation = Text::default();
         assert_eq!(permits.max_term(), permits.term_citation);
         assert_eq!(permits.interim_min_term(), permits.term_citation);
         assert_eq!(permits.hearing(), permits.failed_citation);

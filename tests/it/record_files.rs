@@ -67,7 +67,7 @@ fn config_with_history(history: &Path, fields: &[(&str, &str)]) -> lakeshore::mo
     Config::new(file, date(AS_OF))
 }
 
-fn last_inspection(run: &lakeshore::pipeline::Run<'_>, id: &str) -> Option<NaiveDate> {
+fn last_inspection(run: &lakeshore::pipeline::Run, id: &str) -> Option<NaiveDate> {
     let row =
         run.rows.iter().find(|r| r.parcel.id.as_str() == id).unwrap_or_else(|| panic!("no parcel {id}"));
     row.entry.last_inspection.as_ref().map(|l| l.date)
@@ -206,7 +206,7 @@ fn with_history_text(label: &str, text: &[u8]) -> (PathBuf, Config) {
 }
 
 /// (record, message) of the problems reported for `path`.
-fn problems_of(run: &lakeshore::pipeline::Run<'_>, path: &Path) -> Vec<(String, String)> {
+fn problems_of(run: &lakeshore::pipeline::Run, path: &Path) -> Vec<(String, String)> {
     run.problems
         .iter()
         .filter(|p| p.path == path)

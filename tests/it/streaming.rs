@@ -213,7 +213,7 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
 
 /// `notices.csv`, `cannot_mail.csv` and `letters.html` of `list` in `dir`, read back.
 fn notice_files(
-    list: &lakeshore::report::notices::Notices<'_, '_>,
+    list: &lakeshore::report::notices::Notices<'_>,
     dir: &Path,
     as_of: NaiveDate,
 ) -> Vec<Vec<u8>> {
@@ -239,7 +239,7 @@ fn notices_in_blocks_are_the_whole_run_s(county: &str) {
         let (run, noticed) =
             stream_noticed(&config, &Progress::default(), year, block).expect("the sample runs in blocks");
         assert!(noticed.rows.len() < whole.rows.len(), "{county}: only the noticed parcels' rows are kept");
-        let list = notices_among(run.rules, &noticed.rows, &noticed.obligations, year);
+        let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
         let found = notice_files(&list, &dir.join(format!("blocks-{block}")), config.as_of);
         for (file, (found, expected)) in
             ["notices.csv", "cannot_mail.csv", "letters.html"].iter().zip(found.iter().zip(&expected))

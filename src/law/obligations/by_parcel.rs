@@ -31,8 +31,8 @@ use super::{
 /// obligations, its event clocks, the reports its inspectors owe, its pipes' samples, its pipes' periodic
 /// inspection; then sorted by due date and kind ([`collect`](super::collect)'s order).
 #[derive(Debug)]
-pub struct ByParcel<'r> {
-    rules: &'r RuleSet,
+pub struct ByParcel {
+    rules: Arc<RuleSet>,
     as_of: NaiveDate,
     history_path: Option<Arc<Path>>,
     /// The run's events with the events the inspections file stands for (each inspection of a parcel with
@@ -54,9 +54,9 @@ pub struct ByParcel<'r> {
 /// The obligations found for some parcels, each parcel's together and in [`collect`](super::collect)'s order, with the
 /// problems and notes found on the way.
 #[derive(Debug, Default)]
-pub struct Found<'r> {
+pub struct Found {
     /// The obligations, parcel after parcel in the order the rows came.
-    pub obligations: Vec<Obligation<'r>>,
+    pub obligations: Vec<Obligation>,
     /// For each obligation, the index of its parcel's row among the rows given.
     pub rows: Vec<usize>,
     /// Events whose conditions cannot be checked.
@@ -65,10 +65,10 @@ pub struct Found<'r> {
     pub notes: ParcelNotes,
 }
 
-impl<'r> Found<'r> {
+impl Found {
     /// Appends `other`'s obligations, problems and notes, its row indexes moved on by `rows` (the number of
     /// rows before `other`'s).
-    fn append(&mut self, other: Found<'r>, rows: usize) {
+    fn append(&mut self, other: Found, rows: usize) {
         self.obligations.extend(other.obligations);
         self.rows.extend(other.rows.into_iter().map(|i| i + rows));
         self.problems.extend(other.problems);
@@ -97,9 +97,9 @@ impl ParcelNotes {
     }
 }
 
-impl<'r> ByParcel<'r> {
+impl ByParcel {
     /// The `records` a run read, arranged by parcel, for the obligations under `rules` on `as_of`.
-    pub fn new(records: &Records<'_>, rules: &'r RuleSet, as_of: NaiveDate) -> Self {
+    pub fn new(records: &Records<'_>, rules: &Arc<RuleSet>, as_of: NaiveDate) -> Self {
         let mut pending = match rules.inspection_report {
             Some(_) => records.inspections.pending.clone(),
             None => Vec::new(),
@@ -114,7 +114,6 @@ impl<'r> ByParcel<'r> {
         });
         register.sort_by_key(|p| p.parcel);
         ByParcel {
-            rules,
             as_of,
             history_path: records.history_path.cloned(),
             events: with_failed_inspections(records),
@@ -122,15 +121,16 @@ impl<'r> ByParcel<'r> {
             samples,
             register,
             unused: unused_events(records.events, rules),
+            rules: Arc::clone(rules),
         }
     }
 
     /// The obligations of the parcels of `rows` (each at its position [`Row::at`], in any order), with
     /// `reports` each parcel's latest received report by position ([`Inspections::reports`](crate::records::inspections::Inspections::reports)). The rows are
     /// shared out among all cores.
-    pub fn rows(&self, rows: &[Row<'r>], reports: &[Option<Box<Report>>]) -> Found<'r> {
+    pub fn rows(&self, rows: &[Row], reports: &[Option<Box<Report>>]) -> Found {
         const PIECE: usize = 1024;
-        let pieces: Vec<Found<'r>> = rows
+        let pieces: Vec<Found> = rows
             .par_chunks(PIECE)
             .map(|piece| {
                 let mut found = Found::default();
@@ -152,7 +152,7 @@ impl<'r> ByParcel<'r> {
 
     /// Adds the obligations of the parcel of `row` (row `index` of the rows given; `report` its latest
     /// received report) to `found`, in [`collect`](super::collect)'s order.
-    fn parcel(&self, index: usize, row: &Row<'r>, report: Option<&Report>, found: &mut Found<'r>) {
+    fn parcel(&self, index: usize, row: &Row, report: Option<&Report>, found: &mut Found) {
         let at = row.at;
         let events = events_of(&self.events, at);
         if let Some(why) = row.entry.out_of_scope() {
@@ -174,14 +174,14 @@ impl<'r> ByParcel<'r> {
                     .map(|p| Source { path: p.clone(), line: report.line }.to_string()),
                 events,
             };
-            permit_obligations(self.rules, &case, self.as_of, out);
+            permit_obligations(&self.rules, &case, self.as_of, out);
         }
         let input = ParcelEvents { parcel: at, events };
-        out.extend(clock_obligations(self.rules, &input, self.as_of, &mut found.problems));
+        out.extend(clock_obligations(&self.rules, &input, self.as_of, &mut found.problems));
         self.inspection_reports(at, out);
         self.pipe_obligations(row, out, &mut found.notes);
         self.pipe_inspections(row, out, &mut found.notes);
-        out[first..].sort_by(|a, b| order(a).cmp(&order(b)));
+        out[first..].sort_by_key(order);
         found.rows.resize(out.len(), index);
     }
 
@@ -203,7 +203,7 @@ impl<'r> ByParcel<'r> {
     /// would otherwise have set an obligation: its events that start a clock, its drainage-pipe samples and
     /// register entries, its reports owed. No duty of the law follows from them (Art. V §I.B, §I.C.2; Ch. 56
     /// §102): not the transfer duties, not a permit, not a letter.
-    fn out_of_scope(&self, row: &Row<'r>, why: &str, events: &[Event], notes: &mut ParcelNotes) {
+    fn out_of_scope(&self, row: &Row, why: &str, events: &[Event], notes: &mut ParcelNotes) {
         let at = row.at;
         let law = &self.rules.jurisdiction.law;
         let mut records: Vec<String> = events
@@ -231,7 +231,7 @@ impl<'r> ByParcel<'r> {
     }
 
     /// The completed inspections of the parcel at `at` whose reports the inspector still owes.
-    fn inspection_reports(&self, at: usize, out: &mut Vec<Obligation<'r>>) {
+    fn inspection_reports(&self, at: usize, out: &mut Vec<Obligation>) {
         let Some(report_rules) = &self.rules.inspection_report else { return };
         for pending in of_parcel(&self.pending, at, |p| p.parcel) {
             let due = add_business_days(pending.date, report_rules.business_days);
@@ -254,7 +254,7 @@ impl<'r> ByParcel<'r> {
                 overdue: due < self.as_of,
                 corrected: None,
                 detail: None,
-                citation: Cow::Borrowed(&report_rules.citation),
+                citation: report_rules.citation,
                 source: self
                     .history_path
                     .as_ref()
@@ -269,7 +269,7 @@ impl<'r> ByParcel<'r> {
     /// those the register shows removed; the pipe sampled least recently (or never) decides whether the last
     /// due date was met. The register's pipes
     /// of a parcel that does not border are noted.
-    fn pipe_inspections(&self, row: &Row<'r>, out: &mut Vec<Obligation<'r>>, notes: &mut ParcelNotes) {
+    fn pipe_inspections(&self, row: &Row, out: &mut Vec<Obligation>, notes: &mut ParcelNotes) {
         let Some(rules) = &self.rules.drainage_pipes else { return };
         let parcel = row.at;
         let register = of_parcel(&self.register, parcel, |p| p.parcel);
@@ -321,7 +321,7 @@ impl<'r> ByParcel<'r> {
             overdue: owed.overdue,
             corrected: None,
             detail: Some(format!("status {}; {}", owed.status.as_str(), sampled.join(", "))),
-            citation: Cow::Borrowed(&rules.inspection_citation),
+            citation: rules.inspection_citation,
             source: None,
         });
     }
@@ -330,7 +330,7 @@ impl<'r> ByParcel<'r> {
     /// (§III.G), each pipe's samples read with what the register says was done about it; the sampled pipes
     /// of a parcel that does not border are noted. A violation stays listed until the pipe is removed or its
     /// flow treated, or a sample carries the laboratory's proof of another source.
-    fn pipe_obligations(&self, row: &Row<'r>, out: &mut Vec<Obligation<'r>>, notes: &mut ParcelNotes) {
+    fn pipe_obligations(&self, row: &Row, out: &mut Vec<Obligation>, notes: &mut ParcelNotes) {
         let Some(rules) = &self.rules.drainage_pipes else { return };
         let samples = of_parcel(&self.samples, row.at, |s| s.parcel);
         let register = of_parcel(&self.register, row.at, |p| p.parcel);
@@ -368,7 +368,7 @@ impl<'r> ByParcel<'r> {
                     overdue: false,
                     corrected: None,
                     detail: Some(format!("{taken} retest{} taken", if taken == 1 { "" } else { "s" })),
-                    citation: Cow::Borrowed(&rules.citation),
+                    citation: rules.citation,
                     source,
                 },
                 Some(PipeState::Violation { exceeded, established, taken, average, later }) => {
@@ -398,7 +398,7 @@ impl<'r> ByParcel<'r> {
                         overdue: established < self.as_of,
                         corrected: None,
                         detail: Some(detail),
-                        citation: Cow::Borrowed(&rules.citation),
+                        citation: rules.citation,
                         source,
                     }
                 }

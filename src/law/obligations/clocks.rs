@@ -26,12 +26,12 @@ pub struct ParcelEvents<'a> {
 /// The open obligations the clocks of `rules` give for one parcel on `as_of`, and the breaches corrected
 /// late; a condition that cannot be checked (a blank cell) is reported in `problems` and the clock still
 /// starts.
-pub fn clock_obligations<'r>(
-    rules: &'r RuleSet,
+pub fn clock_obligations(
+    rules: &RuleSet,
     input: &ParcelEvents<'_>,
     as_of: NaiveDate,
     problems: &mut Vec<Problem>,
-) -> Vec<Obligation<'r>> {
+) -> Vec<Obligation> {
     let mut out = Vec::new();
     // The starts taken so far, by clock and record: a record that stands for two of a clock's starters
     // starts it once.
@@ -69,16 +69,16 @@ pub fn clock_obligations<'r>(
             let detail: Vec<String> = [counted, fine, late].into_iter().flatten().collect();
             out.push(Obligation {
                 parcel: input.parcel,
-                kind: ObligationKind::clock(&clock.id),
-                what: Cow::Borrowed(&clock.what),
-                who: Cow::Borrowed(&clock.who),
+                kind: ObligationKind::clock(clock.id),
+                what: Cow::Borrowed(clock.what.as_str()),
+                who: Cow::Borrowed(clock.who.as_str()),
                 trigger: event.kind,
                 since: Some(event.date),
                 due,
                 overdue,
                 corrected,
                 detail: (!detail.is_empty()).then(|| detail.join("; ")),
-                citation: Cow::Borrowed(&clock.citation),
+                citation: clock.citation,
                 source: Some(event.source.to_string()),
             });
         }
@@ -220,12 +220,12 @@ mod tests {
     }
 
     /// The obligations of `events` plus an inspection on `inspected` under `rules` on `as_of`.
-    fn found<'r>(
-        rules: &'r RuleSet,
+    fn found(
+        rules: &RuleSet,
         events: &[Event],
         inspected: Option<NaiveDate>,
         as_of: NaiveDate,
-    ) -> Vec<Obligation<'r>> {
+    ) -> Vec<Obligation> {
         let mut all = events.to_vec();
         all.extend(inspected.map(|d| event(INSPECTION, d, vec![])));
         all.sort_by_key(|e| e.date);

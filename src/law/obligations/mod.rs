@@ -28,21 +28,21 @@ use crate::records::events::{Event, EventValue, Pipe, Sample};
 use crate::records::inspections::{Inspections, Report};
 use crate::rules::calendar::add_years;
 use crate::rules::vocabulary::{CONDITION_BREACH, HEARING_SUMMONS, PERMIT_ISSUED, REPAIR_ORDER};
-use crate::rules::RuleSet;
+use crate::rules::{RuleSet, Text};
 
 /// One open obligation of a parcel.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Obligation<'r> {
+pub struct Obligation {
     /// The parcel's position in the run's rows.
     pub parcel: usize,
     /// What kind of obligation it is.
-    pub kind: ObligationKind<'r>,
+    pub kind: ObligationKind,
     /// What is owed.
-    pub what: Cow<'r, str>,
+    pub what: Cow<'static, str>,
     /// Who owes it.
-    pub who: Cow<'r, str>,
+    pub who: Cow<'static, str>,
     /// What started it: an event kind, `schedule`, `inspection` or `sample`.
-    pub trigger: &'r str,
+    pub trigger: &'static str,
     /// When it started.
     pub since: Option<NaiveDate>,
     /// When it is due; `None` where the law sets no time.
@@ -56,7 +56,7 @@ pub struct Obligation<'r> {
     /// Further particulars (counts, fines, measurements).
     pub detail: Option<String>,
     /// The law's citation.
-    pub citation: Cow<'r, str>,
+    pub citation: Text,
     /// The record it comes from ("events.csv line 4").
     pub source: Option<String>,
 }
@@ -65,54 +65,54 @@ pub struct Obligation<'r> {
 /// kinds the law's permits, pipes, reports and periodic schedule give. Kinds compare and sort as their text,
 /// which the `obligation` column shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ObligationKind<'r>(&'r str);
+pub struct ObligationKind(Text);
 
-impl ObligationKind<'static> {
+impl ObligationKind {
     /// `periodic-inspection`.
-    pub const PERIODIC_INSPECTION: Self = ObligationKind("periodic-inspection");
+    pub const PERIODIC_INSPECTION: Self = ObligationKind(Text::from_static("periodic-inspection"));
     /// `pipe-inspection`.
-    pub const PIPE_INSPECTION: Self = ObligationKind("pipe-inspection");
+    pub const PIPE_INSPECTION: Self = ObligationKind(Text::from_static("pipe-inspection"));
     /// `permit-renewal`.
-    pub const PERMIT_RENEWAL: Self = ObligationKind("permit-renewal");
+    pub const PERMIT_RENEWAL: Self = ObligationKind(Text::from_static("permit-renewal"));
     /// `permit-term`.
-    pub const PERMIT_TERM: Self = ObligationKind("permit-term");
+    pub const PERMIT_TERM: Self = ObligationKind(Text::from_static("permit-term"));
     /// `interim-renewal`.
-    pub const INTERIM_RENEWAL: Self = ObligationKind("interim-renewal");
+    pub const INTERIM_RENEWAL: Self = ObligationKind(Text::from_static("interim-renewal"));
     /// `interim-not-renewable`.
-    pub const INTERIM_NOT_RENEWABLE: Self = ObligationKind("interim-not-renewable");
+    pub const INTERIM_NOT_RENEWABLE: Self = ObligationKind(Text::from_static("interim-not-renewable"));
     /// `system-location`.
-    pub const SYSTEM_LOCATION: Self = ObligationKind("system-location");
+    pub const SYSTEM_LOCATION: Self = ObligationKind(Text::from_static("system-location"));
     /// `repair-order`.
-    pub const REPAIR_ORDER: Self = ObligationKind("repair-order");
+    pub const REPAIR_ORDER: Self = ObligationKind(Text::from_static("repair-order"));
     /// `board-of-health-hearing`.
-    pub const BOARD_OF_HEALTH_HEARING: Self = ObligationKind("board-of-health-hearing");
+    pub const BOARD_OF_HEALTH_HEARING: Self = ObligationKind(Text::from_static("board-of-health-hearing"));
     /// `holding-tank-review`.
-    pub const HOLDING_TANK_REVIEW: Self = ObligationKind("holding-tank-review");
+    pub const HOLDING_TANK_REVIEW: Self = ObligationKind(Text::from_static("holding-tank-review"));
     /// `floodplain-elevation`.
-    pub const FLOODPLAIN_ELEVATION: Self = ObligationKind("floodplain-elevation");
+    pub const FLOODPLAIN_ELEVATION: Self = ObligationKind(Text::from_static("floodplain-elevation"));
     /// `inspection-report`.
-    pub const INSPECTION_REPORT: Self = ObligationKind("inspection-report");
+    pub const INSPECTION_REPORT: Self = ObligationKind(Text::from_static("inspection-report"));
     /// `pipe-retest`.
-    pub const PIPE_RETEST: Self = ObligationKind("pipe-retest");
+    pub const PIPE_RETEST: Self = ObligationKind(Text::from_static("pipe-retest"));
     /// `pipe-violation`.
-    pub const PIPE_VIOLATION: Self = ObligationKind("pipe-violation");
+    pub const PIPE_VIOLATION: Self = ObligationKind(Text::from_static("pipe-violation"));
 }
 
-impl<'r> ObligationKind<'r> {
+impl ObligationKind {
     /// The kind of the rule set's clock `id`.
-    pub fn clock(id: &'r str) -> Self {
+    pub fn clock(id: Text) -> Self {
         ObligationKind(id)
     }
 
     /// The kind's text: the clock's id, or the built-in kind's name.
-    pub fn as_str(self) -> &'r str {
-        self.0
+    pub fn as_str(self) -> &'static str {
+        self.0.as_str()
     }
 }
 
-impl fmt::Display for ObligationKind<'_> {
+impl fmt::Display for ObligationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(&self.0)
     }
 }
 
@@ -139,12 +139,12 @@ pub struct Records<'a> {
 ///
 /// Every obligation belongs to one parcel and is found from that parcel's row and records alone, so the rows
 /// may as well come a block at a time: this is [`ByParcel`] run over all of them.
-pub fn collect<'r>(
-    rows: &[Row<'r>],
+pub fn collect(
+    rows: &[Row],
     records: &Records<'_>,
-    rules: &'r RuleSet,
+    rules: &Arc<RuleSet>,
     as_of: NaiveDate,
-) -> (Vec<Obligation<'r>>, Vec<Problem>, Vec<String>) {
+) -> (Vec<Obligation>, Vec<Problem>, Vec<String>) {
     let by_parcel = ByParcel::new(records, rules, as_of);
     let found = by_parcel.rows(rows, &records.inspections.reports);
     let notes = by_parcel.notes(found.notes);
@@ -153,15 +153,13 @@ pub fn collect<'r>(
 
 /// The order of the obligations: by parcel, then due date (those without one last), kind and start. The
 /// sort is stable, so obligations equal in all of these keep the order they were found in.
-fn order<'o>(
-    o: &'o Obligation<'_>,
-) -> (usize, bool, Option<NaiveDate>, ObligationKind<'o>, Option<NaiveDate>) {
+fn order(o: &Obligation) -> (usize, bool, Option<NaiveDate>, ObligationKind, Option<NaiveDate>) {
     (o.parcel, o.due.is_none(), o.due, o.kind, o.since)
 }
 
 /// The periodic inspection the row's parcel owes, as its entry's [`Owed`](crate::law::schedule::Owed) says: the
 /// schedule's own reading, never a second one.
-fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
+fn periodic(at: usize, row: &Row, out: &mut Vec<Obligation>) {
     let e = &row.entry;
     let (Some(_), Some(cycle), Some(owed)) = (e.rule, e.cycle_years, e.owed) else { return };
     out.push(Obligation {
@@ -175,27 +173,22 @@ fn periodic<'r>(at: usize, row: &Row<'r>, out: &mut Vec<Obligation<'r>>) {
         overdue: owed.overdue,
         corrected: None,
         detail: e.status.map(|s| format!("status {}", s.as_str())),
-        citation: Cow::Borrowed(e.citation),
+        citation: e.citation,
         source: None,
     });
 }
 
 /// A parcel whose latest findings gave it a class and permit.
-struct PermitCase<'a, 'r> {
+struct PermitCase<'a> {
     at: usize,
-    row: &'a Row<'r>,
+    row: &'a Row,
     permit: &'a Permit,
     report: &'a Report,
     source: Option<String>,
     events: &'a [Event],
 }
 
-fn permit_obligations<'r>(
-    rules: &'r RuleSet,
-    case: &PermitCase<'_, 'r>,
-    as_of: NaiveDate,
-    out: &mut Vec<Obligation<'r>>,
-) {
+fn permit_obligations(rules: &RuleSet, case: &PermitCase<'_>, as_of: NaiveDate, out: &mut Vec<Obligation>) {
     let Some(p) = &rules.permits else { return };
     let PermitCase { at, row, permit, events, .. } = *case;
     let report = case.report.date;
@@ -207,11 +200,11 @@ fn permit_obligations<'r>(
     // The permit's own obligations run from its start on record, the rest from the inspection; an event that
     // started one (an order, a breach, the permit's issue) is its trigger and source.
     let start = permit.starts.unwrap_or(report);
-    let mut push = |kind: ObligationKind<'r>,
+    let mut push = |kind: ObligationKind,
                     what: String,
-                    who: &'r str,
+                    who: &'static str,
                     due: Option<NaiveDate>,
-                    citation: &'r str,
+                    citation: &Text,
                     (since, by): (NaiveDate, Option<&Event>)| {
         out.push(Obligation {
             parcel: at,
@@ -224,7 +217,7 @@ fn permit_obligations<'r>(
             overdue: due.is_some_and(|d| d < as_of),
             corrected: None,
             detail: shortfalls.clone(),
-            citation: Cow::Borrowed(citation),
+            citation: *citation,
             source: by.map_or_else(|| case.source.clone(), |e| Some(e.source.to_string())),
         })
     };
@@ -234,13 +227,13 @@ fn permit_obligations<'r>(
             || "at least 2 ft above the flood elevation".into(),
             |r| format!("at or above {r:.2} ft"),
         );
-        let citation = rules.floodplain.as_ref().map_or("", |f| f.citation.as_str());
+        let citation = rules.floodplain.as_ref().map_or(Text::default(), |f| f.citation);
         push(
             ObligationKind::FLOODPLAIN_ELEVATION,
             format!("show the absorption-field bottom {height}; no permit may issue until it is"),
             "owner",
             None,
-            citation,
+            &citation,
             (report, None),
         );
     }
@@ -282,7 +275,7 @@ fn permit_obligations<'r>(
                                 ),
                                 "health department",
                                 None,
-                                p.hearing(),
+                                &p.hearing(),
                                 (due.succ_opt().unwrap_or(due), Some(order)),
                             );
                         }
@@ -455,8 +448,8 @@ mod tests {
             },
             facts: None,
             entry: crate::law::schedule::Entry {
-                tier: crate::law::schedule::Tier::Rule("lakefront"),
-                ..crate::law::schedule::Entry::unscheduled(None, "", None)
+                tier: crate::law::schedule::Tier::Rule(crate::rules::Text::new("lakefront")),
+                ..crate::law::schedule::Entry::unscheduled(None, crate::rules::Text::default(), None)
             },
         };
         let case = PermitCase { at: 0, row: &row, permit: &permit, report, source: None, events };

@@ -92,7 +92,7 @@ fn layer_name(path: &Path) -> String {
 /// its problems are the run's already), else read now, its problems added to `problems` — but for the
 /// systems layer, whose problems the run reported when it read it.
 fn layer_at<'a>(
-    run: &'a Run<'_>,
+    run: &'a Run,
     config: &Config,
     path: &Path,
     problems: &mut Vec<Problem>,
@@ -117,7 +117,7 @@ fn usable(layer: &Layer) -> impl Iterator<Item = &Geometry<f64>> {
 /// The mean-high-water line, and any reference layer named as the source or among the features, are the
 /// run's ([`Run::reference`]): only other layers are read here.
 pub fn buffer_report(
-    run: &Run<'_>,
+    run: &Run,
     config: &Config,
     from: &BufferSource,
     distance_ft: f64,

@@ -23,19 +23,19 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 ];
 
 /// A buffer report viewed as a [`Table`]: row 0 is the buffer polygon, then the hits.
-pub struct BufferTable<'a, 'r> {
-    run: &'a Run<'r>,
+pub struct BufferTable<'a> {
+    run: &'a Run,
     report: &'a BufferReport,
 }
 
-impl<'a, 'r> BufferTable<'a, 'r> {
+impl<'a> BufferTable<'a> {
     /// The table of `report`, whose parcels are rows of `run`.
-    pub fn new(run: &'a Run<'r>, report: &'a BufferReport) -> Self {
+    pub fn new(run: &'a Run, report: &'a BufferReport) -> Self {
         BufferTable { run, report }
     }
 }
 
-impl Table for BufferTable<'_, '_> {
+impl Table for BufferTable<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
         COLUMNS
     }

@@ -31,12 +31,12 @@ pub struct MapOptions {
     pub town: Option<String>,
 }
 
-fn town_of<'a>(row: &'a Row<'_>) -> Option<&'a str> {
+fn town_of(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
 /// The class a parcel is drawn in: failed systems and (on a tier map) overdue parcels stand out.
-fn class_of(row: &Row<'_>, colour_by: ColourBy) -> ParcelClass {
+fn class_of(row: &Row, colour_by: ColourBy) -> ParcelClass {
     let e = &row.entry;
     if e.permit.as_ref().is_some_and(|p| p.class == Class::Failed) {
         return ParcelClass::Failed;
@@ -61,8 +61,8 @@ fn area(geometry: &Geometry<f64>) -> Option<Cow<'_, MultiPolygon<f64>>> {
 }
 
 /// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
-pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
-    let rules = run.rules;
+pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
+    let rules = &run.rules;
     let reference = &run.reference;
     let wanted = |name: Option<&str>| match (&options.town, name) {
         (None, _) => true,
@@ -141,9 +141,9 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
 
 /// What the HTML map adds to a [`MapInput`]: the open obligations of the run's parcels (any order), the
 /// workload span and the base map.
-pub struct HtmlExtras<'a, 'r> {
+pub struct HtmlExtras<'a> {
     /// Open obligations, as [`crate::law::obligations::collect`] found them.
-    pub obligations: &'a [Obligation<'r>],
+    pub obligations: &'a [Obligation],
     /// First and last year of the workload chart.
     pub years: (i32, i32),
     /// A tile URL template for a base map.
@@ -155,10 +155,10 @@ pub struct HtmlExtras<'a, 'r> {
 /// reference layers of the PNG map (those the run read), and the workload per year; shapes simplified for
 /// display at the extent's tolerance and reprojected to WGS 84.
 pub fn html_map(
-    run: &Run<'_>,
+    run: &Run,
     options: &MapOptions,
     as_of: chrono::NaiveDate,
-    extras: HtmlExtras<'_, '_>,
+    extras: HtmlExtras<'_>,
     to_wgs84: &Reprojector,
 ) -> Result<HtmlMap> {
     let input = map_input(run, options, as_of.to_string())?;
@@ -192,11 +192,11 @@ pub fn html_map(
     let table = ScheduleTable::new(run);
     let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
     let columns: Vec<Option<usize>> = PARCEL_FIELDS.iter().map(|f| column(f)).collect();
-    let mut owed: Vec<Vec<&Obligation<'_>>> = vec![Vec::new(); run.rows.len()];
+    let mut owed: Vec<Vec<&Obligation>> = vec![Vec::new(); run.rows.len()];
     for o in extras.obligations {
         owed[o.parcel].push(o);
     }
-    let wanted = |row: &Row<'_>| match &options.town {
+    let wanted = |row: &Row| match &options.town {
         None => true,
         Some(town) => town_of(row)
             .map(|name| run.rules.municipality(name).unwrap_or_else(|| name.to_string()))
