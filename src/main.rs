@@ -27,7 +27,8 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("lakeshore: error: {}", told(&e));
+            // The message may quote input text; its control characters (a terminal's escapes) are not sent.
+            eprintln!("lakeshore: error: {}", lakeshore::model::controls::for_terminal(&told(&e)));
             ExitCode::from(1)
         }
     }

@@ -12,6 +12,7 @@ pub use args::Args;
 use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::formats::write::OutputSet;
+use lakeshore::model::controls::for_terminal;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::stream_obligations_files;
@@ -165,15 +166,17 @@ fn finish(
         }
         return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) });
     }
+    // Input text in a note or a problem could hold control characters, a terminal's escapes among them.
+    let shown = |text: String| for_terminal(&text).into_owned();
     for note in &run.notes {
-        println!("note: {note}");
+        println!("note: {}", shown(note.to_string()));
     }
     for path in &written {
         println!("wrote {}", path.display());
     }
     const SHOWN: usize = 50;
     for problem in problems.iter().take(SHOWN) {
-        eprintln!("lakeshore: {problem}");
+        eprintln!("lakeshore: {}", shown(problem.to_string()));
     }
     if problems.len() > SHOWN {
         eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);

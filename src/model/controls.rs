@@ -76,6 +76,17 @@ pub fn without_controls(text: &str) -> (Cow<'_, str>, Vec<char>) {
     }
 }
 
+/// `text` for a terminal: its control characters, a terminal's escapes among them, replaced, its line breaks
+/// kept (a message may have several lines); borrowed when it has none.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    match first_control(text) {
+        None => Cow::Borrowed(text),
+        Some(_) => Cow::Owned(
+            text.chars().map(|c| if c != '\n' && is_control(c) { REPLACEMENT } else { c }).collect(),
+        ),
+    }
+}
+
 /// Appends `text` to `out` with its control characters replaced; returns them.
 fn push_replacing(out: &mut String, text: &str) -> Vec<char> {
     let mut found = Vec::new();
@@ -256,6 +267,7 @@ mod tests {
         // A lead byte of a control in the text before `from` is left alone.
         let mut line = String::from("\u{1}b");
         assert!(replace_controls_from(&mut line, 1).is_empty());
+        assert_eq!(for_terminal("line 1\n\u{1b}[2Jline 2"), "line 1\n\u{fffd}[2Jline 2");
     }
 
     struct Owners(Vec<&'static str>);

@@ -4,6 +4,9 @@
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
 //! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
 //! seconds on a schedule of a million rows.
+//!
+//! A command's files go into the output folder as one set ([`set::OutputSet`]): written in a staging folder
+//! under the folder's lock, and renamed into place together with the manifest `run.json` last.
 
 mod by_place;
 mod csv;
