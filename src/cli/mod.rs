@@ -467,7 +467,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
-    let (run, found, problems) = run_obligations(&a.run, &config)?;
+    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
@@ -475,6 +475,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let options = MapOptions { colour_by, town: a.town.clone() };
     let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
     let html = lakeshore::report::map::html::render_html(&page);
+    problems.extend(page.problems.iter().cloned());
     let file = staged_file(&set, &out)?;
     lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     let code = finish(&a.run, &config, &run, &problems, vec![file], set, writing)?;

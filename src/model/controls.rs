@@ -144,8 +144,8 @@ impl Controls {
         }
     }
 
-    /// One problem for each column of `table` (named by `path`, the table's files without their extension)
-    /// that held control characters: how many values, which characters, and the first row's first cell.
+    /// One problem for each column of the table with `columns` (named by `path`, one of its files) that held
+    /// control characters: how many values, which characters, and the first row's first cell.
     pub fn problems(&self, path: &Path, columns: &[(&'static str, Kind)]) -> Vec<Problem> {
         let Ok(found) = self.columns.lock() else { return Vec::new() };
         let mut problems = Vec::new();
@@ -162,8 +162,8 @@ impl Controls {
                 path,
                 Location::Field(name.to_string()),
                 format!(
-                    "{values} held control characters ({}){first}, written as U+FFFD: remove them from the input \
-                     file the {name} comes from",
+                    "{values} held control characters ({}){first}, written as U+FFFD in every file of the \
+                     table: correct the {name} in the input file it comes from",
                     chars.join(", ")
                 ),
             ));
@@ -311,16 +311,18 @@ mod tests {
         assert!(cleaned.push_text(1, 2, &mut out));
         assert_eq!(out, "x,owned by B\u{fffd}b\u{fffd}");
         assert!(!cleaned.push_text(1, 1, &mut out));
-        let problems = controls.problems(Path::new("out/schedule"), owners.columns());
+        let problems = controls.problems(Path::new("schedule.csv"), owners.columns());
         let told: Vec<String> = problems.iter().map(ToString::to_string).collect();
         // Row 3 stands at place 7, before row 1 at place 9.
         assert_eq!(
             told,
             [
-                "out/schedule: field owner: 2 values held control characters (U+0000, U+202E, U+2066), the first \
-                 in the row of p3, written as U+FFFD: remove them from the input file the owner comes from",
-                "out/schedule: field reason: 1 value held control characters (U+0000, U+202E), the first in the \
-                 row of p1, written as U+FFFD: remove them from the input file the reason comes from",
+                "schedule.csv: field owner: 2 values held control characters (U+0000, U+202E, U+2066), the first \
+                 in the row of p3, written as U+FFFD in every file of the table: correct the owner in the input \
+                 file it comes from",
+                "schedule.csv: field reason: 1 value held control characters (U+0000, U+202E), the first in the \
+                 row of p1, written as U+FFFD in every file of the table: correct the reason in the input file \
+                 it comes from",
             ]
         );
     }

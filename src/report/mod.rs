@@ -206,7 +206,7 @@ impl TableFiles {
     }
 
     /// Completes every file under its temporary name (a table that got no block has its header alone);
-    /// with them, one problem for each column that held control characters.
+    /// with them, one problem for each column that held control characters, named by the table's first file.
     pub fn finish(mut self) -> Result<(Vec<Staged>, Vec<Problem>)> {
         let sinks = std::mem::take(self.sinks(0)?);
         let staged = sinks
@@ -216,7 +216,10 @@ impl TableFiles {
                 FileSink::Any(sink) => sink.finish(),
             })
             .collect::<Result<_>>()?;
-        Ok((staged, self.controls.problems(&self.dir.join(&self.stem), &self.columns)))
+        // Named by the first file, without the folder: the files are written in a staging folder.
+        let first =
+            self.formats.first().map_or(self.stem.clone(), |f| format!("{}.{}", self.stem, f.extension()));
+        Ok((staged, self.controls.problems(Path::new(&first), &self.columns)))
     }
 }
 

@@ -202,12 +202,18 @@ fn geojson_parcels(dir: &Path, record: usize, owner: &str) {
     std::fs::write(dir.join("parcels.geojson"), collection.to_string()).unwrap();
 }
 
+/// `lakeshore COMMAND` of the sample copy in `dir` with the parcels of `parcels.geojson`, into `out`, with
+/// the arguments `more`.
+fn with_geojson_parcels(dir: &Path, command: &str, out: &str, more: &[&str]) -> std::process::Output {
+    let mut run = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+    run.current_dir(dir).args([command, "--config", "county.toml", "--parcels", "parcels.geojson"]);
+    run.args(["--as-of", "2027-01-15", "--out", out, "--quiet"]).args(more);
+    run.output().expect("cannot run the lakeshore binary")
+}
+
 /// `lakeshore schedule` of the sample copy in `dir` with the parcels of `parcels.geojson`, into `out`.
 fn schedule_geojson_parcels(dir: &Path, out: &str) -> std::process::Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
-    command.current_dir(dir).args(["schedule", "--config", "county.toml", "--parcels", "parcels.geojson"]);
-    command.args(["--as-of", "2027-01-15", "--out", out, "--format", "csv,geojson,parquet", "--quiet"]);
-    command.output().expect("cannot run the lakeshore binary")
+    with_geojson_parcels(dir, "schedule", out, &["--format", "csv,geojson,parquet"])
 }
 
 #[test]
@@ -243,12 +249,31 @@ fn a_nul_and_a_right_to_left_override_in_an_owner_come_out_as_replacement_charac
 
     let found = control_problems(&out);
     assert_eq!(found.len(), 1, "{found:?}");
-    let message = found[0].values().cloned().collect::<Vec<_>>().join(" | ");
-    assert!(
-        message.contains("owner") && message.contains("U+0000") && message.contains("U+202E"),
-        "{message}"
-    );
+    assert_eq!((found[0]["file"].as_str(), found[0]["record"].as_str()), ("schedule.csv", "field owner"));
+    let message = &found[0]["problem"];
+    let id = &rows.iter().find(|r| r["record"] == "3").unwrap()["parcel_id"];
+    assert!(message.starts_with("1 value held control characters (U+0000, U+202E)"), "{message}");
+    assert!(message.contains(&format!("the first in the row of {id}")), "{message}");
     let (_, problems) = common::read_rows(&out.join("problems.csv")).unwrap();
     assert_eq!(problems.len(), clean_problems.len() + 1, "one problem more than the clean run");
+
+    // The parcel owes a periodic inspection in 2027 (it is in the clean notices): its letter, label and row
+    // of the notices carry the cleaned name, reported once, for notices.csv; the interactive map carries it
+    // too, reported for map.html.
+    let noticed = with_geojson_parcels(&dir, "notices", "notices", &["--format", "csv"]);
+    assert_eq!(noticed.status.code(), Some(2), "{}", String::from_utf8_lossy(&noticed.stderr));
+    let mapped = with_geojson_parcels(&dir, "map", "map", &["--format", "html"]);
+    assert_eq!(mapped.status.code(), Some(2), "{}", String::from_utf8_lossy(&mapped.stderr));
+    for file in ["notices/notices.csv", "notices/letters.html", "notices/labels.html", "map/map.html"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(text.contains(expected), "{file} names the owner");
+        assert!(!text.contains(['\0', '\u{202e}']), "{file} holds the raw characters");
+    }
+    let found = control_problems(&dir.join("notices"));
+    let files: Vec<(&str, &str)> = found.iter().map(|r| (r["file"].as_str(), r["record"].as_str())).collect();
+    assert_eq!(files, [("notices.csv", "field owner")]);
+    let found = control_problems(&dir.join("map"));
+    let files: Vec<(&str, &str)> = found.iter().map(|r| (r["file"].as_str(), r["record"].as_str())).collect();
+    assert_eq!(files, [("map.html", "field owner")]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -110,6 +110,8 @@ pub struct HtmlMap {
     pub workload: Vec<(i32, u64)>,
     /// Inspections overdue at the as-of date (the backlog before the first year).
     pub backlog: u64,
+    /// The control characters the parcels' fields held, one problem a field (they are shown as U+FFFD).
+    pub problems: Vec<crate::model::error::Problem>,
 }
 
 /// The Douglas–Peucker tolerance for showing shapes within `extent` (`[minx, miny, maxx, maxy]`, in feet or
