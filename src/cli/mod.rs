@@ -125,7 +125,6 @@ fn output_set(dir: &Path) -> anyhow::Result<OutputSet> {
 /// Writes `problems.csv`, publishes the run's files with `run.json` (see [`OutputSet::publish`]), prints
 /// the stage times (with `-v`), notes, files written and problems, and returns the exit code: 2 when bad
 /// records were reported.
-#[allow(clippy::too_many_arguments)]
 fn finish(
     a: &RunArgs,
     config: &Config,
