@@ -62,6 +62,58 @@ fn a_run_into_a_folder_another_run_holds_says_who_and_stops() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The files `run.json` in `out` names, each checked against its SHA-256 and size; returns the as-of date
+/// it gives.
+fn verified_set(out: &Path) -> String {
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    for file in manifest["files"].as_array().unwrap() {
+        let name = file["name"].as_str().unwrap();
+        let bytes = std::fs::read(out.join(name)).unwrap();
+        assert_eq!(file["sha256"], sha256(&bytes), "{name} is the file run.json names");
+        assert_eq!(file["bytes"], bytes.len(), "{name}");
+    }
+    manifest["as_of"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn two_runs_started_together_into_one_folder_leave_one_complete_set() {
+    let dir = sample_copy("concurrent");
+    let start = |as_of: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+        command.current_dir(&dir).args(["schedule", "--config", "county.toml", "--as-of", as_of]);
+        command.args(["--out", "out", "--format", "csv,geojson,parquet", "--quiet"]);
+        command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+        command.spawn().expect("cannot run the lakeshore binary")
+    };
+    // However the two interleave, each either runs whole or stops at the lock, naming the other.
+    let (first, second) = (start("2027-01-15"), start("2028-01-15"));
+    let outcomes = [
+        ("2027-01-15", first.wait_with_output().unwrap()),
+        ("2028-01-15", second.wait_with_output().unwrap()),
+    ];
+    let mut finished = Vec::new();
+    for (as_of, output) in &outcomes {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        match output.status.code() {
+            Some(0 | 2) => finished.push(*as_of),
+            Some(1) => assert!(
+                stderr.contains("another lakeshore run is writing into this folder (pid "),
+                "{stderr}"
+            ),
+            other => panic!("exit {other:?}: {stderr}"),
+        }
+    }
+    assert!(!finished.is_empty(), "one of them ran");
+    let out = dir.join("out");
+    let as_of = verified_set(&out);
+    assert!(finished.contains(&as_of.as_str()), "the set is of a run that finished: {as_of}");
+    let schedule = std::fs::read_to_string(out.join("schedule.geojson")).unwrap();
+    assert!(schedule.len() > 1000, "a whole schedule");
+    assert!(names(&out).iter().all(|n| !n.starts_with(".lakeshore")), "{:?}", names(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `lakeshore notices` of the sample copy in `dir` into `out`, printing PDFs with `chromium` when given.
 fn notices(dir: &Path, as_of: &str, chromium: Option<&str>) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
