@@ -49,7 +49,7 @@ impl OutputSet {
     /// holder, when another run holds the lock.
     pub fn open(dir: &Path, command: &[String]) -> Result<Self> {
         let made_dir = !dir.as_os_str().is_empty() && !dir.exists();
-        std::fs::create_dir_all(folder(dir)).map_err(|e| Error::io(dir, e))?;
+        std::fs::create_dir_all(folder(dir)).map_err(|e| unusable(dir, e))?;
         let lock = Lock::take(dir, command)?;
         let mut set = OutputSet {
             dir: dir.to_path_buf(),
@@ -59,7 +59,7 @@ impl OutputSet {
             lock: Some(lock),
         };
         // Holding the lock, no other run is writing here: every staging folder is a killed run's.
-        let entries = std::fs::read_dir(folder(dir)).map_err(|e| Error::io(dir, e))?;
+        let entries = std::fs::read_dir(folder(dir)).map_err(|e| unusable(dir, e))?;
         for entry in entries.flatten() {
             if entry.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
                 let path = entry.path();
@@ -67,11 +67,11 @@ impl OutputSet {
                     Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
                     _ => std::fs::remove_file(&path),
                 };
-                removed.map_err(|e| Error::io(&path, e))?;
+                removed.map_err(|e| unusable(&path, e))?;
             }
         }
         let staging = dir.join(format!("{STAGING_PREFIX}{}", std::process::id()));
-        std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+        std::fs::create_dir(&staging).map_err(|e| unusable(&staging, e))?;
         set.staging = staging;
         Ok(set)
     }
@@ -162,6 +162,12 @@ impl Drop for OutputSet {
             let _ = std::fs::remove_dir(&self.dir);
         }
     }
+}
+
+/// The error of a folder, or a file in it, that the run cannot use as it must, saying what to do.
+fn unusable(path: &Path, e: std::io::Error) -> Error {
+    let told = format!("{e}: give --out a folder you can write in (or remove what stands in the way)");
+    Error::io(path, std::io::Error::new(e.kind(), told))
 }
 
 /// The folder `dir` names for the file system: the current one when it is empty (an `--out` file with no
@@ -264,12 +270,11 @@ fn open_lock_file(path: &Path) -> Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
     options.open(path).map_err(|e| {
-        let e = if e.raw_os_error() == Some(libc_eloop()) {
-            std::io::Error::other("a link stands where the lock file goes: remove it and run again")
-        } else {
-            e
-        };
-        Error::io(path, e)
+        if e.raw_os_error() == Some(libc_eloop()) {
+            let told = "a link stands where the lock file goes: remove it and run again";
+            return Error::io(path, std::io::Error::other(told));
+        }
+        unusable(path, e)
     })
 }
 
