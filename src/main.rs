@@ -27,7 +27,8 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("lakeshore: error: {}", told(&e));
+            // The message may quote input text; its control characters (a terminal's escapes) are not sent.
+            eprintln!("lakeshore: error: {}", lakeshore::model::controls::for_terminal(&told(&e)));
             ExitCode::from(1)
         }
     }
@@ -50,9 +51,9 @@ fn told(e: &anyhow::Error) -> String {
 /// The panic hook: the message and where, the command line quoted for a shell, and a one-line request to
 /// report it; a backtrace only when `RUST_BACKTRACE` asks for one. The exit code stays 101.
 fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
-    let command: Vec<String> = std::env::args_os().map(|a| shell_quote(&a.to_string_lossy())).collect();
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     eprintln!("lakeshore: internal error: {info}");
-    eprintln!("lakeshore: command: {}", command.join(" "));
+    eprintln!("lakeshore: command: {}", lakeshore::formats::write::set::command_line(&args));
     if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
         eprintln!("{}", std::backtrace::Backtrace::force_capture());
     }
@@ -60,17 +61,6 @@ fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
         "lakeshore: this is a bug in lakeshore, not in your data: please report it with the command above and, \
          if you can, the input files"
     );
-}
-
-/// `arg` as a POSIX shell word: unchanged when plain, else in single quotes.
-fn shell_quote(arg: &str) -> String {
-    let plain =
-        !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@,+".contains(&b));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    }
 }
 
 // Parcels are millions of small allocations (ids, names, rings); mimalloc hands them out and takes them

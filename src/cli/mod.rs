@@ -11,6 +11,8 @@ use chrono::{Datelike, NaiveDate};
 pub use args::Args;
 use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
+use lakeshore::formats::write::OutputSet;
+use lakeshore::model::controls::for_terminal;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::stream_obligations_files;
@@ -121,27 +123,35 @@ fn prepare_tables(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
     Ok((config, formats))
 }
 
-/// Writes `problems.csv`, prints the stage times (with `-v`), notes, files written and problems, and
-/// returns the exit code: 2 when bad records were reported.
+/// Takes the lock of the output folder `dir` for this run and makes the staging folder its files are
+/// written in (see [`OutputSet`]).
+fn output_set(dir: &Path) -> anyhow::Result<OutputSet> {
+    let command: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    Ok(OutputSet::open(dir, &command)?)
+}
+
+/// Writes `problems.csv`, publishes the run's files with `run.json` (see [`OutputSet::publish`]), prints
+/// the stage times (with `-v`), notes, files written and problems, and returns the exit code: 2 when bad
+/// records were reported.
 fn finish(
     a: &RunArgs,
     config: &Config,
     run: &Run,
     problems: &[lakeshore::model::error::Problem],
     mut written: Vec<PathBuf>,
+    set: OutputSet,
     writing: std::time::Instant,
 ) -> anyhow::Result<ExitCode> {
     // Each layer is read once a run (a map or buffer report takes the reference layers from the run), so
     // every bad record is reported once; the problems of the stages are only put in order.
     let mut problems = problems.to_vec();
     problems.sort();
-    written.extend(write_table(
-        &ProblemTable(&problems),
-        &a.out,
-        "problems",
-        &[OutputFormat::Csv],
-        &config.crs,
-    )?);
+    // What problems.csv itself holds is cleaned, and not reported again.
+    let (paths, _) =
+        write_table(&ProblemTable(&problems), set.staging(), "problems", &[OutputFormat::Csv], &config.crs)?;
+    written.extend(paths);
+    let mut written: Vec<PathBuf> = written.iter().map(|path| set.published(path)).collect();
+    written.extend(set.publish(config.as_of)?.pop());
     if a.verbose {
         for line in &run.columns {
             eprintln!("lakeshore: {line}");
@@ -163,15 +173,17 @@ fn finish(
         }
         return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) });
     }
+    // Input text in a note or a problem could hold control characters, a terminal's escapes among them.
+    let shown = |text: String| for_terminal(&text).into_owned();
     for note in &run.notes {
-        println!("note: {note}");
+        println!("note: {}", shown(note.to_string()));
     }
     for path in &written {
         println!("wrote {}", path.display());
     }
     const SHOWN: usize = 50;
     for problem in problems.iter().take(SHOWN) {
-        eprintln!("lakeshore: {problem}");
+        eprintln!("lakeshore: {}", shown(problem.to_string()));
     }
     if problems.len() > SHOWN {
         eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);
@@ -197,27 +209,29 @@ fn print_field_choices(run: &Run) {
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
+    let set = output_set(&a.out)?;
     // Every format is written from the rows as they come, none kept.
     let (run, summary, written) = with_progress(&a, |progress| {
-        lakeshore::report::stream_schedule_files(&config, progress, &a.out, &formats)
+        lakeshore::report::stream_schedule_files(&config, progress, set.staging(), &formats)
     })?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");
     }
-    finish(&a, &config, &run, &run.problems, written, writing)
+    finish(&a, &config, &run, &run.problems, written, set, writing)
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
     // The rows need not be kept at all: the files are written from each block's obligations as they come.
+    let set = output_set(&a.out)?;
     let (run, summary, written) =
-        with_progress(&a, |progress| stream_obligations_files(&config, progress, &a.out, &formats))?;
+        with_progress(&a, |progress| stream_obligations_files(&config, progress, set.staging(), &formats))?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");
     }
-    finish(&a, &config, &run, &run.problems, written, writing)
+    finish(&a, &config, &run, &run.problems, written, set, writing)
 }
 
 /// Parses `2027..2036`, `2027..=2036`, `2027-2036` or `2027`.
@@ -244,17 +258,19 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
         Some(text) => parse_years(text)?,
         None => (config.as_of.year(), config.as_of.year() + 9),
     };
+    let set = output_set(&a.run.out)?;
     // The rows are counted as they come, and none kept.
     let (run, table) = with_progress(&a.run, |progress| {
         lakeshore::report::workload::stream_workload(&config, progress, first, last)
     })?;
     let writing = std::time::Instant::now();
     let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
-    let written = write_table(&table, &a.run.out, "workload", &csv_only, &config.crs)?;
+    let (written, mut problems) = write_table(&table, set.staging(), "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");
     }
-    finish(&a.run, &config, &run, &run.problems, written, writing)
+    problems.extend(run.problems.iter().cloned());
+    finish(&a.run, &config, &run, &problems, written, set, writing)
 }
 
 /// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
@@ -296,6 +312,7 @@ fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
 
 fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a.run)?;
+    let set = output_set(&a.run.out)?;
     let run = run_with_progress(&a.run, &config)?;
     let from = lakeshore::report::buffer::BufferSource::parse(&a.from);
     let (report, more) =
@@ -304,7 +321,8 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     problems.extend(more);
     let writing = std::time::Instant::now();
     let table = lakeshore::report::buffer::table::BufferTable::new(&run, &report);
-    let written = write_table(&table, &a.run.out, "buffer", &formats, &config.crs)?;
+    let (written, cleaned) = write_table(&table, set.staging(), "buffer", &formats, &config.crs)?;
+    problems.extend(cleaned);
     if !a.run.quiet {
         let parcels = report.hits.iter().filter(|h| h.kind == "parcel").count();
         println!(
@@ -315,7 +333,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
             report.source
         );
     }
-    let code = finish(&a.run, &config, &run, &problems, written, writing)?;
+    let code = finish(&a.run, &config, &run, &problems, written, set, writing)?;
     std::mem::forget(run);
     Ok(code)
 }
@@ -339,16 +357,19 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     };
     let (config, formats) = prepare_tables(&a.run)?;
     let year = a.year.unwrap_or(config.as_of.year());
+    let set = output_set(&a.run.out)?;
     // Only the noticed obligations and their parcels' rows are kept of each block.
     let (run, noticed) = with_progress(&a.run, |progress| {
         lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
     })?;
     let writing = std::time::Instant::now();
     let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
-    let mut written = write_table(&list, &a.run.out, "notices", &formats, &config.crs)?;
+    let dir = set.staging();
+    let (mut written, mut problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
-    written.extend(write_table(&unmailed, &a.run.out, "cannot_mail", &[OutputFormat::Csv], &config.crs)?);
-    let html = [write_letters(&list, &template, &a.run.out, config.as_of)?, write_labels(&list, &a.run.out)?];
+    // Its text is the notices' text, reported with them.
+    written.extend(write_table(&unmailed, dir, "cannot_mail", &[OutputFormat::Csv], &config.crs)?.0);
+    let html = [write_letters(&list, &template, dir, config.as_of)?, write_labels(&list, dir)?];
     written.extend(html.iter().cloned());
     if let Some(chromium) = &chromium {
         for page in html {
@@ -366,7 +387,8 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let code = finish(&a.run, &config, &run, &run.problems, written, writing)?;
+    problems.extend(run.problems.iter().cloned());
+    let code = finish(&a.run, &config, &run, &problems, written, set, writing)?;
     std::mem::forget(noticed);
     Ok(code)
 }
@@ -386,6 +408,7 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
         None => a.run.out.join("map.png"),
     };
     let (config, _) = prepare(&a.run)?;
+    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
     let run = run_with_progress(&a.run, &config)?;
     // The reference layers drawn are those the run read.
     let options = MapOptions { colour_by, town: a.town.clone() };
@@ -397,13 +420,10 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     } else {
         render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
     };
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| lakeshore::model::error::Error::io(dir, e))?;
-    }
-    lakeshore::formats::write::write_atomic(&out, |w| w.write_all(&bytes))?;
+    let file = staged_file(&set, &out)?;
+    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
-    let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
-    let code = finish(&args, &config, &run, &run.problems, vec![out.clone()], writing)?;
+    let code = finish(&a.run, &config, &run, &run.problems, vec![file], set, writing)?;
     std::mem::forget(run);
     Ok(code)
 }
@@ -447,7 +467,8 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
-    let (run, found, problems) = run_obligations(&a.run, &config)?;
+    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
     let writing = std::time::Instant::now();
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
@@ -455,15 +476,20 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let options = MapOptions { colour_by, town: a.town.clone() };
     let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
     let html = lakeshore::report::map::html::render_html(&page);
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| lakeshore::model::error::Error::io(dir, e))?;
-    }
-    lakeshore::formats::write::write_atomic(&out, |w| w.write_all(html.as_bytes()))?;
-    let args = RunArgs { out: out.parent().map(PathBuf::from).unwrap_or_default(), ..a.run };
-    let code = finish(&args, &config, &run, &problems, vec![out.clone()], writing)?;
+    problems.extend(page.problems.iter().cloned());
+    let file = staged_file(&set, &out)?;
+    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
+    let code = finish(&a.run, &config, &run, &problems, vec![file], set, writing)?;
     std::mem::forget(found);
     std::mem::forget(run);
     Ok(code)
+}
+
+/// Where the map file `out` is written in the staging folder of `set`: under its own name, checked to be a
+/// plain file name.
+fn staged_file(set: &OutputSet, out: &Path) -> anyhow::Result<PathBuf> {
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(lakeshore::formats::write::output_path(set.staging(), &name)?)
 }
 
 /// The map's colouring for `--by`.

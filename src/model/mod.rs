@@ -1,8 +1,9 @@
 //! Plain data every floor shares, importing nothing of the crate above it: errors and the problems a run
 //! reports ([`error`]), messages for mistakes in TOML ([`diagnose`]), ISO date text ([`date`]), the output
-//! table every writer takes ([`table`]), what classification found about a parcel ([`facts`]) and the parcel
-//! id ([`id`]).
+//! table every writer takes ([`table`]) and the control characters no output carries ([`controls`]), what
+//! classification found about a parcel ([`facts`]) and the parcel id ([`id`]).
 
+pub mod controls;
 pub mod date;
 pub mod diagnose;
 pub mod error;

@@ -17,6 +17,7 @@ use chrono::NaiveDate;
 
 use crate::formats::write::write_atomic;
 use crate::law::obligations::Obligation;
+use crate::model::controls::{is_control, REPLACEMENT};
 use crate::model::error::{Error, Result};
 use crate::report::notices::{town, Letter, Notices};
 
@@ -60,10 +61,12 @@ pub const ITEM_FIELDS: &[&str] = &[
 ];
 
 /// Appends `text` to `out` with the characters HTML gives meaning to (`& < > " '`) escaped, so a value is
-/// safe both in element text and in a quoted attribute.
+/// safe both in element text and in a quoted attribute, and control characters written as U+FFFD
+/// ([`crate::model::controls`]), so that no value reorders or hides the letter's text.
 pub fn escape_html(text: &str, out: &mut String) {
     for c in text.chars() {
         match c {
+            c if is_control(c) => out.push(REPLACEMENT),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),

@@ -17,7 +17,8 @@ pub mod workload;
 use std::path::{Path, PathBuf};
 
 use crate::crs::{Crs, Reprojector};
-use crate::model::error::{Error, Result};
+use crate::model::controls::{Cleaned, Controls};
+use crate::model::error::{Error, Problem, Result};
 use rayon::prelude::*;
 
 use crate::formats::write::gpkg::GpkgSink;
@@ -145,6 +146,8 @@ pub struct TableFiles {
     columns: Vec<(&'static str, Kind)>,
     style: Option<String>,
     sinks: Option<Vec<FileSink>>,
+    /// The control characters the first file's writer met, column by column.
+    controls: Controls,
 }
 
 impl TableFiles {
@@ -167,6 +170,7 @@ impl TableFiles {
             columns: columns.to_vec(),
             style,
             sinks: None,
+            controls: Controls::default(),
         })
     }
 
@@ -186,7 +190,8 @@ impl TableFiles {
     }
 
     /// Adds a block of a table of `places` places to every file: row `i` of `block` goes to place
-    /// `place(i)`, one of `filled`, the places the block fills whole (see [`Sink::add`]).
+    /// `place(i)`, one of `filled`, the places the block fills whole (see [`Sink::add`]). Every file gets
+    /// the block [`Cleaned`] of control characters; those of the first file are counted.
     pub fn add<T: Table>(
         &mut self,
         places: usize,
@@ -194,37 +199,49 @@ impl TableFiles {
         place: Place<'_>,
         filled: &[usize],
     ) -> Result<()> {
-        self.sinks(places)?.iter_mut().try_for_each(|sink| match sink {
-            FileSink::Text(text) => text.add_places(block, place, filled),
-            FileSink::Any(sink) => sink.add(block, place, filled),
+        self.sinks(places)?;
+        let (Some(sinks), controls) = (self.sinks.as_mut(), &self.controls) else { return Ok(()) };
+        sinks.iter_mut().enumerate().try_for_each(|(k, sink)| {
+            let block = Cleaned::new(block, place, (k == 0).then_some(controls));
+            match sink {
+                FileSink::Text(text) => text.add_places(&block, place, filled),
+                FileSink::Any(sink) => sink.add(&block, place, filled),
+            }
         })
     }
 
-    /// Completes every file under its temporary name (a table that got no block has its header alone).
-    pub fn finish(mut self) -> Result<Vec<Staged>> {
+    /// Completes every file under its temporary name (a table that got no block has its header alone);
+    /// with them, one problem for each column that held control characters, named by the table's first file.
+    pub fn finish(mut self) -> Result<(Vec<Staged>, Vec<Problem>)> {
         let sinks = std::mem::take(self.sinks(0)?);
-        sinks
+        let staged = sinks
             .into_iter()
             .map(|sink| match sink {
                 FileSink::Text(text) => text.finish(),
                 FileSink::Any(sink) => sink.finish(),
             })
-            .collect()
+            .collect::<Result<_>>()?;
+        // Named by the first file, without the folder: the files are written in a staging folder.
+        let first =
+            self.formats.first().map_or(self.stem.clone(), |f| format!("{}.{}", self.stem, f.extension()));
+        Ok((staged, self.controls.problems(Path::new(&first), &self.columns)))
     }
 }
 
-/// Writes `table` as `<dir>/<stem>.<ext>` in each format; returns the files written.
+/// Writes `table` as `<dir>/<stem>.<ext>` in each format; returns the files written and the problems of
+/// the control characters its text held (see [`TableFiles::finish`]).
 pub fn write_table(
     table: &dyn Table,
     dir: &Path,
     stem: &str,
     formats: &[OutputFormat],
     working_crs: &Crs,
-) -> Result<Vec<PathBuf>> {
+) -> Result<(Vec<PathBuf>, Vec<Problem>)> {
     let mut files = TableFiles::new(dir, stem, formats, working_crs, table.columns(), None)?;
     let filled: Vec<usize> = (0..table.len()).collect();
     files.add(table.len(), &Whole(table), &|i| i, &filled)?;
-    commit_all(files.finish()?)
+    let (staged, problems) = files.finish()?;
+    Ok((commit_all(staged)?, problems))
 }
 
 /// Runs the schedule and writes `schedule.<ext>` in `dir` in each of `formats` from the rows as they come,
@@ -247,9 +264,10 @@ pub fn stream_schedule_files(
         drop_on_all_cores(rows);
         Ok(())
     })?;
-    summary.problems = run.problems.len();
     let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
-    let written = files.finish()?;
+    let (written, problems) = files.finish()?;
+    run.problems.extend(problems);
+    summary.problems = run.problems.len();
     run.timings.push(crate::pipeline::Lap::since("write schedule", writing, cpu));
     Ok((run, summary, written))
 }
@@ -278,26 +296,28 @@ impl ScheduleFiles {
         Ok(ScheduleFiles { table, qml })
     }
 
-    /// Completes every file and puts them all in place; returns their paths.
-    fn finish(self) -> Result<Vec<PathBuf>> {
-        let mut staged = self.table.finish()?;
+    /// Completes every file and puts them all in place; returns their paths and the problems of the control
+    /// characters the table held.
+    fn finish(self) -> Result<(Vec<PathBuf>, Vec<Problem>)> {
+        let (mut staged, problems) = self.table.finish()?;
         if let Some((path, style)) = &self.qml {
             let mut file = crate::formats::write::AtomicFile::create(path)?;
             std::io::Write::write_all(&mut file, style.as_bytes()).map_err(|e| Error::io(path, e))?;
             staged.push(file.close()?);
         }
-        commit_all(staged)
+        Ok((commit_all(staged)?, problems))
     }
 }
 
 /// Writes the schedule of `run` (`schedule.csv`, `schedule.geojson`, `schedule.parquet`, `schedule.gpkg`),
-/// and its QGIS style: beside a GeoJSON as `schedule.qml`, inside the GeoPackage in `layer_styles`.
+/// and its QGIS style: beside a GeoJSON as `schedule.qml`, inside the GeoPackage in `layer_styles`; returns
+/// the files and the problems of the control characters the table held.
 pub fn write_schedule(
     run: &Run,
     dir: &Path,
     formats: &[OutputFormat],
     working_crs: &Crs,
-) -> Result<Vec<PathBuf>> {
+) -> Result<(Vec<PathBuf>, Vec<Problem>)> {
     let mut files = ScheduleFiles::new(&run.rules, dir, formats, working_crs)?;
     let table = schedule::ScheduleTable::new(run);
     let filled: Vec<usize> = (0..table.len()).collect();

@@ -137,7 +137,9 @@ pub fn stream_obligations_files_in_blocks(
         Ok(())
     })?;
     let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
-    let written = commit_all(files.finish()?)?;
+    let (staged, problems) = files.finish()?;
+    let written = commit_all(staged)?;
+    run.problems.extend(problems);
     run.timings.push(crate::pipeline::Lap::since("write obligations", writing, cpu));
     Ok((run, summary, written))
 }

@@ -98,7 +98,7 @@ fn an_error_is_told_once() {
     assert!(stderr.contains("\n1 | parcel_twon = 1\n"), "{stderr}");
     assert_eq!(stderr.matches("parcel_twon = 1").count(), 1, "the mistake is shown twice:\n{stderr}");
 
-    // --out under a plain file: the folder cannot be made, for the reason the system gives.
+    // --out under a plain file: the folder cannot be made, for the reason the system gives, and what to do.
     let out = config.join("out");
     let reason = std::fs::create_dir_all(&out).unwrap_err();
     let args = ["schedule", "--config", "data/sample/county.toml", "--as-of", "2027-01-15", "--out"];
@@ -106,7 +106,11 @@ fn an_error_is_told_once() {
     assert_eq!(run.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&run.stderr),
-        format!("lakeshore: error: {}: {reason}\n", out.display())
+        format!(
+            "lakeshore: error: {}: {reason}: give --out a folder you can write in (or remove what stands in the \
+             way)\n",
+            out.display()
+        )
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

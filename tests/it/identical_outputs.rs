@@ -1,4 +1,4 @@
-//! Every output except `problems.csv` stays what the code wrote before the streaming pipeline: the text
+//! Every output except `problems.csv` and `run.json` stays what the code wrote before the streaming pipeline: the text
 //! outputs (CSV, GeoJSON, SVG, HTML, QML) byte for byte, the binary ones (GeoPackage, GeoParquet, PNG) as read
 //! back ([`crate::read_back`]: tables, rows, geometry, CRS, pixels), so that a dependency writing the same
 //! content in other bytes is no failure.
@@ -41,13 +41,14 @@ fn runs() -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-/// `run/file -> digest` for every file under `dir` but `problems.csv`.
+/// `run/file -> digest` for every file under `dir` but `problems.csv` and `run.json` (which holds the command
+/// line, with this machine's paths; `safe_outputs` checks it).
 fn digests(dir: &Path) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     for run in fs::read_dir(dir).expect("output folder").map(|e| e.expect("entry").path()) {
         for file in fs::read_dir(&run).expect("run folder").map(|e| e.expect("entry").path()) {
             let name = file.file_name().expect("file name").to_string_lossy().into_owned();
-            if name == "problems.csv" {
+            if name == "problems.csv" || name == "run.json" {
                 continue;
             }
             let bytes = match read_back(&file) {

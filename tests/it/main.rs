@@ -24,6 +24,7 @@ mod mutation;
 mod notices;
 mod ny_county;
 mod one_story;
+mod output_set;
 mod outputs;
 mod planted;
 mod qgis_style;

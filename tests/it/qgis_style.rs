@@ -48,7 +48,7 @@ fn the_style_beside_the_geojson_is_well_formed_and_names_real_columns() {
     let config = Config::new(ConfigFile::load(&path).unwrap(), as_of).unwrap();
     let run = run_schedule(&config).unwrap();
     let dir = common::fresh_dir("qgis-style");
-    let written =
+    let (written, _) =
         write_schedule(&run, &dir, &[OutputFormat::Csv, OutputFormat::GeoJson], &config.crs).unwrap();
     let style = dir.join("schedule.qml");
     assert!(written.contains(&style), "{written:?}");

@@ -1,6 +1,6 @@
 //! Outputs that are safe to open and never half-written: CSV cells that Excel would run as formulas are
 //! defused, a run killed while writing leaves every output either the previous complete version or the new
-//! one, temporary files of a killed run are removed by the next, and a panic asks to be reported.
+//! one, the staging folder of a killed run is removed by the next, and a panic asks to be reported.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ use crate::common;
 const FAULT: &str = "LAKESHORE_FAULT";
 
 /// A copy of the sample county in a fresh folder.
-fn sample_copy(label: &str) -> PathBuf {
+pub(crate) fn sample_copy(label: &str) -> PathBuf {
     let dir = common::fresh_dir(label);
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
     for entry in std::fs::read_dir(&sample).unwrap() {
@@ -27,7 +27,9 @@ fn sample_copy(label: &str) -> PathBuf {
     dir
 }
 
-fn schedule(dir: &Path, as_of: &str, out: &str, fault: Option<&str>) -> Output {
+/// `lakeshore schedule` of the sample copy in `dir` into `out` (CSV, GeoJSON and Parquet), with the fault
+/// `fault` injected if given.
+pub(crate) fn schedule(dir: &Path, as_of: &str, out: &str, fault: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
     command.current_dir(dir).args(["schedule", "--config", "county.toml", "--as-of", as_of, "--out", out]);
     command.args(["--format", "csv,geojson,parquet", "--quiet"]);
@@ -39,16 +41,31 @@ fn schedule(dir: &Path, as_of: &str, out: &str, fault: Option<&str>) -> Output {
     command.output().expect("cannot run the lakeshore binary")
 }
 
-/// The files of `dir` by name.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+/// The files of `dir` by name (folders left out).
+pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .map(|e| e.unwrap())
+                .filter(|e| e.file_type().unwrap().is_file())
                 .map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap()))
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The names of everything in `dir`, hidden files and folders included, sorted.
+pub(crate) fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+/// `files` without `run.json`, which names the command line (and so the output folder) of its run.
+fn without_manifest(mut files: BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
+    files.remove("run.json");
+    files
 }
 
 /// Overwrites field `name` of record `record` (1-based) of the `.dbf` at `path` with `text`, padded with
@@ -103,14 +120,15 @@ fn text_cells_are_quoted_and_those_excel_would_run_are_written_as_text() {
 }
 
 /// A run killed after `n` bytes of output, for many `n` from a seed: every output file is then the previous
-/// complete version or the new complete one, and the next run removes the temporary files.
+/// complete version or the new complete one, `run.json` is the old one or none (the new set is published
+/// with it last), and the next run removes the staging folder.
 #[test]
 fn a_run_killed_while_writing_leaves_old_or_new_files_never_partial() {
     let dir = sample_copy("kill-during-write");
     // The new outputs, from a clean run elsewhere; the old ones are a different as-of date.
     let reference = schedule(&dir, "2028-01-15", "new", None);
     assert!(matches!(reference.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&reference.stderr));
-    let new = files(&dir.join("new"));
+    let new = without_manifest(files(&dir.join("new")));
     let total: usize = new.values().map(Vec::len).sum();
     assert!(new.len() >= 4, "outputs: {:?}", new.keys());
 
@@ -123,31 +141,37 @@ fn a_run_killed_while_writing_leaves_old_or_new_files_never_partial() {
         let first = schedule(&dir, "2027-01-15", "out", None);
         assert!(matches!(first.status.code(), Some(0 | 2)));
         let old = files(&out);
-        assert_ne!(old, new, "the two runs must differ for the test to mean anything");
+        assert_ne!(
+            without_manifest(old.clone()),
+            new,
+            "the two runs must differ for the test to mean anything"
+        );
 
         let killed = schedule(&dir, "2028-01-15", "out", Some(&format!("abort-after-bytes={limit}")));
         assert_eq!(killed.status.code(), None, "killed after {limit} bytes: {killed:?}");
         for (name, bytes) in files(&out) {
-            if name.contains(".tmp-") {
+            // The lock file a killed run leaves says who held it.
+            if name == ".lakeshore.lock" {
                 continue;
             }
-            let whole = old.get(&name) == Some(&bytes) || new.get(&name) == Some(&bytes);
+            let whole =
+                old.get(&name) == Some(&bytes) || (name != "run.json" && new.get(&name) == Some(&bytes));
             assert!(
                 whole,
                 "killed after {limit} of {total} bytes: {name} is neither the old nor the new file"
             );
         }
-        for name in old.keys() {
+        for name in old.keys().filter(|name| *name != "run.json") {
             assert!(out.join(name).exists(), "killed after {limit} bytes: {name} disappeared");
         }
 
         let again = schedule(&dir, "2028-01-15", "out", None);
         assert!(matches!(again.status.code(), Some(0 | 2)));
-        assert_eq!(
-            files(&out),
-            new,
-            "after a clean run, the outputs are the new ones and no temporary is left"
-        );
+        assert_eq!(without_manifest(files(&out)), new, "after a clean run, the outputs are the new ones");
+        let mut expected: Vec<String> = new.keys().cloned().collect();
+        expected.push("run.json".into());
+        expected.sort();
+        assert_eq!(names(&out), expected, "no staging folder, lock or temporary is left");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::formats::write::sink::{too_many, Order, Place, Sink};
-use crate::formats::write::{temp_path_tagged, AtomicFile, Staged};
+use crate::formats::write::{create_temp, AtomicFile, Staged};
 use crate::model::error::{Error, Result};
 use crate::model::table::Table;
 
@@ -295,8 +295,7 @@ impl Stretch {
 impl Scratch {
     /// The scratch file beside the output `path`.
     fn create(path: &Path) -> Result<Self> {
-        let path = temp_path_tagged(path, "lines");
-        let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
+        let (path, file) = create_temp(path, "lines")?;
         Ok(Scratch { path, lines: BufWriter::with_capacity(1 << 20, file), written: 0 })
     }
 }

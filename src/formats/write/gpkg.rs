@@ -18,7 +18,7 @@ use rusqlite::types::Value as Sql;
 use rusqlite::Connection;
 
 use super::sink::{in_order_of_place, write_whole, NoRows, Order, Place, Sink};
-use super::{temp_path, Staged};
+use super::Staged;
 use crate::crs::Crs;
 use crate::formats::gpkg::blob::push_blob;
 use crate::formats::gpkg::quote;
@@ -157,15 +157,17 @@ fn type_name(g: &Geometry<f64>) -> &'static str {
 impl GpkgWriter {
     /// Starts a GeoPackage that will become `path`, under a temporary name beside it.
     pub fn create(path: &Path) -> Result<Self> {
-        let tmp = temp_path(path);
-        let _ = std::fs::remove_file(&tmp);
+        // SQLite opens what stands at a name; the name is made here, new, so it opens no planted link, and
+        // takes the empty file for a new database.
+        let (tmp, file) = super::create_temp(path, "tmp")?;
+        drop(file);
+        let staged = Staged::new(path, &tmp);
         let conn = Connection::open(&tmp).map_err(sql_error(path))?;
         let setup = format!(
             "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {USER_VERSION};
              PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN; {SCHEMA}"
         );
-        let file = Staged::new(path, &tmp);
-        let writer = GpkgWriter { conn, file, path: path.to_path_buf(), own_srs: Vec::new() };
+        let writer = GpkgWriter { conn, file: staged, path: path.to_path_buf(), own_srs: Vec::new() };
         writer.conn.execute_batch(&setup).map_err(sql_error(path))?;
         let mut srs = writer
             .conn

@@ -4,12 +4,16 @@
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
 //! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
 //! seconds on a schedule of a million rows.
+//!
+//! A command's files go into the output folder as one set ([`set::OutputSet`]): written in a staging folder
+//! under the folder's lock, and renamed into place together with the manifest `run.json` last.
 
 mod by_place;
 mod csv;
 mod geojson;
 pub mod gpkg;
 mod parquet;
+pub mod set;
 pub mod sink;
 
 pub use self::by_place::TextByPlace;
@@ -17,6 +21,7 @@ pub use self::csv::write_csv;
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
 pub use self::parquet::{write_parquet, ParquetSink};
+pub use self::set::OutputSet;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -66,8 +71,7 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// The file that will replace `path`, created empty under its temporary name.
     pub fn create(path: &Path) -> Result<Self> {
-        let tmp = temp_path(path);
-        let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
+        let (tmp, file) = create_temp(path, "tmp")?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
@@ -182,18 +186,20 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Removes the files in `dir` named `prefix` + the id of a process that is no longer running: temporary
-/// files of a run that was killed before it could rename or remove them. Where running processes cannot be
-/// listed (no `/proc`), every such file but this process's own is taken as stale.
+/// Removes the files in `dir` named `prefix` + the id of a process that is no longer running (and, after a
+/// `-`, a number): temporary files of a run that was killed before it could rename or remove them. Where
+/// running processes cannot be listed (no `/proc`), every such file but this process's own is taken as stale.
 fn remove_stale_temps(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let proc = Path::new("/proc");
     let me = std::process::id().to_string();
+    let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        let Some(pid) = file_name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let (pid, count) = rest.split_once('-').unwrap_or((rest, "0"));
         let running = pid == me || (proc.is_dir() && proc.join(pid).exists());
-        if !running && pid.bytes().all(|b| b.is_ascii_digit()) {
+        if !running && number(pid) && number(count) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -231,20 +237,31 @@ impl Write for Faulty {
     }
 }
 
-/// The temporary name beside `path` that a file is written under before it is renamed to `path`. Temporary
-/// files of `path` left by an earlier run that was killed are removed on the way.
-fn temp_path(path: &Path) -> PathBuf {
-    temp_path_tagged(path, "tmp")
-}
-
-/// A scratch file beside `path`, `.NAME.TAG-PID`; scratch files of the same tag left by killed runs are
-/// removed first.
-fn temp_path_tagged(path: &Path, tag: &str) -> PathBuf {
+/// Creates a scratch file beside `path` under a name no other file has, `.NAME.TAG-PID-N`, and returns its
+/// name and the file. It is created new (`O_EXCL`): whatever stands at a name, a link planted there included,
+/// is never opened, and the next name is tried. Scratch files of the same tag left by killed runs are removed
+/// first.
+pub(crate) fn create_temp(path: &Path, tag: &str) -> Result<(PathBuf, File)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let prefix = format!(".{name}.{tag}-");
     remove_stale_temps(dir, &prefix);
-    dir.join(format!("{prefix}{}", std::process::id()))
+    let pid = std::process::id();
+    let mut last = None;
+    for _ in 0..64 {
+        let tmp = dir.join(format!("{prefix}{pid}-{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+        match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    let taken = last.unwrap_or_else(|| std::io::Error::other("no free temporary name"));
+    Err(Error::io(
+        path,
+        std::io::Error::new(taken.kind(), format!("64 temporary names beside it were taken ({taken}): remove the files named {prefix}* and run again")),
+    ))
 }
 
 #[cfg(test)]

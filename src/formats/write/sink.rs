@@ -15,6 +15,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::Staged;
+use crate::model::controls::Cleaned;
 use crate::model::error::{Error, Result};
 use crate::model::table::Table;
 
@@ -143,10 +144,11 @@ pub(crate) fn misplaced(path: &Path, at: usize, why: &str) -> Error {
     Error::io(path, std::io::Error::other(format!("place {at} of the file: {why}")))
 }
 
-/// Writes a whole table through `sink` as one block, row `i` at place `i`, and completes the file.
+/// Writes a whole table through `sink` as one block, row `i` at place `i`, and completes the file; its text
+/// is [`Cleaned`] of control characters, as every table's writers get it.
 pub fn write_whole(mut sink: Box<dyn Sink>, table: &dyn Table) -> Result<Staged> {
     let filled: Vec<usize> = (0..table.len()).collect();
-    sink.add(table, &|i| i, &filled)?;
+    sink.add(&Cleaned::new(table, &|i| i, None), &|i| i, &filled)?;
     sink.finish()
 }
 

@@ -13,6 +13,7 @@ use geo::{LineString, MultiPolygon, Polygon, Simplify};
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
+use crate::model::controls::{first_control, without_controls};
 use crate::report::map::{ColourBy, ParcelClass, Rgba, Style};
 
 /// The page: markup, styles and script, with the places Leaflet, the title and the data go.
@@ -109,6 +110,8 @@ pub struct HtmlMap {
     pub workload: Vec<(i32, u64)>,
     /// Inspections overdue at the as-of date (the backlog before the first year).
     pub backlog: u64,
+    /// The control characters the parcels' fields held, one problem a field (they are shown as U+FFFD).
+    pub problems: Vec<crate::model::error::Problem>,
 }
 
 /// The Douglas–Peucker tolerance for showing shapes within `extent` (`[minx, miny, maxx, maxy]`, in feet or
@@ -268,10 +271,24 @@ pub fn script_safe_json(value: &Value) -> String {
     out
 }
 
+/// Replaces the control characters of every string in `value` (see [`crate::model::controls`]): JSON would
+/// carry them as escapes, which the page would turn back into the characters.
+fn clean_strings(value: &mut Value) {
+    match value {
+        Value::String(text) if first_control(text).is_some() => *text = without_controls(text).0.into_owned(),
+        Value::Array(items) => items.iter_mut().for_each(clean_strings),
+        Value::Object(fields) => fields.values_mut().for_each(clean_strings),
+        _ => {}
+    }
+}
+
 /// The HTML file of `map`.
 pub fn render_html(map: &HtmlMap) -> String {
-    let title = map.title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let data = script_safe_json(&data(map));
+    let title =
+        without_controls(&map.title).0.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let mut data = data(map);
+    clean_strings(&mut data);
+    let data = script_safe_json(&data);
     let mut out = String::with_capacity(TEMPLATE.len() + LEAFLET_JS.len() + LEAFLET_CSS.len() + data.len());
     let mut rest = TEMPLATE;
     for (marker, value) in [

@@ -189,7 +189,10 @@ pub fn html_map(
         });
     }
 
-    let table = ScheduleTable::new(run);
+    let schedule = ScheduleTable::new(run);
+    // The fields are shown as the schedule's files write them, control characters replaced and counted.
+    let controls = crate::model::controls::Controls::default();
+    let table = crate::model::controls::Cleaned::new(&schedule, &|i| i, Some(&controls));
     let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
     let columns: Vec<Option<usize>> = PARCEL_FIELDS.iter().map(|f| column(f)).collect();
     let mut owed: Vec<Vec<&Obligation>> = vec![Vec::new(); run.rows.len()];
@@ -246,6 +249,7 @@ pub fn html_map(
         layers,
         workload: per_year.into_iter().collect(),
         backlog: work.rows.iter().map(|r| r.backlog).sum(),
+        problems: controls.problems(std::path::Path::new("map.html"), table.columns()),
     })
 }
 

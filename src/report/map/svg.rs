@@ -264,7 +264,8 @@ fn n(v: f64) -> String {
     t
 }
 
-/// Text made safe for XML content and attribute values (SVG here, QGIS QML in `qml`).
+/// Text made safe for XML content and attribute values (SVG here, QGIS QML in `qml`): markup escaped, and
+/// control characters but the line break written as U+FFFD.
 pub(super) fn escape(t: &str) -> String {
     let mut out = String::with_capacity(t.len());
     for c in t.chars() {
@@ -274,7 +275,10 @@ pub(super) fn escape(t: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => {}
+            // XML cannot hold the other C0 controls; the rest of the controls would reorder or hide text.
+            c if c != '\n' && crate::model::controls::is_control(c) => {
+                out.push(crate::model::controls::REPLACEMENT)
+            }
             c => out.push(c),
         }
     }
@@ -296,6 +300,6 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         assert_eq!(escape(r#"A & B <"c">"#), "A &amp; B &lt;&quot;c&quot;&gt;");
-        assert_eq!(escape("bell\u{7}"), "bell");
+        assert_eq!(escape("bell\u{7}\u{202e}"), "bell\u{fffd}\u{fffd}");
     }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The SHA-256 of every output of the runs in commands.txt on one county, problems.csv excepted: of the bytes of
+# The SHA-256 of every output of the runs in commands.txt on one county, problems.csv and run.json (which holds
+# the command line) excepted: of the bytes of
 # the text outputs (CSV, GeoJSON, SVG, HTML, QML), and of what the binary ones hold (GeoPackage tables and rows,
 # GeoParquet metadata and rows, PNG pixels) as `examples/read_back.rs` prints it, so that a new SQLite page
 # layout, Parquet encoding or zlib level is no difference but a changed row, coordinate or CRS is.
@@ -18,7 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 digests() { # DIR READ_BACK: one line per file, as sha256sum writes them, sorted by name
-    (cd "$1" && find . -type f ! -name problems.csv | sed 's|^\./||' | LC_ALL=C sort) | while read -r file; do
+    (cd "$1" && find . -type f ! -name problems.csv ! -name run.json | sed 's|^\./||' | LC_ALL=C sort) | while read -r file; do
         case "$file" in
             *.gpkg | *.parquet | *.png) digest=$("$2" "$1/$file" | sha256sum) ;;
             *) digest=$(sha256sum <"$1/$file") ;;
