@@ -7,7 +7,7 @@
 //! such as -1 or 23,980,000 under a date format, which Excel shows as `########`) or is not a finite number
 //! becomes the number it holds, which no date check takes for a date, so each is reported on its row.
 //!
-//! A sheet is read within the bounds of [`limits`] (rows, columns, a cell's text and, for `.xlsx`, its XML
+//! A sheet is read within the bounds of [`limits`] (rows, columns, a cell's text and, for `.xlsx` and `.ods`, its XML
 //! tokens and shared strings: `ooxml`), and refused, naming the bound, past one.
 //!
 //! Problems call a sheet's rows rows ([`is_sheet`]); a sheet asked for by a name the workbook does not have
@@ -98,11 +98,12 @@ pub mod limits {
 
 use limits::{MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS};
 
-/// The workbook `file`, opened by its extension; an `.xlsx` or `.xlsm` is first checked within its bounds.
+/// The workbook `file`, opened by its extension; an `.xlsx`, `.xlsm` or `.ods` is first checked within its
+/// bounds.
 fn open(file: &Path) -> Result<Sheets<BufReader<File>>> {
     super::require_file(file)?;
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    if ext == "xlsx" || ext == "xlsm" {
+    if ext == "xlsx" || ext == "xlsm" || ext == "ods" {
         ooxml::check(file)?;
     }
     let opened = match ext.as_str() {

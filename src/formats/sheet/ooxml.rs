@@ -1,5 +1,6 @@
 //! A bounded first pass over the XML parts of an OOXML workbook (`.xlsx`, `.xlsm`) that calamine parses:
-//! the workbook, its relationships, styles, shared strings and every sheet part. calamine reads the shared
+//! the workbook, its relationships, styles, shared strings and every sheet part; and over the `content.xml`
+//! and manifest of an OpenDocument spreadsheet (`.ods`), zipped XML as well. calamine reads the shared
 //! strings whole when the workbook is opened and holds one XML token (a tag, a text, a comment) at a time in
 //! memory while it reads; this pass, in constant memory, refuses a workbook before calamine sees it when a
 //! token, a cell's text, the shared-strings table or its declared count passes a [`super::limits`] bound.
@@ -16,7 +17,7 @@ use crate::model::error::{Error, Result};
 enum Part {
     /// The shared-strings table: its strings are counted and their text summed.
     Strings,
-    /// A sheet: each cell's text is bounded.
+    /// A sheet (or an OpenDocument's content): each cell's text is bounded.
     Sheet,
     /// The workbook, its relationships, the styles: only tokens are bounded.
     Other,
@@ -29,7 +30,12 @@ fn part(name: &str) -> Option<Part> {
     if name == "xl/sharedstrings.xml" {
         return Some(Part::Strings);
     }
-    if ["xl/workbook.xml", "xl/styles.xml", "xl/_rels/workbook.xml.rels"].contains(&name) {
+    if name == "content.xml" {
+        return Some(Part::Sheet);
+    }
+    if ["xl/workbook.xml", "xl/styles.xml", "xl/_rels/workbook.xml.rels", "meta-inf/manifest.xml"]
+        .contains(&name)
+    {
         return Some(Part::Other);
     }
     let sheet = ["xl/worksheets/", "xl/chartsheets/", "xl/dialogsheets/"].iter().any(|d| name.starts_with(d));
@@ -236,7 +242,7 @@ impl Scan {
         let name = &body[..name_end.unwrap_or(body.len())];
         let local = name.rsplit(|&b| b == b':').next().unwrap_or(name);
         match (self.part, local) {
-            (Part::Sheet, b"c") => self.unit = 0,
+            (Part::Sheet, b"c" | b"table-cell" | b"covered-table-cell") => self.unit = 0,
             (Part::Strings, b"si") => {
                 self.unit = 0;
                 if !closing {
@@ -337,6 +343,7 @@ mod tests {
         assert!(part("XL\\Worksheets\\Sheet1.xml") == Some(Part::Sheet));
         assert!(part("xl/_rels/workbook.xml.rels") == Some(Part::Other));
         assert!(part("xl/comments1.xml").is_none());
+        assert!(part("content.xml") == Some(Part::Sheet));
         assert!(part("xl/media/image1.png").is_none());
     }
 }
