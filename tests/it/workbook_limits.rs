@@ -22,14 +22,7 @@ fn sample() -> PathBuf {
 
 /// The sample county in a fresh folder with `history` (a file name in it) as its inspections file.
 fn county(label: &str, history: &str) -> PathBuf {
-    let dir = common::fresh_dir(label).join("county");
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(sample()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let dir = crate::spreadsheets::sample_copy(label);
     let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
     let config = config.replace("history = \"history.csv\"", &format!("history = \"{history}\""));
     std::fs::write(dir.join("county.toml"), config).unwrap();

@@ -234,37 +234,36 @@ impl Treap {
         t
     }
 
-    fn next(&self, mut t: u32) -> u32 {
-        let node = self.nodes[t as usize];
-        if node.right != NIL {
-            t = node.right;
-            while self.nodes[t as usize].left != NIL {
-                t = self.nodes[t as usize].left;
-            }
-            return t;
-        }
-        while self.nodes[t as usize].parent != NIL {
-            let p = self.nodes[t as usize].parent;
-            if self.nodes[p as usize].left == t {
-                return p;
-            }
-            t = p;
-        }
-        NIL
+    fn next(&self, t: u32) -> u32 {
+        self.step(t, true)
     }
 
-    fn prev(&self, mut t: u32) -> u32 {
-        let node = self.nodes[t as usize];
-        if node.left != NIL {
-            t = node.left;
-            while self.nodes[t as usize].right != NIL {
-                t = self.nodes[t as usize].right;
+    fn prev(&self, t: u32) -> u32 {
+        self.step(t, false)
+    }
+
+    /// The child of `t` on the right (`right`) or on the left.
+    fn child(&self, t: u32, right: bool) -> u32 {
+        let node = &self.nodes[t as usize];
+        if right {
+            node.right
+        } else {
+            node.left
+        }
+    }
+
+    /// The node after `t` in the order (`forward`) or before it.
+    fn step(&self, mut t: u32, forward: bool) -> u32 {
+        if self.child(t, forward) != NIL {
+            t = self.child(t, forward);
+            while self.child(t, !forward) != NIL {
+                t = self.child(t, !forward);
             }
             return t;
         }
         while self.nodes[t as usize].parent != NIL {
             let p = self.nodes[t as usize].parent;
-            if self.nodes[p as usize].right == t {
+            if self.child(p, !forward) == t {
                 return p;
             }
             t = p;
