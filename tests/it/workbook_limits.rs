@@ -256,3 +256,21 @@ fn cells_out_of_order_are_ordered_in_a_row_and_refused_across_rows() {
     handmade_xlsx(&dir.join("history.xlsx"), &data, None, &[]);
     refused(&dir, "rows are out of order");
 }
+
+/// A cell in column 16,385 (`XFE`), one past the sheet's last, is refused naming the column.
+#[test]
+fn a_cell_past_the_last_column_is_refused() {
+    let dir = county("wb-column", "history.xlsx");
+    let cell = b"<row r=\"30\"><c r=\"XFE30\" t=\"inlineStr\"><is><t>x</t></is></c></row>";
+    handmade_xlsx(&dir.join("history.xlsx"), &[history_rows(), cell.to_vec()].concat(), None, &[]);
+    refused(&dir, "has a cell in column 16385 of row 30, past the sheet's last column, XFD (16384)");
+}
+
+/// A shared-strings table of 2,097,153 empty strings, one past the bound, is refused while it is counted.
+#[test]
+fn shared_strings_past_the_count_are_refused() {
+    let dir = county("wb-strings", "history.xlsx");
+    let strings = [b"<sst>".as_slice(), &b"<si/>".repeat((1 << 21) + 1), b"</sst>"].concat();
+    handmade_xlsx(&dir.join("history.xlsx"), &history_rows(), Some(&strings), &[]);
+    refused(&dir, "xl/sharedStrings.xml holds more than 2097152 shared strings");
+}

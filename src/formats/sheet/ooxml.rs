@@ -335,6 +335,13 @@ mod tests {
             Err(format!("declares more than {MAX_SHARED_STRINGS} shared strings"))
         );
         assert_eq!(scan(Part::Strings, b"<sst count=\"9\" uniqueCount='3'>", 5), Ok(()));
+        // 65 strings of 1 MiB each: each within its bound, the table past its own.
+        let mega = [b"<si><t>".as_slice(), &vec![b'x'; 1 << 20], b"</t></si>"].concat();
+        let table = [b"<sst>".as_slice(), &mega.repeat(65), b"</sst>"].concat();
+        assert_eq!(
+            scan(Part::Strings, &table, 1 << 16),
+            Err(format!("holds more than {MAX_SHARED_STRING_BYTES} bytes of shared strings"))
+        );
     }
 
     #[test]
