@@ -120,7 +120,7 @@ enum Input {
     /// A CSV file, read as the rows are asked for.
     Csv(CsvReader<BufReader<File>>),
     /// The rows of a workbook sheet after its header.
-    Sheet(std::vec::IntoIter<Record>),
+    Sheet(crate::formats::sheet::Rows),
 }
 
 impl Input {
@@ -185,7 +185,7 @@ impl Records {
         let (file, sheet) = crate::formats::split_member(path);
         let mut separator = b',';
         let mut input = if crate::formats::sheet::is_workbook(&file) {
-            Input::Sheet(crate::formats::sheet::read_sheet(&file, sheet.as_deref())?.into_iter())
+            Input::Sheet(crate::formats::sheet::read_sheet(&file, sheet.as_deref())?)
         } else {
             crate::formats::require_file(path)?;
             let file = File::open(path).map_err(|e| Error::io(path, e))?;

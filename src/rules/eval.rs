@@ -214,7 +214,7 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
     }
     match (&rule.towns, &facts.town) {
         (None, _) => Check::Match,
-        (Some(towns), Some(t)) if towns.iter().any(|x| x.eq_ignore_ascii_case(t)) => Check::Match,
+        (Some(towns), Some(t)) if rule.town_names.find(t, |i| &towns[i]).is_some() => Check::Match,
         (Some(_), None) if facts.unknown_town.is_some() => Check::TownUnknown,
         (Some(_), _) => Check::NoMatch,
     }

@@ -35,6 +35,9 @@ pub const CAYUGA_ART_V: &str = include_str!("../../data/rules/cayuga-county-art-
 /// The Town of Gorham Chapter 56 rule set (event clocks only), embedded for tests and `--rules` users.
 pub const GORHAM_CH56: &str = include_str!("../../data/rules/gorham-ch56.toml");
 
+/// The mistakes of a rule set an error lists; it counts the others.
+const LISTED_MISTAKES: usize = 20;
+
 /// A jurisdiction's rules, validated.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -68,6 +71,9 @@ pub struct RuleSet {
     /// How the systems layer is trusted.
     #[serde(default)]
     pub systems: SystemRules,
+    /// The municipalities and villages by their spelling, made when the rule set is read.
+    #[serde(skip)]
+    places: places::PlaceIndex,
 }
 
 /// How far the systems layer is trusted to locate a parcel.
@@ -199,6 +205,9 @@ pub struct Rule {
     pub watersheds: Option<Vec<String>>,
     /// The parcel's town is one of these.
     pub towns: Option<Vec<String>>,
+    /// `towns` by their spelling, made when the rule set is read.
+    #[serde(skip)]
+    pub(crate) town_names: places::Names,
     /// First due date of the fixed grid.
     #[serde(deserialize_with = "iso_date")]
     pub first_due: NaiveDate,
@@ -237,7 +246,11 @@ impl RuleSet {
         if let Some(first) = parsed.first {
             return Err(Error::toml(origin, parsed.mistakes.join("\n"), first));
         }
-        let set = parsed.value.ok_or_else(|| Error::format(origin, "not a rule set; see data/rules/"))?;
+        let mut set = parsed.value.ok_or_else(|| Error::format(origin, "not a rule set; see data/rules/"))?;
+        set.places = places::PlaceIndex::new(&set.jurisdiction);
+        for rule in &mut set.rules {
+            rule.town_names = places::Names::new(rule.towns.iter().flatten().map(String::as_str));
+        }
         set.validate(origin)?;
         Ok(set)
     }
@@ -265,15 +278,18 @@ impl RuleSet {
     fn validate(&self, origin: &Path) -> Result<()> {
         let mut mistakes = Vec::new();
         let known: Vec<String> = self.jurisdiction.municipalities.clone();
-        let meant = |town: &str| {
-            crate::model::diagnose::closest(town, &known)
-                .map_or(String::new(), |m| format!(" (did you mean '{m}'?)"))
+        // The town most likely meant, for the mistakes listed: each hint compares the name with every
+        // municipality.
+        let meant = |town: &str, listed: usize| match listed < LISTED_MISTAKES {
+            true => crate::model::diagnose::closest(town, &known)
+                .map_or(String::new(), |m| format!(" (did you mean '{m}'?)")),
+            false => String::new(),
         };
         for (village, towns) in &self.jurisdiction.villages {
             for town in towns.iter().filter(|t| self.municipality(t).is_none()) {
                 mistakes.push(format!(
                     "village '{village}': town '{town}' is not among [jurisdiction] municipalities{}",
-                    meant(town)
+                    meant(town, mistakes.len())
                 ));
             }
         }
@@ -284,7 +300,7 @@ impl RuleSet {
             {
                 mistakes.push(format!(
                     "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities{}",
-                    if self.municipality(town).is_none() { meant(town) } else { String::new() }
+                    if self.municipality(town).is_none() { meant(town, mistakes.len()) } else { String::new() }
                 ));
             }
         }
@@ -305,6 +321,7 @@ impl RuleSet {
             }
         }
         for rule in &self.rules {
+            let mut listed = mistakes.len();
             let mut bad = |what: &str| mistakes.push(format!("rule '{}': {what}", rule.id));
             if !seen.insert(rule.id.as_str()) {
                 bad("the id is used twice; give each rule its own id");
@@ -331,14 +348,22 @@ impl RuleSet {
                 if self.municipality(town).is_none() {
                     bad(&format!(
                         "town '{town}' is not among [jurisdiction] municipalities{}; add it there or fix the spelling",
-                        meant(town)
+                        meant(town, listed)
                     ));
+                    listed += 1;
                 }
             }
         }
         match mistakes.len() {
             0 => Ok(()),
             1 => Err(Error::format(origin, mistakes.remove(0))),
+            n if n > LISTED_MISTAKES => Err(Error::format(
+                origin,
+                format!(
+                    "{n} mistakes, the first {LISTED_MISTAKES}:\n- {}",
+                    mistakes[..LISTED_MISTAKES].join("\n- ")
+                ),
+            )),
             n => Err(Error::format(origin, format!("{n} mistakes:\n- {}", mistakes.join("\n- ")))),
         }
     }

@@ -3,7 +3,9 @@
 //! places many ways ("Town of OWASCO", "V/Fair Haven", "OWASCO LAKE WATERSHED"); these functions bring each
 //! spelling to the rule set's own name, or say it is not one.
 
-use super::{RuleSet, WaterBody};
+use std::hash::Hasher;
+
+use super::{Jurisdiction, RuleSet, WaterBody};
 
 /// What a municipality attribute names, once read against the rule set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +41,66 @@ fn same(a: &str, b: &str) -> bool {
     }
 }
 
+/// A list of names, found by a spelling in about constant time, case (ASCII) and runs of spaces aside (as
+/// [`same`] compares them): a rule set may list thousands of municipalities and villages, each checked
+/// against the others when it is loaded and looked up for every parcel.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    /// The hash of each name's spelling with its position in the list, sorted.
+    hashes: Vec<(u64, usize)>,
+}
+
+impl Names {
+    pub(crate) fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut hashes: Vec<(u64, usize)> =
+            names.into_iter().enumerate().map(|(i, n)| (spelling(n), i)).collect();
+        hashes.sort_unstable();
+        Names { hashes }
+    }
+
+    /// The first position (in the list's order) whose name `name_at` is `name`, case and spaces aside.
+    pub(crate) fn find<'a>(&self, name: &str, name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
+        let h = spelling(name);
+        let from = self.hashes.partition_point(|&(k, _)| k < h);
+        self.hashes[from..]
+            .iter()
+            .take_while(|&&(k, _)| k == h)
+            .map(|&(_, i)| i)
+            .find(|&i| same(name_at(i), name))
+    }
+}
+
+/// The lookups of a jurisdiction's municipalities and villages, in the order the rule set lists them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlaceIndex {
+    municipalities: Names,
+    villages: Names,
+    /// The villages in the order of [`Jurisdiction::villages`], for [`Self::villages`]'s positions.
+    village_names: Vec<String>,
+}
+
+impl PlaceIndex {
+    pub(crate) fn new(jurisdiction: &Jurisdiction) -> Self {
+        PlaceIndex {
+            municipalities: Names::new(jurisdiction.municipalities.iter().map(String::as_str)),
+            villages: Names::new(jurisdiction.villages.keys().map(String::as_str)),
+            village_names: jurisdiction.villages.keys().cloned().collect(),
+        }
+    }
+}
+
+/// A hash of the spelling [`same`] compares: the words, ASCII lower case, one space between.
+fn spelling(name: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for (i, word) in name.split_whitespace().enumerate() {
+        if i > 0 {
+            h.write_u8(b' ');
+        }
+        word.bytes().for_each(|b| h.write_u8(b.to_ascii_lowercase()));
+    }
+    h.finish()
+}
+
 /// `name` without one of `prefixes` (case-insensitive), trimmed; `None` when no prefix matched.
 fn strip_prefix<'a>(name: &'a str, prefixes: &[String]) -> Option<&'a str> {
     prefixes.iter().find_map(|p| {
@@ -59,7 +121,8 @@ impl RuleSet {
         if self.jurisdiction.municipalities.is_empty() {
             return Some(name.to_string());
         }
-        self.jurisdiction.municipalities.iter().find(|m| same(m, name)).cloned()
+        let list = &self.jurisdiction.municipalities;
+        self.places.municipalities.find(name, |i| &list[i]).map(|i| list[i].clone())
     }
 
     /// The position of `name`'s municipality in [`super::Jurisdiction::municipalities`] (see
@@ -82,7 +145,11 @@ impl RuleSet {
             }
         }
         let wanted = village_name.unwrap_or(name);
-        let Some((village, towns)) = self.jurisdiction.villages.iter().find(|(v, _)| same(v, wanted)) else {
+        let villages = &self.places.village_names;
+        let found = self.places.villages.find(wanted, |i| &villages[i]);
+        let Some((village, towns)) =
+            found.and_then(|i| self.jurisdiction.villages.get_key_value(&villages[i]))
+        else {
             return Place::Unknown;
         };
         let towns: Vec<String> = towns.iter().filter_map(|t| self.municipality(t)).collect();
@@ -197,5 +264,54 @@ mod tests {
         for name in ["Skaneateles Lake", "Skaneateles Lake Watershed", "Watershed", "Owasco Lake Basin Inc"] {
             assert!(set.water_body(name).is_none(), "{name}");
         }
+    }
+
+    /// A rule set of 100,000 municipalities and 100,000 villages: each village's town is checked when it is
+    /// read and each name is found by its spelling, case and spaces aside, the first listed winning. (Each
+    /// name was compared with every other before, which took more than three minutes.)
+    #[test]
+    fn thousands_of_places_are_found_by_their_spelling() {
+        let mut doc: toml::Table = toml::from_str(super::super::CAYUGA_ART_V).unwrap();
+        let n = 100_000;
+        let jurisdiction = doc["jurisdiction"].as_table_mut().unwrap();
+        let towns = jurisdiction["municipalities"].as_array_mut().unwrap();
+        towns.extend((0..n).map(|i| toml::Value::String(format!("Town {i}"))));
+        // A second spelling of a listed town: the first listed is the canonical one.
+        towns.push(toml::Value::String("TOWN  7".into()));
+        let villages = jurisdiction["villages"].as_table_mut().unwrap();
+        for i in 0..n {
+            villages.insert(
+                format!("Hamlet {i}"),
+                toml::Value::Array(vec![toml::Value::String(format!("town {i}"))]),
+            );
+        }
+        let set =
+            RuleSet::from_toml(&toml::to_string(&doc).unwrap(), std::path::Path::new("big.toml")).unwrap();
+        assert_eq!(set.municipality("town   99999").as_deref(), Some("Town 99999"));
+        assert_eq!(set.municipality("Town of TOWN 7").as_deref(), Some("Town 7"));
+        assert_eq!(set.municipality("Owasco").as_deref(), Some("Owasco"));
+        assert_eq!(set.municipality("Town 100000"), None);
+        assert_eq!(set.place("V/hamlet 4242"), Place::Town("Town 4242".into()));
+        assert_eq!(set.place("Fair Haven"), Place::Town("Sterling".into()));
+        assert_eq!(set.place("Hamlet 100000"), Place::Unknown);
+    }
+
+    /// A rule set with more mistakes than an error lists names the first ones and counts them all.
+    #[test]
+    fn a_rule_set_of_many_mistakes_lists_the_first() {
+        let mut doc: toml::Table = toml::from_str(super::super::CAYUGA_ART_V).unwrap();
+        let villages = doc["jurisdiction"]["villages"].as_table_mut().unwrap();
+        for i in 0..10_000 {
+            villages.insert(
+                format!("Hamlet {i:05}"),
+                toml::Value::Array(vec![toml::Value::String(format!("Nowhere {i}"))]),
+            );
+        }
+        let err = RuleSet::from_toml(&toml::to_string(&doc).unwrap(), std::path::Path::new("big.toml"))
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("10000 mistakes, the first 20:"), "{}", &text[..200.min(text.len())]);
+        assert!(text.contains("village 'Hamlet 00019': town 'Nowhere 19'"), "{text}");
+        assert!(!text.contains("Hamlet 00020"), "{text}");
     }
 }

@@ -36,4 +36,5 @@ mod scope_and_timeline;
 mod shared_reference;
 mod spreadsheets;
 mod streaming;
+mod workbook_limits;
 mod workload;

@@ -1,7 +1,7 @@
 //! Mutation test: damaged copies of the sample county (`data/sample/`), derived with a fixed seed, each run
 //! through `lakeshore schedule` in a child process.
 //!
-//! Every input file of the county is damaged in turn: cut short at record boundaries and inside records,
+//! Every input file of the county, and its history saved as a workbook, is damaged in turn: cut short at record boundaries and inside records,
 //! bytes overwritten, a span duplicated, a span deleted. For each case the run must end with exit 0, 1 or 2
 //! (no panic, no hang: a child still running after [`HANG`] is killed and the case fails); a run that
 //! finishes (0 or 2) must list every parcel record of the `.dbf` in `schedule.csv` exactly once, counted here
@@ -63,6 +63,7 @@ const TARGETS: &[(&str, Boundaries)] = &[
     ("pump_outs.csv", lines),
     ("samples.csv", lines),
     ("pipes.csv", lines),
+    (HISTORY_XLSX, zip_members),
     ("county.toml", lines),
     (RULES, lines),
 ];
@@ -89,6 +90,28 @@ fn dbf_records(bytes: &[u8]) -> Vec<usize> {
     let header = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     let record = u16::from_le_bytes([bytes[10], bytes[11]]) as usize;
     (header..=bytes.len()).step_by(record.max(1)).collect()
+}
+
+/// The sample history as a workbook, made in each county by [`copy_county`]; a case damaging it reads it as
+/// the history.
+const HISTORY_XLSX: &str = "history.xlsx";
+
+/// Start of each member of a zip (its local header's signature `PK\x03\x04`).
+fn zip_members(bytes: &[u8]) -> Vec<usize> {
+    bytes.windows(4).enumerate().filter(|(_, w)| *w == b"PK\x03\x04").map(|(i, _)| i).collect()
+}
+
+/// Writes [`HISTORY_XLSX`] into `dir` from its `history.csv`, a text cell per field, with rust_xlsxwriter.
+fn history_xlsx(dir: &Path) {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    let records = common::csv_records(&std::fs::read_to_string(dir.join("history.csv")).unwrap());
+    for (r, record) in records.iter().enumerate() {
+        for (c, field) in record.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
+            sheet.write_string(r as u32, c as u16, field).unwrap();
+        }
+    }
+    book.save(dir.join(HISTORY_XLSX)).unwrap();
 }
 
 /// Start of each line.
@@ -160,6 +183,7 @@ fn copy_county(dir: &Path) {
     let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
     let config = config.replacen("[layers]", &format!("rules = \"{RULES}\"\n[layers]"), 1);
     std::fs::write(dir.join("county.toml"), config).unwrap();
+    history_xlsx(dir);
 }
 
 /// How a run ended.
@@ -312,6 +336,11 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
                         std::fs::create_dir_all(&dir).unwrap();
                         copy_county(&dir);
                         std::fs::write(dir.join(case.file), &case.bytes).unwrap();
+                        if case.file == HISTORY_XLSX {
+                            let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
+                            let config = config.replace("\"history.csv\"", &format!("\"{HISTORY_XLSX}\""));
+                            std::fs::write(dir.join("county.toml"), config).unwrap();
+                        }
                         match check(case, &dir) {
                             Ok(()) => {
                                 let _ = std::fs::remove_dir_all(&dir);

@@ -25,7 +25,7 @@ fn sample() -> PathBuf {
 }
 
 /// A copy of the sample county in a fresh folder, as a county would have it on its own disk.
-fn sample_copy(label: &str) -> PathBuf {
+pub(crate) fn sample_copy(label: &str) -> PathBuf {
     let dir = common::fresh_dir(label).join("county");
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(sample()).unwrap() {

@@ -202,9 +202,9 @@ fn look_at_workbook(path: &Path, stem: &str) -> Result<Vec<Found>> {
         if rows.len() < 2 {
             continue;
         }
-        let header = rows.remove(0);
+        let Some(header) = rows.next() else { continue };
         let records = rows.len();
-        rows.truncate(SAMPLE_ROWS);
+        let rows: Vec<_> = rows.take(SAMPLE_ROWS).collect();
         sheets.push((n, name, header, records, rows));
     }
     let alone = sheets.len() == 1;

@@ -6,18 +6,25 @@
 //! outside its shell and holes nested in holes. Not checked: whether the parts of a multipolygon overlap each
 //! other, and whether rings touching at several points disconnect the interior.
 //!
-//! Each polygon's own edges are compared pairwise when it has few of them and through an R-tree of edge
-//! boxes (bulk-loaded) when it has many, so a 100,000-vertex outline costs about n log n, not n².
-//! `geo`'s `Validation` trait was not used: it compares every edge with every other (n²) and does not say
-//! where the fault is.
+//! Each polygon's own edges are compared pairwise when it has few of them and by a sweep line (`sweep`,
+//! Shamos–Hoey) when it has many, so a 200,000-vertex outline costs n log n whatever its shape: an R-tree of
+//! edge boxes, used before, compares every pair of a star's long spokes, whose boxes all overlap. `geo`'s
+//! `Validation` trait was not used: it compares every edge with every other (n²) and does not say where the
+//! fault is. A coordinate that is not a finite number is a fault of its own (`Invalid Coordinate`).
+
+mod sweep;
 
 use std::cell::RefCell;
 
 use geo::line_intersection::{line_intersection, LineIntersection};
 use geo::{Coord, Line, LineString, MultiPolygon, Polygon};
-use rstar::{RTree, RTreeObject, AABB};
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{RTree, AABB};
 
-/// Up to this many edges a polygon's edges are compared pairwise; above, through an R-tree.
+/// Up to this many holes each hole is compared with every other; above, with those whose boxes meet its own.
+const PAIRWISE_HOLES: usize = 16;
+
+/// Up to this many edges a polygon's edges are compared pairwise; above, by the sweep.
 const PAIRWISE_EDGES: usize = 32;
 
 /// The first reason `shape` is not valid, or `None` when every polygon of it is valid.
@@ -108,20 +115,8 @@ impl Edge {
     }
 }
 
-struct Boxed(usize, AABB<[f64; 2]>);
-
-impl RTreeObject for Boxed {
-    type Envelope = AABB<[f64; 2]>;
-    fn envelope(&self) -> Self::Envelope {
-        self.1
-    }
-}
-
-fn envelope(l: &Line<f64>) -> AABB<[f64; 2]> {
-    AABB::from_corners([l.start.x, l.start.y], [l.end.x, l.end.y])
-}
-
-/// The first crossing or self-touch between the polygon's edges, in edge order; `edges` is room for them.
+/// A crossing or self-touch between the polygon's edges (the first in edge order when they are few);
+/// `edges` is room for them.
 fn crossing(rings: &[Vec<Coord<f64>>], edges: &mut Vec<Edge>) -> Option<String> {
     edges.clear();
     edges.extend(rings.iter().enumerate().flat_map(|(r, ring)| {
@@ -134,20 +129,19 @@ fn crossing(rings: &[Vec<Coord<f64>>], edges: &mut Vec<Edge>) -> Option<String> 
         })
     }));
     let edges = &*edges;
-    let judge = |i: usize, j: usize| fault(&edges[i], &edges[j]);
-    if edges.len() <= PAIRWISE_EDGES {
-        return (0..edges.len()).find_map(|i| (i + 1..edges.len()).find_map(|j| judge(i, j)));
+    if let Some(bad) = rings.iter().flatten().find(|c| !(c.x.is_finite() && c.y.is_finite())) {
+        return Some(format!("Invalid Coordinate at {}", point(*bad)));
     }
-    let tree = RTree::bulk_load(edges.iter().enumerate().map(|(i, e)| Boxed(i, envelope(&e.line))).collect());
-    (0..edges.len()).find_map(|i| {
-        let mut later: Vec<usize> = tree
-            .locate_in_envelope_intersecting(&envelope(&edges[i].line))
-            .map(|b| b.0)
-            .filter(|&j| j > i)
-            .collect();
-        later.sort_unstable();
-        later.into_iter().find_map(|j| judge(i, j))
-    })
+    if edges.len() <= PAIRWISE_EDGES {
+        return every_pair(edges);
+    }
+    sweep::first_fault(edges)
+}
+
+/// The first fault between two edges in edge order, comparing every pair: for a few edges, and the
+/// reference the sweep is tested against.
+fn every_pair(edges: &[Edge]) -> Option<String> {
+    (0..edges.len()).find_map(|i| (i + 1..edges.len()).find_map(|j| fault(&edges[i], &edges[j])))
 }
 
 /// What is wrong where two edges meet, if anything.
@@ -191,16 +185,41 @@ fn fault(a: &Edge, b: &Edge) -> Option<String> {
 }
 
 /// Every hole inside the shell and no hole inside another. The rings do not cross (checked before), so one
-/// vertex of a hole off the other ring's boundary tells on which side the whole hole lies.
+/// vertex of a hole off the other ring's boundary tells on which side the whole hole lies. A hole can lie in
+/// another only within its box: beyond [`PAIRWISE_HOLES`] holes, an R-tree of their boxes names the holes
+/// each is compared with, so that thousands of holes are not each compared with every other.
 fn holes_inside(rings: &[Vec<Coord<f64>>]) -> Option<String> {
     let shell = &rings[0];
+    let boxes: Vec<AABB<[f64; 2]>> = rings.iter().map(|r| ring_box(r)).collect();
+    let tree = (rings.len() > PAIRWISE_HOLES + 1).then(|| {
+        RTree::bulk_load(
+            boxes
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(i, b)| GeomWithData::new(Rectangle::from_aabb(*b), i))
+                .collect(),
+        )
+    });
     for (h, hole) in rings.iter().enumerate().skip(1) {
         if let Some(p) = hole.iter().copied().find(|&p| !on_boundary(shell, p)) {
             if !inside(shell, p) {
                 return Some(format!("Hole lies outside shell at {}", point(p)));
             }
         }
-        for other in rings.iter().skip(h + 1) {
+        let later: Vec<usize> = match &tree {
+            None => (h + 1..rings.len()).collect(),
+            Some(tree) => {
+                let mut near: Vec<usize> = tree
+                    .locate_in_envelope_intersecting(&boxes[h])
+                    .map(|b| b.data)
+                    .filter(|&o| o > h)
+                    .collect();
+                near.sort_unstable();
+                near
+            }
+        };
+        for other in later.into_iter().map(|o| &rings[o]) {
             let nested = |a: &[Coord<f64>], b: &[Coord<f64>]| {
                 b.iter().copied().find(|&p| !on_boundary(a, p)).filter(|&p| inside(a, p))
             };
@@ -210,6 +229,16 @@ fn holes_inside(rings: &[Vec<Coord<f64>>]) -> Option<String> {
         }
     }
     None
+}
+
+/// The box of a ring's points.
+fn ring_box(ring: &[Coord<f64>]) -> AABB<[f64; 2]> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for c in ring {
+        lo = [lo[0].min(c.x), lo[1].min(c.y)];
+        hi = [hi[0].max(c.x), hi[1].max(c.y)];
+    }
+    AABB::from_corners(lo, hi)
 }
 
 /// Even-odd point in a closed ring.
@@ -311,10 +340,10 @@ mod tests {
         assert_eq!(reason(flat).as_deref(), Some("Too few points in geometry component at (0 0)"));
     }
 
-    /// A many-sided ring goes through the R-tree path: a valid circle passes, and one crossing planted
+    /// A many-sided ring goes through the sweep: a valid circle passes, and one crossing planted
     /// among thousands of edges is found at the crossing computed by hand.
     #[test]
-    fn large_rings_use_the_edge_tree() {
+    fn large_rings_use_the_sweep() {
         let n = 5000;
         let circle: Vec<(f64, f64)> = (0..n)
             .map(|k| {
@@ -330,5 +359,150 @@ mod tests {
         let r = reason(Polygon::new(LineString::from(crossed), vec![])).unwrap();
         assert!(r.starts_with("Self-intersection at ("), "{r}");
         assert!(r.contains("(-1000 0)"), "{r}");
+    }
+
+    /// The edges of `polygon` as the check makes them.
+    fn edges_of(polygon: &Polygon<f64>) -> Vec<Edge> {
+        let mut scratch = Scratch::default();
+        let count = 1 + polygon.interiors().len();
+        scratch.rings.resize_with(count, Vec::new);
+        for (ring, out) in
+            std::iter::once(polygon.exterior()).chain(polygon.interiors()).zip(&mut scratch.rings)
+        {
+            distinct_closed(ring, out);
+        }
+        let mut edges = Vec::new();
+        crossing(&scratch.rings[..count], &mut edges);
+        edges
+    }
+
+    /// Every fault between two edges, by comparing every pair: the oracle the sweep is held to.
+    fn all_faults(edges: &[Edge]) -> Vec<String> {
+        (0..edges.len())
+            .flat_map(|i| (i + 1..edges.len()).filter_map(move |j| fault(&edges[i], &edges[j])))
+            .collect()
+    }
+
+    /// Seeded random polygons on a small integer grid, where shared vertices, collinear edges, touching holes
+    /// and spikes are common: the sweep finds a fault exactly when some pair of edges has one, and the fault
+    /// it names is one of them.
+    #[test]
+    fn the_sweep_agrees_with_every_pair() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x005a_4ee9);
+        let (mut faulty, mut clean) = (0, 0);
+        for case in 0..20_000 {
+            let grid = [4.0, 6.0, 12.0, 1e6][case % 4];
+            let ring = |n: usize, rng: &mut rand_chacha::ChaCha8Rng| -> LineString<f64> {
+                if rng.random_bool(0.5) {
+                    // Star-shaped about the middle: valid unless two vertices fall on one ray.
+                    let mut pts: Vec<(f64, f64)> = (0..n)
+                        .map(|_| {
+                            (rng.random_range(0.0..std::f64::consts::TAU), rng.random_range(1..=6) as f64)
+                        })
+                        .map(|(t, r)| {
+                            (
+                                (grid / 2.0 + r * t.cos() * grid / 14.0).round(),
+                                (grid / 2.0 + r * t.sin() * grid / 14.0).round(),
+                            )
+                        })
+                        .collect();
+                    pts.sort_by(|a, b| {
+                        (a.1 - grid / 2.0)
+                            .atan2(a.0 - grid / 2.0)
+                            .total_cmp(&(b.1 - grid / 2.0).atan2(b.0 - grid / 2.0))
+                    });
+                    LineString::from(pts)
+                } else {
+                    LineString::from(
+                        (0..n)
+                            .map(|_| {
+                                (
+                                    rng.random_range(0..=grid as i64) as f64,
+                                    rng.random_range(0..=grid as i64) as f64,
+                                )
+                            })
+                            .collect::<Vec<_>>(),
+                    )
+                }
+            };
+            let n = rng.random_range(3..=24);
+            let shell = ring(n, &mut rng);
+            let holes =
+                (0..rng.random_range(0..=2)).map(|_| ring(rng.random_range(3..=6), &mut rng)).collect();
+            let polygon = Polygon::new(shell, holes);
+            let edges = edges_of(&polygon);
+            if edges.iter().any(|e| e.ring_len < 3) {
+                continue;
+            }
+            let faults = all_faults(&edges);
+            match sweep::first_fault(&edges) {
+                Some(found) => {
+                    faulty += 1;
+                    assert!(
+                        faults.contains(&found),
+                        "case {case}: {found} not among {faults:?} of {polygon:?}"
+                    );
+                }
+                None => {
+                    clean += 1;
+                    assert!(faults.is_empty(), "case {case}: the sweep missed {faults:?} of {polygon:?}");
+                }
+            }
+        }
+        assert!(faulty > 1000 && clean > 1000, "{faulty} faulty, {clean} clean");
+    }
+
+    /// A star of `n` vertices, alternately 100,000 and 10 from the middle: long spokes whose boxes overlap.
+    fn star(n: usize) -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|k| {
+                let t = k as f64 / n as f64 * std::f64::consts::TAU;
+                let r = if k % 2 == 0 { 100_000.0 } else { 10.0 };
+                (r * t.cos(), r * t.sin())
+            })
+            .collect()
+    }
+
+    /// A star of long spokes, whose edge boxes all overlap: valid, and one spoke bent across the others is
+    /// found where it crosses one.
+    #[test]
+    fn a_star_of_many_spokes_is_checked() {
+        assert_eq!(reason(Polygon::new(LineString::from(star(20_000)), vec![])), None);
+        // A tip pulled across the spoke before it: the spokes 0 to 1 and 2 to 3 now cross.
+        let mut bent = star(2000);
+        bent[2] = (-50_000.0, 1.0);
+        let r = reason(Polygon::new(LineString::from(bent.clone()), vec![])).unwrap();
+        let every = all_faults(&edges_of(&Polygon::new(LineString::from(bent), vec![])));
+        assert!(every.contains(&r), "{r} {every:?}");
+    }
+
+    /// A shell with 10,000 square holes: valid, and a hole put inside the last of them is found nested at its
+    /// first vertex; holes are compared only with those whose boxes meet theirs.
+    #[test]
+    fn thousands_of_holes_are_checked_by_their_boxes() {
+        let square = |x: f64, y: f64, side: f64| {
+            LineString::from(vec![(x, y), (x + side, y), (x + side, y + side), (x, y + side)])
+        };
+        let mut holes: Vec<LineString<f64>> = (0..10_000)
+            .map(|k| square(1.0 + 3.0 * (k % 100) as f64, 1.0 + 3.0 * (k / 100) as f64, 2.0))
+            .collect();
+        let shell = square(0.0, 0.0, 400.0);
+        assert_eq!(reason(Polygon::new(shell.clone(), holes.clone())), None);
+        holes.push(square(298.5, 298.5, 0.5));
+        assert_eq!(reason(Polygon::new(shell, holes)).as_deref(), Some("Holes are nested at (298.5 298.5)"));
+    }
+
+    /// The time of the check on stars of 50,000 and 200,000 vertices (`cargo test --lib star_timing --
+    /// --ignored --nocapture`; bench/README.md has the numbers).
+    #[test]
+    #[ignore]
+    fn star_timing() {
+        for n in [50_000, 200_000] {
+            let polygon = Polygon::new(LineString::from(star(n)), vec![]);
+            let start = std::time::Instant::now();
+            let result = reason(polygon);
+            println!("star of {n} vertices: {:?} in {:.2?}", result, start.elapsed());
+        }
     }
 }
