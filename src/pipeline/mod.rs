@@ -182,7 +182,8 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     let blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
     let columns = ParcelColumns::new(blocks.fields(), &schema);
-    let ids = ParcelPositions::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
+    let ids =
+        ParcelPositions::collect(path, |scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 

@@ -472,6 +472,7 @@ mod tests {
             ("054889", "1.00-1-1"),
         ];
         let ids = ParcelPositions::collect(
+            Path::new("parcels.shp"),
             |scanned, each| {
                 assert_eq!(scanned, [0, 1], "both id columns are scanned");
                 for (i, (swis, key)) in layer.iter().enumerate() {
@@ -523,6 +524,7 @@ mod tests {
         let layer =
             [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
         let ids = ParcelPositions::collect(
+            Path::new("parcels.shp"),
             |_, each| {
                 for (record, swis, key) in layer {
                     each(record, vec![text(swis), text(key)]);
@@ -548,6 +550,7 @@ mod tests {
         let (schema, columns) = columns();
         for (swis, key) in [("054889", "1.00-1-1"), ("054889", ""), ("", "")] {
             let ids = ParcelPositions::collect(
+                Path::new("parcels.shp"),
                 |_, each| {
                     each(7, vec![text(swis), text(key)]);
                     Ok(())
