@@ -519,7 +519,7 @@ mod tests {
 
     #[test]
     fn sparse_record_numbers_find_their_slots() {
-        // Record numbers far apart (a GeoPackage's fids after deletions) are looked up without a table.
+        // Record numbers far apart are looked up without a table.
         let (_, columns) = columns();
         let layer =
             [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
