@@ -610,3 +610,28 @@ fn a_live_rollback_journal_stops_the_read() {
     assert_eq!(read_layer(&path, &ReadOptions::default()).unwrap().0.features.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// GeoPackage 1.3 §2.1.6 lets `gpkg_contents` list a view as a feature layer; a view has no `rowid`, and
+/// one without an integer primary key is read in the order SQLite gives, its rows numbered from 1.
+#[test]
+fn a_feature_view_without_an_integer_key_is_read() {
+    let dir = common::fresh_dir("gpkg-view");
+    let (_, conn) = lots(&dir, &[(7, Some(square_blob())), (9, None)]);
+    conn.execute_batch(
+        "CREATE VIEW named AS SELECT name AS label, geom FROM lots;
+         INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('named', 'features', 2261);
+         INSERT INTO gpkg_geometry_columns VALUES ('named', 'geom', 'POLYGON', 2261, 0, 0);",
+    )
+    .unwrap();
+    drop(conn);
+    let view = dir.join("lots.gpkg:named");
+    assert_eq!(lakeshore::formats::field_names(&view).unwrap(), ["label"]);
+    let (layer, problems) = read_layer(&view, &ReadOptions::default()).unwrap();
+    let mut labels: Vec<String> = layer.features.iter().map(|f| f.values[0].as_text().unwrap()).collect();
+    labels.sort();
+    assert_eq!(labels, ["lot 7", "lot 9"]);
+    assert_eq!(layer.features.iter().map(|f| f.record).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(problems.len(), 1, "the row without a shape: {problems:?}");
+    assert!(matches!(problems[0].location, Location::Record(_)), "{problems:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
