@@ -635,3 +635,16 @@ fn a_feature_view_without_an_integer_key_is_read() {
     assert!(matches!(problems[0].location, Location::Record(_)), "{problems:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The file is opened through an SQLite URI: a folder and file name holding the URI's own characters
+/// (`?`, `#`, `%`, a space) still name the file.
+#[test]
+fn a_geopackage_whose_path_holds_uri_characters_is_read() {
+    let dir = common::fresh_dir("gpkg-uri").join("Cayuga Co?#%41");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    drop(conn);
+    let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
+    assert_eq!((layer.features.len(), problems.len()), (1, 0));
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

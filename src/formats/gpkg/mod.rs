@@ -401,6 +401,18 @@ mod tests {
     }
 
     #[test]
+    fn a_path_becomes_a_uri_with_every_other_byte_percent_encoded() {
+        // RFC 3986 §2.1: '%' then the byte's two hex digits; SQLite decodes them back (sqlite.org/uri.html).
+        assert_eq!(
+            uri(Path::new("/data/Cayuga Co/lots?#%é.gpkg"), true),
+            "file:///data/Cayuga%20Co/lots%3F%23%25%C3%A9.gpkg?mode=ro&immutable=1"
+        );
+        assert_eq!(uri(Path::new("county.gpkg"), false), "file:county.gpkg?mode=ro");
+        // A path that starts with two slashes keeps an empty authority before it.
+        assert_eq!(uri(Path::new("//x.gpkg"), false), "file:////x.gpkg?mode=ro");
+    }
+
+    #[test]
     fn quoting_doubles_quotes() {
         assert_eq!(quote("lots \"a\""), "\"lots \"\"a\"\"\"");
     }
