@@ -183,7 +183,7 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
             unusable.reason
         });
         let values = columns.iter_mut().map(|c| c.next().unwrap_or(Value::Null)).collect();
-        features.push(Feature { record, geometry, values });
+        features.push(Feature { record, fid: None, geometry, values });
     }
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
 }

@@ -199,6 +199,15 @@ pub enum Location {
 }
 
 impl Location {
+    /// A feature of a layer by its 1-based place in the layer, with the row's own id beside it when the
+    /// layer has one that differs from the place (a GeoPackage's `fid`).
+    pub fn record(record: usize, fid: Option<i64>) -> Location {
+        match fid {
+            Some(fid) if i64::try_from(record) != Ok(fid) => Location::RecordWithId(record, fid),
+            _ => Location::Record(record),
+        }
+    }
+
     /// What locations sort by: their kind in the order of their text, then the field name or the number,
     /// then the id beside a record number.
     fn sort_key(&self) -> (u8, &str, usize, Option<i64>) {

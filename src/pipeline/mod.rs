@@ -514,10 +514,10 @@ pub fn stream_schedule_in_blocks<'c>(
 fn report_parcel_problems(rows: &[Row<'_>], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
     for row in rows {
         if let Some(why) = ids.duplicate(row.at) {
-            problems.push(duplicate_problem(path, row.parcel.record, &why));
+            problems.push(duplicate_problem(path, row.parcel.location(), &why));
         }
         let Some(facts) = &row.facts else { continue };
-        let at = || Location::Record(row.parcel.record);
+        let at = || row.parcel.location();
         // Outside the county or on public sewer, the town does not matter.
         let held = match row.entry.exclusion {
             None => "scheduled by a rule that needs no town",

@@ -648,3 +648,19 @@ fn a_geopackage_whose_path_holds_uri_characters_is_read() {
     assert_eq!((layer.features.len(), problems.len()), (1, 0));
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+/// A problem the parcels show after reading (here a missing id) names the record by its place with its fid
+/// beside, as the reader's own problems do.
+#[test]
+fn a_parcel_problem_names_the_fid_beside_the_record() {
+    let dir = common::fresh_dir("gpkg-fid-parcel-problem");
+    let config = sample_as_geopackage(&dir);
+    let renumber = "UPDATE parcels SET fid = -fid; UPDATE parcels SET fid = -fid - 1;
+                    UPDATE parcels SET PRINT_KEY = NULL WHERE fid = 0;";
+    Connection::open(dir.join("county.gpkg")).unwrap().execute_batch(renumber).unwrap();
+    schedule(&config, &dir.join("out"), "csv");
+    let problems = std::fs::read_to_string(dir.join("out/problems.csv")).unwrap();
+    let line = problems.lines().find(|l| l.contains("no parcel id")).unwrap_or_else(|| panic!("{problems}"));
+    assert!(line.contains("record 1 (fid 0)"), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

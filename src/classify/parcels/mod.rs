@@ -213,6 +213,8 @@ pub struct ParcelRecord {
     pub id: ParcelId,
     /// 1-based record number in the parcels file.
     pub record: usize,
+    /// The row's own id, when the parcels layer has one (a GeoPackage's `fid`).
+    pub fid: Option<i64>,
     /// Town attribute as written.
     pub town: Option<String>,
     /// Sewer code as written.
@@ -338,13 +340,16 @@ impl ParcelColumns {
     }
 }
 
+impl ParcelRecord {
+    /// Where the record is, as problems name it: `record 3`, or `record 3 (fid 0)`.
+    pub fn location(&self) -> Location {
+        Location::record(self.record, self.fid)
+    }
+}
+
 /// The problem of a record whose id an earlier record has.
-pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
-    Problem::new(
-        path,
-        Location::Record(record),
-        format!("{why}; give each parcel its own id or merge the records"),
-    )
+pub fn duplicate_problem(path: &Path, at: Location, why: &str) -> Problem {
+    Problem::new(path, at, format!("{why}; give each parcel its own id or merge the records"))
 }
 
 /// Turns a projected parcel feature into its record: id joined, bad geometry marked, an invalid polygon
@@ -359,8 +364,8 @@ pub fn parcel_record(
     crs: &str,
 ) -> (ParcelRecord, Vec<Problem>) {
     let mut problems = Vec::new();
-    let (record, mut values) = (feature.record, feature.values);
-    let at = || Location::Record(record);
+    let (record, fid, mut values) = (feature.record, feature.fid, feature.values);
+    let at = || Location::record(record, fid);
     // Read before the id takes its parts: the SWIS code is usually one of them.
     let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
     let (id, has_id) = columns.id_of(&values, record);
@@ -403,6 +408,7 @@ pub fn parcel_record(
     let parcel = ParcelRecord {
         id,
         record,
+        fid,
         town: take_text(&mut values, columns.town),
         sewer: take_text(&mut values, columns.sewer),
         swis,
@@ -561,6 +567,7 @@ mod tests {
             .unwrap();
             let feature = Feature {
                 record: 7,
+                fid: None,
                 geometry: Err(GeometryError::NullShape),
                 values: vec![text(swis), text(key)],
             };

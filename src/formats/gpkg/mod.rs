@@ -337,9 +337,9 @@ pub(super) fn read(
     let (mut features, mut problems) = (Vec::new(), Vec::new());
     while let Some(row) = rows.next().map_err(sql(file))? {
         let record = features.len() + 1;
-        let at = match row.get_ref(0).map_err(sql(file))? {
-            ValueRef::Integer(fid) if i64::try_from(record) != Ok(fid) => Location::RecordWithId(record, fid),
-            _ => Location::Record(record),
+        let fid = match row.get_ref(0).map_err(sql(file))? {
+            ValueRef::Integer(fid) => Some(fid),
+            _ => None,
         };
         let geometry = match row.get_ref(1).map_err(sql(file))? {
             ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
@@ -351,12 +351,12 @@ pub(super) fn read(
             _ => Err(Unusable::new(GeometryError::NotABlob, FIX_BLOB)),
         };
         let geometry = geometry.map_err(|unusable| {
-            problems.push(unusable.problem_at(label, at));
+            problems.push(unusable.problem_at(label, Location::record(record, fid)));
             unusable.reason
         });
         let values =
             (0..fields.len()).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>();
-        features.push(Feature { record, geometry, values: values.map_err(sql(file))? });
+        features.push(Feature { record, fid, geometry, values: values.map_err(sql(file))? });
     }
     Ok((Layer { path: label.to_path_buf(), crs, fields, features }, problems))
 }
