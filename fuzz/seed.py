@@ -31,3 +31,62 @@ for csv in sample.glob("*.csv"):
     put("csv_records", csv.stem, csv.read_bytes())
 for toml in list(sample.glob("*.toml")) + list((root.parent / "data" / "rules").glob("*.toml")):
     put("config_toml", toml.stem, toml.read_bytes())
+
+
+def gpkg_blob(rings, srs_id=2261, envelope=True, big=False):
+    """A GeoPackage geometry blob (GeoPackage 1.3 §2.1.3) of a WKB polygon with these rings."""
+    order = ">" if big else "<"
+    flags = (0 if big else 1) | (0b10 if envelope else 0)
+    out = b"GP\x00" + bytes([flags]) + struct.pack(order + "i", srs_id)
+    if envelope:
+        xs = [x for ring in rings for x, _ in ring]
+        ys = [y for ring in rings for _, y in ring]
+        out += struct.pack(order + "4d", min(xs), max(xs), min(ys), max(ys))
+    out += (b"\x00" if big else b"\x01") + struct.pack(order + "II", 3, len(rings))
+    for ring in rings:
+        out += struct.pack(order + "I", len(ring)) + b"".join(struct.pack(order + "2d", x, y) for x, y in ring)
+    return out
+
+
+def geopackage(path, fids, journal="DELETE"):
+    """A small GeoPackage of one `lots` layer whose rows have these fids (GDAL and QGIS write any integer)."""
+    import sqlite3
+
+    path.unlink(missing_ok=True)
+    con = sqlite3.connect(path)
+    con.executescript(
+        """PRAGMA page_size = 512; PRAGMA application_id = 1196444487;
+        CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY,
+          organization TEXT NOT NULL, organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL,
+          description TEXT);
+        CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL,
+          identifier TEXT UNIQUE, description TEXT DEFAULT '', last_change DATETIME, min_x DOUBLE,
+          min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
+        CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL,
+          geometry_type_name TEXT NOT NULL, srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL);
+        INSERT INTO gpkg_spatial_ref_sys VALUES ('NY Central', 2261, 'EPSG', 2261, 'undefined', NULL);
+        INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('lots', 'features', 2261);
+        INSERT INTO gpkg_geometry_columns VALUES ('lots', 'geom', 'POLYGON', 2261, 0, 0);
+        CREATE TABLE lots (fid INTEGER PRIMARY KEY, geom BLOB, PRINT_KEY TEXT, ACRES REAL);"""
+    )
+    for i, fid in enumerate(fids):
+        x, y = 800000.0 + 500 * i, 1000000.0
+        ring = [(x, y), (x + 400, y), (x + 400, y + 400), (x, y + 400), (x, y)]
+        blob = gpkg_blob([ring], envelope=i % 2 == 0, big=i % 3 == 2)
+        con.execute("INSERT INTO lots VALUES (?, ?, ?, ?)", (fid, blob, f"1.00-1-{i}", 1.5 * i))
+    con.commit()
+    con.execute(f"PRAGMA journal_mode = {journal}")
+    con.close()
+    put("gpkg", path.name, path.read_bytes())
+    path.unlink()
+
+
+scratch = corpus / "gpkg-scratch"
+scratch.mkdir(parents=True, exist_ok=True)
+geopackage(scratch / "lots-from-1.gpkg", [1, 2, 3])
+geopackage(scratch / "lots-from-0-wal.gpkg", [0, 1, 2], journal="WAL")
+geopackage(scratch / "lots-extreme-fids.gpkg", [-(2**63), -1, 2**53, 2**63 - 1])
+scratch.rmdir()
+square = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 0.0)]
+put("gpkg", "blob-le", gpkg_blob([square]))
+put("gpkg", "blob-be-no-envelope", gpkg_blob([square], envelope=False, big=True))

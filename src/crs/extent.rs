@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::{proj_string, Crs, Reprojector};
 use crate::crs::layer::{Feature, GeometryError};
-use crate::model::error::{Location, Problem};
+use crate::model::error::Problem;
 
 /// How far outside the middle of its layer a vertex may lie, at the least, in metres (about 190 miles):
 /// farther than any county reaches from its own middle, nearer than a misplaced digit puts a vertex.
@@ -176,7 +176,7 @@ impl Screen {
             .filter_map(|feature| {
                 let geometry = feature.geometry.as_ref().ok()?;
                 let why = this.reject(geometry)?;
-                let problem = Problem::new(path, Location::Record(feature.record), why.to_string());
+                let problem = Problem::new(path, feature.location(), why.to_string());
                 feature.geometry = Err(why);
                 Some(problem)
             })
@@ -214,9 +214,10 @@ mod tests {
     use geo::{polygon, Point};
 
     use super::*;
+    use crate::model::error::Location;
 
     fn feature(record: usize, geometry: Geometry<f64>) -> Feature {
-        Feature { record, geometry: Ok(geometry), values: Vec::new() }
+        Feature { record, fid: None, geometry: Ok(geometry), values: Vec::new() }
     }
 
     /// A square parcel of 200 ft at (x, y), in EPSG:2261 feet near Auburn, NY.

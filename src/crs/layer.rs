@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use geo::{Geometry, Rect};
 
 use crate::crs::Crs;
+use crate::model::error::Location;
 
 /// One attribute value, as read from a `.dbf` field or a GeoJSON property.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,10 +182,20 @@ pub enum GeometryError {
 pub struct Feature {
     /// 1-based record number in the file (the `.shp` record number, or the GeoJSON feature's position).
     pub record: usize,
+    /// The row's own id in a layer whose rows have one (a GeoPackage's `fid`), which problems show beside
+    /// the record number.
+    pub fid: Option<i64>,
     /// The geometry, or why it is unusable (empty, NaN coordinates, null shape, unreadable).
     pub geometry: Result<Geometry<f64>, GeometryError>,
     /// Attribute values, one per entry of [`Layer::fields`], in that order.
     pub values: Vec<Value>,
+}
+
+impl Feature {
+    /// Where the feature is, as problems name it: `record 3`, or `record 3 (fid 0)`.
+    pub fn location(&self) -> Location {
+        Location::record(self.record, self.fid)
+    }
 }
 
 /// A layer as read from a file: features in the file's own CRS.

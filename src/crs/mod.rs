@@ -6,8 +6,8 @@
 //! CRS (EPSG:2261, NAD83 / New York Central in US survey feet, unless configured otherwise), the only form
 //! classification accepts.
 //!
-//! - [`Crs::parse`] accepts `EPSG:2261` (and its URN/URL forms), PROJ strings and WKT in the ESRI, WKT1 and
-//!   WKT2 dialects; a WKT that names or identifies an EPSG CRS becomes that code (the private `wkt` module explains how);
+//! - [`Crs::parse`] accepts `EPSG:2261` (and its URN/URL forms), PROJ strings, WKT in the ESRI, WKT1 and
+//!   WKT2 dialects and PROJJSON (read as the WKT2 it stands for); a WKT that names or identifies an EPSG CRS becomes that code (the private `wkt` module explains how);
 //! - [`Crs::require_feet`] is the check that the working CRS is projected in feet;
 //! - [`Screen`] makes a feature with a vertex outside the working CRS's area of use, or far outside the rest of
 //!   its layer, unusable, and [`check_overlap`] stops a run whose layers do not overlap the parcels, naming the
@@ -38,6 +38,7 @@ pub mod layer;
 mod mistakes;
 pub mod overlap;
 mod proj_string;
+mod projjson;
 mod reproject;
 mod wkt;
 pub mod zones;
@@ -130,8 +131,8 @@ impl Crs {
     /// Parses a user-supplied CRS: `EPSG:2261`, a PROJ string or WKT.
     ///
     /// Accepted forms: `EPSG:2261` (any case), `urn:ogc:def:crs:EPSG::2261`,
-    /// `http://www.opengis.net/def/crs/EPSG/0/2261`, `OGC:CRS84` and its URN (WGS 84), `+proj=...` strings
-    /// and WKT (ESRI `.prj`, WKT1, WKT2). A WKT with an EPSG `AUTHORITY`/`ID`, or whose name is a known EPSG or
+    /// `http://www.opengis.net/def/crs/EPSG/0/2261`, `OGC:CRS84` and its URN (WGS 84), `+proj=...` strings,
+    /// WKT (ESRI `.prj`, WKT1, WKT2) and PROJJSON. A WKT with an EPSG `AUTHORITY`/`ID`, or whose name is a known EPSG or
     /// ESRI name, becomes [`CrsDef::Epsg`] when its parameters agree with that code; otherwise its parameters
     /// are translated. EPSG codes must be in the built-in table (the `crs-definitions` crate, ~6 000 codes),
     /// so that both backends accept the same inputs.
@@ -176,9 +177,24 @@ impl Crs {
             return Crs::from_wkt(t).map_err(err);
         }
         if t.starts_with('{') {
-            return Err(err(
-                "PROJJSON is not supported; pass --crs EPSG:nnnn or the CRS as WKT instead".into()
-            ));
+            // The CRS as the WKT2 it stands for, its EPSG id checked against its parameters as in WKT. An id
+            // of another authority that names an EPSG CRS (`OGC:CRS84`) is taken as that code, and so is the
+            // id of PROJJSON that is no CRS lakeshore reads.
+            let (wkt, id) = projjson::read(t);
+            let code = id
+                .as_ref()
+                .and_then(|(authority, code)| authority_code(&format!("{authority}:{code}")).ok().flatten());
+            let other_authority =
+                id.as_ref().is_some_and(|(authority, _)| !authority.eq_ignore_ascii_case("EPSG"));
+            return match (wkt, code) {
+                (Ok(_), Some(code)) if other_authority => Crs::checked_epsg(code).map_err(err),
+                (Ok(wkt), _) => Crs::from_wkt(&wkt).map_err(err),
+                (Err(_), Some(code)) => Crs::checked_epsg(code).map_err(err),
+                (Err(e), None) => Err(err(format!(
+                    "the PROJJSON CRS cannot be used: {e}; pass --crs EPSG:nnnn (or --assume-crs EPSG:nnnn \
+                     for a layer) instead"
+                ))),
+            };
         }
         Err(err("not a CRS lakeshore understands: expected EPSG:nnnn, a PROJ string (+proj=...) or WKT; \
                  pass --crs EPSG:nnnn, for example --crs EPSG:2261"

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::backend::{Active, Backend};
 use super::{grid, same_crs, Crs};
 use crate::crs::layer::{GeometryError, Layer, Projected};
-use crate::model::error::{Location, Problem, Result};
+use crate::model::error::{Problem, Result};
 
 /// Interpolation on large layers stays within this distance of the exact transformation: far below the
 /// accuracy of any parcel map, and small enough that the two backends still agree to 0.01 ft.
@@ -98,7 +98,7 @@ impl Reprojector {
             .filter_map(|feature| {
                 let geometry = feature.geometry.as_mut().ok()?;
                 let why = self.apply(geometry, &point).err()?;
-                let problem = Problem::new(&path, Location::Record(feature.record), why.to_string());
+                let problem = Problem::new(&path, feature.location(), why.to_string());
                 feature.geometry = Err(why);
                 Some(problem)
             })
@@ -220,6 +220,7 @@ mod tests {
     use super::*;
     use crate::crs::layer::{Feature, Value};
     use crate::crs::tests::{esri, renamed, ARCGIS_2261, WKT2_5070};
+    use crate::model::error::Location;
 
     /// A point near Auburn, NY (north end of Owasco Lake), in WGS 84 degrees.
     const AUBURN: (f64, f64) = (-76.5663, 42.9317);
@@ -332,6 +333,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, geometry)| Feature {
                     record: i + 1,
+                    fid: None,
                     geometry,
                     values: vec![Value::Number(i as f64)],
                 })

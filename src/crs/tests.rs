@@ -242,3 +242,35 @@ fn real_streamstats_prj_files() {
     }
     assert!(seen > 0, "no globalwatershed.prj under {}", dir.display());
 }
+
+/// The CRS GeoPandas 1.x writes into GeoParquet for a layer read from `data/sample/parcels.prj`: PROJJSON
+/// without an `id`.
+const GEOPANDAS_PROJJSON: &str = r#"{"$schema": "https://proj.org/schemas/v0.7/projjson.schema.json", "type": "ProjectedCRS", "name": "NAD83 / New York Central (ftUS)", "base_crs": {"name": "NAD83", "datum": {"type": "GeodeticReferenceFrame", "name": "North American Datum 1983", "ellipsoid": {"name": "GRS 1980", "semi_major_axis": 6378137, "inverse_flattening": 298.257222101}, "id": {"authority": "EPSG", "code": 6269}}, "coordinate_system": {"subtype": "ellipsoidal", "axis": [{"name": "Longitude", "abbreviation": "lon", "direction": "east", "unit": {"type": "AngularUnit", "name": "Degree", "conversion_factor": 0.0174532925199433}}, {"name": "Latitude", "abbreviation": "lat", "direction": "north", "unit": {"type": "AngularUnit", "name": "Degree", "conversion_factor": 0.0174532925199433}}]}}, "conversion": {"name": "unnamed", "method": {"name": "Transverse Mercator", "id": {"authority": "EPSG", "code": 9807}}, "parameters": [{"name": "Latitude of natural origin", "value": 40, "unit": {"type": "AngularUnit", "name": "Degree", "conversion_factor": 0.0174532925199433}, "id": {"authority": "EPSG", "code": 8801}}, {"name": "Longitude of natural origin", "value": -76.5833333333333, "unit": {"type": "AngularUnit", "name": "Degree", "conversion_factor": 0.0174532925199433}, "id": {"authority": "EPSG", "code": 8802}}, {"name": "Scale factor at natural origin", "value": 0.9999375, "unit": "unity", "id": {"authority": "EPSG", "code": 8805}}, {"name": "False easting", "value": 820208.333333333, "unit": {"type": "LinearUnit", "name": "US survey foot", "conversion_factor": 0.304800609601219}, "id": {"authority": "EPSG", "code": 8806}}, {"name": "False northing", "value": 0, "unit": {"type": "LinearUnit", "name": "US survey foot", "conversion_factor": 0.304800609601219}, "id": {"authority": "EPSG", "code": 8807}}]}, "coordinate_system": {"subtype": "Cartesian", "axis": [{"name": "Easting", "abbreviation": "", "direction": "east", "unit": {"type": "LinearUnit", "name": "US survey foot", "conversion_factor": 0.304800609601219, "id": {"authority": "EPSG", "code": 9003}}}, {"name": "Northing", "abbreviation": "", "direction": "north", "unit": {"type": "LinearUnit", "name": "US survey foot", "conversion_factor": 0.304800609601219, "id": {"authority": "EPSG", "code": 9003}}}]}}"#;
+
+#[test]
+fn projjson_without_an_id_is_read_as_the_prj_it_came_from() {
+    let prj =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample/parcels.prj")).unwrap();
+    // data/sample/README.md: the sample is in NAD83 / New York Central (ftUS), EPSG:2261.
+    assert_eq!(Crs::parse(&prj).unwrap().epsg(), Some(2261));
+    assert_eq!(Crs::parse(GEOPANDAS_PROJJSON).unwrap().epsg(), Some(2261));
+    // Under a name of its own, the same parameters: a CRS of its own that puts points where EPSG:2261 does.
+    let renamed = GEOPANDAS_PROJJSON.replace("NAD83 / New York Central (ftUS)", "County grid");
+    let crs = Crs::parse(&renamed).unwrap();
+    assert_eq!(crs.epsg(), None);
+    assert_eq!(crs.linear_unit().unwrap(), Some(LinearUnit::UsSurveyFoot));
+    assert!(same_crs(epsg_proj4(2261).unwrap(), &crs.to_proj_string().unwrap()), "{crs:?}");
+    // An id of OGC's CRS84 is WGS 84 longitude/latitude; an EPSG id that the parameters contradict is not taken.
+    let crs84 = r#"{"type": "GeographicCRS", "name": "WGS 84 (CRS84)", "datum": {"name": "World Geodetic System 1984",
+        "ellipsoid": {"name": "WGS 84", "semi_major_axis": 6378137, "inverse_flattening": 298.257223563}},
+        "coordinate_system": {"subtype": "ellipsoidal", "axis": [{"name": "Longitude", "direction": "east",
+        "unit": "degree"}, {"name": "Latitude", "direction": "north", "unit": "degree"}]},
+        "id": {"authority": "OGC", "code": "CRS84"}}"#;
+    assert_eq!(Crs::parse(crs84).unwrap(), Crs::wgs84());
+    let lying = renamed.replacen(
+        "\"type\": \"ProjectedCRS\",",
+        "\"type\": \"ProjectedCRS\", \"id\": {\"authority\": \"EPSG\", \"code\": 32618},",
+        1,
+    );
+    assert_ne!(Crs::parse(&lying).unwrap().epsg(), Some(32618));
+}

@@ -1,10 +1,14 @@
 //! The GeoParquet reader (GeoParquet 1.0 and 1.1, through polars): the geometry column the `geo` file
-//! metadata names as `primary_column`, in WKB, and every other column as attributes.
+//! metadata names as `primary_column`, in WKB, and every other column as attributes. The WKB column may carry
+//! an Arrow extension type (`geoarrow.wkb`, as GeoPandas 1.x writes it) or none (DuckDB, GDAL); either way
+//! its binary storage is read.
 //!
-//! The CRS is the column's `crs` member: PROJJSON whose `id` is an EPSG (or `OGC:CRS84`) code, or a CRS
-//! string lakeshore parses; a missing `crs` means OGC:CRS84 (longitude/latitude) as the specification says,
-//! and `crs: null` (undefined) takes the CRS assumed with `--assume-crs`. Every row becomes a feature,
-//! numbered from 1 in file order; a null or damaged geometry keeps the row and is reported.
+//! The CRS is the column's `crs` member: PROJJSON, with an `id` or without one (GeoPandas writes a CRS read
+//! from a `.prj` without one; it is read as that WKT would be), or a CRS string lakeshore parses; a missing
+//! `crs` means OGC:CRS84 (longitude/latitude) as the specification says (DuckDB writes none), and
+//! `crs: null` (undefined) takes the CRS assumed with `--assume-crs`. Coordinates are x = longitude or
+//! easting whatever axis order the CRS declares, as the specification requires. Every row becomes a
+//! feature, numbered from 1 in file order; a null or damaged geometry keeps the row and is reported.
 
 use std::fs::File;
 use std::path::Path;
@@ -79,23 +83,9 @@ fn crs_of(path: &Path, crs: Option<Json>, options: &ReadOptions) -> Result<Crs> 
         None => Ok(Crs::wgs84()),
         Some(Json::Null) => assumed(),
         Some(Json::String(text)) => Crs::parse_from(path, &text),
+        // PROJJSON, read as the WKT it stands for; one lakeshore cannot use takes the assumed CRS.
         Some(projjson) => {
-            let id = &projjson["id"];
-            let code = match &id["code"] {
-                Json::Number(n) => n.to_string(),
-                Json::String(s) => s.clone(),
-                _ => String::new(),
-            };
-            match id["authority"].as_str() {
-                Some(authority) if !code.is_empty() => Crs::parse_from(path, &format!("{authority}:{code}")),
-                _ => options.assume_crs.clone().ok_or_else(|| {
-                    Error::crs(
-                        path,
-                        "the geometry's PROJJSON CRS has no EPSG id; pass --assume-crs EPSG:nnnn (or write the \
-                         file with an EPSG CRS)",
-                    )
-                }),
-            }
+            Crs::parse_from(path, &projjson.to_string()).or_else(|err| options.assume_crs.clone().ok_or(err))
         }
     }
 }
@@ -108,8 +98,10 @@ pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
     Ok(schema.iter_names().map(|n| n.to_string()).filter(|n| *n != primary).collect())
 }
 
-/// A column's cells as attribute values: numbers, booleans, text, anything else as its text.
+/// A column's cells as attribute values: numbers, booleans, text, anything else as its text; a column with
+/// an extension type as its storage.
 fn values(column: &Column) -> Vec<Value> {
+    let column = column.as_materialized_series().to_storage();
     let text = |s: Option<&str>| {
         s.map(str::trim).filter(|s| !s.is_empty()).map_or(Value::Null, |s| Value::Text(s.into()))
     };
@@ -164,7 +156,10 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     let kept = select_fields(path, &names, options.keep.as_deref())?;
     let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
     let frame = reader.finish().map_err(unreadable(path))?;
-    let geometry = frame.column(&primary).and_then(|c| c.binary().cloned()).map_err(|_| {
+    // A column with an extension type is read as its storage, the WKB.
+    let geometry =
+        frame.column(&primary).and_then(|c| c.as_materialized_series().to_storage().binary().cloned());
+    let geometry = geometry.map_err(|_| {
         Error::format(path, format!("geometry column '{primary}' is missing or not binary WKB"))
     })?;
     let mut columns: Vec<std::vec::IntoIter<Value>> = Vec::with_capacity(fields.len());
@@ -188,7 +183,7 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
             unusable.reason
         });
         let values = columns.iter_mut().map(|c| c.next().unwrap_or(Value::Null)).collect();
-        features.push(Feature { record, geometry, values });
+        features.push(Feature { record, fid: None, geometry, values });
     }
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
 }

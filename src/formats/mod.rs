@@ -216,7 +216,12 @@ impl Unusable {
 
     /// The problem this makes for `record` (1-based) of the file at `path`.
     fn problem(&self, path: &Path, record: usize) -> Problem {
-        Problem::new(path, Location::Record(record), format!("{}: {}", self.reason, self.fix))
+        self.problem_at(path, Location::Record(record))
+    }
+
+    /// The problem this makes at `location` of the file at `path`.
+    fn problem_at(&self, path: &Path, location: Location) -> Problem {
+        Problem::new(path, location, format!("{}: {}", self.reason, self.fix))
     }
 }
 

@@ -175,10 +175,9 @@ impl Problem {
 
 /// Where in its file a [`Problem`] lies, shown as `problems.csv` and messages name it: `record 12`, `line 7`.
 ///
-/// The variants are declared in the order of their text, so that locations sort as their text reads with
-/// numbers taken by value: `a record`, `field SEWER`, `fields`, `line 9`, `line 10`, `record 2`, `row 3`,
-/// `whole file`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Locations sort as their text reads with numbers taken by value: `a record`, `field SEWER`, `fields`,
+/// `line 9`, `line 10`, `record 2`, `record 3 (fid 0)`, `record 10`, `row 3`, `whole file`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Location {
     /// A feature of a layer whose record number is not known (`a record`).
     UnnumberedRecord,
@@ -190,10 +189,51 @@ pub enum Location {
     Line(usize),
     /// A feature of a layer, by its 1-based record number (`record 12`).
     Record(usize),
+    /// A feature of a layer whose rows carry ids of their own (a GeoPackage's `fid`), by its 1-based
+    /// position in the layer and its id (`record 12 (fid 0)`).
+    RecordWithId(usize, i64),
     /// A row of a workbook sheet, 1-based (`row 3`).
     Row(usize),
     /// The file as a whole: its CRS, its text encoding (`whole file`).
     WholeFile,
+}
+
+impl Location {
+    /// A feature of a layer by its 1-based place in the layer, with the row's own id beside it when the
+    /// layer has one that differs from the place (a GeoPackage's `fid`).
+    pub fn record(record: usize, fid: Option<i64>) -> Location {
+        match fid {
+            Some(fid) if i64::try_from(record) != Ok(fid) => Location::RecordWithId(record, fid),
+            _ => Location::Record(record),
+        }
+    }
+
+    /// What locations sort by: their kind in the order of their text, then the field name or the number,
+    /// then the id beside a record number.
+    fn sort_key(&self) -> (u8, &str, usize, Option<i64>) {
+        match self {
+            Location::UnnumberedRecord => (0, "", 0, None),
+            Location::Field(name) => (1, name, 0, None),
+            Location::Fields => (2, "", 0, None),
+            Location::Line(n) => (3, "", *n, None),
+            Location::Record(n) => (4, "", *n, None),
+            Location::RecordWithId(n, id) => (4, "", *n, Some(*id)),
+            Location::Row(n) => (5, "", *n, None),
+            Location::WholeFile => (6, "", 0, None),
+        }
+    }
+}
+
+impl Ord for Location {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.sort_key().cmp(&other.sort_key())
+    }
+}
+
+impl PartialOrd for Location {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl fmt::Display for Location {
@@ -204,6 +244,7 @@ impl fmt::Display for Location {
             Location::Fields => f.write_str("fields"),
             Location::Line(n) => write!(f, "line {n}"),
             Location::Record(n) => write!(f, "record {n}"),
+            Location::RecordWithId(n, id) => write!(f, "record {n} (fid {id})"),
             Location::Row(n) => write!(f, "row {n}"),
             Location::WholeFile => f.write_str("whole file"),
         }
@@ -230,6 +271,7 @@ mod tests {
             (Location::Fields, "fields"),
             (Location::Line(7), "line 7"),
             (Location::Record(12), "record 12"),
+            (Location::RecordWithId(1, 0), "record 1 (fid 0)"),
             (Location::Row(3), "row 3"),
             (Location::WholeFile, "whole file"),
         ];
@@ -248,6 +290,7 @@ mod tests {
             problem("a.shp", Location::Record(9)),
             problem("a.shp", Location::Record(10)),
             problem("a.shp", Location::Record(100)),
+            problem("a.shp", Location::RecordWithId(10, -4)),
             problem("a.shp", Location::Fields),
             problem("a.shp", Location::Field("SEWER".into())),
             problem("a.shp", Location::UnnumberedRecord),
@@ -265,6 +308,7 @@ mod tests {
                 "a.shp fields",
                 "a.shp record 9",
                 "a.shp record 10",
+                "a.shp record 10 (fid -4)",
                 "a.shp record 100",
                 "a.shp whole file",
                 "b.csv line 2",

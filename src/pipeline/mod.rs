@@ -182,7 +182,8 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     let blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
     let columns = ParcelColumns::new(blocks.fields(), &schema);
-    let ids = ParcelPositions::collect(|scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
+    let ids =
+        ParcelPositions::collect(path, |scanned, each| blocks.scan(scanned, each), &columns, blocks.len())?;
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 
@@ -513,10 +514,10 @@ pub fn stream_schedule_in_blocks(
 fn report_parcel_problems(rows: &[Row], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
     for row in rows {
         if let Some(why) = ids.duplicate(row.at) {
-            problems.push(duplicate_problem(path, row.parcel.record, &why));
+            problems.push(duplicate_problem(path, row.parcel.location(), &why));
         }
         let Some(facts) = &row.facts else { continue };
-        let at = || Location::Record(row.parcel.record);
+        let at = || row.parcel.location();
         // Outside the county or on public sewer, the town does not matter.
         let held = match row.entry.exclusion {
             None => "scheduled by a rule that needs no town",

@@ -13,7 +13,7 @@ use crate::crs::layer::Layer;
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::{read_layer, same_layer, ReadOptions};
 use crate::geom::planar::polygons;
-use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 
 /// Reads a layer and reprojects it into the working CRS, keeping only the `keep` fields (all without). A
@@ -67,7 +67,7 @@ fn report_non_polygons(layer: &Layer, problems: &mut Vec<Problem>) {
             if polygons(geometry).is_none() {
                 problems.push(Problem::new(
                     &layer.path,
-                    Location::Record(f.record),
+                    f.location(),
                     "not a polygon; this layer needs polygons, the feature is not used",
                 ));
             }

@@ -479,6 +479,7 @@ mod tests {
             parcel: ParcelRecord {
                 id: format!("050100-1.00-1-{at}").as_str().into(),
                 record: at + 1,
+                fid: None,
                 town: None,
                 sewer: None,
                 swis: None,

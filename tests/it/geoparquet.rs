@@ -140,3 +140,86 @@ fn schedule_parquet_is_geoparquet_with_the_geojson_shapes() {
     assert_eq!(file_bbox, all, "the geo bbox covers every row exactly");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Writes the sample's parcels (argument 1) into folder argument 2 as GeoParquet the way analysts write it:
+/// GeoPandas 1.x in the layer's own CRS (from the `.prj`: PROJJSON without an id, and the `geoarrow.wkb`
+/// extension type on the column) and in EPSG:4326 (PROJJSON with an id, axes latitude first), and DuckDB's
+/// GEOMETRY from longitude/latitude WKB (no `crs`: OGC:CRS84).
+const WRITE_GEOPARQUET: &str = r#"
+import sys
+import duckdb
+import geopandas
+
+parcels, out = sys.argv[1], sys.argv[2]
+frame = geopandas.read_file(parcels)
+frame.to_parquet(f"{out}/geopandas.parquet")
+wgs84 = frame.to_crs(4326)
+wgs84.to_parquet(f"{out}/geopandas-4326.parquet")
+table = wgs84.drop(columns="geometry").assign(wkb=wgs84.geometry.to_wkb())
+columns = ", ".join(f'"{c}"' for c in frame.columns if c != "geometry")
+con = duckdb.connect()
+con.register("parcels", table)
+con.sql(f"COPY (SELECT {columns}, ST_GeomFromWKB(wkb) AS geometry FROM parcels) TO '{out}/duckdb.parquet' (FORMAT parquet)")
+"#;
+
+/// A Python with GeoPandas and DuckDB: `LAKESHORE_WRITERS_PYTHON`, else the venv `tests/writers/venv.sh`
+/// makes, else `python3`; `None` after saying `test` is skipped when none has both (a failure when CI is set).
+fn writers_python(test: &str) -> Option<PathBuf> {
+    let venv = std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".cache/lakeshore-writers-venv/bin/python"))
+        .filter(|p| p.is_file());
+    let python =
+        std::env::var_os("LAKESHORE_WRITERS_PYTHON").map(PathBuf::from).or(venv).unwrap_or("python3".into());
+    let found = Command::new(&python).args(["-c", "import geopandas, duckdb"]).output();
+    if found.is_ok_and(|out| out.status.success()) {
+        return Some(python);
+    }
+    crate::common::skip_unless_ci(
+        test,
+        &format!(
+            "{} cannot import geopandas and duckdb (tests/writers/venv.sh installs them)",
+            python.display()
+        ),
+    );
+    None
+}
+
+#[test]
+fn geoparquet_as_geopandas_and_duckdb_write_it_schedules_as_the_sample() {
+    let test = "geoparquet_as_geopandas_and_duckdb_write_it_schedules_as_the_sample";
+    let Some(python) = writers_python(test) else { return };
+    let dir = out_dir("writers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let written = Command::new(python)
+        .args(["-c", WRITE_GEOPARQUET])
+        .arg(root.join("data/sample/parcels.shp"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let schedule = |parcels: Option<&Path>, out: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+        command.current_dir(root).args([
+            "schedule",
+            "--config",
+            "data/sample/county.toml",
+            "--as-of",
+            "2027-01-15",
+        ]);
+        if let Some(parcels) = parcels {
+            command.arg("--parcels").arg(parcels);
+        }
+        let output = command.args(["--format", "csv", "--out"]).arg(dir.join(out)).output().unwrap();
+        // Every record of the sample is good, in whatever file: a clean run.
+        assert_eq!(output.status.code(), Some(0), "{out}: {}", String::from_utf8_lossy(&output.stderr));
+        std::fs::read_to_string(dir.join(out).join("schedule.csv")).unwrap()
+    };
+    let sample = schedule(None, "sample");
+    for name in ["geopandas", "geopandas-4326", "duckdb"] {
+        let parquet = dir.join(format!("{name}.parquet"));
+        let written = schedule(Some(&parquet), name);
+        assert!(written == sample, "{name}: schedule.csv differs:\n{sample}\n---\n{written}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -200,8 +200,9 @@ pub(crate) fn add_layer(conn: &Connection, name: &str, layer: &Layer, srs_id: i3
     }
 }
 
-/// The sample county's config with every layer in one GeoPackage, written in `dir`.
-fn sample_as_geopackage(dir: &Path) -> PathBuf {
+/// The sample county's config with every layer in one GeoPackage, written in `dir` (`county.toml` and
+/// `county.gpkg`; the record files stay the sample's).
+pub(crate) fn sample_as_geopackage(dir: &Path) -> PathBuf {
     let sample = ConfigFile::load(&sample_config()).unwrap();
     let gpkg = dir.join("county.gpkg");
     let conn = new_geopackage(&gpkg);
@@ -285,18 +286,7 @@ fn a_geopackage_of_several_layers_needs_the_layer_named() {
 #[test]
 fn damaged_and_missing_geometries_are_reported_and_every_row_kept() {
     let dir = common::fresh_dir("gpkg-damaged");
-    let path = dir.join("lots.gpkg");
-    let conn = new_geopackage(&path);
-    conn.execute_batch(
-        "INSERT INTO gpkg_spatial_ref_sys VALUES ('NY Central', 2261, 'EPSG', 2261, 'see EPSG', NULL);
-         INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('lots', 'features', 2261);
-         INSERT INTO gpkg_geometry_columns VALUES ('lots', 'geom', 'POLYGON', 2261, 0, 0);
-         CREATE TABLE lots (fid INTEGER PRIMARY KEY, geom BLOB, name TEXT);",
-    )
-    .unwrap();
-    let ring = LineString::from(vec![(0., 0.), (9., 0.), (9., 9.), (0., 0.)]);
-    let square: Geometry<f64> = Geometry::Polygon(Polygon::new(ring, vec![]));
-    let good = blob(&square, 2261, 1);
+    let good = square_blob();
     let mut huge = good.clone();
     // The ring count of the polygon (after 40 bytes of header and envelope and 5 of WKB header) made 2^32-1.
     huge[45..49].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -308,13 +298,7 @@ fn damaged_and_missing_geometries_are_reported_and_every_row_kept() {
         (5, Some(huge)),
         (6, Some(b"not a geometry".to_vec())),
     ];
-    for (fid, geom) in rows {
-        conn.execute(
-            "INSERT INTO lots VALUES (?1, ?2, ?3)",
-            rusqlite::params![fid, geom, format!("lot {fid}")],
-        )
-        .unwrap();
-    }
+    let (path, conn) = lots(&dir, &rows);
     drop(conn);
     let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
     assert_eq!(layer.features.len(), 6, "every row is kept");
@@ -455,4 +439,228 @@ fn geoparquet_parcels_schedule_identically() {
     let a = std::fs::read_to_string(dir.join("from-sample/schedule.csv")).unwrap();
     let b = std::fs::read_to_string(dir.join("from-parquet/schedule.csv")).unwrap();
     assert_eq!(a, b);
+}
+
+/// The sample's `schedule.csv`, and the one of the sample as a GeoPackage whose parcels' fids `sql`
+/// renumbers; the run of the GeoPackage must be clean.
+fn schedules_with_fids(label: &str, sql: &str) -> (String, String) {
+    let dir = common::fresh_dir(label);
+    let config = sample_as_geopackage(&dir);
+    Connection::open(dir.join("county.gpkg")).unwrap().execute_batch(sql).unwrap();
+    schedule(&sample_config(), &dir.join("from-sample"), "csv");
+    schedule(&config, &dir.join("from-gpkg"), "csv");
+    let read = |run: &str| std::fs::read_to_string(dir.join(run).join("schedule.csv")).unwrap();
+    let schedules = (read("from-sample"), read("from-gpkg"));
+    let _ = std::fs::remove_dir_all(&dir);
+    schedules
+}
+
+/// GeoPackage 1.3 §2.1.6.1.1 asks only for an INTEGER PRIMARY KEY: `ogr2ogr -preserve_fid` from a shapefile
+/// numbers rows from 0, and any 64-bit integer is a key. The records are the rows' places in the layer
+/// (the schedule's `record`), so the fids keep the sample's order here.
+#[test]
+fn fids_from_zero_negative_or_past_2_to_the_53_schedule_as_the_sample() {
+    for (label, sql) in [
+        ("gpkg-fid-from-0", "UPDATE parcels SET fid = -fid; UPDATE parcels SET fid = -fid - 1;"),
+        ("gpkg-fid-negative", "UPDATE parcels SET fid = fid - 1000;"),
+        ("gpkg-fid-2-53", "UPDATE parcels SET fid = fid + 9007199254740992;"),
+        ("gpkg-fid-max", "UPDATE parcels SET fid = 9223372036854775807 - 100 + fid;"),
+        ("gpkg-fid-sparse", "UPDATE parcels SET fid = fid * 1000003;"),
+    ] {
+        let (sample, gpkg) = schedules_with_fids(label, sql);
+        assert!(sample == gpkg, "{label}: schedule.csv differs:\n{sample}\n---\n{gpkg}");
+    }
+}
+
+/// A GeoPackage of one `lots` table (fid, geom, name) in `dir`, its rows given by fid and blob.
+fn lots(dir: &Path, rows: &[(i64, Option<Vec<u8>>)]) -> (PathBuf, Connection) {
+    let path = dir.join("lots.gpkg");
+    let conn = new_geopackage(&path);
+    conn.execute_batch(
+        "INSERT INTO gpkg_spatial_ref_sys VALUES ('NY Central', 2261, 'EPSG', 2261, 'see EPSG', NULL);
+         INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('lots', 'features', 2261);
+         INSERT INTO gpkg_geometry_columns VALUES ('lots', 'geom', 'POLYGON', 2261, 0, 0);
+         CREATE TABLE lots (fid INTEGER PRIMARY KEY, geom BLOB, name TEXT);",
+    )
+    .unwrap();
+    for (fid, geom) in rows {
+        conn.execute(
+            "INSERT INTO lots VALUES (?1, ?2, ?3)",
+            rusqlite::params![fid, geom, format!("lot {fid}")],
+        )
+        .unwrap();
+    }
+    (path, conn)
+}
+
+fn square_blob() -> Vec<u8> {
+    let ring = LineString::from(vec![(0., 0.), (9., 0.), (9., 9.), (0., 0.)]);
+    blob(&Geometry::Polygon(Polygon::new(ring, vec![])), 2261, 1)
+}
+
+#[test]
+fn a_problem_names_the_record_by_its_place_with_its_fid_beside() {
+    let dir = common::fresh_dir("gpkg-fid-problems");
+    let big = 1i64 << 53;
+    let rows = [(big, None), (0, None), (-5, None), (1, Some(square_blob())), (3, Some(b"junk".to_vec()))];
+    let (path, conn) = lots(&dir, &rows);
+    drop(conn);
+    let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
+    // In fid order: -5, 0, 1, 3, 2^53.
+    let records: Vec<usize> = layer.features.iter().map(|f| f.record).collect();
+    assert_eq!(records, [1, 2, 3, 4, 5]);
+    let names: Vec<Value> = layer.features.iter().map(|f| f.values[0].clone()).collect();
+    let expected = ["lot -5", "lot 0", "lot 1", "lot 3", "lot 9007199254740992"];
+    assert_eq!(names, expected.map(|t| Value::Text(t.into())));
+    let shown: Vec<String> = problems.iter().map(|p| p.location.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["record 1 (fid -5)", "record 2 (fid 0)", "record 4 (fid 3)", "record 5 (fid 9007199254740992)"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The one file in `dir`, or what is there besides.
+fn only_file(dir: &Path) -> Result<String, Vec<std::ffi::OsString>> {
+    let names: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    match &names[..] {
+        [one] => Ok(one.to_string_lossy().into_owned()),
+        _ => Err(names),
+    }
+}
+
+/// QGIS leaves a GeoPackage in WAL mode. Read from a read-only folder, it reads, and nothing is written
+/// beside it (run as root, the folder's mode does not stop writes, and the listing is what tells).
+#[test]
+fn a_geopackage_in_wal_mode_reads_from_a_read_only_folder_and_nothing_is_left_beside_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::fresh_dir("gpkg-wal");
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+    // Closing the last connection writes the log into the file and deletes the log and its index.
+    drop(conn);
+    assert_eq!(only_file(&dir).unwrap(), "lots.gpkg");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let read = read_layer(&path, &ReadOptions::default());
+    let names = lakeshore::formats::field_names(&path);
+    let listed = only_file(&dir);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (layer, problems) = read.unwrap();
+    assert_eq!((layer.features.len(), problems.len()), (1, 0));
+    assert_eq!(names.unwrap(), ["name"]);
+    assert_eq!(listed, Ok("lots.gpkg".into()), "nothing beside the GeoPackage");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Changes a GIS has not yet written from the log into the file are part of the layer, and are read.
+#[test]
+fn rows_still_in_the_write_ahead_log_are_read() {
+    let dir = common::fresh_dir("gpkg-wal-pending");
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    conn.execute_batch("PRAGMA wal_autocheckpoint = 0;").unwrap();
+    conn.execute("INSERT INTO lots VALUES (2, ?1, 'lot 2')", [square_blob()]).unwrap();
+    // A copy of the file and its log as a GIS that still has it open leaves them.
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(&path, copy.join("lots.gpkg")).unwrap();
+    std::fs::copy(dir.join("lots.gpkg-wal"), copy.join("lots.gpkg-wal")).unwrap();
+    drop(conn);
+    let (layer, problems) = read_layer(&copy.join("lots.gpkg"), &ReadOptions::default()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(layer.features.len(), 2, "the row in the log is read");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gpkg_contents` may list a table the file no longer has (deleted by hand, or by a tool that forgot the
+/// listing): the error names the file and the layer.
+#[test]
+fn a_listed_table_that_is_missing_is_named() {
+    let dir = common::fresh_dir("gpkg-missing-table");
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    conn.execute_batch("DROP TABLE lots;").unwrap();
+    drop(conn);
+    let field_error = lakeshore::formats::field_names(&path).unwrap_err().to_string();
+    let read_error = read_layer(&path, &ReadOptions::default()).unwrap_err().to_string();
+    for err in [field_error, read_error] {
+        assert!(err.contains("lots.gpkg"), "{err}");
+        assert!(err.contains("layer 'lots' is listed in gpkg_contents but its table is missing"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A rollback journal with its header (a write under way, or cut off) means the file may be half written:
+/// the read stops and says so, and a journal a finished write left zeroed (`PRAGMA journal_mode = PERSIST`)
+/// does not stop it.
+#[test]
+fn a_live_rollback_journal_stops_the_read() {
+    let dir = common::fresh_dir("gpkg-journal");
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    drop(conn);
+    let journal = dir.join("lots.gpkg-journal");
+    // SQLite's journal header starts with these eight bytes (sqlite.org/fileformat2.html, "The Rollback
+    // Journal").
+    let mut live = vec![0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    live.resize(512, 0);
+    std::fs::write(&journal, &live).unwrap();
+    let err = read_layer(&path, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("lots.gpkg: a write to the GeoPackage is under way or was cut off"), "{err}");
+    std::fs::write(&journal, vec![0; 512]).unwrap();
+    assert_eq!(read_layer(&path, &ReadOptions::default()).unwrap().0.features.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// GeoPackage 1.3 §2.1.6 lets `gpkg_contents` list a view as a feature layer; a view has no `rowid`, and
+/// one without an integer primary key is read in the order SQLite gives, its rows numbered from 1.
+#[test]
+fn a_feature_view_without_an_integer_key_is_read() {
+    let dir = common::fresh_dir("gpkg-view");
+    let (_, conn) = lots(&dir, &[(7, Some(square_blob())), (9, None)]);
+    conn.execute_batch(
+        "CREATE VIEW named AS SELECT name AS label, geom FROM lots;
+         INSERT INTO gpkg_contents (table_name, data_type, srs_id) VALUES ('named', 'features', 2261);
+         INSERT INTO gpkg_geometry_columns VALUES ('named', 'geom', 'POLYGON', 2261, 0, 0);",
+    )
+    .unwrap();
+    drop(conn);
+    let view = dir.join("lots.gpkg:named");
+    assert_eq!(lakeshore::formats::field_names(&view).unwrap(), ["label"]);
+    let (layer, problems) = read_layer(&view, &ReadOptions::default()).unwrap();
+    let mut labels: Vec<String> = layer.features.iter().map(|f| f.values[0].as_text().unwrap()).collect();
+    labels.sort();
+    assert_eq!(labels, ["lot 7", "lot 9"]);
+    assert_eq!(layer.features.iter().map(|f| f.record).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(problems.len(), 1, "the row without a shape: {problems:?}");
+    assert!(matches!(problems[0].location, Location::Record(_)), "{problems:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The file is opened through an SQLite URI: a folder and file name holding the URI's own characters
+/// (`?`, `#`, `%`, a space) still name the file.
+#[test]
+fn a_geopackage_whose_path_holds_uri_characters_is_read() {
+    let dir = common::fresh_dir("gpkg-uri").join("Cayuga Co?#%41");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, conn) = lots(&dir, &[(1, Some(square_blob()))]);
+    drop(conn);
+    let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
+    assert_eq!((layer.features.len(), problems.len()), (1, 0));
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+/// A problem the parcels show after reading (here a missing id) names the record by its place with its fid
+/// beside, as the reader's own problems do.
+#[test]
+fn a_parcel_problem_names_the_fid_beside_the_record() {
+    let dir = common::fresh_dir("gpkg-fid-parcel-problem");
+    let config = sample_as_geopackage(&dir);
+    let renumber = "UPDATE parcels SET fid = -fid; UPDATE parcels SET fid = -fid - 1;
+                    UPDATE parcels SET PRINT_KEY = NULL WHERE fid = 0;";
+    Connection::open(dir.join("county.gpkg")).unwrap().execute_batch(renumber).unwrap();
+    schedule(&config, &dir.join("out"), "csv");
+    let problems = std::fs::read_to_string(dir.join("out/problems.csv")).unwrap();
+    let line = problems.lines().find(|l| l.contains("no parcel id")).unwrap_or_else(|| panic!("{problems}"));
+    assert!(line.contains("record 1 (fid 0)"), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -66,7 +66,29 @@ const TARGETS: &[(&str, Boundaries)] = &[
     (HISTORY_XLSX, zip_members),
     ("county.toml", lines),
     (RULES, lines),
+    (GPKG, sqlite_pages),
 ];
+
+/// The sample county as one GeoPackage, made at test time (`gpkg::sample_as_geopackage`) and read by a
+/// config of its own; its parcels are the sample's, so the `.dbf` beside it counts them.
+const GPKG: &str = "county.gpkg";
+
+/// Where the GeoPackage county and its config are made, once.
+const GPKG_COUNTY: &str = "pristine-gpkg";
+
+/// Makes the county in `dir` the GeoPackage county made in `scratch`: its config, reading `county.gpkg`.
+fn gpkg_county(dir: &Path, scratch: &Path) {
+    std::fs::copy(scratch.join(GPKG_COUNTY).join("county.toml"), dir.join("county.toml")).unwrap();
+}
+
+/// Start of each page of an SQLite file: the page size is the big-endian u16 at byte 16 (1 for 65 536).
+fn sqlite_pages(bytes: &[u8]) -> Vec<usize> {
+    let size = match u16::from_be_bytes([bytes[16], bytes[17]]) {
+        1 => 65_536,
+        n => usize::from(n).max(512),
+    };
+    (0..=bytes.len()).step_by(size).collect()
+}
 
 /// Start of each `.shp` record: walked from the 100-byte header by the big-endian content lengths.
 fn shp_records(bytes: &[u8]) -> Vec<usize> {
@@ -312,6 +334,9 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     let pristine = scratch.join("pristine");
     std::fs::create_dir_all(&pristine).unwrap();
     copy_county(&pristine);
+    std::fs::create_dir_all(scratch.join(GPKG_COUNTY)).unwrap();
+    crate::gpkg::sample_as_geopackage(&scratch.join(GPKG_COUNTY));
+    std::fs::copy(scratch.join(GPKG_COUNTY).join(GPKG), pristine.join(GPKG)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let cases: Vec<Case> = TARGETS
         .iter()
@@ -335,6 +360,9 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
                         let dir: PathBuf = scratch.join(format!("case-{n}"));
                         std::fs::create_dir_all(&dir).unwrap();
                         copy_county(&dir);
+                        if case.file == GPKG {
+                            gpkg_county(&dir, &scratch);
+                        }
                         std::fs::write(dir.join(case.file), &case.bytes).unwrap();
                         if case.file == HISTORY_XLSX {
                             let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();

@@ -213,6 +213,8 @@ pub struct ParcelRecord {
     pub id: ParcelId,
     /// 1-based record number in the parcels file.
     pub record: usize,
+    /// The row's own id, when the parcels layer has one (a GeoPackage's `fid`).
+    pub fid: Option<i64>,
     /// Town attribute as written.
     pub town: Option<String>,
     /// Sewer code as written.
@@ -338,13 +340,16 @@ impl ParcelColumns {
     }
 }
 
+impl ParcelRecord {
+    /// Where the record is, as problems name it: `record 3`, or `record 3 (fid 0)`.
+    pub fn location(&self) -> Location {
+        Location::record(self.record, self.fid)
+    }
+}
+
 /// The problem of a record whose id an earlier record has.
-pub fn duplicate_problem(path: &Path, record: usize, why: &str) -> Problem {
-    Problem::new(
-        path,
-        Location::Record(record),
-        format!("{why}; give each parcel its own id or merge the records"),
-    )
+pub fn duplicate_problem(path: &Path, at: Location, why: &str) -> Problem {
+    Problem::new(path, at, format!("{why}; give each parcel its own id or merge the records"))
 }
 
 /// Turns a projected parcel feature into its record: id joined, bad geometry marked, an invalid polygon
@@ -359,8 +364,8 @@ pub fn parcel_record(
     crs: &str,
 ) -> (ParcelRecord, Vec<Problem>) {
     let mut problems = Vec::new();
-    let (record, mut values) = (feature.record, feature.values);
-    let at = || Location::Record(record);
+    let (record, fid, mut values) = (feature.record, feature.fid, feature.values);
+    let at = || Location::record(record, fid);
     // Read before the id takes its parts: the SWIS code is usually one of them.
     let swis = columns.swis.and_then(|i| values.get(i)).and_then(Value::as_text);
     let (id, has_id) = columns.id_of(&values, record);
@@ -403,6 +408,7 @@ pub fn parcel_record(
     let parcel = ParcelRecord {
         id,
         record,
+        fid,
         town: take_text(&mut values, columns.town),
         sewer: take_text(&mut values, columns.sewer),
         swis,
@@ -472,6 +478,7 @@ mod tests {
             ("054889", "1.00-1-1"),
         ];
         let ids = ParcelPositions::collect(
+            Path::new("parcels.shp"),
             |scanned, each| {
                 assert_eq!(scanned, [0, 1], "both id columns are scanned");
                 for (i, (swis, key)) in layer.iter().enumerate() {
@@ -518,11 +525,12 @@ mod tests {
 
     #[test]
     fn sparse_record_numbers_find_their_slots() {
-        // Record numbers far apart (a GeoPackage's fids after deletions) are looked up without a table.
+        // Record numbers far apart are looked up without a table.
         let (_, columns) = columns();
         let layer =
             [(900_000, "054889", "3.00-1-1"), (12, "054889", "1.00-1-1"), (40_000, "054889", "1.00-1-1")];
         let ids = ParcelPositions::collect(
+            Path::new("parcels.shp"),
             |_, each| {
                 for (record, swis, key) in layer {
                     each(record, vec![text(swis), text(key)]);
@@ -548,6 +556,7 @@ mod tests {
         let (schema, columns) = columns();
         for (swis, key) in [("054889", "1.00-1-1"), ("054889", ""), ("", "")] {
             let ids = ParcelPositions::collect(
+                Path::new("parcels.shp"),
                 |_, each| {
                     each(7, vec![text(swis), text(key)]);
                     Ok(())
@@ -558,6 +567,7 @@ mod tests {
             .unwrap();
             let feature = Feature {
                 record: 7,
+                fid: None,
                 geometry: Err(GeometryError::NullShape),
                 values: vec![text(swis), text(key)],
             };

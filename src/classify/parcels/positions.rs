@@ -1,10 +1,12 @@
 //! The ids of every parcel record, read before the records: what gives each record its position.
 
+use std::path::Path;
+
 use rayon::prelude::*;
 
 use super::ParcelColumns;
 use crate::crs::layer::Value;
-use crate::model::error::Result;
+use crate::model::error::{Error, Result};
 
 /// The id and record number of every parcel record, sorted by id, then record number. A record's place in
 /// this order is its *position*: the index of its row in the schedule and of its entries in the per-parcel
@@ -66,8 +68,10 @@ impl ParcelPositions {
     /// The ids of a parcels layer from the values of its id's columns (as [`ParcelColumns::id_columns`] gives
     /// them), record by record; a record with a part missing gets the `<no id: record N>` of
     /// [`parcel_record`](super::parcel_record). `records` is how many records the layer says it holds: the
-    /// tables are made that size at once rather than grown (and copied) as the ids come.
+    /// tables are made that size at once rather than grown (and copied) as the ids come. `path` is the
+    /// layer's, which an error names.
     pub fn collect(
+        path: &Path,
         scan: impl FnOnce(&[usize], &mut dyn FnMut(usize, Vec<Value>)) -> Result<()>,
         columns: &ParcelColumns,
         records: usize,
@@ -93,10 +97,13 @@ impl ParcelPositions {
             sorted.push(IdSpan { start, len, record: number });
         })?;
         if let Some(record) = too_many {
-            return Err(crate::model::error::Error::Config(format!(
-                "record {record} of the parcels layer: more than 4,294,967,295 records, or an id of over 4 GB, \
-                 cannot be scheduled in one run: split the layer"
-            )));
+            return Err(Error::format(
+                path,
+                format!(
+                    "record {record}: more than 4,294,967,295 records, or an id of over 4 GB, cannot be \
+                     scheduled in one run: split the layer"
+                ),
+            ));
         }
         let id = |s: &IdSpan| &text.as_bytes()[s.start..s.start + s.len as usize];
         sorted.par_sort_unstable_by(|a, b| id(a).cmp(id(b)).then(a.record.cmp(&b.record)));
@@ -123,7 +130,7 @@ impl ParcelPositions {
             }
             Ok(())
         };
-        Self::collect(scan, &columns, layer.len()).expect("the ids are collected")
+        Self::collect(Path::new("parcels.shp"), scan, &columns, layer.len()).expect("the ids are collected")
     }
 
     /// Builds the tables by record number and by id.

@@ -8,7 +8,7 @@ use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::fields::FieldNames;
 use crate::classify::System;
 use crate::crs::layer::{Feature, Value};
-use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 use crate::model::id::whole_id_fields;
 use crate::records::tally::{IdTally, Position};
 
@@ -164,7 +164,7 @@ impl<'a> SystemJoin<'a> {
     /// Joins one feature; a problem when it cannot be.
     fn join(&mut self, feature: &Feature) -> Result<(), Problem> {
         let parcel_field = self.parcel_field;
-        let problem = |message: String| Problem::new(self.path, Location::Record(feature.record), message);
+        let problem = |message: String| Problem::new(self.path, feature.location(), message);
         let Some(id) = self.id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
             return Err(problem(format!("system has no {parcel_field}; fill it in")));
         };

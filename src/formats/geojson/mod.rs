@@ -291,7 +291,7 @@ fn to_feature(
         problems.push((record, unusable.problem(path, record)));
         unusable.reason
     });
-    Feature { record, geometry, values }
+    Feature { record, fid: None, geometry, values }
 }
 
 /// The CRS a pre-RFC `crs` member names: `{"type": "name", "properties": {"name": ...}}` or the older

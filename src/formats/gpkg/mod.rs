@@ -4,9 +4,17 @@
 //! The table is found through `gpkg_contents` and `gpkg_geometry_columns`; its CRS is the
 //! `gpkg_spatial_ref_sys` row of its `srs_id`: the EPSG code when the organization is EPSG and the code is
 //! known, else the `definition` WKT, else (`undefined`) the CRS assumed with `--assume-crs`. Every row of the
-//! table becomes a feature, in primary-key order, numbered by its primary key (`fid`, as QGIS shows it); a
+//! table becomes a feature, in primary-key order, numbered by its position in the layer from 1; a problem
+//! names the row's primary key (`fid`, as QGIS shows it) beside that number when the two differ, since
+//! writers number rows as they please (from 0 after `ogr2ogr -preserve_fid`, negative, up to 2^63 − 1). A
 //! row whose geometry blob is NULL, empty or damaged keeps its attributes and is reported ([`blob`] checks
 //! every length against the bytes).
+//!
+//! The file is opened read-only and, unless its write-ahead log holds changes not yet written into it,
+//! immutable: SQLite then takes no lock and creates no `-wal` or `-shm` file beside it, so a GeoPackage in
+//! WAL mode (as QGIS leaves one) reads from a read-only folder and nothing is left next to the user's file.
+//! A file with a live rollback journal beside it (a write under way or cut off) is refused rather than read
+//! half written.
 
 pub mod blob;
 
@@ -19,7 +27,7 @@ use self::blob::{read_blob, Blob};
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
-use crate::model::error::{Error, Problem, Result};
+use crate::model::error::{Error, Location, Problem, Result};
 
 const FIX_BLOB: &str = "repair or redraw the geometry in the GIS, or delete the row";
 
@@ -35,14 +43,77 @@ pub(crate) fn quote(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
+/// The SQLite URI that opens `file` read-only, and `immutable` when asked: every byte of the path but
+/// letters, digits and `/-_.~` percent-encoded, so that no file name is read as a query or an authority.
+fn uri(file: &Path, immutable: bool) -> String {
+    let path = file.as_os_str().as_encoded_bytes();
+    // An absolute path goes after an empty authority (`file:///data/county.gpkg`), a relative one straight
+    // after the scheme.
+    let mut uri = String::from(if path.first() == Some(&b'/') { "file://" } else { "file:" });
+    for &byte in path {
+        if byte.is_ascii_alphanumeric() || b"/-_.~".contains(&byte) {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri.push_str(if immutable { "?mode=ro&immutable=1" } else { "?mode=ro" });
+    uri
+}
+
+/// Opens the GeoPackage `file` to be read; nothing is written to it or beside it.
 fn open(file: &Path) -> Result<Connection> {
     super::require_file(file)?;
-    Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|source| Error::Sqlite {
+    let beside = |suffix: &str| {
+        let mut path = file.as_os_str().to_owned();
+        path.push(suffix);
+        std::path::PathBuf::from(path)
+    };
+    // A rollback journal that starts with its magic number is "hot": a write is under way or was cut off,
+    // and the file may be half written until SQLite rolls it back, which a reader must not do.
+    let journal = beside("-journal");
+    const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    let mut head = [0; 8];
+    let hot = std::fs::File::open(&journal).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head));
+    if hot.is_ok() && head == JOURNAL_MAGIC {
+        return Err(Error::format(
+            file,
+            format!(
+                "a write to the GeoPackage is under way or was cut off ({} is a live journal); run again once \
+                 the program writing it has finished, or open the GeoPackage once in the GIS so that SQLite \
+                 rolls the cut-off write back",
+                journal.display()
+            ),
+        ));
+    }
+    // Changes still in the write-ahead log (a GIS has the file open, or was stopped before writing them in)
+    // are part of the layer: then the log is read, which SQLite does only beside a `-shm` file it may create.
+    let log = beside("-wal");
+    let pending = std::fs::metadata(&log).is_ok_and(|m| m.len() > 0);
+    let cannot_open = |source: rusqlite::Error| {
+        let advice = if pending {
+            format!(
+                "its latest changes are still in {}, which can be read only where SQLite may write its \
+                 `-shm` file: close the program that has the GeoPackage open, or copy the files to a folder \
+                 you can write to",
+                log.display()
+            )
+        } else {
+            "check that the file is a GeoPackage, or re-export it from the GIS".to_string()
+        };
+        Error::Sqlite {
             path: file.to_path_buf(),
-            message: format!("cannot open the GeoPackage: {source}"),
+            message: format!("cannot open the GeoPackage ({source}); {advice}"),
             source,
-        })
+        }
+    };
+    let flags =
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(uri(file, !pending), flags).map_err(cannot_open)?;
+    // SQLite opens a file lazily: reading its schema here makes a file it cannot read fail now, with the
+    // advice above.
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(())).map_err(cannot_open)?;
+    Ok(conn)
 }
 
 /// An SQLite error while reading `file`.
@@ -130,9 +201,54 @@ fn table_crs(conn: &Connection, file: &Path, srs_id: i64, options: &ReadOptions)
     })
 }
 
-/// The attribute columns of `table` (all but its geometry and integer primary key) and the primary key's
-/// name, if it has one.
-fn columns(conn: &Connection, file: &Path, table: &Table) -> Result<(Vec<String>, Option<String>)> {
+/// How a feature table's rows are numbered and ordered: by its integer primary key, by the `rowid` of a
+/// table without one, or (a view without one) in the order SQLite gives.
+enum Key {
+    Column(String),
+    RowId,
+    None,
+}
+
+impl Key {
+    /// The expression that selects the key.
+    fn select(&self) -> String {
+        match self {
+            Key::Column(name) => quote(name),
+            Key::RowId => "rowid".into(),
+            Key::None => "NULL".into(),
+        }
+    }
+
+    /// The `ORDER BY` clause of the rows.
+    fn order(&self) -> String {
+        match self {
+            Key::None => String::new(),
+            key => format!(" ORDER BY {}", key.select()),
+        }
+    }
+}
+
+/// The attribute columns of `table` (all but its geometry and integer primary key) and how its rows are
+/// numbered. A table `gpkg_contents` lists but the file lacks is an error naming the layer.
+fn columns(conn: &Connection, file: &Path, table: &Table) -> Result<(Vec<String>, Key)> {
+    let kind: Option<String> = conn
+        .query_row(
+            "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')",
+            [&table.name],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(sql(file))?;
+    let Some(kind) = kind else {
+        return Err(Error::format(
+            file,
+            format!(
+                "layer '{}' is listed in gpkg_contents but its table is missing from the file; re-export the \
+                 layer from the GIS, or name another layer as FILE.gpkg:LAYER",
+                table.name
+            ),
+        ));
+    };
     let mut statement =
         conn.prepare(&format!("PRAGMA table_info({})", quote(&table.name))).map_err(sql(file))?;
     let rows = statement
@@ -149,6 +265,11 @@ fn columns(conn: &Connection, file: &Path, table: &Table) -> Result<(Vec<String>
         .map(|(name, _, _)| name)
         .filter(|n| !n.eq_ignore_ascii_case(&table.geometry) && Some(n) != key.as_ref())
         .collect();
+    let key = match key {
+        Some(name) => Key::Column(name),
+        None if kind == "view" => Key::None,
+        None => Key::RowId,
+    };
     Ok((fields, key))
 }
 
@@ -208,18 +329,17 @@ pub(super) fn read(
     let (names, key) = columns(&conn, file, &table)?;
     let kept = select_fields(label, &names, options.keep.as_deref())?;
     let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
-    let key = key.as_deref().map_or_else(|| "rowid".to_string(), quote);
     let selected: Vec<String> =
-        [key.clone(), quote(&table.geometry)].into_iter().chain(fields.iter().map(|f| quote(f))).collect();
-    let query = format!("SELECT {} FROM {} ORDER BY {key}", selected.join(", "), quote(&table.name));
+        [key.select(), quote(&table.geometry)].into_iter().chain(fields.iter().map(|f| quote(f))).collect();
+    let query = format!("SELECT {} FROM {}{}", selected.join(", "), quote(&table.name), key.order());
     let mut statement = conn.prepare(&query).map_err(sql(file))?;
     let mut rows = statement.query([]).map_err(sql(file))?;
     let (mut features, mut problems) = (Vec::new(), Vec::new());
     while let Some(row) = rows.next().map_err(sql(file))? {
-        let position = features.len() + 1;
-        let record = match row.get_ref(0).map_err(sql(file))? {
-            ValueRef::Integer(fid) if fid > 0 => fid as usize,
-            _ => position,
+        let record = features.len() + 1;
+        let fid = match row.get_ref(0).map_err(sql(file))? {
+            ValueRef::Integer(fid) => Some(fid),
+            _ => None,
         };
         let geometry = match row.get_ref(1).map_err(sql(file))? {
             ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
@@ -231,12 +351,12 @@ pub(super) fn read(
             _ => Err(Unusable::new(GeometryError::NotABlob, FIX_BLOB)),
         };
         let geometry = geometry.map_err(|unusable| {
-            problems.push(unusable.problem(label, record));
+            problems.push(unusable.problem_at(label, Location::record(record, fid)));
             unusable.reason
         });
         let values =
             (0..fields.len()).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>();
-        features.push(Feature { record, geometry, values: values.map_err(sql(file))? });
+        features.push(Feature { record, fid, geometry, values: values.map_err(sql(file))? });
     }
     Ok((Layer { path: label.to_path_buf(), crs, fields, features }, problems))
 }
@@ -278,6 +398,18 @@ mod tests {
         let assumed = ReadOptions { assume_crs: Some(Crs::wgs84()), keep: None };
         assert_eq!(table_crs(&conn, file, -1, &assumed).unwrap(), Crs::wgs84());
         assert!(table_crs(&conn, file, 7, &none).unwrap_err().to_string().contains("srs_id 7 is not in"));
+    }
+
+    #[test]
+    fn a_path_becomes_a_uri_with_every_other_byte_percent_encoded() {
+        // RFC 3986 §2.1: '%' then the byte's two hex digits; SQLite decodes them back (sqlite.org/uri.html).
+        assert_eq!(
+            uri(Path::new("/data/Cayuga Co/lots?#%é.gpkg"), true),
+            "file:///data/Cayuga%20Co/lots%3F%23%25%C3%A9.gpkg?mode=ro&immutable=1"
+        );
+        assert_eq!(uri(Path::new("county.gpkg"), false), "file:county.gpkg?mode=ro");
+        // A path that starts with two slashes keeps an empty authority before it.
+        assert_eq!(uri(Path::new("//x.gpkg"), false), "file:////x.gpkg?mode=ro");
     }
 
     #[test]

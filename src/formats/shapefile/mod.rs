@@ -289,7 +289,7 @@ fn read_shapes(
             problems.push((record, unusable.problem(path, record)));
             unusable.reason
         });
-        features.push(Feature { record, geometry, values: Vec::new() });
+        features.push(Feature { record, fid: None, geometry, values: Vec::new() });
     }
     Ok((features, problems))
 }

@@ -436,6 +436,7 @@ mod tests {
             parcel: ParcelRecord {
                 id: "052889-133.14-1-1".into(),
                 record: 1,
+                fid: None,
                 town: None,
                 sewer: None,
                 swis: None,
