@@ -232,6 +232,10 @@ pub(super) struct RunArgs {
     /// sampled or not.
     #[arg(long, value_name = "FILE")]
     pub(super) pipes: Option<PathBuf>,
+    /// Elevation raster (GeoTIFF or ESRI ASCII grid): the mean-high-water line becomes its contour at the
+    /// rule set's elevation (Art. V §II.22), the shoreline layer a check.
+    #[arg(long, value_name = "FILE")]
+    pub(super) dem: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     pub(super) rules: Option<PathBuf>,

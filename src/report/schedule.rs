@@ -15,7 +15,7 @@ macro_rules! columns {
         #[derive(Clone, Copy)]
         enum Col { $($variant,)* }
         const ORDER: &[Col] = &[$(Col::$variant,)*];
-        /// The schedule columns, in order.
+        /// The schedule columns, in order (`mhw_source`, the last, only in a run with a DEM).
         pub const COLUMNS: &[(&str, Kind)] = &[$(($name, Kind::$kind),)*];
     };
 }
@@ -59,6 +59,7 @@ columns! {
     GeometryInvalid => "geometry_invalid": Text,
     Citation => "citation": Text,
     Reason => "reason": Text,
+    MhwSource => "mhw_source": Text,
 }
 
 /// A schedule run viewed as a [`Table`].
@@ -85,7 +86,13 @@ fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
 
 impl Table for ScheduleTable<'_, '_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
-        COLUMNS
+        // `mhw_source` (the last) only when a DEM gave a mean-high-water line: without one every line is the
+        // shoreline layer's, and the schedule stays as it was.
+        if self.run.reference.derived_mhw.is_empty() {
+            &COLUMNS[..COLUMNS.len() - 1]
+        } else {
+            COLUMNS
+        }
     }
 
     fn len(&self) -> usize {
@@ -148,6 +155,9 @@ impl Table for ScheduleTable<'_, '_> {
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation)),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
+            Col::MhwSource => {
+                text(f.and_then(|f| f.shore.as_ref()).map(|s| self.run.reference.mhw_source(&s.water_body)))
+            }
         }
     }
 

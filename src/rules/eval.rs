@@ -55,6 +55,16 @@ pub enum Decision<'r> {
     },
 }
 
+impl<'r> Decision<'r> {
+    /// The tier decided, by the rule's tier name, or `unscheduled`.
+    pub fn tier_name(&self) -> &'r str {
+        match self {
+            Decision::Scheduled { rule } => &rule.tier,
+            Decision::Unscheduled { .. } => "unscheduled",
+        }
+    }
+}
+
 /// Decides a parcel's schedule rule from its facts: the exclusions first, then the rules in order.
 pub fn decide<'r>(rules: &'r RuleSet, facts: &Facts) -> Decision<'r> {
     walk(rules, facts, |_, _| {})

@@ -132,6 +132,14 @@ pub struct WaterBody {
     pub aliases: Vec<String>,
     /// Mean-high-water elevation, USGS feet.
     pub mhw_ft: f64,
+    /// The vertical datum [`Self::mhw_ft`] is stated in (`NGVD29`, `NAVD88`), when the rule set says.
+    #[serde(default)]
+    pub mhw_datum: Option<String>,
+    /// Feet to add to [`Self::mhw_ft`] to give the same elevation in another vertical datum, by that
+    /// datum's name: a DEM in a datum named here is contoured at the shifted elevation. A DEM whose datum
+    /// is not stated is contoured at `mhw_ft` as it is.
+    #[serde(default)]
+    pub datum_shift_ft: std::collections::BTreeMap<String, f64>,
     /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
     pub flood_elevation_ft: Option<f64>,
     /// Where the numbers come from.
