@@ -329,6 +329,9 @@ pub fn write_sample(dir: &Path, bad: bool) -> Result<()> {
     crate::records::write_watercourses(dir, &to_wgs)?;
     write_text(&dir.join("county.toml"), &format!("{COUNTY_TOML}{LAYERS_TOML}"))?;
     write_text(&dir.join("gorham.toml"), &format!("{GORHAM_TOML}{LAYERS_TOML}"))?;
+    if !bad {
+        crate::dem::write_dem(dir, &owasco_lake(), &format!("{COUNTY_DEM_TOML}{LAYERS_TOML}"))?;
+    }
     let readme = if bad { crate::problems::README.to_string() } else { readme(&parcels)? };
     write_text(&dir.join("README.md"), &readme)?;
     println!("wrote the sample county ({} parcels) to {}", parcels.len(), dir.display());
@@ -351,6 +354,11 @@ events = "events.csv"
 pump_outs = "pump_outs.csv"
 samples = "samples.csv"
 pipes = "pipes.csv"
+"#;
+
+const COUNTY_DEM_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC), its mean-high-water line from a DEM (Art. V §II.22)
+crs = "EPSG:2261"
+border_tolerance_ft = 10.0
 "#;
 
 const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)

@@ -293,7 +293,9 @@ impl Config {
         let dem_unit = file.dem.vertical_unit.as_deref().and_then(|u| {
             let unit = VerticalUnit::parse(u);
             if unit.is_none() {
-                errors.push(Error::Config(format!("[dem] vertical_unit = \"{u}\": give \"m\", \"ft\" or \"us-ft\"")));
+                errors.push(Error::Config(format!(
+                    "[dem] vertical_unit = \"{u}\": give \"m\", \"ft\" or \"us-ft\""
+                )));
             }
             unit
         });

@@ -513,8 +513,10 @@ pub fn stream_schedule_in_blocks<'c>(
         let mut moved = moved.into_inner().unwrap_or_else(PoisonError::into_inner);
         if check_world.is_some() {
             moved.sort();
-            let listed: Vec<String> =
-                moved.iter().map(|(id, dem, layer)| format!("{id} ({dem}; {layer} by the shoreline layer)")).collect();
+            let listed: Vec<String> = moved
+                .iter()
+                .map(|(id, dem, layer)| format!("{id} ({dem}; {layer} by the shoreline layer)"))
+                .collect();
             run.notes.push(format!(
                 "parcels whose tier the shoreline layer's line would change ({} of them): {}",
                 listed.len(),

@@ -21,7 +21,7 @@ use geo::{Coord, Geometry, LineString, MultiPolygon, Polygon};
 
 use super::Reference;
 use crate::crs::Reprojector;
-use crate::formats::dem::Dem;
+use crate::formats::dem::{Dem, VerticalUnit};
 use crate::geom::contour::{contours, signed_area_2, Contour, Grid};
 use crate::geom::index::{push_pieces, LineIndex};
 use crate::geom::planar::{in_ring, interior_point, polygons};
@@ -103,9 +103,17 @@ pub(crate) fn derive(
         };
         // Compared at the precision the DEM keeps its values in (32-bit), so ground stored as 717.13 is at
         // 717.13.
-        let level = f64::from((level_ft * 0.3048 / unit.to_metre()) as f32);
+        let level = f64::from(in_unit(level_ft, unit) as f32);
         let found = find_lake(&dem, &supplied, level, radius_ft, &to_dem)?;
         let Some(lake) = found else {
+            if window_bounds(&supplied, 0.0, &to_dem).and_then(|(lo, hi)| dem.window(lo, hi)).is_none() {
+                notes.push(format!(
+                    "{}: the DEM {} does not reach it; its mean-high-water line is the shoreline layer's",
+                    body.name,
+                    path.display()
+                ));
+                continue;
+            }
             problems.push(say(format!(
                 "{}: no closed contour at {} ft in the DEM holds the water body (the DEM has no data along it, \
                  or it runs off the DEM); its mean-high-water line is the shoreline layer's: give a DEM that \
@@ -142,6 +150,16 @@ pub(crate) fn derive(
     Ok(derived)
 }
 
+/// `feet` (the rule set's, USGS: US survey feet) in the DEM's `unit`. A DEM in either foot takes the number
+/// as it is: the two feet differ by 2 parts in a million, 0.0014 ft at 717 ft, far below what a DEM or the
+/// law's two decimals hold, and ground recorded at 717.13 ft is at the law's 717.13 ft in both.
+fn in_unit(feet: f64, unit: VerticalUnit) -> f64 {
+    match unit {
+        VerticalUnit::Metre => feet * VerticalUnit::UsSurveyFoot.to_metre(),
+        VerticalUnit::Foot | VerticalUnit::UsSurveyFoot => feet,
+    }
+}
+
 /// `v` with two decimals, as the law writes elevations.
 fn feet(v: f64) -> String {
     format!("{v:.2}")
@@ -151,16 +169,22 @@ fn feet(v: f64) -> String {
 /// differ and the rule set gives no shift between them.
 fn level_ft(body: &WaterBody, dem_datum: Option<&str>) -> Option<f64> {
     match (body.mhw_datum.as_deref(), dem_datum) {
-        (Some(law), Some(dem)) if !law.eq_ignore_ascii_case(dem) => {
-            body.datum_shift_ft.iter().find(|(k, _)| k.eq_ignore_ascii_case(dem)).map(|(_, s)| body.mhw_ft + s)
-        }
+        (Some(law), Some(dem)) if !law.eq_ignore_ascii_case(dem) => body
+            .datum_shift_ft
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(dem))
+            .map(|(_, s)| body.mhw_ft + s),
         _ => Some(body.mhw_ft),
     }
 }
 
 /// The bounding box of `geometries` in the working CRS, grown by `margin`, as a polygon in the DEM's CRS's
 /// bounds (corners and edge midpoints reprojected).
-fn window_bounds(geometries: &[&Geometry<f64>], margin: f64, to_dem: &Reprojector) -> Option<([f64; 2], [f64; 2])> {
+fn window_bounds(
+    geometries: &[&Geometry<f64>],
+    margin: f64,
+    to_dem: &Reprojector,
+) -> Option<([f64; 2], [f64; 2])> {
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
     for g in geometries {
         use geo::BoundingRect;
@@ -174,8 +198,14 @@ fn window_bounds(geometries: &[&Geometry<f64>], margin: f64, to_dem: &Reprojecto
     let (lo, hi) = ([lo[0] - margin, lo[1] - margin], [hi[0] + margin, hi[1] + margin]);
     let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
     let points: Vec<Coord<f64>> = [
-        [lo[0], lo[1]], [mid[0], lo[1]], [hi[0], lo[1]], [hi[0], mid[1]],
-        [hi[0], hi[1]], [mid[0], hi[1]], [lo[0], hi[1]], [lo[0], mid[1]],
+        [lo[0], lo[1]],
+        [mid[0], lo[1]],
+        [hi[0], lo[1]],
+        [hi[0], mid[1]],
+        [hi[0], hi[1]],
+        [mid[0], hi[1]],
+        [lo[0], hi[1]],
+        [lo[0], mid[1]],
     ]
     .iter()
     .map(|p| Coord { x: p[0], y: p[1] })
@@ -223,7 +253,12 @@ fn find_lake(
         }
         last = Some(window);
         let values = dem.read(window)?;
-        let grid = Grid { width: window.cols, height: window.rows, values: &values, transform: dem.window_transform(window) };
+        let grid = Grid {
+            width: window.cols,
+            height: window.rows,
+            values: &values,
+            transform: dem.window_transform(window),
+        };
         let lines = contours(&grid, level);
         let whole = window == dem.whole();
         if let Some(lake) = choose_ring(&lines, point, whole || point.is_none()) {
@@ -237,7 +272,11 @@ fn find_lake(
 /// The lake among the contour lines: the innermost closed ring around low ground that holds `point`, or,
 /// with `largest` (no point, or no larger window to read), the largest closed ring around low ground; with
 /// the rings around high ground directly inside it as holes.
-pub(crate) fn choose_ring(lines: &[Contour], point: Option<Coord<f64>>, largest: bool) -> Option<Polygon<f64>> {
+pub(crate) fn choose_ring(
+    lines: &[Contour],
+    point: Option<Coord<f64>>,
+    largest: bool,
+) -> Option<Polygon<f64>> {
     let area = |c: &Contour| signed_area_2(&c.line).abs();
     let lows = lines.iter().filter(|c| c.encloses_low);
     let around = point.and_then(|p| {
@@ -258,7 +297,9 @@ pub(crate) fn choose_ring(lines: &[Contour], point: Option<Coord<f64>>, largest:
     // An island inside a pond on an island is not one of the lake's.
     let holes = islands
         .iter()
-        .filter(|c| !islands.iter().any(|o| !std::ptr::eq(*o, **c) && area(o) > area(c) && inside(&o.line, &c.line)))
+        .filter(|c| {
+            !islands.iter().any(|o| !std::ptr::eq(*o, **c) && area(o) > area(c) && inside(&o.line, &c.line))
+        })
         .map(|c| c.line.clone())
         .collect();
     Some(Polygon::new(ring.line.clone(), holes))
@@ -270,7 +311,9 @@ fn offsets(lake: &Geometry<f64>, supplied: &[&Geometry<f64>], radius_ft: f64) ->
     for g in supplied {
         match g {
             Geometry::LineString(l) => push_pieces(l.0.iter().copied(), 0, &mut pieces),
-            Geometry::MultiLineString(m) => m.0.iter().for_each(|l| push_pieces(l.0.iter().copied(), 0, &mut pieces)),
+            Geometry::MultiLineString(m) => {
+                m.0.iter().for_each(|l| push_pieces(l.0.iter().copied(), 0, &mut pieces))
+            }
             _ => {
                 for p in polygons(g).unwrap_or_default() {
                     for r in std::iter::once(p.exterior()).chain(p.interiors()) {
@@ -305,7 +348,8 @@ mod tests {
     use super::*;
 
     fn grid_lines(width: usize, values: &[f32], level: f64) -> Vec<Contour> {
-        let grid = Grid { width, height: values.len() / width, values, transform: [0.0, 1.0, 0.0, 0.0, 0.0, -1.0] };
+        let grid =
+            Grid { width, height: values.len() / width, values, transform: [0.0, 1.0, 0.0, 0.0, 0.0, -1.0] };
         contours(&grid, level)
     }
 

@@ -160,7 +160,9 @@ impl Reference {
     /// bodies that have one, then the shoreline layer's features of the others, in file order.
     pub fn mean_high_water(&self) -> impl Iterator<Item = (&Geometry<f64>, &str)> {
         let derived = self.derived_mhw.iter().map(|d| (&d.lake, d.water_body.as_str()));
-        let supplied = self.supplied_shoreline().filter(|(_, name)| !self.derived_mhw.iter().any(|d| d.water_body == *name));
+        let supplied = self
+            .supplied_shoreline()
+            .filter(|(_, name)| !self.derived_mhw.iter().any(|d| d.water_body == *name));
         derived.chain(supplied)
     }
 
