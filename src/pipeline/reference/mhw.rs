@@ -272,11 +272,7 @@ fn find_lake(
 /// The lake among the contour lines: the innermost closed ring around low ground that holds `point`, or,
 /// with `largest` (no point, or no larger window to read), the largest closed ring around low ground; with
 /// the rings around high ground directly inside it as holes.
-pub(crate) fn choose_ring(
-    lines: &[Contour],
-    point: Option<Coord<f64>>,
-    largest: bool,
-) -> Option<Polygon<f64>> {
+pub fn choose_ring(lines: &[Contour], point: Option<Coord<f64>>, largest: bool) -> Option<Polygon<f64>> {
     let area = |c: &Contour| signed_area_2(&c.line).abs();
     let lows = lines.iter().filter(|c| c.encloses_low);
     let around = point.and_then(|p| {
@@ -389,6 +385,137 @@ mod tests {
         assert_eq!(lake.interiors().len(), 1);
         // The island's ring: a diamond of half-diagonal ½ around (3, −3).
         assert!((signed_area_2(&lake.interiors()[0]).abs() / 2.0 - 0.5).abs() < 1e-9);
+    }
+
+    use crate::crs::Crs;
+    use crate::formats::dem::write::{write_geotiff, GeoTiffSpec, Layout, Samples};
+    use geo::{polygon, Contains};
+
+    /// A DEM of `size` × `size` pixels of 20 ft (EPSG:2261, origin (0, 20,000)) with `z(x, y)` at each centre,
+    /// written to a temporary file and opened.
+    fn dem(name: &str, size: u32, unit: VerticalUnit, z: impl Fn(f64, f64) -> f32) -> Dem {
+        let mut values = Vec::new();
+        for r in 0..size {
+            for c in 0..size {
+                values.push(z(10.0 + 20.0 * c as f64, 20_000.0 - 10.0 - 20.0 * r as f64));
+            }
+        }
+        let spec = GeoTiffSpec {
+            width: size,
+            height: size,
+            samples: Samples::F32(&values),
+            origin: [0.0, 20_000.0],
+            pixel: [20.0, 20.0],
+            epsg: 2261,
+            nodata: None,
+            vertical_unit: Some(unit),
+            vertical_cs: None,
+            layout: Layout::Tiles(64, 64),
+        };
+        let dir = std::env::temp_dir().join(format!("lakeshore-mhw-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.tif"));
+        let mut file = std::fs::File::create(&path).unwrap();
+        write_geotiff(&mut file, &spec).unwrap();
+        Dem::open(&path).unwrap()
+    }
+
+    /// The lake at 717.13 ft around `supplied`, reading within 1,000 ft of it first.
+    fn lake(dem: &Dem, supplied: Polygon<f64>) -> Option<Polygon<f64>> {
+        let crs = Crs::parse("EPSG:2261").unwrap();
+        let same = Reprojector::new(&crs, &crs).unwrap();
+        let level = f64::from(in_unit(717.13, dem.vertical_unit.unwrap()) as f32);
+        find_lake(dem, &[&Geometry::Polygon(supplied)], level, 1000.0, &same).unwrap()
+    }
+
+    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon<f64> {
+        polygon![(x: x0, y: y0), (x: x1, y: y0), (x: x1, y: y1), (x: x0, y: y1), (x: x0, y: y0)]
+    }
+
+    /// Distance from (x, y) to the rectangle, negative inside.
+    fn rect_distance(x: f64, y: f64, [x0, y0, x1, y1]: [f64; 4]) -> f64 {
+        let (dx, dy) = ((x0 - x).max(x - x1), (y0 - y).max(y - y1));
+        if dx <= 0.0 && dy <= 0.0 {
+            dx.max(dy)
+        } else {
+            dx.max(0.0).hypot(dy.max(0.0))
+        }
+    }
+
+    #[test]
+    fn a_bowl_in_metres_is_contoured_at_the_elevation_in_feet() {
+        // z = 200 m + r / 100 (r in feet from (10,000, 10,000)): 717.13 US survey ft = 218.5818 m, so the
+        // line is the circle r = 1,858.18 ft.
+        let dem = dem("bowl", 1000, VerticalUnit::Metre, |x, y| {
+            (200.0 + (x - 10_000.0).hypot(y - 10_000.0) / 100.0) as f32
+        });
+        let found = lake(&dem, square(8_500.0, 8_500.0, 11_500.0, 11_500.0)).unwrap();
+        let expected = 717.13 * 1200.0 / 3937.0 * 100.0 - 20_000.0;
+        for c in &found.exterior().0 {
+            let r = (c.x - 10_000.0).hypot(c.y - 10_000.0);
+            // 32-bit values near 218 m hold 1.5e-5 m, 0.0015 ft of radius.
+            assert!((r - expected).abs() < 0.05, "r {r}, expected {expected}");
+        }
+    }
+
+    #[test]
+    fn an_inlet_past_the_window_is_followed() {
+        // A 4,000 ft square lake and an inlet 200 ft wide running 3,000 ft north of it; ground rises 1 ft
+        // in 20 from their outline, which is the 717.13 ft line. The shoreline layer has the square only.
+        let (body, inlet) = ([8_000.0, 6_000.0, 12_000.0, 10_000.0], [9_900.0, 10_000.0, 10_100.0, 13_000.0]);
+        let dem = dem("inlet", 1000, VerticalUnit::Foot, |x, y| {
+            (717.13 + 0.05 * rect_distance(x, y, body).min(rect_distance(x, y, inlet))) as f32
+        });
+        let found = lake(&dem, square(8_000.0, 6_000.0, 12_000.0, 10_000.0)).unwrap();
+        // 2,900 ft up the inlet, far past the first window (1,000 ft beyond the square).
+        assert!(found.contains(&geo::Point::new(10_000.0, 12_900.0)));
+        assert!(!found.contains(&geo::Point::new(10_000.0, 13_100.0)));
+    }
+
+    #[test]
+    fn a_plateau_at_the_elevation_is_under_mean_high_water() {
+        // A lake at 700 ft (x, y 8,000–12,000) in a square shelf exactly at 717.13 ft 400 ft wide, then
+        // ground a foot higher: the line runs along the shelf's outer pixel centres, 390 ft outside the lake
+        // (x, y 7,610–12,390), and encloses the square of side 4,780 ft.
+        let dem = dem("plateau", 1000, VerticalUnit::Foot, |x, y| {
+            let d = (8_000.0 - x).max(x - 12_000.0).max(8_000.0 - y).max(y - 12_000.0);
+            if d < 0.0 {
+                700.0
+            } else if d < 400.0 {
+                717.13
+            } else {
+                718.13
+            }
+        });
+        let found = lake(&dem, square(8_000.0, 8_000.0, 12_000.0, 12_000.0)).unwrap();
+        let area = signed_area_2(found.exterior()).abs() / 2.0;
+        assert!((area - 4_780.0f64.powi(2)).abs() < 1e-3, "{area}");
+    }
+
+    #[test]
+    fn a_hole_in_the_data_on_the_line_leaves_the_shoreline_layer() {
+        let lake_box = [8_000.0, 8_000.0, 12_000.0, 12_000.0];
+        let z = |x: f64, y: f64| (717.13 + 0.05 * (rect_distance(x, y, lake_box) - 40.0)) as f32;
+        // A hole of 100 ft across the line on the east shore; another far out in the hills.
+        let broken = dem("hole-on-line", 1000, VerticalUnit::Foot, |x, y| {
+            if (12_000.0..12_100.0).contains(&x) && (9_000.0..9_100.0).contains(&y) {
+                f32::NAN
+            } else {
+                z(x, y)
+            }
+        });
+        assert!(lake(&broken, square(8_000.0, 8_000.0, 12_000.0, 12_000.0)).is_none());
+        let whole = dem("hole-away", 1000, VerticalUnit::Foot, |x, y| {
+            if (13_000.0..13_100.0).contains(&x) && (9_000.0..9_100.0).contains(&y) {
+                f32::NAN
+            } else {
+                z(x, y)
+            }
+        });
+        let found = lake(&whole, square(8_000.0, 8_000.0, 12_000.0, 12_000.0)).unwrap();
+        // The line 40 ft outside the lake on the straight shores.
+        assert!(found.exterior().0.iter().any(|c| (c.x - 12_040.0).abs() < 1e-6));
+        assert!(found.exterior().0.iter().all(|c| c.x <= 12_040.0 + 1e-6));
     }
 
     #[test]
