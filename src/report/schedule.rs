@@ -62,6 +62,16 @@ columns! {
     MhwSource => "mhw_source": Text,
 }
 
+/// The schedule's columns: with `mhw_source` (the last) only in a run with a DEM. Without one every line is
+/// the shoreline layer's, and the schedule stays as it was.
+pub fn columns(dem: bool) -> &'static [(&'static str, Kind)] {
+    if dem {
+        COLUMNS
+    } else {
+        &COLUMNS[..COLUMNS.len() - 1]
+    }
+}
+
 /// A schedule run viewed as a [`Table`].
 pub struct ScheduleTable<'a, 'r> {
     run: &'a Run<'r>,
@@ -86,13 +96,7 @@ fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
 
 impl Table for ScheduleTable<'_, '_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
-        // `mhw_source` (the last) only when a DEM gave a mean-high-water line: without one every line is the
-        // shoreline layer's, and the schedule stays as it was.
-        if self.run.reference.derived_mhw.is_empty() {
-            &COLUMNS[..COLUMNS.len() - 1]
-        } else {
-            COLUMNS
-        }
+        columns(self.run.reference.dem.is_some())
     }
 
     fn len(&self) -> usize {

@@ -43,9 +43,10 @@ fn unusable(path: &Path, e: tiff::TiffError) -> Error {
     )
 }
 
-/// GeoKey values by key: a short, or text or numbers kept in the GeoTIFF's parameter tags.
+/// GeoKey values by key: the shorts, and the texts kept in the GeoTIFF's ASCII parameters.
 struct GeoKeys {
     shorts: Vec<(u16, u16)>,
+    texts: Vec<(u16, String)>,
 }
 
 impl GeoKeys {
@@ -56,22 +57,43 @@ impl GeoKeys {
             .flatten()
             .and_then(|v| v.into_u16_vec().ok())
             .unwrap_or_default();
+        let ascii = decoder
+            .find_tag(Tag::GeoAsciiParamsTag)
+            .ok()
+            .flatten()
+            .and_then(|v| v.into_string().ok())
+            .unwrap_or_default();
         let count = dir.get(3).copied().unwrap_or(0) as usize;
-        let shorts = dir
-            .get(4..)
-            .unwrap_or_default()
-            .chunks_exact(4)
-            .take(count)
-            // Location 0: the value is the short itself; the others point into the parameter tags, which
-            // no key read here needs.
-            .filter(|e| e[1] == 0)
-            .map(|e| (e[0], e[3]))
-            .collect();
-        GeoKeys { shorts }
+        let entries = dir.get(4..).unwrap_or_default().chunks_exact(4).take(count);
+        let mut keys = GeoKeys { shorts: Vec::new(), texts: Vec::new() };
+        for e in entries {
+            match e[1] {
+                // Location 0: the value is the short itself.
+                0 => keys.shorts.push((e[0], e[3])),
+                // In the ASCII parameters: `count` characters from offset `value` (a text ends in `|`).
+                34737 => {
+                    let (at, n) = (e[3] as usize, e[2] as usize);
+                    if let Some(text) = ascii.get(at..(at + n).min(ascii.len())) {
+                        keys.texts.push((e[0], text.trim_end_matches(['|', '\0']).to_string()));
+                    }
+                }
+                // Doubles, which no key read here needs.
+                _ => {}
+            }
+        }
+        keys
     }
 
     fn short(&self, key: u16) -> Option<u16> {
         self.shorts.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// The CRS as WKT that ArcGIS writes into a user-defined CRS's citation (`ESRI PE String = PROJCS[...]`).
+    fn esri_wkt(&self) -> Option<&str> {
+        self.texts.iter().find_map(|(_, text)| {
+            let at = text.find("ESRI PE String = ")?;
+            Some(text[at + "ESRI PE String = ".len()..].split('|').next().unwrap_or_default())
+        })
     }
 }
 
@@ -123,9 +145,10 @@ pub(super) fn open(path: &Path) -> Result<Dem> {
     let epsg = |code: Option<u16>| code.filter(|&c| c != 0 && c != USER_DEFINED);
     let code = epsg(keys.short(PROJECTED_TYPE))
         .or_else(|| epsg(keys.short(GEOGRAPHIC_TYPE)).filter(|_| keys.short(MODEL_TYPE) != Some(1)));
-    let crs = match code {
-        Some(code) => Crs::parse_from(path, &format!("EPSG:{code}"))?,
-        None => sidecar_crs(path, "the GeoTIFF's GeoKeys give no EPSG code for its CRS")?,
+    let crs = match (code, keys.esri_wkt()) {
+        (Some(code), _) => Crs::parse_from(path, &format!("EPSG:{code}"))?,
+        (None, Some(wkt)) => Crs::parse_from(path, wkt)?,
+        (None, None) => sidecar_crs(path, "the GeoTIFF's GeoKeys give no EPSG code for its CRS")?,
     };
     let vertical_cs = epsg(keys.short(VERTICAL_CS_TYPE));
     let vertical_unit = keys.short(VERTICAL_UNITS).and_then(VerticalUnit::from_epsg).or(match vertical_cs {

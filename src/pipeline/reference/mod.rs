@@ -141,6 +141,8 @@ pub struct Reference {
     /// Where each layer read lies, in its own CRS and in the working CRS, for the cross-check with the
     /// parcels ([`crate::crs::check_overlap`]).
     pub extents: Vec<LayerExtent>,
+    /// The DEM, when one was configured.
+    pub dem: Option<std::path::PathBuf>,
     /// The mean-high-water lines derived from the DEM (empty without one), which stand in for the
     /// shoreline layer's features of their water bodies.
     pub derived_mhw: Vec<mhw::DerivedMhw>,
@@ -330,6 +332,7 @@ pub(crate) fn read_reference(
             )));
         }
         reference.derived_mhw = mhw::derive(dem, config, &reference, problems, notes)?;
+        reference.dem = Some(dem.clone());
     }
     Ok(reference)
 }
