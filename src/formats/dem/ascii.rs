@@ -64,7 +64,7 @@ pub(super) fn open(path: &Path) -> Result<Dem> {
         (None, Some(y)) => (y, true),
         _ => return Err(missing("yllcorner")),
     };
-    if !(cell > 0.0) {
+    if !cell.is_finite() || cell <= 0.0 {
         return Err(Error::format(path, format!("cellsize is {cell}: give a positive size")));
     }
     let x0 = if x_centre { x } else { x + cell / 2.0 };
