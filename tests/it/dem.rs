@@ -205,3 +205,22 @@ fn central_sands_lakes_enclose_the_tables_area_at_their_highest_gauged_level() {
         assert!((inside - expected).abs() / expected < 0.05, "{lake}: {inside} vs {expected}");
     }
 }
+
+#[test]
+fn init_names_the_dem_of_a_county_folder() {
+    let dir = common::fresh_dir("dem-init");
+    for entry in std::fs::read_dir(root().join("data/sample")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".toml") && !name.ends_with(".md") {
+            std::fs::copy(&path, dir.join(&name)).unwrap();
+        }
+    }
+    let run = Command::new(env!("CARGO_BIN_EXE_lakeshore")).arg("init").arg(&dir).output().unwrap();
+    let config = std::fs::read_to_string(dir.join("county.toml")).unwrap_or_default();
+    assert!(
+        config.lines().any(|l| l.starts_with("dem = \"dem.tif\"")),
+        "{config}\n{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+}
