@@ -101,8 +101,9 @@ pub(super) struct BufferArgs {
     /// The distance, feet.
     #[arg(long, value_name = "FEET", default_value_t = 500.0)]
     pub(super) distance: f64,
-    /// Measure from `shoreline` (the mean-high-water line), `systems`, or a layer file.
-    #[arg(long, value_name = "shoreline|systems|FILE", default_value = "shoreline")]
+    /// Measure from `shoreline` (the mean-high-water line), `shoreline-layer` (the shoreline layer's line,
+    /// also where a DEM gave the mean-high-water line), `systems`, or a layer file.
+    #[arg(long, value_name = "shoreline|shoreline-layer|systems|FILE", default_value = "shoreline")]
     pub(super) from: String,
     /// Feature layers to list too (wells, springs, buildings, watercourses); repeat for several.
     #[arg(long = "features", value_name = "FILE")]

@@ -224,3 +224,45 @@ fn init_names_the_dem_of_a_county_folder() {
         String::from_utf8_lossy(&run.stdout)
     );
 }
+
+/// Runs `lakeshore` on the sample with its DEM; the output's stdout and stderr on failure.
+fn run_dem(args: &[&str], out: &Path) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(&args[..1])
+        .arg("--config")
+        .arg(root().join("data/sample/county-dem.toml"))
+        .args(["--as-of", "2027-01-15", "--out"])
+        .arg(out)
+        .args(&args[1..])
+        .output()
+        .unwrap();
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    text
+}
+
+#[test]
+fn buffer_measures_from_the_contour_or_from_the_shoreline_layer() {
+    // Lot 128.05-1-6 lies 510 ft from the shoreline polygon and 470 ft from the contour 40 ft outside it.
+    let dir = common::fresh_dir("dem-buffer");
+    for (from, within) in [("shoreline", true), ("shoreline-layer", false)] {
+        let out = dir.join(from);
+        run_dem(&["buffer", "--distance", "500", "--format", "csv", "--from", from], &out);
+        let (_, rows) = common::read_rows(&out.join("buffer.csv")).unwrap();
+        let hit = rows.iter().find(|r| r["id"] == "054689-128.05-1-6");
+        assert_eq!(hit.is_some(), within, "from {from}: {hit:?}");
+        if let Some(hit) = hit {
+            assert_eq!(hit["distance_ft"], "470.0");
+        }
+    }
+}
+
+#[test]
+fn the_map_draws_the_contour_and_the_shoreline_layer_beside_it() {
+    let out = common::fresh_dir("dem-map").join("map.svg");
+    run_dem(&["map", "--town", "Owasco"], &out);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("Shoreline (mean high water)"), "{svg}");
+    assert!(svg.contains("Shoreline layer (the check on the DEM"), "{svg}");
+}
