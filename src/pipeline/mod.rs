@@ -264,6 +264,9 @@ pub fn stream_schedule_in_blocks<'c>(
     clock.lap("read parcel ids and reference layers");
     let mut parcels = parcels?;
     let (world, check_world, reference) = reference?;
+    // The ground at system points, for the §X screening, when a DEM is given.
+    let ground =
+        config.layers.dem.as_deref().map(|p| reference::ground::Ground::open(p, config)).transpose()?;
     // Where the reference layers lie, for the cross-check with the parcels' extent as their blocks come.
     let mut others = reference.extents.clone();
     let rules = &config.rules;
@@ -396,7 +399,10 @@ pub fn stream_schedule_in_blocks<'c>(
                         swis: parcel.swis.take(),
                         system,
                     };
-                    let facts = classify(world, rules, &input);
+                    let mut facts = classify(world, rules, &input);
+                    if let Some(ground) = &ground {
+                        ground.screen(rules, &input, &mut facts);
+                    }
                     if let Some(check) = &check_world {
                         let by_dem = decide(rules, &facts).tier_name();
                         let by_layer = decide(rules, &classify(check, rules, &input)).tier_name();

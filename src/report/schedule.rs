@@ -15,7 +15,8 @@ macro_rules! columns {
         #[derive(Clone, Copy)]
         enum Col { $($variant,)* }
         const ORDER: &[Col] = &[$(Col::$variant,)*];
-        /// The schedule columns, in order (`mhw_source`, the last, only in a run with a DEM).
+        /// The schedule columns, in order (`mhw_source` and `floodplain_screening`, the last two, only in a run
+        /// with a DEM).
         pub const COLUMNS: &[(&str, Kind)] = &[$(($name, Kind::$kind),)*];
     };
 }
@@ -60,15 +61,17 @@ columns! {
     Citation => "citation": Text,
     Reason => "reason": Text,
     MhwSource => "mhw_source": Text,
+    FloodplainScreening => "floodplain_screening": Text,
 }
 
-/// The schedule's columns: with `mhw_source` (the last) only in a run with a DEM. Without one every line is
+/// The schedule's columns: with `mhw_source` and `floodplain_screening` (the last two) only in a run with a
+/// DEM. Without one every line is
 /// the shoreline layer's, and the schedule stays as it was.
 pub fn columns(dem: bool) -> &'static [(&'static str, Kind)] {
     if dem {
         COLUMNS
     } else {
-        &COLUMNS[..COLUMNS.len() - 1]
+        &COLUMNS[..COLUMNS.len() - 2]
     }
 }
 
@@ -159,6 +162,9 @@ impl Table for ScheduleTable<'_, '_> {
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation)),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
+            Col::FloodplainScreening => {
+                flood.and_then(|fl| fl.screening).map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s.describe())))
+            }
             Col::MhwSource => {
                 text(f.and_then(|f| f.shore.as_ref()).map(|s| self.run.reference.mhw_source(&s.water_body)))
             }

@@ -156,6 +156,11 @@ pub struct FloodplainRule {
     /// within this distance of the water body's mean-high-water line, feet.
     #[serde(default)]
     pub lake_zone_within_ft: f64,
+    /// The depth of a typical absorption trench below the ground, feet: where a system has no surveyed
+    /// bottom and a DEM is given, the ground at the system point less this screens the §X elevation
+    /// (`likely ok` or `likely below`, estimated). None: no screening.
+    #[serde(default)]
+    pub trench_depth_ft: Option<f64>,
     /// Citation.
     pub citation: String,
 }

@@ -5,6 +5,7 @@
 //! without reading a file again. With a DEM, each water body's mean-high-water line is derived from it
 //! ([`mhw`]) and the shoreline layer kept as the check.
 
+pub(crate) mod ground;
 pub mod mhw;
 
 use std::path::Path;
