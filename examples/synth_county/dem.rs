@@ -18,11 +18,12 @@ pub const OFFSET_FT: f64 = 40.0;
 const SLOPE: f64 = 0.05;
 /// The kettle pond: its centre and the elevation of its bottom (below 717.13 within 342.6 ft of it).
 const POND: (Pt, f64) = ((832_400.0, 1_036_500.0), 700.0);
-/// The raster: north-west corner, pixel, columns, rows (x 831,000–843,000, y 1,003,000–1,071,000).
+/// The raster: north-west corner, pixel, columns, rows (x 831,000–843,000, y 999,000–1,071,000: down the
+/// inlet flood zone, where lot 191.00-1-6 has a system without a surveyed bottom).
 const ORIGIN: Pt = (831_000.0, 1_071_000.0);
 const PIXEL: f64 = 100.0;
 const COLS: u32 = 120;
-const ROWS: u32 = 680;
+const ROWS: u32 = 720;
 
 /// Signed distance from `p` to the polygon `ring` (closed or not): negative inside.
 fn signed_distance(p: Pt, ring: &[Pt]) -> f64 {

@@ -560,7 +560,7 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 | `pipes.csv` | | the register of known drainage pipes (`removed`, `treated`: dates): one never sampled, one also sampled, one on a lot that does not border the lake, one whose flow was treated after its violation |
 | `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
 | `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
-| `dem.tif` | EPSG:2261, US survey ft | a DEM around Owasco Lake (100-ft pixels, Deflate): ground rising 1 ft in 20 from the shoreline polygon, so that its 717.13 ft contour lies 40 ft outside it, and a kettle pond west of the lake below 717.13 ft that is not the lake; Little Sodus Bay is outside it |
+| `dem.tif` | EPSG:2261, US survey ft | a DEM around Owasco Lake and down its inlet (100-ft pixels, Deflate): ground rising 1 ft in 20 from the shoreline polygon, so that its 717.13 ft contour lies 40 ft outside it, and a kettle pond west of the lake below 717.13 ft that is not the lake; the system of lot 191.00-1-6 (no surveyed bottom, in the inlet AE zone) stands on ground at 993.18 ft; Little Sodus Bay is outside it |
 | `county-dem.toml` | | `county.toml` with `dem = "dem.tif"`: Owasco Lake's mean-high-water line is the contour (`tests/golden/sample-dem/expected.csv`) |
 
 ## Design (EPSG:2261 feet)

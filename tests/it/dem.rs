@@ -63,6 +63,8 @@ fn the_sample_with_its_dem_schedules_from_the_contour() {
             _ => "",
         };
         assert_eq!(source, want, "{id} near {water:?}");
+        // No other system in a flood zone lacks a surveyed bottom: nothing else is screened.
+        assert_eq!(got[id]["floodplain_screening"], "", "{id}");
     }
     // The check against the shoreline layer: 40 ft on the straight shores, and the two parcels it moves.
     assert!(stderr.contains("vertices lie 40.0 ft on average"), "{stderr}");
