@@ -268,3 +268,38 @@ fn the_map_draws_the_contour_and_the_shoreline_layer_beside_it() {
     assert!(svg.contains("Shoreline (mean high water)"), "{svg}");
     assert!(svg.contains("Shoreline layer (the check on the DEM"), "{svg}");
 }
+
+#[test]
+fn a_damaged_dem_stops_the_run_naming_it_and_never_panics() {
+    let dem = std::fs::read(root().join("data/sample/dem.tif")).unwrap();
+    let dir = common::fresh_dir("dem-damaged");
+    for entry in std::fs::read_dir(root().join("data/sample")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let mut flipped = dem.clone();
+    // The first IFD's entries: a wrong type or count in the tags that place the pixels.
+    for b in flipped.iter_mut().skip(8).take(200).step_by(7) {
+        *b ^= 0x5a;
+    }
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("cut in half", dem[..dem.len() / 2].to_vec()),
+        ("cut after the header", dem[..16].to_vec()),
+        ("tags flipped", flipped),
+        ("empty", Vec::new()),
+    ];
+    for (what, bytes) in cases {
+        std::fs::write(dir.join("dem.tif"), &bytes).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+            .args(["schedule", "--config"])
+            .arg(dir.join("county-dem.toml"))
+            .args(["--as-of", "2027-01-15", "--format", "csv", "--out"])
+            .arg(dir.join("out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert_eq!(output.status.code(), Some(1), "{what}: {stderr}");
+        assert!(stderr.contains("dem.tif"), "{what}: {stderr}");
+    }
+}
