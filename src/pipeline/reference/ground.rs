@@ -13,6 +13,18 @@ use crate::model::facts::{Facts, FloodVerdict};
 use crate::pipeline::config::Config;
 use crate::rules::RuleSet;
 
+/// The unit of the DEM's values: the file's, else the config's `[dem] vertical_unit`; an error without
+/// either.
+pub(crate) fn vertical_unit(dem: &Dem, config: &Config) -> Result<VerticalUnit> {
+    dem.vertical_unit.or(config.dem_unit).ok_or_else(|| {
+        Error::format(
+            &dem.path,
+            "the DEM does not say the unit of its elevations; set [dem] vertical_unit = \"ft\" (or \"m\", \
+             \"us-ft\") in the config",
+        )
+    })
+}
+
 /// The DEM opened for sampling the ground at points of the working CRS.
 #[derive(Debug)]
 pub(crate) struct Ground {
@@ -25,12 +37,7 @@ impl Ground {
     /// Opens the DEM at `path` for `config`'s working CRS; its unit is the file's, else the config's.
     pub(crate) fn open(path: &Path, config: &Config) -> Result<Ground> {
         let dem = Dem::open(path)?;
-        let unit = dem.vertical_unit.or(config.dem_unit).ok_or_else(|| {
-            Error::format(
-                path,
-                "the DEM does not say the unit of its elevations; set [dem] vertical_unit in the config",
-            )
-        })?;
+        let unit = vertical_unit(&dem, config)?;
         let to_dem = Reprojector::new(&config.crs, &dem.crs)
             .map_err(|e| Error::crs(path, format!("cannot reproject into the DEM's CRS: {e}")))?;
         Ok(Ground { dem, to_dem, unit })

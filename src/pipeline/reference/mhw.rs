@@ -68,13 +68,7 @@ pub(crate) fn derive(
     notes: &mut Vec<String>,
 ) -> Result<Vec<DerivedMhw>> {
     let dem = Dem::open(path)?;
-    let unit = dem.vertical_unit.or(config.dem_unit).ok_or_else(|| {
-        Error::format(
-            path,
-            "the DEM does not say the unit of its elevations; set [dem] vertical_unit = \"ft\" (or \"m\", \
-             \"us-ft\") in the config",
-        )
-    })?;
+    let unit = super::ground::vertical_unit(&dem, config)?;
     let datum = dem.vertical_datum.clone().or_else(|| config.dem_datum.clone());
     let to_dem = Reprojector::new(&config.crs, &dem.crs)
         .map_err(|e| Error::crs(path, format!("cannot reproject the shoreline into the DEM's CRS: {e}")))?;
