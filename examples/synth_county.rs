@@ -21,6 +21,8 @@
 // A crate root resolves `mod x;` next to itself, so the submodules in `synth_county/` need a path.
 #[path = "synth_county/bench.rs"]
 mod bench;
+#[path = "synth_county/dem.rs"]
+mod dem;
 #[path = "synth_county/feet.rs"]
 mod feet;
 #[path = "synth_county/parcels.rs"]

@@ -329,6 +329,9 @@ pub fn write_sample(dir: &Path, bad: bool) -> Result<()> {
     crate::records::write_watercourses(dir, &to_wgs)?;
     write_text(&dir.join("county.toml"), &format!("{COUNTY_TOML}{LAYERS_TOML}"))?;
     write_text(&dir.join("gorham.toml"), &format!("{GORHAM_TOML}{LAYERS_TOML}"))?;
+    if !bad {
+        crate::dem::write_dem(dir, &owasco_lake(), &format!("{COUNTY_DEM_TOML}{LAYERS_TOML}"))?;
+    }
     let readme = if bad { crate::problems::README.to_string() } else { readme(&parcels)? };
     write_text(&dir.join("README.md"), &readme)?;
     println!("wrote the sample county ({} parcels) to {}", parcels.len(), dir.display());
@@ -351,6 +354,11 @@ events = "events.csv"
 pump_outs = "pump_outs.csv"
 samples = "samples.csv"
 pipes = "pipes.csv"
+"#;
+
+const COUNTY_DEM_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC), its mean-high-water line from a DEM (Art. V §II.22)
+crs = "EPSG:2261"
+border_tolerance_ft = 10.0
 "#;
 
 const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
@@ -552,6 +560,8 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 | `pipes.csv` | | the register of known drainage pipes (`removed`, `treated`: dates): one never sampled, one also sampled, one on a lot that does not border the lake, one whose flow was treated after its violation |
 | `county.toml` | | the configuration tying the layers together (Cayuga County Article V rules) |
 | `gorham.toml` | | the same layers and records under the Town of Gorham's Chapter 56 rules |
+| `dem.tif` | EPSG:2261, US survey ft | a DEM around Owasco Lake and down its inlet (100-ft pixels, Deflate): ground rising 1 ft in 20 from the shoreline polygon, so that its 717.13 ft contour lies 40 ft outside it, and a kettle pond west of the lake below 717.13 ft that is not the lake; the system of lot 191.00-1-6 (no surveyed bottom, in the inlet AE zone) stands on ground at 993.18 ft; Little Sodus Bay is outside it |
+| `county-dem.toml` | | `county.toml` with `dem = "dem.tif"`: Owasco Lake's mean-high-water line is the contour (`tests/golden/sample-dem/expected.csv`) |
 
 ## Design (EPSG:2261 feet)
 

@@ -96,6 +96,7 @@ impl Floodplain {
             required_bottom_ft: check.required_bottom_ft,
             verdict: check.verdict,
             basis,
+            screening: None,
         })
     }
 }

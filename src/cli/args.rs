@@ -101,8 +101,9 @@ pub(super) struct BufferArgs {
     /// The distance, feet.
     #[arg(long, value_name = "FEET", default_value_t = 500.0)]
     pub(super) distance: f64,
-    /// Measure from `shoreline` (the mean-high-water line), `systems`, or a layer file.
-    #[arg(long, value_name = "shoreline|systems|FILE", default_value = "shoreline")]
+    /// Measure from `shoreline` (the mean-high-water line), `shoreline-layer` (the shoreline layer's line,
+    /// also where a DEM gave the mean-high-water line), `systems`, or a layer file.
+    #[arg(long, value_name = "shoreline|shoreline-layer|systems|FILE", default_value = "shoreline")]
     pub(super) from: String,
     /// Feature layers to list too (wells, springs, buildings, watercourses); repeat for several.
     #[arg(long = "features", value_name = "FILE")]
@@ -232,6 +233,10 @@ pub(super) struct RunArgs {
     /// sampled or not.
     #[arg(long, value_name = "FILE")]
     pub(super) pipes: Option<PathBuf>,
+    /// Elevation raster (GeoTIFF or ESRI ASCII grid): the mean-high-water line becomes its contour at the
+    /// rule set's elevation (Art. V §II.22), the shoreline layer a check.
+    #[arg(long, value_name = "FILE")]
+    pub(super) dem: Option<PathBuf>,
     /// Rule set TOML (default: Cayuga County Article V, built in).
     #[arg(long, value_name = "FILE")]
     pub(super) rules: Option<PathBuf>,

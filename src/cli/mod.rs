@@ -70,6 +70,7 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
         (&mut l.pump_outs, &a.pump_outs),
         (&mut l.samples, &a.samples),
         (&mut l.pipes, &a.pipes),
+        (&mut l.dem, &a.dem),
         (&mut file.rules, &a.rules),
     ] {
         if flag.is_some() {

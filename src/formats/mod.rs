@@ -21,6 +21,7 @@ mod shapefile;
 
 pub mod blocks;
 pub mod csv;
+pub mod dem;
 pub mod gpkg;
 pub mod sheet;
 pub mod wkb;

@@ -1,6 +1,7 @@
 //! Geometry on projected coordinates: exact planar primitives ([`planar`]), polygon validity ([`validity`])
 //! and the R-trees classification searches ([`index`]). Nothing here knows of parcels, layers or law.
 
+pub mod contour;
 pub mod index;
 pub mod planar;
 pub mod validity;

@@ -123,6 +123,33 @@ pub struct FloodFacts {
     pub verdict: FloodVerdict,
     /// What the zone was found from.
     pub basis: Basis,
+    /// Where the verdict is unknown for want of a surveyed bottom: a screening from the DEM's ground at the
+    /// system point (never a verdict of its own).
+    pub screening: Option<Screening>,
+}
+
+/// A screening of the §X elevation from the DEM's ground at the system point, less a typical absorption
+/// trench's depth: an estimate to direct a survey, never `ok`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Screening {
+    /// The ground at the system point, feet.
+    pub ground_ft: f64,
+    /// The trench depth taken off it, feet.
+    pub trench_depth_ft: f64,
+    /// Whether the estimated bottom is at or above the required bottom.
+    pub likely_ok: bool,
+}
+
+impl Screening {
+    /// `likely ok (estimated: ground 725.30 ft less a 2.50 ft trench)` or `likely below (...)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} (estimated: ground {:.2} ft less a {:.2} ft trench)",
+            if self.likely_ok { "likely ok" } else { "likely below" },
+            self.ground_ft,
+            self.trench_depth_ft
+        )
+    }
 }
 
 /// The outcome of the elevation check.

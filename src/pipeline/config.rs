@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use crate::classify::fields::FieldNames;
 use crate::crs::{Crs, Reprojector};
+use crate::formats::dem::VerticalUnit;
 use crate::model::error::{Error, Result};
 use crate::rules::RuleSet;
 
@@ -54,6 +55,20 @@ pub struct LayerPaths {
     pub samples: Option<PathBuf>,
     /// Drainage pipes known on parcels, sampled or not (CSV: parcel_id, pipe_id; optional removed, treated).
     pub pipes: Option<PathBuf>,
+    /// An elevation raster (GeoTIFF or ESRI ASCII grid): the mean-high-water line of each water body with a
+    /// shoreline feature is its contour at the rule set's elevation (Art. V §II.22).
+    pub dem: Option<PathBuf>,
+}
+
+/// What the configuration says of the DEM where the file does not: the unit and vertical datum of its
+/// values.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DemSettings {
+    /// `m`, `ft` or `us-ft`.
+    pub vertical_unit: Option<String>,
+    /// The vertical datum's name as the rule set's `datum_shift_ft` keys it (`NAVD88`, `NGVD29`).
+    pub vertical_datum: Option<String>,
 }
 
 /// A county config with every key, commented: what `lakeshore init` starts from, and where config error
@@ -78,6 +93,11 @@ events = "events.csv"
 pump_outs = "pump_outs.csv"
 samples = "samples.csv"
 pipes = "pipes.csv"
+dem = "dem.tif"                # elevations: the mean-high-water line is their contour at the law's elevation
+
+[dem]                          # where the DEM file does not say
+vertical_unit = "ft"           # m, ft or us-ft
+vertical_datum = "NAVD88"
 
 [fields]
 parcel_id = ["SWIS", "PRINT_KEY"]
@@ -120,6 +140,9 @@ pub struct ConfigFile {
     /// The layer files.
     #[serde(default)]
     pub layers: LayerPaths,
+    /// The DEM's unit and datum where the file does not state them.
+    #[serde(default)]
+    pub dem: DemSettings,
     /// Attribute-name overrides.
     #[serde(default)]
     pub fields: FieldNames,
@@ -166,6 +189,7 @@ impl ConfigFile {
             &mut l.pump_outs,
             &mut l.samples,
             &mut l.pipes,
+            &mut l.dem,
             &mut file.rules,
         ]
         .into_iter()
@@ -203,6 +227,10 @@ pub const DEFAULT_BORDER_TOLERANCE_FT: f64 = 10.0;
 pub struct Config {
     /// Layer files; `parcels` is present.
     pub layers: LayerPaths,
+    /// The DEM's unit where the file does not state it.
+    pub dem_unit: Option<VerticalUnit>,
+    /// The DEM's vertical datum where the file does not state it.
+    pub dem_datum: Option<String>,
     /// Attribute-name overrides.
     pub fields: FieldNames,
     /// The rule set.
@@ -263,6 +291,15 @@ impl Config {
                 None => Ok(RuleSet::cayuga_art_v()),
             },
         );
+        let dem_unit = file.dem.vertical_unit.as_deref().and_then(|u| {
+            let unit = VerticalUnit::parse(u);
+            if unit.is_none() {
+                errors.push(Error::Config(format!(
+                    "[dem] vertical_unit = \"{u}\": give \"m\", \"ft\" or \"us-ft\""
+                )));
+            }
+            unit
+        });
         let border_tolerance_ft = file.border_tolerance_ft.unwrap_or(DEFAULT_BORDER_TOLERANCE_FT);
         if !(border_tolerance_ft.is_finite() && border_tolerance_ft >= 0.0) {
             errors.push(Error::Config(format!(
@@ -275,6 +312,8 @@ impl Config {
         };
         Ok(Config {
             layers: file.layers,
+            dem_unit,
+            dem_datum: file.dem.vertical_datum,
             fields: file.fields,
             rules: Arc::new(rules),
             crs,

@@ -251,14 +251,23 @@ pub fn stream_schedule_in_blocks(
     // The parcel ids are read on one core while the reference layers are read and indexed on the other.
     let (parcels, reference) = std::thread::scope(|s| {
         let parcels = s.spawn(|| open_parcels(config));
-        let reference = read_reference(config, &mut problems, &mut notes)
-            .map(|reference| (build_world(config, &reference), reference));
+        let reference = read_reference(config, &mut problems, &mut notes).map(|reference| {
+            let world = build_world(config, &reference, reference.mean_high_water());
+            // With a line from the DEM, the shoreline layer's is the check: each parcel is also measured
+            // from it, and the parcels whose tier it would change are listed.
+            let check = (!reference.derived_mhw.is_empty())
+                .then(|| build_world(config, &reference, reference.supplied_shoreline()));
+            (world, check, reference)
+        });
         let parcels = parcels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (parcels, reference)
     });
     clock.lap("read parcel ids and reference layers");
     let mut parcels = parcels?;
-    let (world, reference) = reference?;
+    let (world, check_world, reference) = reference?;
+    // The ground at system points, for the §X screening, when a DEM is given.
+    let ground =
+        config.layers.dem.as_deref().map(|p| reference::ground::Ground::open(p, config)).transpose()?;
     // Where the reference layers lie, for the cross-check with the parcels' extent as their blocks come.
     let mut others = reference.extents.clone();
     let rules = &config.rules;
@@ -352,6 +361,8 @@ pub fn stream_schedule_in_blocks(
         let installed = &run.inspections.installed;
         // System points too far outside the parcels they name, reported as each block is scheduled.
         let strays = Mutex::new(Vec::new());
+        // Parcels whose tier the shoreline layer's line would change: (id, tier by the DEM's, by the layer's).
+        let moved: Mutex<Vec<(String, &str, &str)>> = Mutex::new(Vec::new());
         let system_of = |parcel: &ParcelRecord, shape: &MultiPolygon<f64>, at: usize| {
             let system = systems.get(at)?;
             let limit = rules.systems.max_outside_parcel_ft;
@@ -389,7 +400,18 @@ pub fn stream_schedule_in_blocks(
                         swis: parcel.swis.take(),
                         system,
                     };
-                    let facts = classify(world, rules, &input);
+                    let mut facts = classify(world, rules, &input);
+                    if let Some(ground) = &ground {
+                        ground.screen(rules, &input, &mut facts);
+                    }
+                    if let Some(check) = &check_world {
+                        let by_dem = decide(rules, &facts).tier_name(rules);
+                        let by_layer = decide(rules, &classify(check, rules, &input)).tier_name(rules);
+                        if by_dem != by_layer {
+                            let mut moved = moved.lock().unwrap_or_else(PoisonError::into_inner);
+                            moved.push((parcel.id.to_string(), by_dem, by_layer));
+                        }
+                    }
                     // The parcel keeps its town, and its shape when the outputs need it; the sewer code has
                     // served.
                     (parcel.shape, parcel.town) =
@@ -494,6 +516,19 @@ pub fn stream_schedule_in_blocks(
         }
         if let Some(rows) = handed {
             each_block(&run, rows)?;
+        }
+        let mut moved = moved.into_inner().unwrap_or_else(PoisonError::into_inner);
+        if check_world.is_some() {
+            moved.sort();
+            let listed: Vec<String> = moved
+                .iter()
+                .map(|(id, dem, layer)| format!("{id} ({dem}; {layer} by the shoreline layer)"))
+                .collect();
+            run.notes.push(format!(
+                "parcels whose tier the shoreline layer's line would change ({} of them): {}",
+                listed.len(),
+                if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+            ));
         }
         run.problems.extend(warnings.finish(
             &path,

@@ -5,10 +5,14 @@ use crate::classify::{AreaLayer, Areas, DistanceIndex, Floodplain, World};
 use crate::pipeline::config::Config;
 use crate::pipeline::reference::{NamedLayer, Reference};
 
-/// Indexes the reference layers for classification. The indexes borrow the features while they are built
+/// Indexes the reference layers for classification, measuring from `mean_high_water`. The indexes borrow the features while they are built
 /// and keep only what they measure with, so the layers themselves stay whole for the run's maps and buffer
 /// reports.
-pub(super) fn build_world(config: &Config, reference: &Reference) -> World {
+pub(super) fn build_world<'a>(
+    config: &Config,
+    reference: &Reference,
+    mean_high_water: impl Iterator<Item = (&'a geo::Geometry<f64>, &'a str)>,
+) -> World {
     let rules = &config.rules;
     let lake_zone_ft = rules.floodplain.as_ref().map_or(0.0, |f| f.lake_zone_within_ft);
     let radius_ft = rules.search_radius_ft().max(config.border_tolerance_ft).max(lake_zone_ft);
@@ -35,7 +39,7 @@ pub(super) fn build_world(config: &Config, reference: &Reference) -> World {
     // law asks for), so the column means the same for a stream as for the lake.
     let watercourse_radius_ft =
         rules.permits.as_ref().map_or(0.0, |p| 2.0 * p.min_watercourse_ft).max(radius_ft);
-    let shore = DistanceIndex::new(reference.mean_high_water(), radius_ft);
+    let shore = DistanceIndex::new(mean_high_water, radius_ft);
     World {
         floodplain: reference
             .floodplain

@@ -254,7 +254,8 @@ pub fn stream_schedule_files(
     dir: &Path,
     formats: &[OutputFormat],
 ) -> Result<(Run, summary::Summary, Vec<PathBuf>)> {
-    let mut files = ScheduleFiles::new(&config.rules, dir, formats, &config.crs)?;
+    let mut files =
+        ScheduleFiles::new(&config.rules, dir, formats, &config.crs, config.layers.dem.is_some())?;
     let mut summary = summary::Summary::default();
     let mut run = stream_schedule(config, progress, &mut |run, rows| {
         let table = schedule::ScheduleTable::of_rows(run, &rows);
@@ -287,12 +288,18 @@ struct ScheduleFiles {
 
 impl ScheduleFiles {
     /// The schedule's files in `dir` in `formats`, styled from `rules`.
-    fn new(rules: &crate::rules::RuleSet, dir: &Path, formats: &[OutputFormat], crs: &Crs) -> Result<Self> {
+    fn new(
+        rules: &crate::rules::RuleSet,
+        dir: &Path,
+        formats: &[OutputFormat],
+        crs: &Crs,
+        dem: bool,
+    ) -> Result<Self> {
         let style = map::schedule_map::schedule_style(rules);
         // QGIS opens `schedule.geojson` with the style of the `.qml` of the same name beside it; a
         // GeoPackage carries its style inside, in `layer_styles`.
         let qml = formats.contains(&OutputFormat::GeoJson).then(|| (dir.join("schedule.qml"), style.clone()));
-        let table = TableFiles::new(dir, "schedule", formats, crs, schedule::COLUMNS, Some(style))?;
+        let table = TableFiles::new(dir, "schedule", formats, crs, schedule::columns(dem), Some(style))?;
         Ok(ScheduleFiles { table, qml })
     }
 
@@ -318,7 +325,7 @@ pub fn write_schedule(
     formats: &[OutputFormat],
     working_crs: &Crs,
 ) -> Result<(Vec<PathBuf>, Vec<Problem>)> {
-    let mut files = ScheduleFiles::new(&run.rules, dir, formats, working_crs)?;
+    let mut files = ScheduleFiles::new(&run.rules, dir, formats, working_crs, run.reference.dem.is_some())?;
     let table = schedule::ScheduleTable::new(run);
     let filled: Vec<usize> = (0..table.len()).collect();
     files.table.add(table.len(), &table, &|i| i, &filled)?;

@@ -16,7 +16,8 @@ macro_rules! columns {
         #[derive(Clone, Copy)]
         enum Col { $($variant,)* }
         const ORDER: &[Col] = &[$(Col::$variant,)*];
-        /// The schedule columns, in order.
+        /// The schedule columns, in order (`mhw_source` and `floodplain_screening`, the last two, only in a run
+        /// with a DEM).
         pub const COLUMNS: &[(&str, Kind)] = &[$(($name, Kind::$kind),)*];
     };
 }
@@ -60,6 +61,19 @@ columns! {
     GeometryInvalid => "geometry_invalid": Text,
     Citation => "citation": Text,
     Reason => "reason": Text,
+    MhwSource => "mhw_source": Text,
+    FloodplainScreening => "floodplain_screening": Text,
+}
+
+/// The schedule's columns: with `mhw_source` and `floodplain_screening` (the last two) only in a run with a
+/// DEM. Without one every line is
+/// the shoreline layer's, and the schedule stays as it was.
+pub fn columns(dem: bool) -> &'static [(&'static str, Kind)] {
+    if dem {
+        COLUMNS
+    } else {
+        &COLUMNS[..COLUMNS.len() - 2]
+    }
 }
 
 /// A schedule run viewed as a [`Table`].
@@ -86,7 +100,7 @@ fn float(v: Option<f64>, decimals: usize) -> Cell<'static> {
 
 impl Table for ScheduleTable<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
-        COLUMNS
+        columns(self.run.reference.dem.is_some())
     }
 
     fn len(&self) -> usize {
@@ -149,6 +163,12 @@ impl Table for ScheduleTable<'_> {
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation.as_str())),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),
+            Col::FloodplainScreening => {
+                flood.and_then(|fl| fl.screening).map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s.describe())))
+            }
+            Col::MhwSource => {
+                text(f.and_then(|f| f.shore.as_ref()).map(|s| self.run.reference.mhw_source(&s.water_body)))
+            }
         }
     }
 

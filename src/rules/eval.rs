@@ -55,6 +55,17 @@ pub enum Decision {
     },
 }
 
+impl Decision {
+    /// The tier decided under `rules` (the rule set that decided it), by the rule's tier name, or
+    /// `unscheduled`.
+    pub fn tier_name(&self, rules: &RuleSet) -> &'static str {
+        match *self {
+            Decision::Scheduled { rule } => rules.rule(rule).tier.as_str(),
+            Decision::Unscheduled { .. } => "unscheduled",
+        }
+    }
+}
+
 /// Decides a parcel's schedule rule from its facts: the exclusions first, then the rules in order.
 pub fn decide(rules: &RuleSet, facts: &Facts) -> Decision {
     walk(rules, facts, |_, _| {})

@@ -8,7 +8,7 @@
 //! applies to it; where both apply the higher binds; with neither the elevation must be determined first.
 
 use super::RuleSet;
-use crate::model::facts::FloodVerdict;
+use crate::model::facts::{FloodVerdict, Screening};
 
 /// The facts of one flood zone a system (or parcel) lies in, as classification found them.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,6 +85,18 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    /// The screening of a system without a surveyed bottom, from the ground at its point: the ground less
+    /// `[floodplain] trench_depth_ft` against the required bottom. `None` without a trench depth in the rule
+    /// set or a required bottom.
+    pub fn flood_screening(&self, ground_ft: f64, required_bottom_ft: Option<f64>) -> Option<Screening> {
+        let trench_depth_ft = self.floodplain.as_ref()?.trench_depth_ft?;
+        let required = required_bottom_ft?;
+        let estimate = round_hundredths(ground_ft - trench_depth_ft);
+        Some(Screening { ground_ft, trench_depth_ft, likely_ok: estimate >= required })
+    }
+}
+
 /// Elevations are given to the hundredth of a foot; 717.13 + 2.0 must compare as 719.13, not 719.1299999.
 fn round_hundredths(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
@@ -100,6 +112,18 @@ mod tests {
 
     fn check(zones: &[ZoneFacts<'static>], bottom: Option<f64>) -> FloodCheck {
         RuleSet::cayuga_art_v().flood_check(zones.iter().copied(), bottom).expect("a zone").1
+    }
+
+    /// The screening: ground 722.00 less a 2.50 ft trench is 719.50 ≥ 719.13 (likely ok); ground 721.50 gives
+    /// 719.00 < 719.13 (likely below).
+    #[test]
+    fn the_ground_less_a_trench_screens_a_system_without_a_bottom() {
+        let rules = RuleSet::cayuga_art_v();
+        let depth = rules.floodplain.as_ref().unwrap().trench_depth_ft;
+        assert_eq!(depth, Some(2.5));
+        assert!(rules.flood_screening(722.0, Some(719.13)).unwrap().likely_ok);
+        assert!(!rules.flood_screening(721.5, Some(719.13)).unwrap().likely_ok);
+        assert!(rules.flood_screening(722.0, None).is_none());
     }
 
     /// §X: "two feet above the designated flood elevation, except in Owasco Lake where the designated flood

@@ -140,6 +140,14 @@ pub struct WaterBody {
     pub aliases: Vec<String>,
     /// Mean-high-water elevation, USGS feet.
     pub mhw_ft: f64,
+    /// The vertical datum [`Self::mhw_ft`] is stated in (`NGVD29`, `NAVD88`), when the rule set says.
+    #[serde(default)]
+    pub mhw_datum: Option<String>,
+    /// Feet to add to [`Self::mhw_ft`] to give the same elevation in another vertical datum, by that
+    /// datum's name: a DEM in a datum named here is contoured at the shifted elevation. A DEM whose datum
+    /// is not stated is contoured at `mhw_ft` as it is.
+    #[serde(default)]
+    pub datum_shift_ft: std::collections::BTreeMap<String, f64>,
     /// The designated flood elevation where the law fixes one (Owasco Lake, §X), USGS feet.
     pub flood_elevation_ft: Option<f64>,
     /// Where the numbers come from.
@@ -156,6 +164,11 @@ pub struct FloodplainRule {
     /// within this distance of the water body's mean-high-water line, feet.
     #[serde(default)]
     pub lake_zone_within_ft: f64,
+    /// The depth of a typical absorption trench below the ground, feet: where a system has no surveyed
+    /// bottom and a DEM is given, the ground at the system point less this screens the §X elevation
+    /// (`likely ok` or `likely below`, estimated). None: no screening.
+    #[serde(default)]
+    pub trench_depth_ft: Option<f64>,
     /// Citation.
     pub citation: Text,
 }

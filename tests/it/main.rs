@@ -5,6 +5,7 @@ mod buffer;
 mod cli;
 mod common;
 mod crs_backends;
+mod dem;
 mod floors;
 mod geoparquet;
 mod golden_obligations;

@@ -45,6 +45,7 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
                 Err(e) => Err(e),
             },
             "csv" => look_at_table(&path, stem).map(|f| vec![f]),
+            "tif" | "tiff" | "asc" => look_at_dem(&path, stem).map(|f| vec![f]),
             "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => look_at_workbook(&path, &stem),
             "gdb" => {
                 survey.undecided.push(format!(
@@ -62,6 +63,24 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Opens the elevation raster at `path` (its header alone): a DEM for the mean-high-water line.
+fn look_at_dem(path: &Path, words: String) -> Result<Found> {
+    let dem = crate::formats::dem::Dem::open(path)?;
+    Ok(Found {
+        path: path.to_path_buf(),
+        words,
+        shape: Shape::Raster,
+        records: dem.width.saturating_mul(dem.height),
+        crs: Some(dem.crs.short_name()),
+        feet_crs: None,
+        fields: Vec::new(),
+        late_fields: Vec::new(),
+        extent: None,
+        modified: modified(path),
+        table: None,
+    })
 }
 
 /// `FILE.gpkg:LAYER` (or `FILE.xlsx:SHEET`).

@@ -42,6 +42,8 @@ pub enum Shape {
     Mixed,
     /// A table without geometry (CSV, a workbook sheet).
     Table,
+    /// An elevation raster (GeoTIFF, ESRI ASCII grid).
+    Raster,
 }
 
 impl Shape {
@@ -52,6 +54,7 @@ impl Shape {
             Shape::Points => "points",
             Shape::Mixed => "lines and polygons",
             Shape::Table => "rows",
+            Shape::Raster => "elevations",
         }
     }
 }

@@ -136,6 +136,14 @@ pub const SIGNALS: &[Signal] = &[
         fields: &["pipe_id"],
         not_names: &["sample"],
     },
+    Signal {
+        role: "dem",
+        what: "an elevation raster (GeoTIFF or ESRI ASCII grid): the mean-high-water line is its contour",
+        shapes: &[Shape::Raster],
+        names: &["dem", "elev", "lidar", "dtm", "terrain", "topo", "height"],
+        fields: &[],
+        not_names: &[],
+    },
 ];
 
 /// The least score that assigns a role.

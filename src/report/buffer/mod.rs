@@ -26,8 +26,12 @@ use crate::pipeline::Run;
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BufferSource {
-    /// The rule set's mean-high-water lines (lake polygons or lines of the shoreline layer).
+    /// The rule set's mean-high-water lines (lake polygons or lines of the shoreline layer, or the lines a
+    /// DEM gave).
     Shoreline,
+    /// The shoreline layer's lines as the file has them, also where a DEM gave the mean-high-water line: the
+    /// check on it.
+    ShorelineLayer,
     /// The systems layer's points.
     Systems,
     /// Any layer's features.
@@ -35,10 +39,11 @@ pub enum BufferSource {
 }
 
 impl BufferSource {
-    /// `shoreline`, `systems`, or a layer's path.
+    /// `shoreline`, `shoreline-layer`, `systems`, or a layer's path.
     pub fn parse(text: &str) -> Self {
         match text.trim().to_ascii_lowercase().as_str() {
             "shoreline" | "shore" | "mhw" => BufferSource::Shoreline,
+            "shoreline-layer" => BufferSource::ShorelineLayer,
             "systems" => BufferSource::Systems,
             _ => BufferSource::Layer(PathBuf::from(text.trim())),
         }
@@ -48,6 +53,7 @@ impl BufferSource {
     pub fn label(&self) -> String {
         match self {
             BufferSource::Shoreline => "the mean-high-water line".into(),
+            BufferSource::ShorelineLayer => "the shoreline layer's line".into(),
             BufferSource::Systems => "the mapped systems".into(),
             BufferSource::Layer(path) => layer_name(path),
         }
@@ -132,6 +138,7 @@ pub fn buffer_report(
     let source_layer;
     let source: Vec<&Geometry<f64>> = match from {
         BufferSource::Shoreline => run.reference.mean_high_water().map(|(g, _)| g).collect(),
+        BufferSource::ShorelineLayer => run.reference.supplied_shoreline().map(|(g, _)| g).collect(),
         BufferSource::Systems => {
             let path = config.layers.systems.as_deref().ok_or_else(|| {
                 Error::Config("--from systems needs a systems layer: give --systems FILE".into())

@@ -176,6 +176,9 @@ pub struct MapInput<'a> {
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
     pub shoreline: Vec<&'a Geometry<f64>>,
+    /// The shoreline layer's line where a DEM gave the mean-high-water line: the check on it, drawn thin and
+    /// dashed beside it.
+    pub shoreline_layer: Vec<&'a Geometry<f64>>,
     /// The 500-ft buffer around the shoreline, drawn as a dashed outline.
     pub buffer: Option<MultiPolygon<f64>>,
     /// Watershed outlines.
@@ -216,6 +219,11 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     let mut shore = MapLayer::new("shoreline", shore_style);
     for &g in input.shoreline.iter().filter(|g| in_view(g.bounding_rect())) {
         add_shoreline(g, &mut lake, &mut shore);
+    }
+    let mut checked = MapLayer::new("shoreline-layer", Style::line(Rgba::hex(0xD95F0E), 1.0, true));
+    let mut not_filled = MapLayer::new("", Style::NONE);
+    for &g in input.shoreline_layer.iter().filter(|g| in_view(g.bounding_rect())) {
+        add_shoreline(g, &mut not_filled, &mut checked);
     }
 
     let mut classes: Vec<MapLayer<'a>> =
@@ -269,6 +277,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     let references = [
         (&lake, "Lake"),
         (&shore, "Shoreline (mean high water)"),
+        (&checked, "Shoreline layer (the check on the DEM's line)"),
         (&buffer, "500 ft from shoreline"),
         (&watershed, "Watershed boundary"),
         (&flood, "Floodplain (FEMA)"),
@@ -300,7 +309,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
 
     let mut layers = vec![lake];
     layers.extend(classes);
-    layers.extend([flood, towns, watershed, buffer, shore]);
+    layers.extend([flood, towns, watershed, buffer, checked, shore]);
     layers.retain(|l| !l.is_empty());
     Scene { title: input.title.clone(), subtitle, extent, layers, labels, legend, units_per_foot: 1.0 }
 }

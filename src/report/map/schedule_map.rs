@@ -124,6 +124,11 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
         unmapped,
         colour_by: options.colour_by,
         shoreline,
+        shoreline_layer: reference
+            .supplied_shoreline()
+            .filter(|(_, name)| reference.derived_mhw.iter().any(|d| d.water_body == *name))
+            .map(|(g, _)| g)
+            .collect(),
         buffer,
         watershed: reference
             .watersheds

@@ -2,7 +2,11 @@
 //! read and reprojected into the working CRS once per run, each kept whole with what the run takes from its
 //! features (names, zones). The pipeline indexes them for classification from borrowed features and keeps
 //! them in the run it returns (its `reference`); maps draw them and buffer reports measure from them there,
-//! without reading a file again.
+//! without reading a file again. With a DEM, each water body's mean-high-water line is derived from it
+//! ([`mhw`]) and the shoreline layer kept as the check.
+
+pub(crate) mod ground;
+pub mod mhw;
 
 use std::path::Path;
 
@@ -138,16 +142,37 @@ pub struct Reference {
     /// Where each layer read lies, in its own CRS and in the working CRS, for the cross-check with the
     /// parcels ([`crate::crs::check_overlap`]).
     pub extents: Vec<LayerExtent>,
+    /// The DEM, when one was configured.
+    pub dem: Option<std::path::PathBuf>,
+    /// The mean-high-water lines derived from the DEM (empty without one), which stand in for the
+    /// shoreline layer's features of their water bodies.
+    pub derived_mhw: Vec<mhw::DerivedMhw>,
 }
 
 impl Reference {
-    /// The mean-high-water line: the usable shoreline features of the rule set's water bodies, in file order,
-    /// each with its water body's name (none without a shoreline layer).
-    pub fn mean_high_water(&self) -> impl Iterator<Item = (&Geometry<f64>, &str)> {
+    /// The shoreline layer's line: its usable features of the rule set's water bodies, in file order, each
+    /// with its water body's name (none without a shoreline layer).
+    pub fn supplied_shoreline(&self) -> impl Iterator<Item = (&Geometry<f64>, &str)> {
         self.shoreline
             .iter()
             .flat_map(ReferenceLayer::features)
             .filter_map(|(g, name)| Some((g, name.as_deref()?)))
+    }
+
+    /// The mean-high-water line every tier is measured from: the line derived from the DEM for the water
+    /// bodies that have one, then the shoreline layer's features of the others, in file order.
+    pub fn mean_high_water(&self) -> impl Iterator<Item = (&Geometry<f64>, &str)> {
+        let derived = self.derived_mhw.iter().map(|d| (&d.lake, d.water_body.as_str()));
+        let supplied = self
+            .supplied_shoreline()
+            .filter(|(_, name)| !self.derived_mhw.iter().any(|d| d.water_body == *name));
+        derived.chain(supplied)
+    }
+
+    /// Where the mean-high-water line of `water_body` comes from, as the schedule's `mhw_source` column says
+    /// it: `dem 717.13 ft`, or `shoreline layer`.
+    pub fn mhw_source(&self, water_body: &str) -> &str {
+        self.derived_mhw.iter().find(|d| d.water_body == water_body).map_or("shoreline layer", |d| &d.source)
     }
 
     /// The layer read from `path`, if it is one of the reference layers: the same file (however the path
@@ -299,5 +324,16 @@ pub(crate) fn read_reference(
         reference.watercourses = Some(ReferenceLayer { layer, attributes });
     }
     reference.extents = extents;
+    if let Some(dem) = &layers.dem {
+        if reference.shoreline.is_none() {
+            return Err(Error::Config(format!(
+                "{}: a DEM needs the shoreline layer, which tells which low ground is each water body; add \
+                 [layers] shoreline (or --shoreline FILE)",
+                dem.display()
+            )));
+        }
+        reference.derived_mhw = mhw::derive(dem, config, &reference, problems, notes)?;
+        reference.dem = Some(dem.clone());
+    }
     Ok(reference)
 }
