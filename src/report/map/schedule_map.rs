@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use geo::{BoundingRect, Buffer, Geometry, GeometryCollection, MultiPolygon, Simplify};
+use geo::{BoundingRect, Geometry, MultiPolygon, Simplify};
 
 use crate::crs::Reprojector;
 use crate::law::obligations::Obligation;
@@ -105,8 +105,7 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
     };
     let shoreline: Vec<&Geometry<f64>> = reference.mean_high_water().map(|(g, _)| g).collect();
     let distance_ft = rules.max_distance_ft();
-    let buffer = (distance_ft > 0.0 && !shoreline.is_empty())
-        .then(|| GeometryCollection(shoreline.iter().map(|&g| g.clone()).collect()).buffer(distance_ft));
+    let buffer_ft = (distance_ft > 0.0 && !shoreline.is_empty()).then_some(distance_ft);
     let floodplain = reference
         .floodplain
         .iter()
@@ -124,7 +123,7 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
         unmapped,
         colour_by: options.colour_by,
         shoreline,
-        buffer,
+        buffer_ft,
         watershed: reference
             .watersheds
             .iter()
@@ -138,6 +137,10 @@ pub fn map_input<'a>(run: &'a Run<'_>, options: &MapOptions, as_of: String) -> R
         extent,
     })
 }
+
+/// The international foot; a State Plane survey foot differs from it by two parts in a million, nothing on
+/// a screen.
+const METRES_PER_FOOT: f64 = 0.3048;
 
 /// What the HTML map adds to a [`MapInput`]: the open obligations of the run's parcels (any order), the
 /// workload span and the base map.
@@ -186,6 +189,7 @@ pub fn html_map(
             polygons: layer.polygons.iter().filter_map(|p| project(p)).collect(),
             lines,
             above: layer.name != "lake" && layer.name != "floodplain",
+            band_m: layer.band.map(|d| d / scene.units_per_foot * METRES_PER_FOOT),
         });
     }
 
