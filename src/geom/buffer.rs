@@ -28,6 +28,11 @@ pub const ARC_STEP_RAD: f64 = 0.1;
 /// the vertex keeps the winding right where the offsets cross, which at a turn this flat they barely do.
 const FLAT_TURN_COS: f64 = 0.99;
 
+/// Turns straighter than this (cosine of the turn, about 1.1°) have one offset vertex, where the two offset
+/// edges meet: at 500 ft it lies at most 0.03 ft beyond the distance from the vertex. On a finely drawn shore
+/// most vertices are such, and the union has fewer points to sort.
+const STRAIGHT_COS: f64 = 0.9998;
+
 type Xy = [f64; 2];
 
 /// The area within `distance` of the geometries (points, lines, polygons, and collections of them), as one
@@ -167,7 +172,12 @@ fn offset_ring(points: &[Xy], d: f64) -> Vec<Xy> {
         let a = [v[0] + d * u[1], v[1] - d * u[0]];
         let b = [v[0] + d * w[1], v[1] - d * w[0]];
         let (cross, dot) = (u[0] * w[1] - u[1] * w[0], u[0] * w[0] + u[1] * w[1]);
-        if cross > 0.0 || (cross == 0.0 && dot < 0.0) {
+        if dot > STRAIGHT_COS {
+            // Nearly straight on: the offset edges meet at one point (the miter, `d / cos(turn / 2)` from the
+            // vertex), which stands for them both.
+            let k = d / (1.0 + dot);
+            out.push([v[0] + k * (u[1] + w[1]), v[1] - k * (u[0] + w[0])]);
+        } else if cross > 0.0 || (cross == 0.0 && dot < 0.0) {
             // A left turn moves the right side outwards: round join (a turn back is a cap, half a circle).
             let sweep = if cross == 0.0 { std::f64::consts::PI } else { cross.atan2(dot) };
             let start = (a[1] - v[1]).atan2(a[0] - v[0]);
