@@ -20,6 +20,10 @@
 # same records, EPSG:2261 named by a crs member) and times scheduling it, as a row "N geojson" whose result
 # gives the reader alone (examples/read_layer.rs on parcels.geojson, the fields the schedule keeps) in
 # seconds and features/s, and says whether schedule.csv differs from the shapefile run's.
+# RATIOS=0 skips timing `buffer --distance 500` and `map` (PNG) against `schedule` on each county
+# (bench/ratios.sh, best of 3), printed as a second table; PEERS=0 leaves out their peers there: GEOS's buffer
+# of the same shoreline and a GeoPandas + matplotlib map of the same county, from shapely, geopandas and
+# matplotlib installed once into the same venv.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -50,6 +54,23 @@ if [ "${DUCKDB:-1}" != 0 ]; then
     fi
 fi
 
+# The peers of `buffer` and `map` (bench/ratios.sh): shapely (GEOS), GeoPandas and matplotlib, in the same venv.
+peer_py=""
+if [ "${RATIOS:-1}" != 0 ] && [ "${PEERS:-1}" != 0 ]; then
+    venv="${BENCH_VENV:-$HOME/.cache/lakeshore-bench-venv}"
+    peers='import shapely, geopandas, matplotlib'
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "$peers" 2>/dev/null; then
+        echo "bench: installing shapely, geopandas and matplotlib into $venv ..." >&2
+        { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
+            "$venv/bin/pip" install -q shapely geopandas matplotlib >&2
+    fi
+    if "$venv/bin/python" -c "$peers" 2>/dev/null; then
+        peer_py="$venv/bin/python"
+    else
+        echo "bench: GEOS and GeoPandas are not available; buffer and map are compared with schedule only" >&2
+    fi
+fi
+
 echo "building release binary and generator..." >&2
 if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county \
     --example read_layer; then
@@ -57,35 +78,11 @@ if ! cargo build --release --quiet --bin lakeshore --example synth_county --exam
     exit 1
 fi
 
-# Runs "$@" and prints "<exit code> <wall seconds> <peak RSS KiB>" on stdout; the command's own
-# output goes to $log. GNU time when present, else a python3 getrusage(RUSAGE_CHILDREN) wrapper.
-measure() {
-    local log="$1"; shift
-    if /usr/bin/time -v true >/dev/null 2>&1; then
-        local tfile; tfile="$(mktemp)"
-        local start end code
-        start="$(date +%s.%N)"
-        /usr/bin/time -v -o "$tfile" "$@" >"$log" 2>&1
-        code=$?
-        end="$(date +%s.%N)"
-        local rss; rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tfile")"
-        rm -f "$tfile"
-        echo "$code $(python3 -c "print(f'{$end - $start:.2f}')") ${rss:-0}"
-    else
-        python3 - "$log" "$@" <<'PY'
-import resource, subprocess, sys, time
-log, cmd = sys.argv[1], sys.argv[2:]
-start = time.monotonic()
-with open(log, "w") as out:
-    code = subprocess.call(cmd, stdout=out, stderr=subprocess.STDOUT)
-wall = time.monotonic() - start
-rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
-print(f"{code} {wall:.2f} {rss_kib}")
-PY
-    fi
-}
+# measure, best_of
+source bench/measure.sh
 
 rows=()
+ratio_rows=()
 for n in "${sizes[@]}"; do
     dir="$(mktemp -d "${TMPDIR:-/tmp}/lakeshore-bench-$n-XXXXXX")"
     echo "N=$n: generating into $dir ..." >&2
@@ -167,6 +164,12 @@ for n in "${sizes[@]}"; do
             rows+=("$n geojson|-|-|-|-|-|-|GeoJSON county failed: $(tail -1 "$dir/geojson-generate.log" | cut -c1-80)")
         fi
     fi
+    if [ "${RATIOS:-1}" != 0 ]; then
+        echo "N=$n: buffer and map against schedule and their peers ..." >&2
+        while IFS= read -r line; do
+            ratio_rows+=("$n|$line")
+        done < <(PEER_PY="$peer_py" bench/ratios.sh "$bin" "$dir")
+    fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
     else
@@ -183,3 +186,14 @@ for r in "${rows[@]}"; do
     IFS='|' read -r n g w m dw dm ratio s <<<"$r"
     printf '%-15s | %12s | %12s | %10s | %12s | %10s | %13s | %s\n' "$n" "$g" "$w" "$m" "$dw" "$dm" "$ratio" "$s"
 done
+if [ ${#ratio_rows[@]} -gt 0 ]; then
+    echo
+    echo "lakeshore buffer --distance 500 and map (PNG) against schedule --format csv, and their peers (best of 3)"
+    printf '%-9s | %-8s | %-8s | %-10s | %-12s | %-40s | %-8s | %s\n' "parcels" "command" "wall (s)" "peak (MiB)" \
+        "/ schedule" "peer" "peer (s)" "ours / peer"
+    printf '%s\n' "----------+----------+----------+------------+--------------+------------------------------------------+----------+------------"
+    for r in "${ratio_rows[@]}"; do
+        IFS='|' read -r n c w m ratio peer pw pr <<<"$r"
+        printf '%-9s | %-8s | %8s | %10s | %12s | %-40s | %8s | %s\n' "$n" "$c" "$w" "$m" "$ratio" "$peer" "$pw" "$pr"
+    done
+fi

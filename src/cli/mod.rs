@@ -274,11 +274,6 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     finish(&a.run, &config, &run, &problems, written, set, writing)
 }
 
-/// Runs the schedule pipeline, with a progress bar on stderr when it is a terminal (and not `--quiet`).
-fn run_with_progress(a: &RunArgs, config: &Config) -> lakeshore::model::error::Result<Run> {
-    with_progress(a, |progress| run_schedule_with(config, progress))
-}
-
 /// Runs `job`, with a progress bar of what it reports on stderr when that is a terminal (and not `--quiet`).
 fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
     use std::io::IsTerminal;
@@ -314,10 +309,20 @@ fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
 fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a.run)?;
     let set = output_set(&a.run.out)?;
-    let run = run_with_progress(&a.run, &config)?;
     let from = lakeshore::report::buffer::BufferSource::parse(&a.from);
-    let (report, more) =
-        lakeshore::report::buffer::buffer_report(&run, &config, &from, a.distance, &a.features)?;
+    let (mut run, report, more) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
+        let run = run_schedule_with(&config, progress)?;
+        let (report, more) = lakeshore::report::buffer::buffer_report_with(
+            &run,
+            &config,
+            &from,
+            a.distance,
+            &a.features,
+            progress,
+        )?;
+        Ok((run, report, more))
+    })?;
+    run.timings.extend(report.timings.iter().copied());
     let mut problems = run.problems.clone();
     problems.extend(more);
     let writing = std::time::Instant::now();
@@ -410,17 +415,27 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let (config, _) = prepare(&a.run)?;
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
-    let run = run_with_progress(&a.run, &config)?;
     // The reference layers drawn are those the run read.
     let options = MapOptions { colour_by, town: a.town.clone() };
-    let input = map_input(&run, &options, config.as_of.to_string())?;
-    let scene = schedule_scene(&input);
+    let (mut run, bytes, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
+        let run = run_schedule_with(&config, progress)?;
+        let mut clock = lakeshore::pipeline::Stopwatch::new();
+        progress.start("laying out the map", 0);
+        let input = map_input(&run, &options, config.as_of.to_string())?;
+        let scene = schedule_scene(&input);
+        clock.lap("map: layers and parcels");
+        progress.start("drawing the map", 0);
+        let bytes = if format == FormatArg::Svg {
+            render_svg(&scene, a.width, a.height).into_bytes()
+        } else {
+            render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
+        };
+        clock.lap("map: draw");
+        drop(input);
+        Ok((run, bytes, clock.laps))
+    })?;
+    run.timings.extend(laps);
     let writing = std::time::Instant::now();
-    let bytes = if format == FormatArg::Svg {
-        render_svg(&scene, a.width, a.height).into_bytes()
-    } else {
-        render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
-    };
     let file = staged_file(&set, &out)?;
     lakeshore::formats::write::write_atomic(&file, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
@@ -469,15 +484,24 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
-    let (run, found, mut problems) = run_obligations(&a.run, &config)?;
-    let writing = std::time::Instant::now();
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
-    let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
     let options = MapOptions { colour_by, town: a.town.clone() };
-    let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
-    let html = lakeshore::report::map::html::render_html(&page);
-    problems.extend(page.problems.iter().cloned());
+    let (mut run, found, problems, html, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
+        let (run, found, mut problems) = run_obligations(&config, progress)?;
+        let mut clock = lakeshore::pipeline::Stopwatch::new();
+        progress.start("laying out the map", 0);
+        let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
+        let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
+        clock.lap("map: layers and parcels");
+        progress.start("writing the page", 0);
+        let html = lakeshore::report::map::html::render_html(&page);
+        problems.extend(page.problems.iter().cloned());
+        clock.lap("map: page");
+        Ok((run, found, problems, html, clock.laps))
+    })?;
+    run.timings.extend(laps);
+    let writing = std::time::Instant::now();
     let file = staged_file(&set, &out)?;
     lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     let code = finish(&a.run, &config, &run, &problems, vec![file], set, writing)?;
@@ -501,14 +525,17 @@ fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
     }
 }
 
-/// Runs the schedule and collects the open obligations; the problems of both, sorted.
+/// Runs the schedule and collects the open obligations, reporting both to `progress`; the problems of both.
 fn run_obligations(
-    a: &RunArgs,
     config: &Config,
+    progress: &Progress,
 ) -> anyhow::Result<(Run, Vec<lakeshore::law::obligations::Obligation>, Vec<lakeshore::model::error::Problem>)>
 {
-    let mut run = run_with_progress(a, config)?;
+    let mut run = run_schedule_with(config, progress)?;
+    let (started, cpu) = (std::time::Instant::now(), lakeshore::pipeline::cpu_time());
+    progress.start("collecting obligations", 0);
     let (found, more, notes) = run.obligations(config.as_of);
+    run.timings.push(lakeshore::pipeline::Lap::since("obligations", started, cpu));
     run.notes.extend(notes);
     let mut problems = run.problems.clone();
     problems.extend(more);

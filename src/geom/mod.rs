@@ -1,6 +1,8 @@
-//! Geometry on projected coordinates: exact planar primitives ([`planar`]), polygon validity ([`validity`])
-//! and the R-trees classification searches ([`index`]). Nothing here knows of parcels, layers or law.
+//! Geometry on projected coordinates: exact planar primitives ([`planar`]), polygon validity ([`validity`]),
+//! buffer polygons ([`buffer`]), contour lines ([`contour`]) and the R-trees classification searches ([`index`]). Nothing here knows of
+//! parcels, layers or law.
 
+pub mod buffer;
 pub mod contour;
 pub mod index;
 pub mod planar;

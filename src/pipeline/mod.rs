@@ -14,8 +14,7 @@ mod warnings;
 mod world;
 
 use entry::{entry, in_service, report_permit_terms};
-use progress::Stopwatch;
-pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress};
+pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress, Stopwatch};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
 use warnings::Warnings;
 use world::build_world;

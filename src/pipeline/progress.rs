@@ -11,7 +11,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub(super) fn start(&self, stage: &'static str, total: usize) {
+    /// Enters `stage`, which counts `total` parcels (0 when it does not count).
+    pub fn start(&self, stage: &'static str, total: usize) {
         use std::sync::atomic::Ordering::Relaxed;
         if let Ok(mut s) = self.stage.lock() {
             *s = stage;
@@ -20,7 +21,8 @@ impl Progress {
         self.total.store(total, Relaxed);
     }
 
-    pub(super) fn advance(&self) {
+    /// One more parcel of the stage done.
+    pub fn advance(&self) {
         self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
@@ -83,18 +85,28 @@ pub fn peak_rss_bytes() -> Option<u64> {
 }
 
 /// Records the wall and processor time of consecutive stages.
-pub(super) struct Stopwatch {
+#[derive(Debug)]
+pub struct Stopwatch {
     last: std::time::Instant,
     last_cpu: Option<std::time::Duration>,
-    pub(super) laps: Vec<Lap>,
+    /// The stages ended so far, in order.
+    pub laps: Vec<Lap>,
+}
+
+impl Default for Stopwatch {
+    fn default() -> Self {
+        Stopwatch::new()
+    }
 }
 
 impl Stopwatch {
-    pub(super) fn new() -> Self {
+    /// A stopwatch whose first stage starts now.
+    pub fn new() -> Self {
         Stopwatch { last: std::time::Instant::now(), last_cpu: cpu_time(), laps: Vec::new() }
     }
 
-    pub(super) fn lap(&mut self, stage: &'static str) {
+    /// Ends the current stage as `stage`; the next one starts now.
+    pub fn lap(&mut self, stage: &'static str) {
         let lap = Lap::since(stage, self.last, self.last_cpu);
         self.laps.push(lap);
         self.last = std::time::Instant::now();

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod buffer;
+mod buffer_vs_geos;
 mod cli;
 mod common;
 mod crs_backends;

@@ -25,7 +25,7 @@ const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/real");
 
 /// The path of `relative` under the real-data folder, or `None` (with a message) when it is absent outside
 /// CI; in CI its absence fails the test.
-fn data(relative: &str) -> Option<PathBuf> {
+pub(crate) fn data(relative: &str) -> Option<PathBuf> {
     let path = Path::new(REAL).join(relative);
     if path.exists() {
         Some(path)
@@ -36,7 +36,7 @@ fn data(relative: &str) -> Option<PathBuf> {
 }
 
 /// Reads a layer and reprojects it into `working`; the readers and the reprojection must report nothing.
-fn projected(path: &Path, working: &Crs) -> Layer {
+pub(crate) fn projected(path: &Path, working: &Crs) -> Layer {
     let (layer, problems) = read_layer(path, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     assert!(problems.is_empty(), "{}: {problems:#?}", path.display());

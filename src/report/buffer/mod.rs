@@ -4,15 +4,16 @@
 //! Serves Gorham Ch. 56 §401.1(c) (every well, spring, water supply, building and watercourse within 500 ft of a
 //! proposed system, on adjacent properties too) as well as the 500-ft shoreline question of Article V.
 //! Distances are measured exactly against the indexed source ([`crate::classify::DistanceIndex`] over its pieces, with
-//! points as pieces of no length); the polygon is `geo`'s [`Buffer`] of the source in the working CRS, for
-//! maps only: membership is decided by the exact distance, never by the polygon's approximated arcs.
+//! points as pieces of no length); the polygon is [`crate::geom::buffer::buffer`] of the source in the working
+//! CRS, for maps and files only: membership is decided by the exact distance, never by the polygon's
+//! approximated arcs.
 
 pub mod table;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use geo::{Buffer, Geometry, GeometryCollection, MultiPolygon};
+use geo::{Geometry, MultiPolygon};
 use rayon::prelude::*;
 
 use crate::classify::DistanceIndex;
@@ -21,7 +22,7 @@ use crate::formats::same_layer;
 use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::pipeline::reference::load;
-use crate::pipeline::Run;
+use crate::pipeline::{Lap, Progress, Run, Stopwatch};
 
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +89,8 @@ pub struct BufferReport {
     pub zone: MultiPolygon<f64>,
     /// Parcels and features within the distance, nearest first (then by kind, layer and id).
     pub hits: Vec<Hit>,
+    /// Wall time of each stage of the report, for `-v`.
+    pub timings: Vec<Lap>,
 }
 
 fn layer_name(path: &Path) -> String {
@@ -129,6 +132,19 @@ pub fn buffer_report(
     distance_ft: f64,
     features: &[PathBuf],
 ) -> Result<(BufferReport, Vec<Problem>)> {
+    buffer_report_with(run, config, from, distance_ft, features, &Progress::default())
+}
+
+/// [`buffer_report`], reporting its stages and the parcels measured to `progress`.
+pub fn buffer_report_with(
+    run: &Run,
+    config: &Config,
+    from: &BufferSource,
+    distance_ft: f64,
+    features: &[PathBuf],
+    progress: &Progress,
+) -> Result<(BufferReport, Vec<Problem>)> {
+    let mut clock = Stopwatch::new();
     if !(distance_ft.is_finite() && distance_ft > 0.0) {
         return Err(Error::Config(format!(
             "--distance {distance_ft}: give a distance in feet greater than 0"
@@ -157,7 +173,11 @@ pub fn buffer_report(
             from.label()
         )));
     }
-    let zone = GeometryCollection(source.iter().map(|&g| g.clone()).collect()).buffer(distance_ft);
+    clock.lap("buffer: read the source");
+    progress.start("buffer polygon", 0);
+    let zone = crate::geom::buffer::buffer(source.iter().copied(), distance_ft);
+    clock.lap("buffer: polygon");
+    progress.start("measuring distances", run.rows.len());
     let index = DistanceIndex::new(source.into_iter().map(|g| (g, "")), distance_ft);
 
     let mut hits: Vec<Hit> = run
@@ -165,6 +185,7 @@ pub fn buffer_report(
         .par_iter()
         .enumerate()
         .filter_map(|(at, row)| {
+            progress.advance();
             let shape = row.parcel.shape.as_ref()?;
             let hit = index.nearest_to_parcel(shape)?;
             Some(Hit {
@@ -209,7 +230,8 @@ pub fn buffer_report(
             &b.id,
         ))
     });
-    Ok((BufferReport { distance_ft, source: from.label(), zone, hits }, problems))
+    clock.lap("buffer: distances");
+    Ok((BufferReport { distance_ft, source: from.label(), zone, hits, timings: clock.laps }, problems))
 }
 
 /// Exact distance from `geometry` to the nearest source feature, if within the index's radius.
@@ -228,42 +250,5 @@ fn distance_to(index: &DistanceIndex, geometry: &Geometry<f64>) -> Option<f64> {
         }
         Geometry::MultiPolygon(mp) => index.nearest_to_parcel(mp).map(|h| h.parcel_distance_ft),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use geo::{Area, Contains, Coord, LineString, Polygon};
-
-    use super::*;
-
-    /// A 200 ft × 100 ft lot at New York State Plane coordinates (x 840,000 ft, y 1,040,000 ft): its 500-ft
-    /// buffer has area 200·100 + 2·(200 + 100)·500 + π·500² = 1,105,398.2 ft² (rectangle, four side strips,
-    /// four quarter circles), and every vertex of the outline lies 500 ft from the lot, within the arc
-    /// approximation's sagitta.
-    #[test]
-    fn buffer_of_a_lot_on_state_plane_coordinates() {
-        let (x0, y0) = (840_000.0, 1_040_000.0);
-        let lot = Polygon::new(
-            LineString::from(vec![
-                (x0, y0),
-                (x0 + 200.0, y0),
-                (x0 + 200.0, y0 + 100.0),
-                (x0, y0 + 100.0),
-                (x0, y0),
-            ]),
-            vec![],
-        );
-        let zone = lot.buffer(500.0);
-        let expected = 200.0 * 100.0 + 2.0 * 300.0 * 500.0 + std::f64::consts::PI * 500.0 * 500.0;
-        let area = zone.unsigned_area();
-        assert!((area - expected).abs() / expected < 0.005, "area {area} vs {expected}");
-        let lot_shape = MultiPolygon(vec![lot.clone()]);
-        for c in zone.0.iter().flat_map(|p| p.exterior().0.iter()) {
-            let d = crate::geom::planar::segment_area_distance([c.x, c.y], [c.x, c.y], &lot_shape);
-            assert!((d - 500.0).abs() < 1.0, "vertex {c:?} is {d} ft from the lot");
-        }
-        assert!(zone.contains(&Coord { x: x0 + 100.0, y: y0 + 599.0 }));
-        assert!(!zone.contains(&Coord { x: x0 + 100.0, y: y0 + 601.0 }));
     }
 }

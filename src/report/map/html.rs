@@ -87,6 +87,9 @@ pub struct HtmlLayer {
     pub lines: Vec<LineString<f64>>,
     /// Drawn above the parcels (outlines) rather than below them (water).
     pub above: bool,
+    /// Draws the lines as a band instead: every point within this many metres of them, in the style's fill
+    /// (one line of all of them, as wide on the screen as the band at every zoom).
+    pub band_m: Option<f64>,
 }
 
 /// Everything the HTML map shows.
@@ -230,6 +233,7 @@ fn data(map: &HtmlMap) -> Value {
                 "weight": style.stroke_px,
                 "dash": style.dash,
                 "above": l.above,
+                "band": l.band_m,
                 "polygons": l.polygons.iter().map(encode_polygons).collect::<Vec<_>>(),
                 "lines": l.lines.iter().map(encode_ring).collect::<Vec<_>>(),
             })

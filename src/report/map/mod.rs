@@ -179,8 +179,9 @@ pub struct MapInput<'a> {
     /// The shoreline layer's line where a DEM gave the mean-high-water line: the check on it, drawn thin and
     /// dashed beside it.
     pub shoreline_layer: Vec<&'a Geometry<f64>>,
-    /// The 500-ft buffer around the shoreline, drawn as a dashed outline.
-    pub buffer: Option<MultiPolygon<f64>>,
+    /// The distance of the band drawn along the shoreline (the rule set's largest), feet: every point within
+    /// it of the mean-high-water line, tinted; `None` draws no band.
+    pub buffer_ft: Option<f64>,
     /// Watershed outlines.
     pub watershed: Vec<Cow<'a, MultiPolygon<f64>>>,
     /// Flood hazard areas.
@@ -197,6 +198,10 @@ pub struct MapInput<'a> {
 
 /// Font size of town names (on an 800×600 image).
 const TOWN_LABEL_PX: f32 = 13.0;
+
+/// The band within the rule set's distance of the shoreline: the shoreline's dark blue, light enough that the
+/// parcels' classes read through it.
+const BAND: Rgba = Rgba(0x08, 0x30, 0x6B, 56);
 
 /// The scene of a schedule map: water, parcels by class (overdue and failed last), floodplain, town
 /// boundaries, watershed, buffer, shoreline, town names; a legend of the classes present (with counts) and of
@@ -255,8 +260,15 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         .collect();
     let mut watershed = MapLayer::new("watershed", Style::line(Rgba::hex(0x6A3D9A), 2.0, true));
     watershed.polygons = borrowed(&input.watershed);
-    let mut buffer = MapLayer::new("buffer", Style::line(Rgba::hex(0x08306B), 1.2, true));
-    buffer.polygons = input.buffer.iter().filter(|s| in_view(s.bounding_rect())).map(Cow::Borrowed).collect();
+    let mut buffer = MapLayer::new("buffer", Style { fill: Some(BAND), ..Style::NONE });
+    if let Some(d) = input.buffer_ft.filter(|d| *d > 0.0) {
+        buffer.band = Some(d);
+        // A shoreline just out of view may have its band in view.
+        let mut water = MapLayer::new("", Style::NONE);
+        for &g in input.shoreline.iter().filter(|g| in_view(g.bounding_rect().map(|r| grown(r, d)))) {
+            add_shoreline(g, &mut water, &mut buffer);
+        }
+    }
 
     let mut legend = vec![LegendEntry {
         label: match input.colour_by {
@@ -314,6 +326,11 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     Scene { title: input.title.clone(), subtitle, extent, layers, labels, legend, units_per_foot: 1.0 }
 }
 
+/// `r` with `d` added on every side.
+fn grown(r: Rect<f64>, d: f64) -> Rect<f64> {
+    Rect::new((r.min().x - d, r.min().y - d), (r.max().x + d, r.max().y + d))
+}
+
 /// Splits one shoreline geometry into water to fill and lines to stroke.
 fn add_shoreline<'a>(g: &'a Geometry<f64>, lake: &mut MapLayer<'a>, shore: &mut MapLayer<'a>) {
     let rings =
@@ -351,14 +368,10 @@ fn default_extent(input: &MapInput<'_>) -> [f64; 4] {
     };
     if input.parcels.is_empty() {
         input.towns.iter().for_each(|(t, _)| add(t.bounding_rect()));
-        input
-            .watershed
-            .iter()
-            .chain(&input.floodplain)
-            .map(|s| &**s)
-            .chain(&input.buffer)
-            .for_each(|s| add(s.bounding_rect()));
-        input.shoreline.iter().for_each(|g| add(g.bounding_rect()));
+        input.watershed.iter().chain(&input.floodplain).map(|s| &**s).for_each(|s| add(s.bounding_rect()));
+        // The shoreline with its band.
+        let d = input.buffer_ft.unwrap_or(0.0).max(0.0);
+        input.shoreline.iter().for_each(|g| add(g.bounding_rect().map(|r| grown(r, d))));
     } else {
         input.parcels.iter().for_each(|(p, _)| add(p.bounding_rect()));
     }

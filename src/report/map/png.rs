@@ -29,8 +29,9 @@ pub fn render_png(scene: &Scene<'_>, width_px: u32, height_px: u32) -> Result<Ve
         for shape in &layer.polygons {
             draw_polygon(&mut pixmap, &l, shape, &layer.style);
         }
-        for line in &layer.lines {
-            draw_line(&mut pixmap, &l, line, &layer.style);
+        match layer.band {
+            Some(d) => draw_band(&mut pixmap, &l, &layer.lines, d, &layer.style),
+            None => layer.lines.iter().for_each(|line| draw_line(&mut pixmap, &l, line, &layer.style)),
         }
     }
     for label in &scene.labels {
@@ -106,6 +107,30 @@ fn draw_line(pm: &mut Pixmap, l: &Layout, line: &LineString<f64>, style: &Style)
     if let Some(path) = pb.finish() {
         stroke(pm, &path, colour, style.stroke_px, style.dash);
     }
+}
+
+/// Paints everything within `d` scene units of the lines in the style's fill: one path of all the lines,
+/// stroked `2·d` wide with round joins and caps, so the band is painted once where it overlaps itself.
+fn draw_band(
+    pm: &mut Pixmap,
+    l: &Layout,
+    lines: &[std::borrow::Cow<'_, LineString<f64>>],
+    d: f64,
+    style: &Style,
+) {
+    let Some(colour) = style.fill else { return };
+    let mut pb = PathBuilder::new();
+    for line in lines {
+        trace(&mut pb, l, line, false);
+    }
+    let Some(path) = pb.finish() else { return };
+    let s = Stroke {
+        width: (2.0 * d * l.scale) as f32,
+        line_join: LineJoin::Round,
+        line_cap: LineCap::Round,
+        ..Stroke::default()
+    };
+    pm.stroke_path(&path, &paint(colour), &s, Transform::identity(), None);
 }
 
 /// Adds one ring or line, in pixels, to the path.

@@ -82,12 +82,16 @@ pub struct MapLayer<'a> {
     pub lines: Vec<Cow<'a, LineString<f64>>>,
     /// How the layer is painted.
     pub style: Style,
+    /// Draws the lines as a band instead: every point within this many scene units of them, in the style's
+    /// fill (the lines stroked twice as wide with round joins and caps, all in one path so that where the
+    /// band overlaps itself it is painted once). No polygon of the band is computed.
+    pub band: Option<f64>,
 }
 
 impl<'a> MapLayer<'a> {
     /// An empty layer.
     pub fn new(name: impl Into<String>, style: Style) -> MapLayer<'a> {
-        MapLayer { name: name.into(), polygons: Vec::new(), lines: Vec::new(), style }
+        MapLayer { name: name.into(), polygons: Vec::new(), lines: Vec::new(), style, band: None }
     }
 
     /// Whether the layer has nothing to draw.

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use geo::{BoundingRect, Buffer, Geometry, GeometryCollection, MultiPolygon, Simplify};
+use geo::{BoundingRect, Geometry, MultiPolygon, Simplify};
 
 use crate::crs::Reprojector;
 use crate::law::obligations::Obligation;
@@ -105,8 +105,7 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
     };
     let shoreline: Vec<&Geometry<f64>> = reference.mean_high_water().map(|(g, _)| g).collect();
     let distance_ft = rules.max_distance_ft();
-    let buffer = (distance_ft > 0.0 && !shoreline.is_empty())
-        .then(|| GeometryCollection(shoreline.iter().map(|&g| g.clone()).collect()).buffer(distance_ft));
+    let buffer_ft = (distance_ft > 0.0 && !shoreline.is_empty()).then_some(distance_ft);
     let floodplain = reference
         .floodplain
         .iter()
@@ -129,7 +128,7 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
             .filter(|(_, name)| reference.derived_mhw.iter().any(|d| d.water_body == *name))
             .map(|(g, _)| g)
             .collect(),
-        buffer,
+        buffer_ft,
         watershed: reference
             .watersheds
             .iter()
@@ -143,6 +142,10 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
         extent,
     })
 }
+
+/// The international foot; a State Plane survey foot differs from it by two parts in a million, nothing on
+/// a screen.
+const METRES_PER_FOOT: f64 = 0.3048;
 
 /// What the HTML map adds to a [`MapInput`]: the open obligations of the run's parcels (any order), the
 /// workload span and the base map.
@@ -191,6 +194,7 @@ pub fn html_map(
             polygons: layer.polygons.iter().filter_map(|p| project(p)).collect(),
             lines,
             above: layer.name != "lake" && layer.name != "floodplain",
+            band_m: layer.band.map(|d| d / scene.units_per_foot * METRES_PER_FOOT),
         });
     }
 

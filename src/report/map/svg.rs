@@ -1,10 +1,11 @@
 //! The SVG renderer: hand-written SVG 1.1 in pixel coordinates (y already flipped by [`Layout::to_px`]).
 //!
 //! Every map feature drawn is exactly one `<path>` (a multipolygon with all its rings, even-odd filled, or a
-//! line); the frame, legend swatches, scale bar and north arrow use `<rect>`, `<line>` and `<polygon>`, so the
+//! line; a band, such as the shoreline's, is one path of all its lines, stroked as wide as the band); the frame, legend swatches, scale bar and north arrow use `<rect>`, `<line>` and `<polygon>`, so the
 //! number of paths is the number of features. Text is `<text>` in the bundled font's family with a generic
 //! fallback.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use geo::{BoundingRect, LineString, MultiPolygon};
@@ -30,6 +31,10 @@ pub fn render_svg(scene: &Scene<'_>, width_px: u32, height_px: u32) -> String {
     let _ = writeln!(s, r#"<g clip-path="url(#map-frame)">"#);
     for layer in &scene.layers {
         if layer.is_empty() {
+            continue;
+        }
+        if let (Some(d), Some(c)) = (layer.band, layer.style.fill) {
+            band_path(&mut s, &l, &layer.name, &layer.lines, 2.0 * d * l.scale, c);
             continue;
         }
         let _ =
@@ -134,6 +139,31 @@ fn line_path(s: &mut String, l: &Layout, line: &LineString<f64>) {
     ring_data(s, l, line, false);
     s.push_str(r#"" fill="none"/>"#);
     s.push('\n');
+}
+
+/// A band layer: one `<path>` of all its lines, stroked `width` pixels wide with round joins and caps in
+/// `colour`, so the band is painted once where it overlaps itself.
+fn band_path(
+    s: &mut String,
+    l: &Layout,
+    name: &str,
+    lines: &[Cow<'_, LineString<f64>>],
+    width: f64,
+    colour: Rgba,
+) {
+    let _ = write!(
+        s,
+        r#"<g id="{}" fill="none" stroke="{}" stroke-opacity="{}" stroke-width="{}" stroke-linejoin="round" stroke-linecap="round">"#,
+        escape(name),
+        colour.css(),
+        n(f64::from(colour.3) / 255.0),
+        n(width)
+    );
+    s.push_str("\n<path d=\"");
+    for line in lines {
+        ring_data(s, l, line, false);
+    }
+    s.push_str("\"/>\n</g>\n");
 }
 
 /// Path data for one ring or line: `M x y L x y … [Z]`.

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Times `lakeshore schedule`, `buffer` and `map` on one county and prints each against `schedule` (a ratio, not
+# a time: the machine's speed cancels out). Each is the best of 3 runs (RUNS=k changes it).
+#
+#   bench/ratios.sh LAKESHORE_BIN COUNTY_DIR [MAX_RATIO]
+#
+# With MAX_RATIO the script exits 1 when `buffer` or `map` takes more than MAX_RATIO times as long as `schedule`
+# (.ci/run gives 5 on a 10,000-parcel bench county). With PEER_PY set to a Python that has shapely 2, GeoPandas
+# and matplotlib, it also times the peers in the same run: GEOS's buffer of the shoreline (bench/geos_buffer.py,
+# the operation alone, in its process) beside our buffer polygon stage (`buffer -v`, "buffer: polygon"), and a
+# GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`.
+# Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|ours/peer".
+set -u
+cd "$(dirname "$0")/.." || exit 1
+bin="$1" dir="$2" max="${3:-}"
+runs="${RUNS:-3}"
+as_of="${AS_OF:-2027-01-15}"
+# measure, best_of
+source bench/measure.sh
+
+common=(--config "$dir/county.toml" --as-of "$as_of" -q)
+read -r scode swall srss < <(best_of "$runs" "$dir/ratio-schedule.log" "$bin" schedule "${common[@]}" \
+    --out "$dir/ratio-out" --format csv)
+read -r bcode bwall brss < <(best_of "$runs" "$dir/ratio-buffer.log" "$bin" buffer "${common[@]}" \
+    --out "$dir/ratio-out" --format csv --distance 500)
+read -r mcode mwall mrss < <(best_of "$runs" "$dir/ratio-map.log" "$bin" map "${common[@]}" \
+    --out "$dir/ratio-out/map.png")
+failed=0
+for c in "schedule $scode" "buffer $bcode" "map $mcode"; do
+    case "${c#* }" in
+        0 | 2) ;;
+        *) echo "ratios: ${c% *} failed (exit ${c#* }); see $dir/ratio-${c% *}.log" >&2; failed=1 ;;
+    esac
+done
+[ "$failed" = 0 ] || exit 1
+ratio() { python3 -c "print(f'{$1 / max($2, 0.001):.1f}')"; }
+buffer_ratio="$(ratio "$bwall" "$swall")" map_ratio="$(ratio "$mwall" "$swall")"
+
+geos="-|-|-" peer_map="-|-|-"
+if [ -n "${PEER_PY:-}" ]; then
+    # Our polygon stage, from the stage table of one more run.
+    "$bin" buffer --config "$dir/county.toml" --as-of "$as_of" --out "$dir/ratio-out" --format csv \
+        --distance 500 -v >"$dir/ratio-buffer-v.log" 2>&1
+    ours_polygon="$(awk '/buffer: polygon/ {for (i = 1; i <= NF; i++) if ($i == "s") {print $(i - 1); exit}}' \
+        "$dir/ratio-buffer-v.log")"
+    geos_s="$("$PEER_PY" bench/geos_buffer.py time "$dir/shoreline.shp" 500 2>"$dir/ratio-geos.log")"
+    if [ -n "$geos_s" ] && [ -n "$ours_polygon" ]; then
+        geos="GEOS buffer polygon: ours ${ours_polygon} s|$geos_s|$(ratio "$ours_polygon" "$geos_s")x"
+    fi
+    read -r pcode pwall _ < <(best_of "$runs" "$dir/ratio-geopandas.log" "$PEER_PY" bench/geopandas_map.py \
+        "$dir" "$dir/ratio-out/geopandas.png")
+    [ "$pcode" = 0 ] && peer_map="GeoPandas + matplotlib|$pwall|$(ratio "$mwall" "$pwall")x"
+fi
+echo "schedule|$swall|$((srss / 1024))|1.0x|-|-|-"
+echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$geos"
+echo "map|$mwall|$((mrss / 1024))|${map_ratio}x|$peer_map"
+if [ -n "$max" ]; then
+    over="$(python3 -c "print(int($buffer_ratio > $max or $map_ratio > $max))")"
+    if [ "$over" = 1 ]; then
+        echo "ratios: buffer takes ${buffer_ratio}x and map ${map_ratio}x the time of schedule on $dir;" \
+            "each must stay within ${max}x" >&2
+        exit 1
+    fi
+    echo "ratios: buffer ${buffer_ratio}x, map ${map_ratio}x the time of schedule (limit ${max}x)"
+fi
