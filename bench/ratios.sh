@@ -8,7 +8,9 @@
 # (.ci/run gives 5 on a 10,000-parcel bench county). With PEER_PY set to a Python that has shapely 2, GeoPandas
 # and matplotlib, it also times the peers in the same run: GEOS's buffer of the shoreline (bench/geos_buffer.py,
 # the operation alone, in its process) beside our buffer polygon stage (`buffer -v`, "buffer: polygon"), and a
-# GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`.
+# GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`. With
+# DUCK_PY set to a Python that has DuckDB spatial, the buffer inventory is timed as a DuckDB query too
+# (bench/duckdb_buffer.py, the whole process). DUTIES=1 also times `obligations --format csv` and `notices`.
 # Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|ours/peer".
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -25,8 +27,15 @@ read -r bcode bwall brss < <(best_of "$runs" "$dir/ratio-buffer.log" "$bin" buff
     --out "$dir/ratio-out" --format csv --distance 500)
 read -r mcode mwall mrss < <(best_of "$runs" "$dir/ratio-map.log" "$bin" map "${common[@]}" \
     --out "$dir/ratio-out/map.png")
+ocode=0 ncode=0
+if [ "${DUTIES:-0}" = 1 ]; then
+    read -r ocode owall orss < <(best_of "$runs" "$dir/ratio-obligations.log" "$bin" obligations "${common[@]}" \
+        --out "$dir/ratio-out" --format csv)
+    read -r ncode nwall nrss < <(best_of "$runs" "$dir/ratio-notices.log" "$bin" notices "${common[@]}" \
+        --out "$dir/ratio-out" --year "${as_of%%-*}")
+fi
 failed=0
-for c in "schedule $scode" "buffer $bcode" "map $mcode"; do
+for c in "schedule $scode" "buffer $bcode" "map $mcode" "obligations $ocode" "notices $ncode"; do
     case "${c#* }" in
         0 | 2) ;;
         *) echo "ratios: ${c% *} failed (exit ${c#* }); see $dir/ratio-${c% *}.log" >&2; failed=1 ;;
@@ -36,7 +45,13 @@ done
 ratio() { python3 -c "print(f'{$1 / max($2, 0.001):.1f}')"; }
 buffer_ratio="$(ratio "$bwall" "$swall")" map_ratio="$(ratio "$mwall" "$swall")"
 
-geos="-|-|-" peer_map="-|-|-"
+geos="-|-|-" peer_map="-|-|-" duck_buffer=""
+if [ -n "${DUCK_PY:-}" ]; then
+    # The same inventory as a DuckDB spatial query (the whole process, as `buffer` is timed whole).
+    read -r dcode dwall _ < <(best_of "$runs" "$dir/ratio-duckdb-buffer.log" "$DUCK_PY" bench/duckdb_buffer.py \
+        "$dir" "$dir/ratio-out/duckdb-buffer.csv" 500)
+    [ "$dcode" = 0 ] && duck_buffer="DuckDB ST_DWithin inventory|$dwall|$(ratio "$bwall" "$dwall")x"
+fi
 if [ -n "${PEER_PY:-}" ]; then
     # Our polygon stage, from the stage table of one more run.
     "$bin" buffer --config "$dir/county.toml" --as-of "$as_of" --out "$dir/ratio-out" --format csv \
@@ -53,7 +68,12 @@ if [ -n "${PEER_PY:-}" ]; then
 fi
 echo "schedule|$swall|$((srss / 1024))|1.0x|-|-|-"
 echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$geos"
+[ -n "$duck_buffer" ] && echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$duck_buffer"
 echo "map|$mwall|$((mrss / 1024))|${map_ratio}x|$peer_map"
+if [ "${DUTIES:-0}" = 1 ]; then
+    echo "obligations|$owall|$((orss / 1024))|$(ratio "$owall" "$swall")x|-|-|-"
+    echo "notices|$nwall|$((nrss / 1024))|$(ratio "$nwall" "$swall")x|-|-|-"
+fi
 if [ -n "$max" ]; then
     over="$(python3 -c "print(int($buffer_ratio > $max or $map_ratio > $max))")"
     if [ "$over" = 1 ]; then

@@ -23,7 +23,10 @@
 # RATIOS=0 skips timing `buffer --distance 500` and `map` (PNG) against `schedule` on each county
 # (bench/ratios.sh, best of 3), printed as a second table; PEERS=0 leaves out their peers there: GEOS's buffer
 # of the same shoreline and a GeoPandas + matplotlib map of the same county, from shapely, geopandas and
-# matplotlib installed once into the same venv.
+# matplotlib installed once into the same venv. With DuckDB available that table also times the buffer inventory
+# as a DuckDB ST_DWithin query (bench/duckdb_buffer.py), and `obligations` and `notices` against `schedule`.
+# DEM=PIXELS also writes each county with a PIXELS x PIXELS DEM over it (synth_county --dem, uncompressed
+# 256 x 256 tiles) and times scheduling from its contour, as a row "N dem PIXELS²" (the DEM is not timed).
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -164,11 +167,27 @@ for n in "${sizes[@]}"; do
             rows+=("$n geojson|-|-|-|-|-|-|GeoJSON county failed: $(tail -1 "$dir/geojson-generate.log" | cut -c1-80)")
         fi
     fi
+    if [ -n "${DEM:-}" ]; then
+        echo "N=$n: writing a ${DEM} x ${DEM} DEM and scheduling from its contour ..." >&2
+        if "$gen" bench --parcels "$n" --out "$dir/dem" --dem "$DEM" >"$dir/dem-generate.log" 2>&1; then
+            sync
+            read -r code wall rss < <(measure "$dir/dem-schedule.log" "$bin" schedule \
+                --config "$dir/dem/county-dem.toml" --as-of "$as_of" --out "$dir/dem/out" --format csv)
+            case "$code" in
+                0 | 2) status="ok (exit $code)" ;;
+                *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/dem-schedule.log" | tail -1 | cut -c1-80)" ;;
+            esac
+            rows+=("$n dem ${DEM}²|-|$wall|$((rss / 1024))|-|-|-|$status")
+        else
+            rows+=("$n dem ${DEM}²|-|-|-|-|-|-|DEM county failed: $(tail -1 "$dir/dem-generate.log" | cut -c1-80)")
+        fi
+        rm -rf "$dir/dem"
+    fi
     if [ "${RATIOS:-1}" != 0 ]; then
         echo "N=$n: buffer and map against schedule and their peers ..." >&2
         while IFS= read -r line; do
             ratio_rows+=("$n|$line")
-        done < <(PEER_PY="$peer_py" bench/ratios.sh "$bin" "$dir")
+        done < <(PEER_PY="$peer_py" DUCK_PY="$duck_py" DUTIES=1 bench/ratios.sh "$bin" "$dir")
     fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
@@ -188,12 +207,13 @@ for r in "${rows[@]}"; do
 done
 if [ ${#ratio_rows[@]} -gt 0 ]; then
     echo
-    echo "lakeshore buffer --distance 500 and map (PNG) against schedule --format csv, and their peers (best of 3)"
-    printf '%-9s | %-8s | %-8s | %-10s | %-12s | %-40s | %-8s | %s\n' "parcels" "command" "wall (s)" "peak (MiB)" \
+    echo "lakeshore buffer --distance 500, map (PNG), obligations and notices against schedule --format csv, and"
+    echo "their peers (best of 3)"
+    printf '%-9s | %-11s | %-8s | %-10s | %-12s | %-40s | %-8s | %s\n' "parcels" "command" "wall (s)" "peak (MiB)" \
         "/ schedule" "peer" "peer (s)" "ours / peer"
-    printf '%s\n' "----------+----------+----------+------------+--------------+------------------------------------------+----------+------------"
+    printf '%s\n' "----------+-------------+----------+------------+--------------+------------------------------------------+----------+------------"
     for r in "${ratio_rows[@]}"; do
         IFS='|' read -r n c w m ratio peer pw pr <<<"$r"
-        printf '%-9s | %-8s | %8s | %10s | %12s | %-40s | %8s | %s\n' "$n" "$c" "$w" "$m" "$ratio" "$peer" "$pw" "$pr"
+        printf '%-9s | %-11s | %8s | %10s | %12s | %-40s | %8s | %s\n' "$n" "$c" "$w" "$m" "$ratio" "$peer" "$pw" "$pr"
     done
 fi

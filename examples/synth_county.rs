@@ -5,6 +5,7 @@
 //! cargo run --example synth_county -- sample-problems data/sample-problems
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench-gj --parcels-format geojson
+//! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-dem --dem 10000
 //! ```
 //!
 //! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
@@ -75,6 +76,10 @@ enum Command {
         /// How the parcels layer is written (the other layers are always shapefiles).
         #[arg(long, value_enum, default_value_t = bench::ParcelsFormat::Shp)]
         parcels_format: bench::ParcelsFormat,
+        /// Also write a DEM of this many pixels square over the county (`dem.tif`, whose 717.13 ft contour
+        /// lies 40 ft outside the lake) and `county-dem.toml` reading it.
+        #[arg(long)]
+        dem: Option<u32>,
     },
 }
 
@@ -83,8 +88,8 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Sample { dir } => sample::write_sample(&dir, false),
         Command::SampleProblems { dir } => sample::write_sample(&dir, true),
-        Command::Bench { parcels, out, seed, parcels_format } => {
-            bench::write_bench(parcels, &out, seed, parcels_format)
+        Command::Bench { parcels, out, seed, parcels_format, dem } => {
+            bench::write_bench(parcels, &out, seed, parcels_format, dem)
         }
     };
     match result {

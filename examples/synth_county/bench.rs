@@ -110,6 +110,16 @@ impl Layout {
         u.hypot(v) < Self::lake_factor(v.atan2(u))
     }
 
+    /// The ground of the bench DEM: rising 1 ft in 20 away from the lake, so that the 717.13 ft contour runs
+    /// [`crate::dem::OFFSET_FT`] outside the shoreline layer's polygon (measured along the ellipse's radius
+    /// scaled to its mean radius).
+    fn ground(&self, p: Pt) -> f64 {
+        let (u, v) = ((p.0 - CENTER.0) / self.lake_radii.0, (p.1 - CENTER.1) / self.lake_radii.1);
+        let mean_radius = (self.lake_radii.0 * self.lake_radii.1).sqrt();
+        let outside_ft = (u.hypot(v) / Self::lake_factor(v.atan2(u)) - 1.0) * mean_radius;
+        717.13 + 0.05 * (outside_ft - crate::dem::OFFSET_FT)
+    }
+
     fn lake(&self) -> Vec<Pt> {
         (0..LAKE_VERTICES)
             .map(|k| {
@@ -371,8 +381,9 @@ fn positions(ring: &[Pt], convert: impl Fn(Pt) -> Result<Pt>) -> Result<Value> {
     ring.iter().map(|&p| convert(p).map(|(x, y)| json!([x, y]))).collect::<Result<Vec<_>>>().map(Value::Array)
 }
 
-/// Writes the bench county of `n` parcels into `dir`, the parcels in `format`.
-pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat) -> Result<()> {
+/// Writes the bench county of `n` parcels into `dir`, the parcels in `format`; with `dem`, also a DEM of `dem`
+/// × `dem` pixels over the county and `county-dem.toml` reading it.
+pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat, dem: Option<u32>) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     let layout = Layout::new(n);
     let spec = |stem, fields| ShapefileSpec { dir, stem, prj: PRJ_2261, cpg: Some("UTF-8"), fields };
@@ -431,7 +442,12 @@ pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat) -> Re
     write_points(&spec("systems", &[Field::Char("PARCEL_ID", 40), Field::Num("BOTTOM_FT", 8, 1)]), systems)?;
     write_text(&dir.join("history.csv"), &parcels.history)?;
     let parcels_file = if format == ParcelsFormat::Shp { "parcels.shp" } else { "parcels.geojson" };
-    write_text(&dir.join("county.toml"), &BENCH_TOML.replace("parcels.shp", parcels_file))?;
+    let county_toml = BENCH_TOML.replace("parcels.shp", parcels_file);
+    write_text(&dir.join("county.toml"), &county_toml)?;
+    if let Some(pixels) = dem {
+        let bounds = [c[0], layout.origin.1, c[2], c[3]];
+        crate::dem::write_bench_dem(dir, pixels, bounds, |p| layout.ground(p), &county_toml)?;
+    }
     println!(
         "wrote a bench county of {written} parcels ({} x {} grid, {system_count} systems) to {}",
         layout.cols,

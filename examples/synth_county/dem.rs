@@ -80,3 +80,42 @@ pub fn write_dem(dir: &Path, lake: &[Pt], county_toml: &str) -> Result<()> {
     std::fs::write(dir.join("county-dem.toml"), toml).context("county-dem.toml")?;
     Ok(())
 }
+
+/// Writes a bench county's DEM, `dem.tif`: `pixels` × `pixels` square pixels covering `bounds` (`[x0, y0, x1,
+/// y1]`, EPSG:2261 feet) with `ground` at each pixel's centre, in uncompressed 256 × 256 tiles as a county's
+/// GIS office keeps a large DEM; and `county-dem.toml`, `county_toml` reading it.
+pub fn write_bench_dem(
+    dir: &Path,
+    pixels: u32,
+    bounds: [f64; 4],
+    ground: impl Fn(Pt) -> f64,
+    county_toml: &str,
+) -> Result<()> {
+    let pixel = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]) / f64::from(pixels);
+    let origin = (bounds[0], bounds[3]);
+    let mut values = Vec::with_capacity(pixels as usize * pixels as usize);
+    for r in 0..pixels {
+        for c in 0..pixels {
+            let p = (origin.0 + (f64::from(c) + 0.5) * pixel, origin.1 - (f64::from(r) + 0.5) * pixel);
+            values.push(ground(p) as f32);
+        }
+    }
+    let spec = GeoTiffSpec {
+        width: pixels,
+        height: pixels,
+        samples: Samples::F32(&values),
+        origin: [origin.0, origin.1],
+        pixel: [pixel, pixel],
+        epsg: 2261,
+        nodata: None,
+        vertical_unit: Some(VerticalUnit::UsSurveyFoot),
+        vertical_cs: None,
+        layout: Layout::Tiles(256, 256),
+    };
+    let path = dir.join("dem.tif");
+    let file = std::fs::File::create(&path).with_context(|| path.display().to_string())?;
+    write_geotiff(std::io::BufWriter::new(file), &spec).with_context(|| path.display().to_string())?;
+    let toml = county_toml.replacen("[layers]\n", "[layers]\ndem = \"dem.tif\"\n", 1);
+    std::fs::write(dir.join("county-dem.toml"), toml).context("county-dem.toml")?;
+    Ok(())
+}
