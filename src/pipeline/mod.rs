@@ -403,7 +403,12 @@ pub fn stream_schedule_in_blocks(
                     if let Some(ground) = &ground {
                         ground.screen(rules, &input, &mut facts);
                     }
-                    if let Some(check) = &check_world {
+                    // Farther than the search radius from both lines, the shoreline layer gives the same
+                    // facts: only parcels near either line are measured again.
+                    let check = check_world.as_ref().filter(|check| {
+                        facts.shore.is_some() || check.shore.nearest_to_parcel(&input.shape).is_some()
+                    });
+                    if let Some(check) = check {
                         let by_dem = decide(rules, &facts).tier_name(rules);
                         let by_layer = decide(rules, &classify(check, rules, &input)).tier_name(rules);
                         if by_dem != by_layer {
@@ -516,18 +521,9 @@ pub fn stream_schedule_in_blocks(
         if let Some(rows) = handed {
             each_block(&run, rows)?;
         }
-        let mut moved = moved.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let moved = moved.into_inner().unwrap_or_else(PoisonError::into_inner);
         if check_world.is_some() {
-            moved.sort();
-            let listed: Vec<String> = moved
-                .iter()
-                .map(|(id, dem, layer)| format!("{id} ({dem}; {layer} by the shoreline layer)"))
-                .collect();
-            run.notes.push(format!(
-                "parcels whose tier the shoreline layer's line would change ({} of them): {}",
-                listed.len(),
-                if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
-            ));
+            run.notes.push(reference::mhw::moved_note(moved));
         }
         run.problems.extend(warnings.finish(
             &path,

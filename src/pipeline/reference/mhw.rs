@@ -57,6 +57,32 @@ pub struct Offsets {
     pub beyond: usize,
 }
 
+/// How many of the parcels whose tier the shoreline layer would change a DEM run's note names; a county can have
+/// thousands.
+const MOVED_LISTED: usize = 25;
+
+/// The note of a DEM run on the parcels whose tier the shoreline layer's line would change, given as (parcel
+/// id, tier by the DEM's line, tier by the shoreline layer's): their number and the first [`MOVED_LISTED`] by id.
+pub(crate) fn moved_note(mut moved: Vec<(String, &str, &str)>) -> String {
+    moved.sort();
+    let mut listed: Vec<String> = moved
+        .iter()
+        .take(MOVED_LISTED)
+        .map(|(id, dem, layer)| format!("{id} ({dem}; {layer} by the shoreline layer)"))
+        .collect();
+    if moved.len() > MOVED_LISTED {
+        listed.push(format!(
+            "and {} more (the schedule without the DEM gives every parcel's tier by the shoreline layer)",
+            moved.len() - MOVED_LISTED
+        ));
+    }
+    format!(
+        "parcels whose tier the shoreline layer's line would change ({} of them): {}",
+        moved.len(),
+        if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+    )
+}
+
 /// Derives the mean-high-water line of every water body with a shoreline feature from the DEM at `path`.
 /// A water body whose line cannot be derived is left to the shoreline layer, with a problem; a DEM that
 /// cannot be read, or whose unit is unknown, is an error.
