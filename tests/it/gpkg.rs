@@ -520,6 +520,50 @@ fn a_problem_names_the_record_by_its_place_with_its_fid_beside() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Read a block at a time (each block resuming after the last key read), a table whose fids run from
+/// i64::MIN to i64::MAX with damaged rows among them gives the rows, records, values and problems a whole read
+/// gives, and its scan the same values, for blocks of every size.
+#[test]
+fn a_geopackage_read_in_blocks_is_the_geopackage_read_whole() {
+    use lakeshore::formats::blocks::LayerBlocks;
+    let dir = common::fresh_dir("gpkg-blocks");
+    let fids = [i64::MIN, -5, 0, 1, 3, 1 << 53, i64::MAX - 1, i64::MAX];
+    let rows: Vec<(i64, Option<Vec<u8>>)> = fids
+        .iter()
+        .enumerate()
+        .map(|(i, &fid)| (fid, [Some(square_blob()), None, Some(b"junk".to_vec())][i % 3].clone()))
+        .collect();
+    let (path, conn) = lots(&dir, &rows);
+    drop(conn);
+    let options = ReadOptions::default();
+    let (layer, problems) = read_layer(&path, &options).unwrap();
+    assert_eq!(layer.features.len(), fids.len());
+    let names: Vec<Value> = layer.features.iter().map(|f| f.values[0].clone()).collect();
+    assert_eq!(names, fids.map(|fid| Value::Text(format!("lot {fid}").into())));
+    for count in [1, 2, 3, 1000] {
+        let mut blocks = LayerBlocks::open(&path, &options).unwrap();
+        assert_eq!(blocks.len(), fids.len());
+        let mut scanned = Vec::new();
+        blocks.scan(&[0], &mut |record, values| scanned.push((record, values))).unwrap();
+        let whole: Vec<(usize, Vec<Value>)> =
+            layer.features.iter().map(|f| (f.record, f.values.clone())).collect();
+        assert_eq!(scanned, whole, "the scan");
+        let (mut features, mut found) = (Vec::new(), Vec::new());
+        loop {
+            let (block, more) = blocks.next_block(count).unwrap();
+            if block.is_empty() {
+                break;
+            }
+            assert!(block.len() <= count);
+            features.extend(block);
+            found.extend(more);
+        }
+        assert_eq!(format!("{features:?}"), format!("{:?}", layer.features), "blocks of {count}");
+        assert_eq!(found, problems, "blocks of {count}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The one file in `dir`, or what is there besides.
 fn only_file(dir: &Path) -> Result<String, Vec<std::ffi::OsString>> {
     let names: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();

@@ -17,6 +17,7 @@
 //! half written.
 
 pub mod blob;
+mod blocks;
 
 use std::path::Path;
 
@@ -24,6 +25,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use self::blob::{read_blob, Blob};
+use super::blocks::LayerBlocks;
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
@@ -298,7 +300,8 @@ fn value(v: ValueRef<'_>) -> Value {
     }
 }
 
-/// The GeoPackage format: one feature table of a `.gpkg`, read whole.
+/// The GeoPackage format: one feature table of a `.gpkg`, read a block of rows at a time in key order (a view
+/// without an integer key, whole).
 pub(super) struct GeoPackage;
 
 impl LayerReader for GeoPackage {
@@ -313,6 +316,79 @@ impl LayerReader for GeoPackage {
     fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
         read(layer.file, layer.member, layer.path, options)
     }
+
+    fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
+        let opened = Opened::open(layer.file, layer.member, layer.path, options)?;
+        if matches!(opened.key, Key::None) {
+            // A view without an integer key has no order to resume from: it is read whole.
+            let (layer, problems) = self.read(layer, options)?;
+            return Ok(LayerBlocks::in_memory(layer, problems));
+        }
+        blocks::open(opened, layer.file, layer.path)
+    }
+}
+
+/// A feature table opened for reading: the connection, the table, its CRS, the kept fields and the key its
+/// rows are numbered and ordered by.
+struct Opened {
+    conn: Connection,
+    table: Table,
+    crs: Crs,
+    fields: Vec<String>,
+    key: Key,
+}
+
+impl Opened {
+    /// Opens the layer `layer` (or the only one) of `file`, keeping the fields `options` names; `label` is
+    /// the path problems name (`FILE.gpkg:LAYER`).
+    fn open(file: &Path, layer: Option<&str>, label: &Path, options: &ReadOptions) -> Result<Opened> {
+        let conn = open(file)?;
+        let table = choose(&conn, file, layer)?;
+        let crs = table_crs(&conn, file, table.srs_id, options)?;
+        let (names, key) = columns(&conn, file, &table)?;
+        let kept = select_fields(label, &names, options.keep.as_deref())?;
+        let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
+        Ok(Opened { conn, table, crs, fields, key })
+    }
+
+    /// `SELECT key, geometry, fields… FROM table`, then `tail` (a `WHERE` or `ORDER BY` clause).
+    fn query(&self, tail: &str) -> String {
+        let selected: Vec<String> = [self.key.select(), quote(&self.table.geometry)]
+            .into_iter()
+            .chain(self.fields.iter().map(|f| quote(f)))
+            .collect();
+        format!("SELECT {} FROM {}{tail}", selected.join(", "), quote(&self.table.name))
+    }
+}
+
+/// The feature of one row of [`Opened::query`], numbered `record`; an unusable geometry is reported in
+/// `problems`, naming `label`.
+fn feature(
+    row: &rusqlite::Row<'_>,
+    record: usize,
+    fields: usize,
+    label: &Path,
+    problems: &mut Vec<Problem>,
+) -> rusqlite::Result<Feature> {
+    let fid = match row.get_ref(0)? {
+        ValueRef::Integer(fid) => Some(fid),
+        _ => None,
+    };
+    let geometry = match row.get_ref(1)? {
+        ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
+        ValueRef::Blob(bytes) => match read_blob(bytes) {
+            Ok(Blob::Geometry(g)) => check_geometry(&g).map(|()| g),
+            Ok(Blob::Empty) => Err(Unusable::new(GeometryError::Empty, super::FIX_EMPTY)),
+            Err(reason) => Err(Unusable::new(GeometryError::UnreadableBlob(reason), FIX_BLOB)),
+        },
+        _ => Err(Unusable::new(GeometryError::NotABlob, FIX_BLOB)),
+    };
+    let geometry = geometry.map_err(|unusable| {
+        problems.push(unusable.problem_at(label, Location::record(record, fid)));
+        unusable.reason
+    });
+    let values = (0..fields).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>()?;
+    Ok(Feature { record, fid, geometry, values })
 }
 
 /// Reads the layer `layer` (or the only one) of the GeoPackage `file`; `label` is the path problems name
@@ -323,42 +399,17 @@ pub(super) fn read(
     label: &Path,
     options: &ReadOptions,
 ) -> Result<(Layer, Vec<Problem>)> {
-    let conn = open(file)?;
-    let table = choose(&conn, file, layer)?;
-    let crs = table_crs(&conn, file, table.srs_id, options)?;
-    let (names, key) = columns(&conn, file, &table)?;
-    let kept = select_fields(label, &names, options.keep.as_deref())?;
-    let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
-    let selected: Vec<String> =
-        [key.select(), quote(&table.geometry)].into_iter().chain(fields.iter().map(|f| quote(f))).collect();
-    let query = format!("SELECT {} FROM {}{}", selected.join(", "), quote(&table.name), key.order());
-    let mut statement = conn.prepare(&query).map_err(sql(file))?;
+    let opened = Opened::open(file, layer, label, options)?;
+    let mut statement = opened.conn.prepare(&opened.query(&opened.key.order())).map_err(sql(file))?;
     let mut rows = statement.query([]).map_err(sql(file))?;
     let (mut features, mut problems) = (Vec::new(), Vec::new());
     while let Some(row) = rows.next().map_err(sql(file))? {
         let record = features.len() + 1;
-        let fid = match row.get_ref(0).map_err(sql(file))? {
-            ValueRef::Integer(fid) => Some(fid),
-            _ => None,
-        };
-        let geometry = match row.get_ref(1).map_err(sql(file))? {
-            ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
-            ValueRef::Blob(bytes) => match read_blob(bytes) {
-                Ok(Blob::Geometry(g)) => check_geometry(&g).map(|()| g),
-                Ok(Blob::Empty) => Err(Unusable::new(GeometryError::Empty, super::FIX_EMPTY)),
-                Err(reason) => Err(Unusable::new(GeometryError::UnreadableBlob(reason), FIX_BLOB)),
-            },
-            _ => Err(Unusable::new(GeometryError::NotABlob, FIX_BLOB)),
-        };
-        let geometry = geometry.map_err(|unusable| {
-            problems.push(unusable.problem_at(label, Location::record(record, fid)));
-            unusable.reason
-        });
-        let values =
-            (0..fields.len()).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>();
-        features.push(Feature { record, fid, geometry, values: values.map_err(sql(file))? });
+        features.push(feature(row, record, opened.fields.len(), label, &mut problems).map_err(sql(file))?);
     }
-    Ok((Layer { path: label.to_path_buf(), crs, fields, features }, problems))
+    drop(rows);
+    drop(statement);
+    Ok((Layer { path: label.to_path_buf(), crs: opened.crs, fields: opened.fields, features }, problems))
 }
 
 #[cfg(test)]
