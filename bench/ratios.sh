@@ -11,7 +11,7 @@
 # GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`. With
 # DUCK_PY set to a Python that has DuckDB spatial, the buffer inventory is timed as a DuckDB query too
 # (bench/duckdb_buffer.py, the whole process). DUTIES=1 also times `obligations --format csv` and `notices`.
-# Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|ours/peer".
+# Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|peer/ours (how many times faster we are)".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 bin="$1" dir="$2" max="${3:-}"
@@ -50,7 +50,7 @@ if [ -n "${DUCK_PY:-}" ]; then
     # The same inventory as a DuckDB spatial query (the whole process, as `buffer` is timed whole).
     read -r dcode dwall _ < <(best_of "$runs" "$dir/ratio-duckdb-buffer.log" "$DUCK_PY" bench/duckdb_buffer.py \
         "$dir" "$dir/ratio-out/duckdb-buffer.csv" 500)
-    [ "$dcode" = 0 ] && duck_buffer="DuckDB ST_DWithin inventory|$dwall|$(ratio "$bwall" "$dwall")x"
+    [ "$dcode" = 0 ] && duck_buffer="DuckDB ST_DWithin inventory|$dwall|$(ratio "$dwall" "$bwall")x"
 fi
 if [ -n "${PEER_PY:-}" ]; then
     # Our polygon stage, from the stage table of one more run.
@@ -60,11 +60,11 @@ if [ -n "${PEER_PY:-}" ]; then
         "$dir/ratio-buffer-v.log")"
     geos_s="$("$PEER_PY" bench/geos_buffer.py time "$dir/shoreline.shp" 500 2>"$dir/ratio-geos.log")"
     if [ -n "$geos_s" ] && [ -n "$ours_polygon" ]; then
-        geos="GEOS buffer polygon: ours ${ours_polygon} s|$geos_s|$(ratio "$ours_polygon" "$geos_s")x"
+        geos="GEOS buffer polygon: ours ${ours_polygon} s|$geos_s|$(ratio "$geos_s" "$ours_polygon")x"
     fi
     read -r pcode pwall _ < <(best_of "$runs" "$dir/ratio-geopandas.log" "$PEER_PY" bench/geopandas_map.py \
         "$dir" "$dir/ratio-out/geopandas.png")
-    [ "$pcode" = 0 ] && peer_map="GeoPandas + matplotlib|$pwall|$(ratio "$mwall" "$pwall")x"
+    [ "$pcode" = 0 ] && peer_map="GeoPandas + matplotlib|$pwall|$(ratio "$pwall" "$mwall")x"
 fi
 echo "schedule|$swall|$((srss / 1024))|1.0x|-|-|-"
 echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$geos"

@@ -210,7 +210,7 @@ if [ ${#ratio_rows[@]} -gt 0 ]; then
     echo "lakeshore buffer --distance 500, map (PNG), obligations and notices against schedule --format csv, and"
     echo "their peers (best of 3)"
     printf '%-9s | %-11s | %-8s | %-10s | %-12s | %-40s | %-8s | %s\n' "parcels" "command" "wall (s)" "peak (MiB)" \
-        "/ schedule" "peer" "peer (s)" "ours / peer"
+        "/ schedule" "peer" "peer (s)" "peer / ours"
     printf '%s\n' "----------+-------------+----------+------------+--------------+------------------------------------------+----------+------------"
     for r in "${ratio_rows[@]}"; do
         IFS='|' read -r n c w m ratio peer pw pr <<<"$r"
