@@ -18,6 +18,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::AtomicFile;
@@ -106,7 +107,6 @@ impl OutputSet {
             }
         }
         names.sort();
-        let mut files = Vec::with_capacity(names.len());
         for name in &names {
             let target = self.dir.join(name);
             if name == MANIFEST || target.is_dir() {
@@ -118,9 +118,15 @@ impl OutputSet {
                     ),
                 ));
             }
-            let (bytes, sha256) = digest(&self.staging.join(name))?;
-            files.push(serde_json::json!({ "name": name, "bytes": bytes, "sha256": sha256 }));
         }
+        // The files are hashed on every core: a county's GeoJSON and CSV are a gigabyte and more.
+        let files = names
+            .par_iter()
+            .map(|name| {
+                let (bytes, sha256) = digest(&self.staging.join(name))?;
+                Ok(serde_json::json!({ "name": name, "bytes": bytes, "sha256": sha256 }))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let manifest = serde_json::json!({
             "version": env!("CARGO_PKG_VERSION"),
             "command": self.command,
