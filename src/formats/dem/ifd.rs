@@ -105,8 +105,13 @@ pub(super) fn check(path: &Path) -> Result<()> {
     for e in table.chunks_exact(entry_size as usize) {
         let (tag, field_type) = (u16_at(&e[0..2]), u16_at(&e[2..4]));
         let (n, value) = if big { (u64_at(&e[4..12]), &e[12..20]) } else { (u32_at(&e[4..8]), &e[8..12]) };
-        if tag == 259 && matches!(field_type, 3 | 4) && n == 1 {
-            compression(path, u16_at(value))?;
+        if tag == 259 && n == 1 {
+            // A SHORT, as the specification asks, or a LONG, which big-endian files keep in the other half.
+            match field_type {
+                3 => compression(path, u16_at(value))?,
+                4 => compression(path, u16::try_from(u32_at(value)).unwrap_or(u16::MAX))?,
+                _ => {}
+            }
         }
         let Some(size) = type_size(field_type) else { continue };
         let bytes = n.saturating_mul(size);
