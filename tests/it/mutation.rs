@@ -7,7 +7,10 @@
 //! finishes (0 or 2) must list every parcel record of the `.dbf` in `schedule.csv` exactly once, counted here
 //! from the `.dbf` header and checked against the `.shx` without lakeshore; a run that stops (1) must name
 //! the damaged file. The timeout is a hang detector, not a speed assertion: a clean run takes well under a
-//! second.
+//! second. Every run must also stay within [`PEAK`] of memory.
+//!
+//! Beside the random damage, named hostile DEMs ([`hostile_tiffs`]): strip offsets past the end of the file,
+//! dimensions of 2³¹ − 1, a Deflate bomb, and offset arrays claiming billions of entries.
 //!
 //! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries.
 //!
@@ -15,6 +18,7 @@
 //! is left out of a plain `cargo test` and run by `.ci/run` (`cargo test --test it mutation -- --ignored`).
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,6 +36,10 @@ const SEED: u64 = 0x1a4e_5407e;
 const HANG: Duration = Duration::from_secs(30);
 /// The file that stands in for a rule set: a copy of the embedded Article V rules.
 const RULES: &str = "rules.toml";
+/// The most memory one run may take (peak resident set): the DEM reader's own bounds (a 256 MiB window, a
+/// 64 MiB strip or tile and 64 MiB of its compressed bytes) and the rest of a run of the sample county, well
+/// under 100 MiB. A reader that trusted a damaged file's sizes would take gigabytes, or abort.
+const PEAK: u64 = 512 * 1024 * 1024;
 
 /// How a file divides into records, for cutting it at record boundaries.
 type Boundaries = fn(&[u8]) -> Vec<usize>;
@@ -67,7 +75,150 @@ const TARGETS: &[(&str, Boundaries)] = &[
     ("county.toml", lines),
     (RULES, lines),
     (GPKG, sqlite_pages),
+    (DEM, tiff_chunks),
 ];
+
+/// The sample's DEM (`data/sample/dem.tif`, as `county-dem.toml` reads it); a case damaging it runs the county
+/// with the DEM configured.
+const DEM: &str = "dem.tif";
+
+/// Makes the county in `dir` read [`DEM`], as `county-dem.toml` does.
+fn dem_county(dir: &Path) {
+    let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
+    let config = config.replacen("[layers]", &format!("[layers]\ndem = \"{DEM}\""), 1);
+    std::fs::write(dir.join("county.toml"), config).unwrap();
+}
+
+/// A TIFF entry: tag, field type, count, value (or the offset of the values).
+type Entry = (u16, u16, u32, u32);
+
+/// The offset and entries of the first IFD of a little-endian classic TIFF (the sample's DEM is one).
+fn tiff_ifd(bytes: &[u8]) -> Option<(usize, Vec<Entry>)> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    let ifd = u32_at(4)? as usize;
+    let entries = (0..usize::from(u16_at(ifd)?))
+        .map(|i| {
+            let at = ifd + 2 + 12 * i;
+            Some((u16_at(at)?, u16_at(at + 2)?, u32_at(at + 4)?, u32_at(at + 8)?))
+        })
+        .collect::<Option<Vec<Entry>>>()?;
+    Some((ifd, entries))
+}
+
+/// Start of each strip or tile of a TIFF (the values of StripOffsets, 273, or TileOffsets, 324), and of its
+/// first IFD.
+fn tiff_chunks(bytes: &[u8]) -> Vec<usize> {
+    let Some((ifd, entries)) = tiff_ifd(bytes) else { return vec![0] };
+    let mut out = vec![ifd];
+    for (i, &(tag, field_type, count, value)) in entries.iter().enumerate() {
+        if tag != 273 && tag != 324 {
+            continue;
+        }
+        let size = if field_type == 3 { 2 } else { 4 };
+        // Values that fit in 4 bytes are in the entry itself.
+        let first = if count as usize * size <= 4 { ifd + 2 + 12 * i + 8 } else { value as usize };
+        let at = |k: usize| -> Option<usize> {
+            let b = bytes.get(first + k * size..first + (k + 1) * size)?;
+            Some(if size == 2 {
+                usize::from(u16::from_le_bytes([b[0], b[1]]))
+            } else {
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+            })
+        };
+        out.extend((0..count as usize).map_while(at));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// `bytes` with `data` appended at an even offset, which is returned.
+fn append(bytes: &mut Vec<u8>, data: &[u8]) -> u32 {
+    if bytes.len() % 2 == 1 {
+        bytes.push(0);
+    }
+    let at = bytes.len() as u32;
+    bytes.extend_from_slice(data);
+    at
+}
+
+/// `bytes` with a new first IFD of `entries` (sorted by tag, as TIFF asks) appended and the header pointing
+/// to it; the old IFD stays in the file, unread.
+fn with_ifd(mut bytes: Vec<u8>, mut entries: Vec<Entry>) -> Vec<u8> {
+    entries.sort_by_key(|e| e.0);
+    let mut ifd = (entries.len() as u16).to_le_bytes().to_vec();
+    for (tag, field_type, count, value) in entries {
+        ifd.extend(tag.to_le_bytes());
+        ifd.extend(field_type.to_le_bytes());
+        ifd.extend(count.to_le_bytes());
+        ifd.extend(value.to_le_bytes());
+    }
+    ifd.extend(0u32.to_le_bytes());
+    let at = append(&mut bytes, &ifd);
+    bytes[4..8].copy_from_slice(&at.to_le_bytes());
+    bytes
+}
+
+/// `entries` with the entry of `entry`'s tag replaced by it, or it added.
+fn set(entries: &[Entry], entry: Entry) -> Vec<Entry> {
+    entries.iter().copied().filter(|e| e.0 != entry.0).chain([entry]).collect()
+}
+
+/// A zlib stream of `mib` MiB of zeros in about a thousandth of that: one Deflate segment of 1 MiB of zeros,
+/// ended by a sync flush (byte-aligned, not final, its matches reaching back only into itself), repeated;
+/// then an empty final block and the Adler-32 of the zeros (a = 1, b = their count, mod 65 521).
+fn deflate_bomb(mib: usize) -> Vec<u8> {
+    let mut compress = flate2::Compress::new(flate2::Compression::best(), false);
+    let mut segment = Vec::with_capacity(1 << 20);
+    compress.compress_vec(&vec![0u8; 1 << 20], &mut segment, flate2::FlushCompress::Sync).unwrap();
+    assert_eq!(compress.total_in(), 1 << 20, "the whole MiB compressed in one call");
+    let mut out = vec![0x78, 0xda];
+    for _ in 0..mib {
+        out.extend_from_slice(&segment);
+    }
+    out.extend([0x03, 0x00]);
+    let b = ((mib as u64) << 20) % 65_521;
+    out.extend((((b << 16) | 1) as u32).to_be_bytes());
+    out
+}
+
+/// Hostile versions of the sample's DEM, each a named case: what a crafted file would try on the reader.
+/// Each keeps the sample's georeferencing (the tags at the start of the file), so that the run reaches the
+/// pixels; only the first IFD is replaced.
+fn hostile_tiffs(original: &[u8]) -> Vec<Case> {
+    let (_, entries) = tiff_ifd(original).expect("the sample's DEM is a little-endian classic TIFF");
+    let strips = entries.iter().find(|e| e.0 == 273).unwrap().2;
+    let mut cases = Vec::new();
+    let mut push = |what: &str, bytes: Vec<u8>| cases.push(Case { file: DEM, what: what.into(), bytes });
+
+    let mut bytes = original.to_vec();
+    let past: Vec<u8> = (0..strips).flat_map(|i| (0xf000_0000u32 + 480 * i).to_le_bytes()).collect();
+    let at = append(&mut bytes, &past);
+    push("strip offsets past the end of the file", with_ifd(bytes, set(&entries, (273, 4, strips, at))));
+
+    let huge = set(&set(&entries, (256, 4, 1, 0x7fff_ffff)), (257, 4, 1, 0x7fff_ffff));
+    push("width and height of 2^31 - 1", with_ifd(original.to_vec(), huge));
+
+    // One strip of the whole image (120 × 720 floats, 345,600 bytes) whose stream inflates to 256 MiB.
+    let mut bytes = original.to_vec();
+    let bomb = deflate_bomb(256);
+    let at = append(&mut bytes, &bomb);
+    let one = set(&set(&set(&entries, (273, 4, 1, at)), (279, 4, 1, bomb.len() as u32)), (278, 4, 1, 720));
+    push("a Deflate bomb: one strip inflating to 256 MiB", with_ifd(bytes, one));
+
+    let tiled: Vec<Entry> = entries
+        .iter()
+        .copied()
+        .filter(|e| ![273, 278, 279].contains(&e.0))
+        .chain([(322, 3, 1, 16), (323, 3, 1, 16), (324, 4, 3_000_000_000, 8), (325, 4, 3_000_000_000, 8)])
+        .collect();
+    push("tile offsets and byte counts claiming 3 billion tiles", with_ifd(original.to_vec(), tiled));
+
+    let offsets = entries.iter().find(|e| e.0 == 273).unwrap().3;
+    let billions = set(&entries, (273, 4, 3_000_000_000, offsets));
+    push("strip offsets claiming 3 billion strips", with_ifd(original.to_vec(), billions));
+    cases
+}
 
 /// The sample county as one GeoPackage, made at test time (`gpkg::sample_as_geopackage`) and read by a
 /// config of its own; its parcels are the sample's, so the `.dbf` beside it counts them.
@@ -210,13 +361,29 @@ fn copy_county(dir: &Path) {
 
 /// How a run ended.
 enum End {
-    Exited { code: Option<i32>, stderr: String },
+    Exited { code: Option<i32>, stderr: String, peak: u64 },
     Hung,
 }
 
+/// Waits for the child `pid`, returning its exit code (none after a signal) and its peak resident set in
+/// bytes, which `Child::wait` does not give. Linux carries the peak across the spawn, so this is the larger of
+/// the child's and this test process's at the time (some 60 MiB): an upper bound on the child's.
+fn reap(pid: u32) -> (Option<i32>, u64) {
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data, for which all zeros is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: both pointers are to live locals; the child is ours and not waited for elsewhere.
+    let waited = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    let code = (waited == pid as libc::pid_t && libc::WIFEXITED(status)).then(|| libc::WEXITSTATUS(status));
+    // Linux gives ru_maxrss in KiB.
+    (code, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024)
+}
+
 /// Runs the schedule of the county in `dir`, killing the child after [`HANG`].
+// The child is waited for by `reap` (wait4, for its peak memory), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run(dir: &Path) -> End {
-    let child = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .current_dir(dir)
         .args([
             "schedule",
@@ -236,15 +403,16 @@ fn run(dir: &Path) -> End {
         .spawn()
         .expect("cannot run the lakeshore binary");
     let pid = child.id();
+    let mut stderr = child.stderr.take().expect("stderr is piped");
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = send.send(child.wait_with_output());
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        let (code, peak) = reap(pid);
+        let _ = send.send((code, peak, text));
     });
     match receive.recv_timeout(HANG) {
-        Ok(output) => {
-            let output = output.expect("cannot wait for lakeshore");
-            End::Exited { code: output.status.code(), stderr: String::from_utf8_lossy(&output.stderr).into() }
-        }
+        Ok((code, peak, text)) => End::Exited { code, stderr: String::from_utf8_lossy(&text).into(), peak },
         Err(_) => {
             let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
             End::Hung
@@ -290,7 +458,10 @@ fn names_the_file(case: &Case, stderr: &str) -> bool {
 fn check(case: &Case, dir: &Path) -> Result<(), String> {
     let (code, stderr) = match run(dir) {
         End::Hung => return Err(format!("still running after {HANG:?}: killed")),
-        End::Exited { code, stderr } => (code, brief(&stderr)),
+        End::Exited { peak, .. } if peak > PEAK => {
+            return Err(format!("took {} MiB of memory, more than {} MiB", peak >> 20, PEAK >> 20))
+        }
+        End::Exited { code, stderr, .. } => (code, brief(&stderr)),
     };
     match code {
         Some(0 | 2) => {
@@ -338,13 +509,14 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     crate::gpkg::sample_as_geopackage(&scratch.join(GPKG_COUNTY));
     std::fs::copy(scratch.join(GPKG_COUNTY).join(GPKG), pristine.join(GPKG)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let cases: Vec<Case> = TARGETS
+    let mut cases: Vec<Case> = TARGETS
         .iter()
         .flat_map(|&(file, boundaries)| {
             let original = std::fs::read(pristine.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
             mutations(file, &original, boundaries, &mut rng)
         })
         .collect();
+    cases.extend(hostile_tiffs(&std::fs::read(pristine.join(DEM)).unwrap()));
     assert!(cases.len() >= 300, "a few hundred cases: {}", cases.len());
 
     let next = AtomicUsize::new(0);
@@ -362,6 +534,9 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
                         copy_county(&dir);
                         if case.file == GPKG {
                             gpkg_county(&dir, &scratch);
+                        }
+                        if case.file == DEM {
+                            dem_county(&dir);
                         }
                         std::fs::write(dir.join(case.file), &case.bytes).unwrap();
                         if case.file == HISTORY_XLSX {
@@ -438,8 +613,46 @@ fn a_config_cut_before_its_layers_is_named() {
     let dir = common::fresh_dir("config-cut");
     copy_county(&dir);
     std::fs::write(dir.join("county.toml"), "crs = \"EPSG:2261\"\n").unwrap();
-    let End::Exited { code, stderr } = run(&dir) else { panic!("still running after {HANG:?}") };
+    let End::Exited { code, stderr, .. } = run(&dir) else { panic!("still running after {HANG:?}") };
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("county.toml: names no parcels layer: add [layers] parcels"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hostile DEMs of the mutation test alone, so that a plain `cargo test` runs them: each run ends 0, 1 or
+/// 2 within [`HANG`] and [`PEAK`]; the ones the reader must refuse stop naming `dem.tif` and why, and the Deflate
+/// bomb, whose strip needs only its first 345,600 bytes inflated, finishes with every parcel.
+#[test]
+fn hostile_dems_are_refused_or_read_within_bounds() {
+    let scratch = common::fresh_dir("mutation-hostile");
+    let original =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample").join(DEM)).unwrap();
+    let cases = hostile_tiffs(&original);
+    let refusals = [
+        Some("dem.tif: strip or tile 0 of 720 lies past the end of the file ("),
+        Some("dem.tif: not a usable GeoTIFF"),
+        None,
+        Some("dem.tif: TileOffsets (324) claims 3000000000 values"),
+        Some("dem.tif: StripOffsets (273) claims 3000000000 values"),
+    ];
+    assert_eq!(cases.len(), refusals.len());
+    for (n, (case, refusal)) in cases.iter().zip(refusals).enumerate() {
+        let dir = scratch.join(format!("case-{n}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        copy_county(&dir);
+        dem_county(&dir);
+        std::fs::write(dir.join(case.file), &case.bytes).unwrap();
+        match (run(&dir), refusal) {
+            (End::Hung, _) => panic!("{}: still running after {HANG:?}", case.what),
+            (End::Exited { peak, .. }, _) if peak > PEAK => panic!("{}: {} MiB", case.what, peak >> 20),
+            (End::Exited { code, stderr, .. }, Some(why)) => {
+                assert_eq!(code, Some(1), "{}: {stderr}", case.what);
+                assert!(stderr.contains(why), "{}: {stderr}", case.what);
+            }
+            (End::Exited { .. }, None) => {
+                check(case, &dir).unwrap_or_else(|e| panic!("{}, kept in {}: {e}", case.what, dir.display()))
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
 }

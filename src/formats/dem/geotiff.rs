@@ -1,5 +1,6 @@
-//! GeoTIFF DEMs: the header (size, strips or tiles, GeoKeys, GDAL's nodata) and windows read strip by strip
-//! or tile by tile through the `tiff` crate, within bounds on what one strip, tile or tag may take.
+//! GeoTIFF DEMs, classic or BigTIFF: the header (size, strips or tiles, GeoKeys or a world file beside the
+//! file, GDAL's nodata) and windows read strip by strip or tile by tile through the `tiff` crate, within
+//! bounds on what one strip, tile or tag may take ([`super::ifd`] checks the tags before the crate reads them).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -9,7 +10,7 @@ use tiff::decoder::{ChunkType, Decoder, DecodingResult, Limits};
 use tiff::tags::Tag;
 use tiff::ColorType;
 
-use super::{datum_name, sidecar_crs, Dem, Source, VerticalUnit, Window};
+use super::{datum_name, ifd, sidecar_crs, world, Dem, Source, VerticalUnit, Window};
 use crate::crs::Crs;
 use crate::model::error::{Error, Result};
 
@@ -23,11 +24,12 @@ pub(super) struct TiffLayout {
 
 /// The bounds on one strip or tile decoded (64 MiB) and one tag's values (32 MiB: the offsets of a
 /// county-wide tiled DEM): a damaged or hostile file is refused rather than allowed to take the memory.
+/// The crate reads the tags before these apply, so [`ifd::check`] holds them to the same bound first.
 fn limits() -> Limits {
     let mut limits = Limits::default();
     limits.decoding_buffer_size = 64 * 1024 * 1024;
     limits.intermediate_buffer_size = 64 * 1024 * 1024;
-    limits.ifd_value_size = 32 * 1024 * 1024;
+    limits.ifd_value_size = ifd::MAX_TAG_BYTES as usize;
     limits
 }
 
@@ -107,6 +109,7 @@ const VERTICAL_UNITS: u16 = 4099;
 const USER_DEFINED: u16 = 32767;
 
 pub(super) fn open(path: &Path) -> Result<Dem> {
+    ifd::check(path)?;
     let mut d = decoder(path)?;
     let (width, height) = d.dimensions().map_err(|e| unusable(path, e))?;
     match d.colortype().map_err(|e| unusable(path, e))? {
@@ -135,11 +138,13 @@ pub(super) fn open(path: &Path) -> Result<Dem> {
     } else if scale.len() >= 2 && tie.len() >= 6 {
         let (i, j, x, y, sx, sy) = (tie[0], tie[1], tie[3], tie[4], scale[0], scale[1]);
         [x + (half - i) * sx, sx, 0.0, y - (half - j) * sy, 0.0, -sy]
+    } else if let Some(transform) = world::transform(path)? {
+        transform
     } else {
         return Err(Error::format(
             path,
-            "the TIFF has no georeferencing (no ModelPixelScale and ModelTiepoint, nor ModelTransformation); \
-             export the DEM as a GeoTIFF",
+            "the TIFF has no georeferencing (no ModelPixelScale and ModelTiepoint, nor ModelTransformation, \
+             nor a world file .tfw beside it); export the DEM as a GeoTIFF, or put its world file beside it",
         ));
     };
     let epsg = |code: Option<u16>| code.filter(|&c| c != 0 && c != USER_DEFINED);

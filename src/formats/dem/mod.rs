@@ -1,18 +1,22 @@
-//! Elevation rasters (DEMs) in: a GeoTIFF (striped or tiled; 8-, 16- or 32-bit integers, 32- or 64-bit
-//! floats; uncompressed, LZW or Deflate) or an ESRI ASCII grid (`.asc`), read a window at a time.
+//! Elevation rasters (DEMs) in: a GeoTIFF, classic or BigTIFF (striped or tiled; 8-, 16- or 32-bit
+//! integers, 32- or 64-bit floats; uncompressed, LZW, Deflate or ZSTD), or an ESRI ASCII grid (`.asc`), read a
+//! window at a time.
 //!
 //! [`Dem::open`] reads only the header: size, where the pixels lie (GeoTIFF tie point and pixel scale, or a
-//! model transformation; the ASCII grid's corner and cell size), the CRS (GeoTIFF GeoKeys, else a `.prj`
-//! beside the file or the SRS of a GDAL `.aux.xml`), the nodata value (GDAL's tag, the ASCII header or the
-//! `.aux.xml`), and the vertical unit and datum where the file states them (GeoKeys `VerticalUnitsGeoKey`
-//! and `VerticalCSTypeGeoKey`, the `.aux.xml` band's `UnitType`). [`Dem::read`] then reads one window,
-//! decoding only the strips or tiles that meet it, so a county DEM of several gigabytes is never held whole.
-//! A file that cannot be used — no georeferencing, several bands, a tile or strip too large to decode, a
-//! window larger than [`MAX_WINDOW_PIXELS`] — is an [`Error`] saying what to do; nothing here panics on a
-//! damaged or hostile file.
+//! model transformation, else a world file beside the TIFF; the ASCII grid's corner and cell size), the CRS
+//! (GeoTIFF GeoKeys, else a `.prj` beside the file or the SRS of a GDAL `.aux.xml`), the nodata value (GDAL's
+//! tag, the ASCII header or the `.aux.xml`), and the vertical unit and datum where the file states them
+//! (GeoKeys `VerticalUnitsGeoKey` and `VerticalCSTypeGeoKey`, the `.aux.xml` band's `UnitType`). [`Dem::read`]
+//! then reads one window, decoding only the strips or tiles that meet it, so a county DEM of several gigabytes
+//! is never held whole. A file that cannot be used — no georeferencing, several bands, JPEG compression (lossy
+//! 8-bit: an image, not an elevation model), a tag or a tile or strip too large to decode, a window larger
+//! than [`MAX_WINDOW_PIXELS`] — is an [`Error`] saying what to do; nothing here panics on a damaged or hostile
+//! file.
 
 mod ascii;
 mod geotiff;
+mod ifd;
+mod world;
 pub mod write;
 
 use std::path::{Path, PathBuf};

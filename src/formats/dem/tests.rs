@@ -1,6 +1,9 @@
 use std::io::Cursor;
 
-use super::write::{write_geotiff, GeoTiffSpec, Layout, Samples};
+use tiff::encoder::{colortype, TiffEncoder};
+use tiff::tags::Tag;
+
+use super::write::{write_big_geotiff, write_geotiff, GeoTiffSpec, Layout, Samples};
 use super::*;
 
 fn temp(name: &str) -> PathBuf {
@@ -199,6 +202,13 @@ fn damaged_and_hostile_tiffs_are_refused_with_a_message() {
         z.finish().unwrap()
     };
     let mut cases = cases;
+    // Strip offsets claiming three billion entries (12 GB of offsets), and 64 of them lying past the end.
+    let mut billions = base(4, 4, 1, data_at as u32, 64, 1);
+    billions[5] = (273, LONG, 3_000_000_000, data_at as u32);
+    cases.push(("billions.tif", tiff_bytes(&billions, &with_params(&[0; 64]))));
+    let mut past_end = base(4, 4, 1, data_at as u32, 64, 1);
+    past_end[5] = (273, LONG, 64, data_at as u32 + 64);
+    cases.push(("offsets-past-end.tif", tiff_bytes(&past_end, &with_params(&[0; 64]))));
     cases.push((
         "bomb.tif",
         tiff_bytes(&base(4, 4, 4, data_at as u32, bomb.len() as u32, 8), &with_params(&bomb)),
@@ -219,7 +229,171 @@ fn damaged_and_hostile_tiffs_are_refused_with_a_message() {
             (_, Err(e)) => {
                 let text = e.to_string();
                 assert!(!text.ends_with('.') && text.contains(name), "{name}: {text}");
+                match name {
+                    "billions.tif" => assert!(
+                        text.contains("StripOffsets (273) claims 3000000000 values (12000000000 bytes)"),
+                        "{text}"
+                    ),
+                    "bad-offset.tif" | "truncated.tif" => assert!(
+                        text.contains("strip or tile 0 of 1 lies past the end of the file (64 bytes at"),
+                        "{text}"
+                    ),
+                    "offsets-past-end.tif" => assert!(
+                        text.contains(
+                            "values of StripOffsets (273) lie past the end of the file (256 bytes at"
+                        ),
+                        "{text}"
+                    ),
+                    _ => {}
+                }
             }
         }
     }
+}
+
+/// A ramp of `w` × `h` 32-bit floats as a plain TIFF, without GeoTIFF tags.
+fn plain_tiff(name: &str, w: u32, h: u32) -> PathBuf {
+    let path = temp(name);
+    let mut bytes = Cursor::new(Vec::new());
+    TiffEncoder::new(&mut bytes).unwrap().write_image::<colortype::Gray32Float>(w, h, &ramp(w, h)).unwrap();
+    std::fs::write(&path, bytes.into_inner()).unwrap();
+    path
+}
+
+#[test]
+fn a_tiff_without_geokeys_is_placed_by_its_world_file() {
+    let path = plain_tiff("world.tif", 4, 3);
+    let err = Dem::open(&path).unwrap_err().to_string();
+    assert!(err.contains("world.tif") && err.contains("world file .tfw"), "{err}");
+    std::fs::write(path.with_extension("prj"), "EPSG:2261").unwrap();
+    // North up: 10 ft pixels, the centre of the upper-left one at (1005, 4995).
+    std::fs::write(path.with_extension("tfw"), "10.0\n0.0\n0.0\n-10.0\n1005.0\n4995.0\n").unwrap();
+    let dem = Dem::open(&path).unwrap();
+    assert_eq!(dem.crs.epsg(), Some(2261));
+    assert_eq!(dem.transform, [1005.0, 10.0, 0.0, 4995.0, 0.0, -10.0]);
+    expect_ramp(&dem, dem.whole());
+    // The centre of column 2, row 1 is at (1025, 4985); (1030, 4980) is halfway to column 3 and row 2:
+    // 1000·1.5 + 2.5.
+    assert_eq!(dem.sample([1025.0, 4985.0]).unwrap(), Some(1002.0));
+    assert_eq!(dem.sample([1030.0, 4980.0]).unwrap(), Some(1502.5));
+
+    // Rotated: A = 8, D = 6, B = 6, E = −8 (10 ft pixels turned by atan(6/8), about 36.87°), the first
+    // centre at (500, 900). Column 2, row 1: x = 8·2 + 6·1 + 500 = 522, y = 6·2 − 8·1 + 900 = 904.
+    std::fs::write(path.with_extension("tfw"), "8\n6\n6\n-8\n500\n900\n").unwrap();
+    let dem = Dem::open(&path).unwrap();
+    assert_eq!(dem.transform, [500.0, 8.0, 6.0, 900.0, 6.0, -8.0]);
+    let near = |got: Option<f64>, want: f64| {
+        assert!(got.is_some_and(|v| (v - want).abs() < 1e-9), "{got:?}, expected {want}")
+    };
+    near(dem.sample([522.0, 904.0]).unwrap(), 1002.0);
+    // Column 1.5, row 0.5: x = 8·1.5 + 6·0.5 + 500 = 515, y = 6·1.5 − 8·0.5 + 900 = 905; 500 + 1.5.
+    near(dem.sample([515.0, 905.0]).unwrap(), 501.5);
+    // (490, 900) is column −0.8, row 0.6: off the raster, though inside the bounds of the unrotated grid's
+    // rows.
+    assert_eq!(dem.sample([490.0, 900.0]).unwrap(), None);
+
+    // GeoTIFF tags come before a world file beside the file.
+    let v = ramp(4, 3);
+    let tagged = write("tagged.tif", &spec(Samples::F32(&v), 4, 3, Layout::Strips(1)));
+    std::fs::write(tagged.with_extension("tfw"), "8\n6\n6\n-8\n500\n900\n").unwrap();
+    assert_eq!(Dem::open(&tagged).unwrap().transform, [1005.0, 10.0, 0.0, 4995.0, 0.0, -10.0]);
+}
+
+#[test]
+fn a_bigtiff_reads_as_the_classic_tiff_does() {
+    let (w, h) = (50, 37);
+    let v = ramp(w, h);
+    for (name, layout) in [
+        ("big-strips.tif", Layout::Strips(5)),
+        ("big-deflate.tif", Layout::Deflate),
+        ("big-tiles.tif", Layout::Tiles(16, 16)),
+    ] {
+        let path = temp(name);
+        let mut bytes = Cursor::new(Vec::new());
+        write_big_geotiff(&mut bytes, &spec(Samples::F32(&v), w, h, layout)).unwrap();
+        let bytes = bytes.into_inner();
+        // "II", then 43: a BigTIFF, not the classic 42.
+        assert_eq!(&bytes[..4], b"II\x2b\x00", "{name}");
+        std::fs::write(&path, bytes).unwrap();
+        let dem = Dem::open(&path).unwrap();
+        assert_eq!((dem.width, dem.height), (50, 37));
+        assert_eq!(dem.crs.epsg(), Some(2261));
+        assert_eq!(dem.transform, [1005.0, 10.0, 0.0, 4995.0, 0.0, -10.0]);
+        expect_ramp(&dem, dem.whole());
+        expect_ramp(&dem, Window { col: 3, row: 4, cols: 20, rows: 15 });
+    }
+}
+
+/// A GeoTIFF of `w` × `h` pixels placed as [`spec`] places them, its strips (`rows` rows each) written as
+/// given, already compressed with `compression`.
+#[allow(clippy::too_many_arguments)]
+fn hand_tiff(
+    name: &str,
+    (w, h, rows): (u32, u32, u32),
+    compression: u16,
+    photometric: u16,
+    (samples, bits, format): (u16, u16, u16),
+    strips: &[Vec<u8>],
+) -> PathBuf {
+    let path = temp(name);
+    let mut bytes = Cursor::new(Vec::new());
+    {
+        let mut encoder = TiffEncoder::new(&mut bytes).unwrap();
+        let mut dir = encoder.image_directory().unwrap();
+        let offsets: Vec<u32> = strips.iter().map(|s| dir.write_data(&s[..]).unwrap() as u32).collect();
+        let counts: Vec<u32> = strips.iter().map(|s| s.len() as u32).collect();
+        dir.write_tag(Tag::ImageWidth, w).unwrap();
+        dir.write_tag(Tag::ImageLength, h).unwrap();
+        dir.write_tag(Tag::BitsPerSample, &vec![bits; samples as usize][..]).unwrap();
+        dir.write_tag(Tag::Compression, compression).unwrap();
+        dir.write_tag(Tag::PhotometricInterpretation, photometric).unwrap();
+        dir.write_tag(Tag::StripOffsets, &offsets[..]).unwrap();
+        dir.write_tag(Tag::SamplesPerPixel, samples).unwrap();
+        dir.write_tag(Tag::RowsPerStrip, rows).unwrap();
+        dir.write_tag(Tag::StripByteCounts, &counts[..]).unwrap();
+        dir.write_tag(Tag::SampleFormat, &vec![format; samples as usize][..]).unwrap();
+        dir.write_tag(Tag::ModelPixelScaleTag, &[10.0, 10.0, 0.0][..]).unwrap();
+        dir.write_tag(Tag::ModelTiepointTag, &[0.0, 0.0, 0.0, 1000.0, 5000.0, 0.0][..]).unwrap();
+        dir.write_tag(Tag::GeoKeyDirectoryTag, &[1u16, 1, 0, 1, 3072, 0, 1, 2261][..]).unwrap();
+        dir.finish().unwrap();
+    }
+    std::fs::write(&path, bytes.into_inner()).unwrap();
+    path
+}
+
+#[test]
+fn a_zstd_compressed_dem_is_read() {
+    // The tiff crate's encoder writes no ZSTD, so the strips are compressed here: 8 rows each, the last 5.
+    let (w, h) = (50u32, 37u32);
+    let v = ramp(w, h);
+    let strips: Vec<Vec<u8>> = v
+        .chunks((w * 8) as usize)
+        .map(|rows| {
+            let raw: Vec<u8> = rows.iter().flat_map(|x| x.to_le_bytes()).collect();
+            zstd::encode_all(&raw[..], 3).unwrap()
+        })
+        .collect();
+    assert_eq!(strips.len(), 5);
+    let path = hand_tiff("zstd.tif", (w, h, 8), 50000, 1, (1, 32, 3), &strips);
+    let dem = Dem::open(&path).unwrap();
+    assert_eq!(dem.transform, [1005.0, 10.0, 0.0, 4995.0, 0.0, -10.0]);
+    expect_ramp(&dem, dem.whole());
+    expect_ramp(&dem, Window { col: 3, row: 6, cols: 20, rows: 15 });
+}
+
+#[test]
+fn a_jpeg_compressed_tiff_is_refused_saying_how_to_export_the_dem() {
+    // Three 8-bit samples a pixel, YCbCr, compression 7: a photograph's TIFF; the strip is never read.
+    let jpeg = vec![0xff, 0xd8, 0xff, 0xd9];
+    for (name, compression) in [("jpeg.tif", 7), ("old-jpeg.tif", 6)] {
+        let path = hand_tiff(name, (4, 4, 4), compression, 6, (3, 8, 1), std::slice::from_ref(&jpeg));
+        let err = Dem::open(&path).unwrap_err().to_string();
+        assert!(err.contains(name), "{err}");
+        assert!(err.contains("JPEG-compressed"), "{err}");
+        assert!(err.ends_with("export the DEM with LZW, Deflate or ZSTD compression"), "{err}");
+    }
+    // Another compression lakeshore does not read (LERC, 34887) is named by its number.
+    let path = hand_tiff("lerc.tif", (4, 4, 4), 34887, 1, (1, 32, 3), &[vec![0; 64]]);
+    let err = Dem::open(&path).unwrap_err().to_string();
+    assert!(err.contains("lerc.tif") && err.contains("(method 34887)"), "{err}");
 }

@@ -1,10 +1,10 @@
 //! GeoTIFF DEMs out, through the `tiff` crate: the sample county's DEM and the rasters the tests make.
-//! Striped (uncompressed, LZW or Deflate) or tiled (uncompressed), north up, with the GeoKeys of an EPSG
-//! CRS, the vertical unit and datum when given, and GDAL's nodata tag.
+//! Classic TIFF or BigTIFF, striped (uncompressed, LZW or Deflate) or tiled (uncompressed), north up, with
+//! the GeoKeys of an EPSG CRS, the vertical unit and datum when given, and GDAL's nodata tag.
 
 use std::io::{Seek, Write};
 
-use tiff::encoder::{colortype, Compression, DeflateLevel, TiffEncoder};
+use tiff::encoder::{colortype, Compression, DeflateLevel, TiffEncoder, TiffKind};
 use tiff::tags::Tag;
 
 use super::VerticalUnit;
@@ -60,14 +60,26 @@ pub struct GeoTiffSpec<'a> {
     pub layout: Layout,
 }
 
-/// Writes `spec` as a GeoTIFF to `out`.
+/// Writes `spec` as a GeoTIFF (classic TIFF, offsets of 32 bits) to `out`.
 pub fn write_geotiff<W: Write + Seek>(out: W, spec: &GeoTiffSpec) -> tiff::TiffResult<()> {
+    write_with(TiffEncoder::new(out)?, spec)
+}
+
+/// Writes `spec` as a BigTIFF GeoTIFF (offsets of 64 bits, as GDAL writes a DEM over 4 GiB) to `out`.
+pub fn write_big_geotiff<W: Write + Seek>(out: W, spec: &GeoTiffSpec) -> tiff::TiffResult<()> {
+    write_with(TiffEncoder::new_big(out)?, spec)
+}
+
+fn write_with<W: Write + Seek, K: TiffKind>(
+    encoder: TiffEncoder<W, K>,
+    spec: &GeoTiffSpec,
+) -> tiff::TiffResult<()> {
     let compression = match spec.layout {
         Layout::Lzw => Compression::Lzw,
         Layout::Deflate => Compression::Deflate(DeflateLevel::Balanced),
         _ => Compression::Uncompressed,
     };
-    let mut encoder = TiffEncoder::new(out)?.with_compression(compression);
+    let mut encoder = encoder.with_compression(compression);
     let mut keys: Vec<u16> = vec![1, 1, 0, 0];
     let mut key = |k: u16, v: u16| keys.extend([k, 0, 1, v]);
     key(1024, 1); // GTModelTypeGeoKey: projected
