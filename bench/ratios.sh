@@ -10,7 +10,7 @@
 # the operation alone, in its process) beside our buffer polygon stage (`buffer -v`, "buffer: polygon"), and a
 # GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`. With
 # DUCK_PY set to a Python that has DuckDB spatial, the buffer inventory is timed as a DuckDB query too
-# (bench/duckdb_buffer.py, the whole process). DUTIES=1 also times `obligations --format csv` and `notices`.
+# (bench/duckdb_buffer.py, the whole process). DUTIES=1 also times `obligations --format csv` and `notices --format csv` (its letters and labels too).
 # Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|peer/ours (how many times faster we are)".
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -32,7 +32,7 @@ if [ "${DUTIES:-0}" = 1 ]; then
     read -r ocode owall orss < <(best_of "$runs" "$dir/ratio-obligations.log" "$bin" obligations "${common[@]}" \
         --out "$dir/ratio-out" --format csv)
     read -r ncode nwall nrss < <(best_of "$runs" "$dir/ratio-notices.log" "$bin" notices "${common[@]}" \
-        --out "$dir/ratio-out" --year "${as_of%%-*}")
+        --out "$dir/ratio-out" --format csv --year "${as_of%%-*}")
 fi
 failed=0
 for c in "schedule $scode" "buffer $bcode" "map $mcode" "obligations $ocode" "notices $ncode"; do

@@ -16,11 +16,13 @@
 mod ascii;
 mod geotiff;
 mod ifd;
+pub mod sampler;
 mod world;
 pub mod write;
 
 use std::path::{Path, PathBuf};
 
+use self::sampler::Blocks;
 use crate::crs::Crs;
 use crate::model::error::{Error, Result};
 
@@ -243,27 +245,10 @@ impl Dem {
     }
 
     /// The value at map point `p` (the DEM's CRS) by bilinear interpolation of the four pixel centres
-    /// around it; `None` outside the raster or where one of them has no data.
+    /// around it; `None` outside the raster or where one of them has no data. Sampling many points,
+    /// [`Dem::sample_with`] keeps the blocks it reads.
     pub fn sample(&self, p: [f64; 2]) -> Result<Option<f64>> {
-        let Some(window) = self.window(p, p) else { return Ok(None) };
-        let values = self.read(window)?;
-        let t = self.window_transform(window);
-        let det = t[1] * t[5] - t[2] * t[4];
-        let (dx, dy) = (p[0] - t[0], p[1] - t[3]);
-        let (c, r) = ((t[5] * dx - t[2] * dy) / det, (-t[4] * dx + t[1] * dy) / det);
-        if c < 0.0 || r < 0.0 || c > (window.cols - 1) as f64 || r > (window.rows - 1) as f64 {
-            return Ok(None);
-        }
-        let (c0, r0) = (
-            (c.floor() as usize).min(window.cols.saturating_sub(2)),
-            (r.floor() as usize).min(window.rows.saturating_sub(2)),
-        );
-        let (c1, r1) = ((c0 + 1).min(window.cols - 1), (r0 + 1).min(window.rows - 1));
-        let (fc, fr) = (c - c0 as f64, r - r0 as f64);
-        let v = |c: usize, r: usize| f64::from(values[r * window.cols + c]);
-        let z = (v(c0, r0) * (1.0 - fc) + v(c1, r0) * fc) * (1.0 - fr)
-            + (v(c0, r1) * (1.0 - fc) + v(c1, r1) * fc) * fr;
-        Ok(z.is_finite().then_some(z))
+        self.sample_with(p, &mut Blocks::default())
     }
 }
 

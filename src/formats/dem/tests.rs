@@ -397,3 +397,33 @@ fn a_jpeg_compressed_tiff_is_refused_saying_how_to_export_the_dem() {
     let err = Dem::open(&path).unwrap_err().to_string();
     assert!(err.contains("lerc.tif") && err.contains("(method 34887)"), "{err}");
 }
+
+/// Sampling many points through kept blocks gives the plane the ramp is (value 1000 · row + column, which
+/// bilinear interpolation reproduces exactly) on both sides of every block edge, after more blocks than are
+/// kept have been read, and nothing off the raster.
+#[test]
+fn points_sampled_through_kept_blocks_lie_on_the_ramp() {
+    let (w, h) = (1100, 1100);
+    let v = ramp(w, h);
+    let dem = Dem::open(&write("blocks.tif", &spec(Samples::F32(&v), w, h, Layout::Tiles(64, 64)))).unwrap();
+    let mut blocks = crate::formats::dem::sampler::Blocks::default();
+    // Column c's centre is at x = 1005 + 10 c, row r's at y = 4995 − 10 r.
+    let at = |c: f64, r: f64| [1005.0 + 10.0 * c, 4995.0 - 10.0 * r];
+    let edges =
+        [0.0, 0.25, 255.5, 255.99, 256.0, 256.5, 511.75, 512.0, 767.5, 1023.9, 1024.0, 1098.5, 1099.0];
+    for round in 0..2 {
+        for &r in &edges {
+            for &c in edges.iter().rev() {
+                let want = 1000.0 * r + c;
+                let got = dem.sample_with(at(c, r), &mut blocks).unwrap().unwrap();
+                assert!(
+                    (got - want).abs() < 1e-6,
+                    "round {round}, column {c}, row {r}: {got} against {want}"
+                );
+            }
+        }
+    }
+    assert_eq!(dem.sample_with(at(-0.01, 5.0), &mut blocks).unwrap(), None);
+    assert_eq!(dem.sample_with(at(5.0, 1099.01), &mut blocks).unwrap(), None);
+    assert_eq!(dem.sample_with([f64::NAN, 4000.0], &mut blocks).unwrap(), None);
+}

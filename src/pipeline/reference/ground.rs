@@ -2,11 +2,13 @@
 //! absorption-field bottom is screened from the DEM's ground at its point ([`crate::rules::RuleSet::flood_screening`]).
 
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use geo::{Geometry, Point};
 
 use crate::classify::Parcel;
 use crate::crs::Reprojector;
+use crate::formats::dem::sampler::Blocks;
 use crate::formats::dem::{Dem, VerticalUnit};
 use crate::model::error::{Error, Result};
 use crate::model::facts::{Facts, FloodVerdict};
@@ -31,6 +33,8 @@ pub(crate) struct Ground {
     dem: Dem,
     to_dem: Reprojector,
     unit: VerticalUnit,
+    /// The blocks of the DEM read last: the systems of a county come town by town, so neighbours share them.
+    blocks: Mutex<Blocks>,
 }
 
 impl Ground {
@@ -40,13 +44,14 @@ impl Ground {
         let unit = vertical_unit(&dem, config)?;
         let to_dem = Reprojector::new(&config.crs, &dem.crs)
             .map_err(|e| Error::crs(path, format!("cannot reproject into the DEM's CRS: {e}")))?;
-        Ok(Ground { dem, to_dem, unit })
+        Ok(Ground { dem, to_dem, unit, blocks: Mutex::default() })
     }
 
     /// The ground at `p` (working CRS), US survey feet; `None` outside the DEM or where it has no data.
     pub(crate) fn at(&self, p: Point<f64>) -> Option<f64> {
         let Ok(Geometry::Point(q)) = self.to_dem.transform(&Geometry::Point(p)) else { return None };
-        let v = self.dem.sample([q.x(), q.y()]).ok().flatten()?;
+        let mut blocks = self.blocks.lock().unwrap_or_else(PoisonError::into_inner);
+        let v = self.dem.sample_with([q.x(), q.y()], &mut blocks).ok().flatten()?;
         Some(match self.unit {
             VerticalUnit::Metre => v / VerticalUnit::UsSurveyFoot.to_metre(),
             VerticalUnit::Foot | VerticalUnit::UsSurveyFoot => v,
