@@ -160,13 +160,12 @@ fn encode_ring(ring: &LineString<f64>) -> Vec<i64> {
 }
 
 /// A multipolygon as polygons of encoded rings.
-fn encode_polygons(shape: &MultiPolygon<f64>) -> Value {
+fn encode_polygons(shape: &MultiPolygon<f64>) -> Vec<Vec<Vec<i64>>> {
     shape
         .0
         .iter()
-        .map(|p| std::iter::once(p.exterior()).chain(p.interiors()).map(encode_ring).collect::<Vec<_>>())
-        .collect::<Vec<_>>()
-        .into()
+        .map(|p| std::iter::once(p.exterior()).chain(p.interiors()).map(encode_ring).collect())
+        .collect()
 }
 
 /// Texts stored once, referred to by index.
@@ -191,29 +190,48 @@ fn css(c: Rgba) -> String {
     format!("rgba({},{},{},{:.3})", c.0, c.1, c.2, f64::from(c.3) / 255.0)
 }
 
-/// The data of `map` as the page's script reads it (see the module docs).
+/// The parcels as the page's script reads them, as JSON text: an array of `[fields, tier class, status class,
+/// overdue, obligations, polygons]`, their texts interned in `strings`. They are written straight to text: a
+/// `Value` tree of a million parcels takes gigabytes. Their only strings are the obligations' due dates,
+/// cleaned of control characters as every other string of the page is.
+fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
+    let mut out = Vec::with_capacity(parcels.len() * 160 + 2);
+    out.push(b'[');
+    for (i, p) in parcels.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let fields: Vec<usize> = p.fields.iter().map(|f| strings.id(f)).collect();
+        let obligations: Vec<(usize, std::borrow::Cow<'_, str>, u8, usize)> = p
+            .obligations
+            .iter()
+            .map(|o| {
+                (
+                    strings.id(&o.what),
+                    without_controls(&o.due).0,
+                    u8::from(o.overdue),
+                    strings.id(&o.citation),
+                )
+            })
+            .collect();
+        let parcel = (
+            fields,
+            p.tier_class as usize,
+            p.status_class as usize,
+            u8::from(p.overdue),
+            obligations,
+            encode_polygons(&p.shape),
+        );
+        serde_json::to_writer(&mut out, &parcel).expect("numbers and strings always serialise");
+    }
+    out.push(b']');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The data of `map` as the page's script reads it (see the module docs), but for its parcels, which
+/// [`parcels_json`] writes, and the string table they fill: those members are `null` here, their places kept
+/// in the members' order.
 fn data(map: &HtmlMap) -> Value {
-    let mut strings = Strings::default();
-    let parcels: Vec<Value> = map
-        .parcels
-        .iter()
-        .map(|p| {
-            let fields: Vec<usize> = p.fields.iter().map(|f| strings.id(f)).collect();
-            let obligations: Vec<Value> = p
-                .obligations
-                .iter()
-                .map(|o| json!([strings.id(&o.what), o.due, u8::from(o.overdue), strings.id(&o.citation)]))
-                .collect();
-            json!([
-                fields,
-                p.tier_class as usize,
-                p.status_class as usize,
-                u8::from(p.overdue),
-                obligations,
-                encode_polygons(&p.shape)
-            ])
-        })
-        .collect();
     let classes: Vec<Value> = ParcelClass::ALL
         .iter()
         .map(|c| {
@@ -247,8 +265,8 @@ fn data(map: &HtmlMap) -> Value {
         "quantum": QUANTUM_DEGREES,
         "fields": PARCEL_FIELDS,
         "classes": classes,
-        "strings": strings.list,
-        "parcels": parcels,
+        "strings": Value::Null,
+        "parcels": Value::Null,
         "unmapped": map.unmapped,
         "layers": layers,
         "workload": map.workload,
@@ -256,22 +274,24 @@ fn data(map: &HtmlMap) -> Value {
     })
 }
 
-/// JSON text safe inside a `<script>` element: `<`, `>` and `&` become `\u003c`, `\u003e`, `\u0026`, and
-/// U+2028 and U+2029 their escapes. JSON has these characters only inside strings, where the escapes mean
-/// the same characters, so the text parses to the same value.
-pub fn script_safe_json(value: &Value) -> String {
-    let text = value.to_string();
-    let mut out = String::with_capacity(text.len() + 64);
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
+/// Appends JSON `text` to `out` made safe inside a `<script>` element: `<`, `>` and `&` become `\u003c`,
+/// `\u003e`, `\u0026`, and U+2028 and U+2029 their escapes. JSON has these characters only inside strings,
+/// where the escapes mean the same characters, so the text parses to the same value.
+fn push_script_safe(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = rest.find(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+        out.push_str(&rest[..at]);
+        let c = rest[at..].chars().next().unwrap_or_default();
+        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        rest = &rest[at + c.len_utf8()..];
     }
+    out.push_str(rest);
+}
+
+/// JSON text of `value` safe inside a `<script>` element (see [`push_script_safe`]).
+pub fn script_safe_json(value: &Value) -> String {
+    let mut out = String::new();
+    push_script_safe(&mut out, &value.to_string());
     out
 }
 
@@ -286,24 +306,49 @@ fn clean_strings(value: &mut Value) {
     }
 }
 
+/// Appends the page's data to `out`: the members of [`data`] in their order, with the parcels' text and then
+/// the string table they filled, script-safe.
+fn push_data(out: &mut String, map: &HtmlMap) {
+    let mut strings = Strings::default();
+    let parcels = parcels_json(&map.parcels, &mut strings);
+    let mut data = data(map);
+    if let Value::Object(members) = &mut data {
+        members.insert("strings".into(), strings.list.into());
+    }
+    clean_strings(&mut data);
+    let Value::Object(members) = &data else { return };
+    out.push('{');
+    for (i, (name, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_script_safe(out, &Value::String(name.clone()).to_string());
+        out.push(':');
+        match name.as_str() {
+            "parcels" => push_script_safe(out, &parcels),
+            _ => push_script_safe(out, &value.to_string()),
+        }
+    }
+    out.push('}');
+}
+
 /// The HTML file of `map`.
 pub fn render_html(map: &HtmlMap) -> String {
     let title =
         without_controls(&map.title).0.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let mut data = data(map);
-    clean_strings(&mut data);
-    let data = script_safe_json(&data);
-    let mut out = String::with_capacity(TEMPLATE.len() + LEAFLET_JS.len() + LEAFLET_CSS.len() + data.len());
+    let mut out = String::with_capacity(
+        TEMPLATE.len() + LEAFLET_JS.len() + LEAFLET_CSS.len() + map.parcels.len() * 240 + (1 << 16),
+    );
     let mut rest = TEMPLATE;
-    for (marker, value) in [
-        ("{{title}}", title.as_str()),
-        ("/*{{leaflet_css}}*/", LEAFLET_CSS),
-        ("/*{{leaflet_js}}*/", LEAFLET_JS),
-        ("{{data}}", data.as_str()),
-    ] {
+    for marker in ["{{title}}", "/*{{leaflet_css}}*/", "/*{{leaflet_js}}*/", "{{data}}"] {
         let at = rest.find(marker).expect("the map template has every marker, in order");
         out.push_str(&rest[..at]);
-        out.push_str(value);
+        match marker {
+            "{{title}}" => out.push_str(&title),
+            "/*{{leaflet_css}}*/" => out.push_str(LEAFLET_CSS),
+            "/*{{leaflet_js}}*/" => out.push_str(LEAFLET_JS),
+            _ => push_data(&mut out, map),
+        }
         rest = &rest[at + marker.len()..];
     }
     out.push_str(rest);
