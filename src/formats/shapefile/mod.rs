@@ -34,8 +34,9 @@ use crate::model::error::{Error, Location, Problem, Result};
 /// Problems with the record number each is about (0 for the whole file), to be merged in record order.
 type Numbered = Vec<(usize, Problem)>;
 
-/// Bigger than the default 8 KiB: both files are read straight through.
-const BUFFER: usize = 1 << 20;
+/// Bigger than the default 8 KiB, so that a file read straight through takes few calls; no bigger, since
+/// blocks read by position jump between parts of the file and each jump past the buffer refills it whole.
+const BUFFER: usize = 1 << 16;
 const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the GIS) or delete the record";
 
 /// The attribute field names of the shapefile at `path`, read from its `.dbf` header.
