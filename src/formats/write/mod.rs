@@ -10,6 +10,7 @@
 
 mod by_place;
 mod csv;
+mod digest;
 mod geojson;
 pub mod gpkg;
 mod parquet;
@@ -29,6 +30,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use self::digest::{Hashed, Written};
 use crate::model::error::{Error, Result};
 
 /// The environment variable of the fault-injection hook the crash-safety test uses:
@@ -65,7 +67,7 @@ pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::R
 pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
-    out: Option<BufWriter<Faulty>>,
+    out: Option<BufWriter<Hashed<Faulty>>>,
 }
 
 impl AtomicFile {
@@ -75,7 +77,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, Faulty(file))),
+            out: Some(BufWriter::with_capacity(1 << 20, Hashed::new(Faulty(file)))),
         })
     }
 
@@ -85,7 +87,7 @@ impl AtomicFile {
     }
 
     /// The writer, while the file is open.
-    fn open(&mut self) -> std::io::Result<&mut BufWriter<Faulty>> {
+    fn open(&mut self) -> std::io::Result<&mut BufWriter<Hashed<Faulty>>> {
         self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))
     }
 
@@ -100,8 +102,9 @@ impl AtomicFile {
         let Some(out) = self.out.take() else {
             return Err(Error::io(&self.path, std::io::Error::other("the file was already closed")));
         };
-        let staged = Staged { path: self.path.clone(), tmp: Some(self.tmp.clone()) };
-        out.into_inner().map_err(|e| Error::io(&self.path, e.into_error()))?;
+        let mut staged = Staged::new(&self.path, &self.tmp);
+        let hashed = out.into_inner().map_err(|e| Error::io(&self.path, e.into_error()))?;
+        staged.written = Some(hashed.finish().1);
         Ok(staged)
     }
 }
@@ -113,12 +116,14 @@ impl AtomicFile {
 pub struct Staged {
     path: PathBuf,
     tmp: Option<PathBuf>,
+    /// Its size and SHA-256, when it was hashed as it was written.
+    written: Option<Written>,
 }
 
 impl Staged {
     /// The file written at `tmp`, to replace `path`.
     fn new(path: &Path, tmp: &Path) -> Self {
-        Staged { path: path.to_path_buf(), tmp: Some(tmp.to_path_buf()) }
+        Staged { path: path.to_path_buf(), tmp: Some(tmp.to_path_buf()), written: None }
     }
 
     /// The path the file will replace.
@@ -130,8 +135,12 @@ impl Staged {
     pub fn commit(mut self) -> Result<()> {
         let Some(tmp) = self.tmp.take() else { return Ok(()) };
         let done = std::fs::rename(&tmp, &self.path);
-        if done.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+        match (&done, self.written) {
+            (Err(_), _) => {
+                let _ = std::fs::remove_file(&tmp);
+            }
+            (Ok(()), Some(written)) => digest::record(&self.path, written),
+            (Ok(()), None) => {}
         }
         done.map_err(|e| Error::io(&self.path, e))
     }

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
+use super::digest::digest;
 use super::AtomicFile;
 use crate::model::error::{Error, Result};
 
@@ -184,23 +184,6 @@ fn folder(dir: &Path) -> &Path {
     } else {
         dir
     }
-}
-
-/// The size and the SHA-256 (lowercase hex) of the file at `path`.
-fn digest(path: &Path) -> Result<(u64, String)> {
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0; 1 << 16];
-    let mut bytes = 0;
-    loop {
-        let n = file.read(&mut buffer).map_err(|e| Error::io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buffer[..n]);
-        bytes += n as u64;
-    }
-    Ok((bytes, hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()))
 }
 
 /// The command line `args` as a POSIX shell reads it back: plain words as they are, others in single quotes.
