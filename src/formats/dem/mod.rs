@@ -177,21 +177,23 @@ impl Dem {
         Ok(dem)
     }
 
+    /// The fractional (column, row) of map point `p` (the DEM's CRS), pixel centres at whole numbers: the
+    /// inverse of [`Dem::transform`].
+    pub fn to_grid(&self, p: [f64; 2]) -> [f64; 2] {
+        let t = &self.transform;
+        let det = t[1] * t[5] - t[2] * t[4];
+        let (dx, dy) = (p[0] - t[0], p[1] - t[3]);
+        [(t[5] * dx - t[2] * dy) / det, (-t[4] * dx + t[1] * dy) / det]
+    }
+
     /// The window of pixels whose centres lie within the rectangle `min`–`max` (map coordinates, the DEM's
     /// CRS), grown by one pixel so that lines crossing its edge are found; `None` when the rectangle misses
     /// the raster.
     pub fn window(&self, min: [f64; 2], max: [f64; 2]) -> Option<Window> {
-        let t = &self.transform;
-        let det = t[1] * t[5] - t[2] * t[4];
-        // Map → fractional (column, row), by the inverse of the transform.
-        let to_grid = |x: f64, y: f64| {
-            let (dx, dy) = (x - t[0], y - t[3]);
-            [(t[5] * dx - t[2] * dy) / det, (-t[4] * dx + t[1] * dy) / det]
-        };
         let corners = [[min[0], min[1]], [max[0], min[1]], [max[0], max[1]], [min[0], max[1]]];
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
         for c in corners {
-            let g = to_grid(c[0], c[1]);
+            let g = self.to_grid(c);
             lo = [lo[0].min(g[0]), lo[1].min(g[1])];
             hi = [hi[0].max(g[0]), hi[1].max(g[1])];
         }

@@ -41,10 +41,7 @@ impl Dem {
     /// around it; `None` outside the raster or where one of them has no data. The block of pixels around
     /// `p` is read into `blocks`, or found there.
     pub fn sample_with(&self, p: [f64; 2], blocks: &mut Blocks) -> Result<Option<f64>> {
-        let t = &self.transform;
-        let det = t[1] * t[5] - t[2] * t[4];
-        let (dx, dy) = (p[0] - t[0], p[1] - t[3]);
-        let (c, r) = ((t[5] * dx - t[2] * dy) / det, (-t[4] * dx + t[1] * dy) / det);
+        let [c, r] = self.to_grid(p);
         let (last_col, last_row) = (self.width - 1, self.height - 1);
         // Also false for NaN.
         if !(c >= 0.0 && r >= 0.0 && c <= last_col as f64 && r <= last_row as f64) {

@@ -288,13 +288,6 @@ fn push_script_safe(out: &mut String, text: &str) {
     out.push_str(rest);
 }
 
-/// JSON text of `value` safe inside a `<script>` element (see [`push_script_safe`]).
-pub fn script_safe_json(value: &Value) -> String {
-    let mut out = String::new();
-    push_script_safe(&mut out, &value.to_string());
-    out
-}
-
 /// Replaces the control characters of every string in `value` (see [`crate::model::controls`]): JSON would
 /// carry them as escapes, which the page would turn back into the characters.
 fn clean_strings(value: &mut Value) {
