@@ -13,7 +13,7 @@ import sys
 
 import duckdb
 
-from duckdb_job import spatial_extension
+from duckdb_job import segments_table, spatial_extension
 
 
 def main():
@@ -28,14 +28,7 @@ def main():
 
     con.execute(f"""
     CREATE TABLE parcels AS SELECT SWIS || '-' || PRINT_KEY AS id, geom FROM {layer('parcels')};
-    CREATE TABLE segments AS
-        WITH rings AS (
-            SELECT row_number() OVER () AS ring_id, ST_ExteriorRing(geom) AS ring FROM {layer('shoreline')}),
-        points AS (
-            SELECT ring_id, unnest(ST_Dump(ST_Points(ring)), recursive := true) FROM rings),
-        pairs AS (
-            SELECT geom AS a, lead(geom) OVER (PARTITION BY ring_id ORDER BY path[1]) AS b FROM points)
-        SELECT ST_MakeLine(a, b) AS geom FROM pairs WHERE b IS NOT NULL;
+    {segments_table(layer('shoreline'))}
     """)
     con.execute(f"""
     COPY (

@@ -42,6 +42,19 @@ def spatial_extension():
     return found[-1]
 
 
+def segments_table(shoreline):
+    """SQL making the table `segments`: the exterior rings of the lakes in `shoreline` (an ST_Read call) cut
+    into their straight segments, so that a spatial join with ST_DWithin can use DuckDB's R-tree."""
+    return f"""CREATE TABLE segments AS
+        WITH rings AS (
+            SELECT row_number() OVER () AS ring_id, ST_ExteriorRing(geom) AS ring FROM {shoreline}),
+        points AS (
+            SELECT ring_id, unnest(ST_Dump(ST_Points(ring)), recursive := true) FROM rings),
+        pairs AS (
+            SELECT geom AS a, lead(geom) OVER (PARTITION BY ring_id ORDER BY path[1]) AS b FROM points)
+        SELECT ST_MakeLine(a, b) AS geom FROM pairs WHERE b IS NOT NULL;"""
+
+
 def main():
     bench_dir, out_csv = sys.argv[1], sys.argv[2]
     as_of = sys.argv[3] if len(sys.argv) > 3 else "2027-01-15"
@@ -60,14 +73,7 @@ def main():
     CREATE TABLE here AS
         SELECT p.id, coalesce(s.geom, ST_PointOnSurface(p.geom)) AS pt, s.geom IS NOT NULL AS has_system
         FROM parcels p LEFT JOIN systems s USING (id);
-    CREATE TABLE segments AS
-        WITH rings AS (
-            SELECT row_number() OVER () AS ring_id, ST_ExteriorRing(geom) AS ring FROM {layer('shoreline')}),
-        points AS (
-            SELECT ring_id, unnest(ST_Dump(ST_Points(ring)), recursive := true) FROM rings),
-        pairs AS (
-            SELECT geom AS a, lead(geom) OVER (PARTITION BY ring_id ORDER BY path[1]) AS b FROM points)
-        SELECT ST_MakeLine(a, b) AS geom FROM pairs WHERE b IS NOT NULL;
+    {segments_table(layer('shoreline'))}
     CREATE TABLE shore AS
         SELECT p.id, min(ST_Distance(p.geom, s.geom)) AS d
         FROM parcels p JOIN segments s ON ST_DWithin(p.geom, s.geom, 1000) GROUP BY p.id;
