@@ -321,7 +321,7 @@ impl LayerReader for GeoPackage {
         let opened = Opened::open(layer.file, layer.member, layer.path, options)?;
         if matches!(opened.key, Key::None) {
             // A view without an integer key has no order to resume from: it is read whole.
-            let (layer, problems) = self.read(layer, options)?;
+            let (layer, problems) = read_opened(opened, layer.file, layer.path)?;
             return Ok(LayerBlocks::in_memory(layer, problems));
         }
         blocks::open(opened, layer.file, layer.path)
@@ -399,7 +399,11 @@ pub(super) fn read(
     label: &Path,
     options: &ReadOptions,
 ) -> Result<(Layer, Vec<Problem>)> {
-    let opened = Opened::open(file, layer, label, options)?;
+    read_opened(Opened::open(file, layer, label, options)?, file, label)
+}
+
+/// Reads the whole table of `opened`, from `file`; `label` is the path problems name.
+fn read_opened(opened: Opened, file: &Path, label: &Path) -> Result<(Layer, Vec<Problem>)> {
     let mut statement = opened.conn.prepare(&opened.query(&opened.key.order())).map_err(sql(file))?;
     let mut rows = statement.query([]).map_err(sql(file))?;
     let (mut features, mut problems) = (Vec::new(), Vec::new());
