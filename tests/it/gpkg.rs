@@ -677,6 +677,11 @@ fn a_feature_view_without_an_integer_key_is_read() {
     assert_eq!(layer.features.iter().map(|f| f.record).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(problems.len(), 1, "the row without a shape: {problems:?}");
     assert!(matches!(problems[0].location, Location::Record(_)), "{problems:?}");
+    // Opened in blocks, as the pipeline opens the parcels, the view is read whole: the same rows and problems.
+    let mut blocks = lakeshore::formats::blocks::LayerBlocks::open(&view, &ReadOptions::default()).unwrap();
+    let (block, found) = blocks.next_block(10).unwrap();
+    assert_eq!(format!("{block:?}"), format!("{:?}", layer.features));
+    assert_eq!(found, problems);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
