@@ -14,7 +14,7 @@
 //!   publishing removes its staging folder and leaves the folder as it was.
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
@@ -214,11 +214,7 @@ impl Lock {
         loop {
             let mut file = open_lock_file(&path)?;
             if !try_lock(&file).map_err(|e| Error::io(&path, e))? {
-                let mut said = String::new();
-                let _ = Read::by_ref(&mut file).take(4096).read_to_string(&mut said);
-                let said = crate::model::controls::without_controls(said.trim()).0.into_owned();
-                let holder =
-                    if said.is_empty() { "which one has not yet been written".to_string() } else { said };
+                let holder = holder_of(&mut file);
                 return Err(Error::format(
                     dir,
                     format!(
@@ -243,6 +239,23 @@ impl Lock {
             return Ok(Lock { path, _file: file });
         }
     }
+}
+
+/// Who holds the lock of `file`, as the holder wrote it. The holder writes its line just after taking the
+/// lock, so a line not yet whole is read again, for up to two seconds, before the run says it does not know.
+fn holder_of(file: &mut File) -> String {
+    const TRIES: u32 = 200;
+    for _ in 0..TRIES {
+        let mut said = String::new();
+        let read = file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| Read::by_ref(file).take(4096).read_to_string(&mut said));
+        if read.is_ok() && said.ends_with('\n') {
+            return crate::model::controls::without_controls(said.trim()).0.into_owned();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    "which one has not yet been written".to_string()
 }
 
 impl Drop for Lock {
@@ -382,6 +395,20 @@ mod tests {
         assert_eq!(manifest["as_of"], "2027-01-15");
         assert_eq!(manifest["command"], serde_json::json!(command()));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_holder_is_read_from_the_start_of_its_line_without_controls() {
+        let dir = fresh("holder");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut file = open_lock_file(&dir.join(LOCK)).unwrap();
+        file.write_all(b"pid 7, started 2027-01-15 09:00:00 UTC, command: lakeshore \x1b[2Jschedule\n")
+            .unwrap();
+        assert_eq!(
+            holder_of(&mut file),
+            "pid 7, started 2027-01-15 09:00:00 UTC, command: lakeshore \u{fffd}[2Jschedule"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
