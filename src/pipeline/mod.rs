@@ -7,44 +7,41 @@
 pub mod config;
 mod entry;
 pub mod init;
+mod parcel;
 mod progress;
 mod records;
 pub mod reference;
 mod warnings;
 mod world;
 
-use entry::{entry, in_service, report_permit_terms};
+use entry::report_permit_terms;
+use parcel::{Found, Scheduler};
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress, Stopwatch};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
 use warnings::Warnings;
 use world::build_world;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
-use geo::{Distance, Euclidean, MultiPolygon};
-use rayon::prelude::*;
 
 use crate::classify::parcels::{
-    duplicate_problem, parcel_record, FieldChoice, ParcelColumns, ParcelPositions, ParcelRecord,
-    ParcelSchema, SystemFields,
+    duplicate_problem, FieldChoice, ParcelColumns, ParcelPositions, ParcelSchema, SystemFields,
 };
-use crate::classify::{classify, Parcel};
 use crate::crs::layer::{Feature, Layer};
 use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::field_names;
 use crate::formats::ReadOptions;
 use crate::law::obligations::{Obligation, Records};
-use crate::law::permit::permit_for;
 use crate::law::schedule::Row;
-use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::pipeline::reference::{read_reference, Reference};
-use crate::records::events::{events_of, Event, Pipe, Sample};
+use crate::records::events::{Event, Pipe, Sample};
 use crate::records::inspections::Inspections;
-use crate::rules::{decide, Exclusion, RuleSet};
+use crate::rules::{Exclusion, RuleSet};
 
 /// The result of a schedule run.
 #[derive(Debug)]
@@ -160,6 +157,39 @@ fn project_block(
     let layer = Layer { path: path.to_path_buf(), crs: crs.clone(), fields: Vec::new(), features };
     let (layer, problems) = reprojector.project_layer(layer);
     (layer.into_inner().features, problems)
+}
+
+/// The blocks of the parcels layer, read on a thread of `scope` one block ahead of their consumer, until the
+/// first empty block or error. When the layer's records can be read in any order and lie near enough to id
+/// order, a block is the records of the next `block_size` positions: the rows then come in the order of the
+/// output, and a writer puts them straight into its file. Otherwise blocks come in the file's order.
+fn read_ahead<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    blocks: &'s mut LayerBlocks,
+    known: &'s ParcelPositions,
+    block_size: usize,
+) -> std::sync::mpsc::Receiver<Result<(Vec<Feature>, Vec<Problem>)>> {
+    let by_position =
+        block_size != usize::MAX && blocks.reads_any_records() && known.blocks_read_forward(block_size);
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+    scope.spawn(move || {
+        let mut next: usize = 0;
+        loop {
+            let block = if by_position {
+                let end = known.len().min(next.saturating_add(block_size));
+                let records = known.records_at(next..end);
+                next = end;
+                blocks.read_records(&records)
+            } else {
+                blocks.next_block(block_size)
+            };
+            let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
+            if sender.send(block).is_err() || last {
+                break;
+            }
+        }
+    });
+    receiver
 }
 
 /// The parcels layer, opened: its records come in blocks; their ids, sorted, were read first.
@@ -280,30 +310,8 @@ pub fn stream_schedule_in_blocks(
     let known = &*ids;
     let mut run = std::thread::scope(|s| -> Result<Run> {
         // The parcels layer is read ahead on its own thread from here on: its first blocks while the systems
-        // and record files are read, then each next block while the one before is classified. When the
-        // layer's records can be read in any order and lie near enough to id order, a block is the records of
-        // the next `block_size` positions: the rows then come in the order of the output, and a writer puts
-        // them straight into its file.
-        let by_position =
-            block_size != usize::MAX && blocks.reads_any_records() && known.blocks_read_forward(block_size);
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        s.spawn(move || {
-            let mut next: usize = 0;
-            loop {
-                let block = if by_position {
-                    let end = known.len().min(next.saturating_add(block_size));
-                    let records = known.records_at(next..end);
-                    next = end;
-                    blocks.read_records(&records)
-                } else {
-                    blocks.next_block(block_size)
-                };
-                let last = block.as_ref().map_or(true, |(features, _)| features.is_empty());
-                if sender.send(block).is_err() || last {
-                    break;
-                }
-            }
-        });
+        // and record files are read, then each next block while the one before is scheduled.
+        let receiver = read_ahead(s, blocks, known, block_size);
 
         // The systems layer is read on one core while the record files are read on the other.
         let matcher = Matcher::new(config, known, schema);
@@ -356,124 +364,22 @@ pub fn stream_schedule_in_blocks(
             mailing_gap: schema.mailing_gap(),
         };
         progress.start("classifying parcels", known.len());
-        let (events, reports, world) = (&run.events, &run.inspections.reports, &world);
-        let installed = &run.inspections.installed;
-        // System points too far outside the parcels they name, reported as each block is scheduled.
-        let strays = Mutex::new(Vec::new());
-        // Parcels whose tier the shoreline layer's line would change: (id, tier by the DEM's, by the layer's).
-        let moved: Mutex<Vec<(String, &str, &str)>> = Mutex::new(Vec::new());
-        let system_of = |parcel: &ParcelRecord, shape: &MultiPolygon<f64>, at: usize| {
-            let system = systems.get(at)?;
-            let limit = rules.systems.max_outside_parcel_ft;
-            let outside = Euclidean.distance(&system.location, shape);
-            if outside <= limit {
-                return Some(system);
-            }
-            let file = config.layers.systems.as_deref().unwrap_or(Path::new("systems"));
-            let record = systems.record(at).map_or(Location::UnnumberedRecord, Location::Record);
-            strays.lock().unwrap_or_else(PoisonError::into_inner).push(Problem::new(
-                file,
-                record,
-                format!(
-                    "system point lies {outside:.0} ft outside parcel {}, which it names (more than [systems] \
-                     max_outside_parcel_ft = {limit} ft of the rule set); the parcel is located by its own polygon: \
-                     move the point into the parcel or fix its parcel id",
-                    parcel.id
-                ),
-            ));
-            None
+        let scheduler = Scheduler {
+            config,
+            layer: parcel::Layer { path: &path, crs: &crs, schema, columns: parcel_columns },
+            known,
+            world: &world,
+            check_world: check_world.as_ref(),
+            ground: ground.as_ref(),
+            systems: &systems,
+            warnings: &warnings,
+            history: history.as_deref(),
+            events: &run.events,
+            inspections: &run.inspections,
+            progress,
+            found: Found::default(),
         };
-        // One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
-        let schedule_parcel = |mut parcel: ParcelRecord, at: usize| {
-            if let Some(why) = known.duplicate(at) {
-                parcel.defect.get_or_insert(why);
-            }
-            let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
-                (None, Some(shape)) => {
-                    warnings.sewer(rules, parcel.sewer.as_deref());
-                    let system = system_of(&parcel, &shape, at);
-                    let input = Parcel {
-                        shape,
-                        town_attribute: parcel.town.take(),
-                        sewer_code: parcel.sewer.take(),
-                        swis: parcel.swis.take(),
-                        system,
-                    };
-                    let mut facts = classify(world, rules, &input);
-                    if let Some(ground) = &ground {
-                        ground.screen(rules, &input, &mut facts);
-                    }
-                    // Farther than the search radius from both lines, the shoreline layer gives the same
-                    // facts: only parcels near either line are measured again.
-                    let check = check_world.as_ref().filter(|check| {
-                        facts.shore.is_some() || check.shore.nearest_to_parcel(&input.shape).is_some()
-                    });
-                    if let Some(check) = check {
-                        let by_dem = decide(rules, &facts).tier_name(rules);
-                        let by_layer = decide(rules, &classify(check, rules, &input)).tier_name(rules);
-                        if by_dem != by_layer {
-                            let mut moved = moved.lock().unwrap_or_else(PoisonError::into_inner);
-                            moved.push((parcel.id.to_string(), by_dem, by_layer));
-                        }
-                    }
-                    // The parcel keeps its town, and its shape when the outputs need it; the sewer code has
-                    // served.
-                    (parcel.shape, parcel.town) =
-                        (config.keep_shapes.then_some(input.shape), input.town_attribute);
-                    let decision = decide(rules, &facts);
-                    (Some(facts), Some(decision))
-                }
-                (_, shape) => {
-                    parcel.shape = shape;
-                    (None, None)
-                }
-            };
-            let last = history.as_ref().and_then(|h| h[at].clone());
-            let in_service = in_service(events_of(events, at), installed.get(at).copied().flatten());
-            let mut entry = entry(config, decision, last, in_service, history.is_some());
-            // A parcel the law does not reach (public sewer, outside the county) gets no class or permit.
-            let report =
-                reports.get(at).and_then(|r| r.as_deref()).filter(|_| entry.out_of_scope().is_none());
-            if let Some(report) = report {
-                entry.permit = permit_for(rules, report, facts.as_ref(), events_of(events, at)).map(Box::new);
-            }
-            progress.advance();
-            Row { at, parcel, facts, entry }
-        };
-        // Each feature becomes its record, finds its position and is scheduled in one pass on all cores; the
-        // few records with problems report them on the way. A record whose id is not the one the id pass read
-        // means the file changed under the run.
-        let schedule_block = |features: Vec<Feature>| -> Result<(Vec<Row>, Vec<Problem>)> {
-            let found = Mutex::new(Vec::new());
-            let changed = Mutex::new(None);
-            let rows: Vec<Row> = features
-                .into_par_iter()
-                .map(|feature| {
-                    let (parcel, problems) = parcel_record(feature, parcel_columns, schema, &path, &crs);
-                    if !problems.is_empty() {
-                        found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
-                    }
-                    match known.slot(&parcel.id, parcel.record) {
-                        Some(at) => schedule_parcel(parcel, at),
-                        None => {
-                            let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
-                            changed.get_or_insert((parcel.record, parcel.id.clone()));
-                            let entry = entry(config, None, None, None, false);
-                            Row { at: usize::MAX, parcel, facts: None, entry }
-                        }
-                    }
-                })
-                .collect();
-            if let Some((record, id)) = changed.into_inner().unwrap_or_else(PoisonError::into_inner) {
-                return Err(Error::format(
-                    &path,
-                    format!(
-                        "record {record} changed while the layer was read (its id is now {id}): run again"
-                    ),
-                ));
-            }
-            Ok((rows, found.into_inner().unwrap_or_else(PoisonError::into_inner)))
-        };
+        let (events, reports) = (&run.events, &run.inspections.reports);
         // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
         // copying into its file) runs beside the classification instead of after it.
         let mut handed: Option<Vec<Row>> = None;
@@ -502,13 +408,12 @@ pub fn stream_schedule_in_blocks(
             }
             let before = handed.take();
             let (scheduled, consumed) = rayon::join(
-                || schedule_block(features),
+                || scheduler.block(features),
                 || before.map_or(Ok(()), |rows| each_block(&run, rows)),
             );
             consumed?;
             let (rows, found) = scheduled?;
             run.problems.extend(found);
-            run.problems.append(&mut strays.lock().unwrap_or_else(PoisonError::into_inner));
             report_parcel_problems(&rows, known, &path, &mut run.problems);
             warnings.block(&rows, &systems);
             let history = config.layers.history.as_deref();
@@ -521,7 +426,7 @@ pub fn stream_schedule_in_blocks(
         if let Some(rows) = handed {
             each_block(&run, rows)?;
         }
-        let moved = moved.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let moved = scheduler.finish();
         if check_world.is_some() {
             run.notes.push(reference::mhw::moved_note(moved));
         }
