@@ -19,7 +19,7 @@ fn run_sample(out: &Path) {
 }
 
 fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lakeshore-outputs-{name}-{}", std::process::id()));
+    let dir = crate::common::scratch_root().join(format!("outputs-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
