@@ -39,3 +39,8 @@ pub mod law;
 
 pub mod pipeline;
 pub mod report;
+
+/// The one folder of a test process's files, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/it/scratch.rs"]
+mod scratch;

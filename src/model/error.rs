@@ -323,7 +323,7 @@ mod tests {
 
     impl Scratch {
         fn new(test: &str) -> Self {
-            let dir = std::env::temp_dir().join(format!("lakeshore-error-{test}-{}", std::process::id()));
+            let dir = crate::scratch::root().join(format!("error-{test}"));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             Scratch(dir)

@@ -457,7 +457,7 @@ mod tests {
     /// nothing, and a cell that is not yes or no is reported on its line.
     #[test]
     fn illegally_installed_is_the_latest_determination_by_date() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-inspections-{}", std::process::id()));
+        let dir = crate::scratch::root().join("inspections");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("history.csv");
         std::fs::write(

@@ -67,7 +67,7 @@ const SPEC: Spec<'static> = Spec {
 
 /// A file named `name` holding `bytes`, in a folder of its own.
 fn file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lakeshore-records-{}-{name}", std::process::id()));
+    let dir = crate::scratch::root().join(format!("records-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();

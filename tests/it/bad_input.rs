@@ -59,7 +59,7 @@ impl TempDir {
     fn new(name: &str) -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = crate::common::scratch_root().join(format!("bad-input-{name}-{n}"));
+        let dir = crate::scratch::root().join(format!("bad-input-{name}-{n}"));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
         TempDir(dir)

@@ -41,7 +41,7 @@ fn completions_name_every_command() {
 
 #[test]
 fn quiet_prints_nothing_on_stdout() {
-    let dir = crate::common::scratch_root().join("cli-quiet");
+    let dir = crate::scratch::root().join("cli-quiet");
     let quiet = |config: &str| {
         let args = ["schedule", "--config", config, "--as-of", "2027-01-15", "--quiet", "--out"];
         let out = lakeshore(&[&args[..], &[dir.to_str().unwrap()]].concat());
@@ -83,7 +83,7 @@ fn bad_flags_say_what_to_write() {
 /// followed by the toml crate's own account of it), a folder that cannot be made with the system's reason once.
 #[test]
 fn an_error_is_told_once() {
-    let dir = crate::common::scratch_root().join("cli-told");
+    let dir = crate::scratch::root().join("cli-told");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
 

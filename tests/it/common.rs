@@ -42,52 +42,14 @@ pub fn read_rows(path: &std::path::Path) -> Result<(Vec<String>, Vec<Row>), Stri
     Ok((header, rows))
 }
 
-/// A new empty folder for one test's files, named after `label`, in [`scratch_root`].
+/// A new empty folder for one test's files, named after `label`, in [`scratch::root`](crate::scratch::root).
 #[allow(dead_code)]
 pub fn fresh_dir(label: &str) -> std::path::PathBuf {
     use std::time::{SystemTime, UNIX_EPOCH};
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let dir = scratch_root().join(format!("{label}-{nanos}"));
+    let dir = crate::scratch::root().join(format!("{label}-{nanos}"));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
-}
-
-/// The folder this test process keeps its files in: `lakeshore-tests-PID` in Cargo's folder for the files of
-/// integration tests (`CARGO_TARGET_TMPDIR`, inside the target folder). The first call removes the folders
-/// of earlier test processes that have ended, so the tests never leave more behind than their last run's,
-/// however they ended, and never fill the system's temp folder.
-#[allow(dead_code)]
-pub fn scratch_root() -> &'static std::path::Path {
-    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    ROOT.get_or_init(|| {
-        const PREFIX: &str = "lakeshore-tests-";
-        let parent = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let pid = name.to_str().and_then(|n| n.strip_prefix(PREFIX)).and_then(|p| p.parse::<u32>().ok());
-            if pid.is_some_and(|pid| !running(pid)) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-        let root = parent.join(format!("{PREFIX}{}", std::process::id()));
-        std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("cannot create {}: {e}", root.display()));
-        root
-    })
-}
-
-/// Whether process `pid` is running (signal 0 checks without sending anything; EPERM means it runs as
-/// another user).
-#[cfg(unix)]
-fn running(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
-    // SAFETY: kill with signal 0 sends nothing; it only checks that the process exists.
-    unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) }
-}
-
-/// Without a way to ask, every process is taken to be running, and nothing is removed.
-#[cfg(not(unix))]
-fn running(_: u32) -> bool {
-    true
 }
 
 /// Whether the tests run in CI: the environment variable `CI` is set (to anything but empty, `0` or `false`).

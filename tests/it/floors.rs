@@ -98,17 +98,38 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The modules `lib.rs` declares for its tests only (`#[cfg(test)]` above `mod name;`, doc comments and
+/// attributes between): whole test files (a module's `tests.rs`) may import them.
+fn test_only_modules(lib: &str) -> BTreeSet<String> {
+    let mut test_only = BTreeSet::new();
+    let mut under_cfg_test = false;
+    for line in lib.lines().map(str::trim) {
+        if line == "#[cfg(test)]" {
+            under_cfg_test = true;
+        } else if let Some(name) = line.strip_prefix("mod ").and_then(|rest| rest.strip_suffix(';')) {
+            if under_cfg_test {
+                test_only.insert(name.to_string());
+            }
+            under_cfg_test = false;
+        } else if !line.starts_with("#[") && !line.starts_with("///") {
+            under_cfg_test = false;
+        }
+    }
+    test_only
+}
+
 /// Every `crate::` import of the library, as (importing module, imported module, file).
 fn imports(src: &Path) -> Vec<(String, String, String)> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
     files.sort();
+    let test_only = test_only_modules(&fs::read_to_string(src.join("lib.rs")).unwrap());
     let mut edges = Vec::new();
     for file in files {
         let relative = file.strip_prefix(src).unwrap().to_string_lossy().replace('\\', "/");
         let module = relative.split('/').next().unwrap().trim_end_matches(".rs").to_string();
         for target in imported_modules(&fs::read_to_string(&file).unwrap()) {
-            if target != module {
+            if target != module && !test_only.contains(&target) {
                 edges.push((module.clone(), target, relative.clone()));
             }
         }

@@ -19,7 +19,7 @@ fn run_sample(out: &Path) {
 }
 
 fn out_dir(name: &str) -> PathBuf {
-    let dir = crate::common::scratch_root().join(format!("geoparquet-{name}"));
+    let dir = crate::scratch::root().join(format!("geoparquet-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

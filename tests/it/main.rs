@@ -37,6 +37,7 @@ mod real_data;
 mod record_files;
 mod safe_outputs;
 mod scope_and_timeline;
+mod scratch;
 mod shared_reference;
 mod spreadsheets;
 mod streaming;

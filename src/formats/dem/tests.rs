@@ -7,7 +7,7 @@ use super::write::{write_big_geotiff, write_geotiff, GeoTiffSpec, Layout, Sample
 use super::*;
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lakeshore-dem-{}-{name}", std::process::id()));
+    let dir = crate::scratch::root().join(format!("dem-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -44,7 +44,7 @@ mod tests {
 
     #[test]
     fn a_world_file_gives_the_centre_of_the_first_pixel_and_the_steps() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-world-{}", std::process::id()));
+        let dir = crate::scratch::root().join("world");
         std::fs::create_dir_all(&dir).unwrap();
         let image = dir.join("dem.tif");
         assert_eq!(transform(&image).unwrap(), None);

@@ -20,7 +20,7 @@ impl TempFile {
     fn bytes(bytes: &[u8]) -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("lakeshore-geojson-{}-{n}.geojson", std::process::id()));
+        let path = crate::scratch::root().join(format!("geojson-{n}.geojson"));
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }

@@ -337,7 +337,7 @@ mod test_support {
         pub(super) fn new(name: &str) -> Self {
             static NEXT: AtomicUsize = AtomicUsize::new(0);
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = std::env::temp_dir().join(format!("lakeshore-shp-{name}-{}-{n}", std::process::id()));
+            let dir = crate::scratch::root().join(format!("shp-{name}-{n}"));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             TempDir(dir)

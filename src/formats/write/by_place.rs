@@ -348,7 +348,7 @@ mod tests {
     }
 
     fn dir(label: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("lakeshore-by-place-{label}-{}", std::process::id()));
+        let dir = crate::scratch::root().join(format!("by-place-{label}"));
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }

@@ -106,7 +106,7 @@ mod tests {
     /// `sha256sum` gives its bytes; a file changed after it was put in place is read again.
     #[test]
     fn a_file_is_hashed_as_written_and_read_again_once_changed() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-digest-{}", std::process::id()));
+        let dir = crate::scratch::root().join("digest");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("new.txt");
         super::super::write_atomic(&path, |w| w.write_all(b"new\n")).unwrap();

@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn a_failed_write_leaves_the_old_file() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-atomic-{}", std::process::id()));
+        let dir = crate::scratch::root().join("atomic");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("schedule.csv");
         write_atomic(&path, |w| w.write_all(b"old\n")).unwrap();
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn temporary_files_of_dead_runs_are_removed() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-stale-{}", std::process::id()));
+        let dir = crate::scratch::root().join("stale");
         std::fs::create_dir_all(&dir).unwrap();
         // No process has id 0 in /proc nor a name that is not a number; the other target's file stays.
         for name in [".schedule.csv.tmp-0", ".schedule.csv.tmp-x", ".problems.csv.tmp-0"] {

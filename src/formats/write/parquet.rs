@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn parquet_file_carries_wkb_and_geo_metadata() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-geoparquet-{}", std::process::id()));
+        let dir = crate::scratch::root().join("geoparquet");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rows.parquet");
         let table = Rows(vec![Some(MultiPolygon(vec![rectangle()])), None]);

@@ -330,7 +330,7 @@ mod tests {
     use super::*;
 
     fn fresh(label: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("lakeshore-set-{label}-{}", std::process::id()));
+        let dir = crate::scratch::root().join(format!("set-{label}"));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }

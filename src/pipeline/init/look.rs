@@ -247,7 +247,7 @@ mod tests {
     /// three columns, as the record readers read it, and its rows are counted, the blank line not.
     #[test]
     fn a_semicolon_log_is_surveyed_by_its_columns() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-init-semicolon-{}", std::process::id()));
+        let dir = crate::scratch::root().join("init-semicolon");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("inspections.csv");
         std::fs::write(&path, "parcel_id;inspection_date;result\n054689-128.05-1-1;2025-06-12;pass\n\n052089-123.45-1-2;2018-04-04;pass\n").unwrap();

@@ -432,7 +432,7 @@ mod tests {
             vertical_cs: None,
             layout: Layout::Tiles(64, 64),
         };
-        let dir = std::env::temp_dir().join(format!("lakeshore-mhw-{}", std::process::id()));
+        let dir = crate::scratch::root().join("mhw");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("{name}.tif"));
         let mut file = std::fs::File::create(&path).unwrap();
