@@ -8,6 +8,11 @@
 //! repeated texts (towns, tiers, reasons, citations) are stored once in a string table, and the data is
 //! embedded as JSON with `<`, `>`, `&` and the JavaScript line separators escaped, so no value (an owner
 //! named `</script>`) can end the script element.
+//!
+//! The page (`data/templates/map.html`) draws the parcels through one canvas layer of its own, from flat
+//! arrays of projected vertices, rather than a Leaflet object per parcel: a parcel is drawn when its box meets
+//! the view, as its box when it is a few pixels across, and clicks are found by its rings. So a page of a
+//! million parcels opens, filters and redraws in seconds.
 
 use geo::{LineString, MultiPolygon, Polygon, Simplify};
 use rustc_hash::FxHashMap;
