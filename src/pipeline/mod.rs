@@ -133,7 +133,7 @@ impl Run {
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
 /// parcels are never held whole), large enough that each block keeps both cores busy.
-pub const PARCEL_BLOCK: usize = 1 << 15;
+pub const PARCEL_BLOCK: usize = 1 << 14;
 
 /// How many records of a layer read in blocks go in one: `block`, or the whole layer when it must be
 /// reprojected, since reprojection interpolates on a grid fitted to the whole layer and its coordinates must
