@@ -99,11 +99,8 @@ fn the_hundred_feet_run_from_the_absorption_field() {
     let measured = Context { measured_ft: Some(120.0), ..unlocated.clone() };
     assert_eq!(decide_permit(&rules(), &sound(), &measured).class, Class::Existing);
     // Measured 60 ft wins over a located system's GIS 150 ft: substandard.
-    let closer = Context {
-        measured_ft: Some(60.0),
-        watercourse_ft: Measured::Ft(150.0),
-        ..context(date(2026, 6, 1))
-    };
+    let closer =
+        Context { measured_ft: Some(60.0), watercourse_ft: Measured::Ft(150.0), ..context(date(2026, 6, 1)) };
     assert_eq!(decide_permit(&rules(), &sound(), &closer).class, Class::Substandard);
 }
 
@@ -172,10 +169,7 @@ fn a_permit_to_discharge_ends_within_five_years_of_its_start() {
     let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 1)));
     assert_eq!((p.expires, p.out_of_term), (Some(date(2031, 3, 1)), None));
     let p = decide_permit(&rules(), &sound(), &issued(date(2031, 3, 2)));
-    assert_eq!(
-        (p.expires, p.out_of_term.map(|t| t.used)),
-        (Some(date(2031, 3, 1)), Some(date(2031, 3, 1)))
-    );
+    assert_eq!((p.expires, p.out_of_term.map(|t| t.used)), (Some(date(2031, 3, 1)), Some(date(2031, 3, 1))));
     let unknown_start = Context { starts: None, ..issued(date(2036, 3, 1)) };
     let p = decide_permit(&rules(), &sound(), &unknown_start);
     assert_eq!((p.expires, p.out_of_term), (Some(date(2036, 3, 1)), None));
@@ -203,11 +197,7 @@ fn an_interim_permit_runs_at_least_a_year_from_its_start() {
     );
     assert_eq!(
         p.out_of_term,
-        Some(OutOfTerm {
-            recorded: date(2026, 12, 1),
-            used: date(2027, 6, 1),
-            limit: TermLimit::Shortest
-        })
+        Some(OutOfTerm { recorded: date(2026, 12, 1), used: date(2027, 6, 1), limit: TermLimit::Shortest })
     );
     let early = Context { renewals: vec![date(2026, 11, 20)], ..issued(date(2026, 12, 1)) };
     assert_eq!(decide_permit(&rules(), &bad, &early).renewal_due, Some(date(2028, 6, 1)));
@@ -269,11 +259,8 @@ fn a_record_beyond_a_bound_is_reported_at_its_line() {
     let permit = permit_for(&rules, &permitted, None, &within).expect("a permit");
     assert_eq!(term_problem(permits, &permit, &permitted, &within, history), None);
 
-    let short = report(
-        Findings { tank_adequate: false, ..sound() },
-        Some(date(2026, 6, 1)),
-        Some(date(2026, 12, 1)),
-    );
+    let short =
+        report(Findings { tank_adequate: false, ..sound() }, Some(date(2026, 6, 1)), Some(date(2026, 12, 1)));
     let permit = permit_for(&rules, &short, None, &[]).expect("a permit");
     assert_eq!(permit.expires, Some(date(2027, 6, 1)));
     assert_eq!(

@@ -129,26 +129,15 @@ fn a_hearing_held_is_finally_adjourned_unless_continued() {
     let adjourned = |line, on| on_line(line, event("hearing-adjourned", on, vec![]));
     assert_eq!(decision(&[held(2, d(2026, 11, 30))]), [Some(d(2026, 12, 30))]);
     assert_eq!(
-        decision(&[
-            held(2, d(2026, 11, 30)),
-            continued(3, d(2026, 11, 30)),
-            adjourned(4, d(2026, 12, 7))
-        ]),
+        decision(&[held(2, d(2026, 11, 30)), continued(3, d(2026, 11, 30)), adjourned(4, d(2026, 12, 7))]),
         [Some(d(2027, 1, 6))]
     );
     assert_eq!(decision(&[held(2, d(2026, 11, 30)), held(3, d(2026, 12, 14))]), [Some(d(2027, 1, 13))]);
     assert_eq!(decision(&[held(2, d(2026, 11, 30)), continued(3, d(2026, 11, 30))]), []);
-    assert_eq!(
-        decision(&[held(2, d(2026, 11, 30)), adjourned(3, d(2026, 11, 30))]),
-        [Some(d(2026, 12, 30))]
-    );
+    assert_eq!(decision(&[held(2, d(2026, 11, 30)), adjourned(3, d(2026, 11, 30))]), [Some(d(2026, 12, 30))]);
     // A continuation written above the session on the same day does not come after it.
-    assert_eq!(
-        decision(&[continued(2, d(2026, 11, 30)), held(3, d(2026, 11, 30))]),
-        [Some(d(2026, 12, 30))]
-    );
-    let decided =
-        [held(2, d(2026, 11, 30)), on_line(3, event("appeal-decision", d(2026, 12, 20), vec![]))];
+    assert_eq!(decision(&[continued(2, d(2026, 11, 30)), held(3, d(2026, 11, 30))]), [Some(d(2026, 12, 30))]);
+    let decided = [held(2, d(2026, 11, 30)), on_line(3, event("appeal-decision", d(2026, 12, 20), vec![]))];
     assert_eq!(decision(&decided), []);
     // The session held closes §801.2's hearing clock, continued or not: notice Friday 2026-11-20, hearing
     // due 15 days later (Saturday Dec 5, run to Monday Dec 7).
@@ -168,20 +157,16 @@ fn deficiency_permit_thirty_days_from_receipt() {
     let got = open(&[received(d(2026, 9, 30), d(2026, 10, 2))], None, d(2026, 10, 3));
     assert_eq!(due_of(&got, "deficiency-permit"), Some(Some(d(2026, 11, 2))));
     let rules = RuleSet::gorham_ch56();
-    let mailed =
-        found(&rules, &[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
+    let mailed = found(&rules, &[event("deficiency-notice", d(2024, 7, 10), vec![])], None, d(2024, 7, 11));
     let permit = mailed.iter().find(|o| o.kind.as_str() == "deficiency-permit").expect("open");
     assert_eq!(permit.due, Some(d(2024, 8, 14)));
     let detail = permit.detail.as_deref().unwrap_or_default();
     assert!(detail.contains("plus 5 days for mailing (2024-07-15)"), "{detail}");
     let got = found(&rules, &[received(d(2026, 11, 20), d(2026, 11, 23))], None, d(2026, 11, 24));
-    let detail =
-        got.iter().find(|o| o.kind.as_str() == "deficiency-permit").and_then(|o| o.detail.clone());
+    let detail = got.iter().find(|o| o.kind.as_str() == "deficiency-permit").and_then(|o| o.detail.clone());
     assert_eq!(detail.as_deref(), Some("counted from receipt on 2026-11-23 (received)"));
-    let permitted = [
-        event("deficiency-notice", d(2024, 7, 10), vec![]),
-        event("permit-issued", d(2024, 8, 1), vec![]),
-    ];
+    let permitted =
+        [event("deficiency-notice", d(2024, 7, 10), vec![]), event("permit-issued", d(2024, 8, 1), vec![])];
     assert_eq!(due_of(&open(&permitted, None, d(2024, 9, 1)), "deficiency-permit"), None);
 }
 
@@ -212,10 +197,7 @@ fn conveyance_inspection() {
     let rules = RuleSet::gorham_ch56();
     let late = found(&rules, &[sale(None)], Some(d(2026, 12, 2)), d(2027, 1, 15));
     let row = late.iter().find(|o| o.kind.as_str() == "conveyance-inspection").expect("listed");
-    assert_eq!(
-        (row.due, row.corrected, row.overdue),
-        (Some(d(2026, 12, 1)), Some(d(2026, 12, 2)), false)
-    );
+    assert_eq!((row.due, row.corrected, row.overdue), (Some(d(2026, 12, 1)), Some(d(2026, 12, 2)), false));
 }
 
 /// Art. V §IV.B.1: "Prior to any property transfer, all septic or holding tanks must be pumped out ...
@@ -337,10 +319,7 @@ fn new_and_replaced_systems_need_plans_accepted_and_a_permit_before_construction
     let state = |events: &[Event]| state_on(&rules, events, d(2027, 1, 15));
     let replaced =
         [event("system-replaced", d(2026, 5, 1), vec![]), event("plan-accepted", d(2026, 5, 1), vec![])];
-    assert_eq!(
-        state(&replaced),
-        [("system-construction-permit".into(), Some(d(2026, 5, 1)), true, None)]
-    );
+    assert_eq!(state(&replaced), [("system-construction-permit".into(), Some(d(2026, 5, 1)), true, None)]);
     let installed = [
         event("plan-accepted", d(2024, 9, 2), vec![]),
         event(SYSTEM_INSTALLED, d(2025, 9, 3), vec![]),
@@ -388,9 +367,8 @@ fn thresholds_are_strict() {
         |pct: f64| event("expansion", d(2026, 6, 1), vec![("expansion_pct", EventValue::Number(pct))]);
     assert!(due_of(&open(&[expansion(50.0)], None, d(2026, 7, 1)), "expansion-inspection").is_none());
     assert!(due_of(&open(&[expansion(50.5)], None, d(2026, 7, 1)), "expansion-inspection").is_some());
-    let application = |gpd: f64| {
-        event("permit-application", d(2026, 6, 1), vec![("flow_gpd", EventValue::Number(gpd))])
-    };
+    let application =
+        |gpd: f64| event("permit-application", d(2026, 6, 1), vec![("flow_gpd", EventValue::Number(gpd))]);
     assert!(due_of(&open(&[application(1000.0)], None, d(2026, 7, 1)), "state-approval-flow").is_none());
     assert!(due_of(&open(&[application(1000.5)], None, d(2026, 7, 1)), "state-approval-flow").is_some());
 }
