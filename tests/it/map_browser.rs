@@ -312,6 +312,14 @@ fn the_html_map_loads_clean_and_answers_clicks_and_filters() {
     assert_eq!(browser.count(), expected);
     assert_eq!(browser.run("return window.lakeshoreMap.drawn();"), json!(expected));
 
+    // A click far from every parcel (the map's bottom right corner, beyond the county) opens nothing.
+    let (x, y) = browser.point(
+        "(() => { const r = window.lakeshoreMap.map.getContainer().getBoundingClientRect();
+                  return {x: Math.round(r.right - 5), y: Math.round(r.bottom - 5)}; })()",
+    );
+    browser.click_at(x, y);
+    assert_eq!(browser.run("return document.querySelectorAll('.leaflet-popup').length;"), json!(0));
+
     // At the county's extent a parcel is a few pixels across: it is painted, a click on it opens its popup,
     // and hidden by a filter (Cato's parcel is current, not overdue) it is painted no more.
     let small = "052489-50.00-1-1";
