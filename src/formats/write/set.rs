@@ -241,22 +241,27 @@ impl Lock {
     }
 }
 
-/// Who holds the lock of `file`, as the holder wrote it. The holder writes its line just after taking the
-/// lock, so a line not yet whole is read again, for up to two seconds, before the run says it does not know.
+/// Who holds the lock of `file`, as the holder wrote it (its first [`HOLDER_BYTES`] bytes). The holder writes
+/// its line just after taking the lock, so a line not yet whole is read again, for up to two seconds, before
+/// the run says it does not know.
 fn holder_of(file: &mut File) -> String {
     const TRIES: u32 = 200;
     for _ in 0..TRIES {
-        let mut said = String::new();
+        let mut said = Vec::new();
         let read = file
             .seek(SeekFrom::Start(0))
-            .and_then(|_| Read::by_ref(file).take(4096).read_to_string(&mut said));
-        if read.is_ok() && said.ends_with('\n') {
+            .and_then(|_| Read::by_ref(file).take(HOLDER_BYTES).read_to_end(&mut said));
+        if read.is_ok() && (said.ends_with(b"\n") || said.len() as u64 == HOLDER_BYTES) {
+            let said = String::from_utf8_lossy(&said);
             return crate::model::controls::without_controls(said.trim()).0.into_owned();
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     "which one has not yet been written".to_string()
 }
+
+/// How much of the holder's line is read: a long command line is cut there.
+const HOLDER_BYTES: u64 = 4096;
 
 impl Drop for Lock {
     fn drop(&mut self) {
@@ -408,6 +413,18 @@ mod tests {
             holder_of(&mut file),
             "pid 7, started 2027-01-15 09:00:00 UTC, command: lakeshore \u{fffd}[2Jschedule"
         );
+        // A command line longer than what is read is cut, not waited on, even inside a character.
+        let long =
+            format!("pid 8, started 2027-01-15 09:00:00 UTC, command: lakeshore {}\n", "é".repeat(4096));
+        file.set_len(0).unwrap();
+        file.seek(SeekFrom::Start(0)).unwrap();
+        file.write_all(long.as_bytes()).unwrap();
+        let holder = holder_of(&mut file);
+        assert!(
+            holder.starts_with("pid 8, started 2027-01-15 09:00:00 UTC, command: lakeshore éé"),
+            "{holder}"
+        );
+        assert_eq!(holder.len(), 4096 - 1 + "\u{fffd}".len(), "the first 4096 bytes, the cut 'é' replaced");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
