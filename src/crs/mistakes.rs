@@ -8,7 +8,7 @@
 use geo::{coord, Geometry, Point, Rect};
 
 use super::extent::{extent_of, grow, intersects};
-use super::wkt::epsg_name;
+use super::names::epsg_name;
 use super::{proj_string, Crs, CrsDef, LinearUnit, Reprojector};
 
 /// Where the corners and inner points of `source` (in `from`) land in `working`, swapped first if `swap`:

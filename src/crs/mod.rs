@@ -36,6 +36,7 @@ pub mod extent;
 mod grid;
 pub mod layer;
 mod mistakes;
+mod names;
 pub mod overlap;
 mod proj_string;
 mod projjson;
@@ -316,7 +317,7 @@ impl Crs {
         let crs = root.horizontal().map_err(|e| format!("{e}; {advice}"))?;
         let translated = crs.to_proj();
         let authority = crs.epsg_code();
-        let by_name = crs.name().map(wkt::esri_name_to_epsg).unwrap_or_default();
+        let by_name = crs.name().map(names::esri_name_to_epsg).unwrap_or_default();
         for code in authority.into_iter().chain(by_name) {
             let Some(candidate) = epsg_proj4(code) else { continue };
             let same = match &translated {

@@ -5,7 +5,7 @@
 //!
 //! 1. **an EPSG code**, from the root's `AUTHORITY["EPSG","2261"]` / `ID["EPSG",2261]`, or from the CRS name
 //!    (`NAD_1983_StatePlane_New_York_Central_FIPS_3102_Feet`, `GCS_WGS_1984`, …) matched against the names of
-//!    the built-in EPSG table ([`esri_name_to_epsg`]);
+//!    the built-in EPSG table ([`super::names::esri_name_to_epsg`]);
 //! 2. **a PROJ string** translated from the WKT's own parameters ([`Wkt::to_proj`]): projection method,
 //!    parameters, linear and angular units, datum and ellipsoid.
 //!
@@ -17,7 +17,6 @@
 
 use std::collections::HashMap;
 use std::f64::consts::PI;
-use std::sync::OnceLock;
 
 /// Nesting deeper than this is not a CRS; refusing it keeps hostile input from exhausting the stack.
 const MAX_DEPTH: usize = 32;
@@ -270,7 +269,7 @@ impl Parser<'_> {
 }
 
 /// Lower-case ASCII letters and digits only: how names are compared (`"False_Easting"` = `"false easting"`).
-fn norm(name: &str) -> String {
+pub(super) fn norm(name: &str) -> String {
     name.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect()
 }
 
@@ -505,95 +504,6 @@ fn projected_to_proj(crs: &Wkt) -> Result<String, String> {
     out.push_str(&units_param(length));
     out.push_str(" +no_defs");
     Ok(out)
-}
-
-/// Candidate EPSG codes for a CRS name, best first: the name itself as the EPSG table spells it, then the
-/// EPSG spelling of an ESRI name (`NAD_1983_StatePlane_New_York_Central_FIPS_3102_Feet` →
-/// `NAD83 / New York Central (ftUS)`).
-///
-/// The caller must check that the code describes the same CRS: names are only a hint.
-pub(crate) fn esri_name_to_epsg(name: &str) -> Vec<u32> {
-    let index = name_index();
-    let mut found = Vec::new();
-    let add_code = |found: &mut Vec<u32>, c: u32| {
-        if !found.contains(&c) {
-            found.push(c);
-        }
-    };
-    let key = norm(name);
-    if let Some(code) = ESRI_ALIASES.iter().find(|(n, _)| norm(n) == key).map(|(_, c)| *c) {
-        add_code(&mut found, code);
-    }
-    for key in [key, norm(&esri_to_epsg_spelling(name))] {
-        for c in index.get(&key).into_iter().flatten() {
-            add_code(&mut found, *c);
-        }
-    }
-    found
-}
-
-/// Names ArcGIS writes that no rewriting rule turns into the EPSG name.
-const ESRI_ALIASES: &[(&str, u32)] = &[
-    ("GCS_WGS_1984", 4326),
-    ("GCS_North_American_1983", 4269),
-    ("GCS_North_American_1983_HARN", 4152),
-    ("GCS_NAD_1983_2011", 6318),
-    ("GCS_North_American_1927", 4267),
-    ("WGS_1984_Web_Mercator_Auxiliary_Sphere", 3857),
-    ("WGS_1984_Web_Mercator", 3857),
-    ("NAD_1983_Contiguous_USA_Albers", 5070),
-];
-
-/// Rewrites an ESRI projected CRS name in the EPSG table's spelling.
-fn esri_to_epsg_spelling(name: &str) -> String {
-    let mut s = name.to_string();
-    for (esri, epsg) in [
-        ("NAD_1983_2011_", "NAD83(2011) / "),
-        ("NAD_1983_HARN_", "NAD83(HARN) / "),
-        ("NAD_1983_NSRS2007_", "NAD83(NSRS2007) / "),
-        ("NAD_1983_CORS96_", "NAD83(CORS96) / "),
-        ("NAD_1983_", "NAD83 / "),
-        ("NAD_1927_", "NAD27 / "),
-        ("WGS_1984_", "WGS 84 / "),
-    ] {
-        if let Some(rest) = s.strip_prefix(esri) {
-            s = format!("{epsg}{rest}");
-            break;
-        }
-    }
-    s = s.replace("StatePlane_", "");
-    // Drop the FIPS zone number: "..._Central_FIPS_3102_Feet" → "..._Central_Feet".
-    if let Some(i) = s.find("_FIPS_") {
-        let tail = &s[i + 6..];
-        let digits = tail.chars().take_while(|c| c.is_ascii_digit()).count();
-        s = format!("{}{}", &s[..i], &tail[digits..]);
-    }
-    if let Some(stem) = s.strip_suffix("_Feet_Intl") {
-        s = format!("{stem} (ft)");
-    } else if let Some(stem) = s.strip_suffix("_Feet") {
-        s = format!("{stem} (ftUS)");
-    }
-    s.replace("UTM_Zone_", "UTM zone ").replace('_', " ")
-}
-
-/// The name in the built-in EPSG table's WKT of `code`.
-pub(super) fn epsg_name(code: u32) -> Option<&'static str> {
-    let def = u16::try_from(code).ok().and_then(crs_definitions::from_code)?;
-    def.wkt.split('"').nth(1)
-}
-
-/// Normalised CRS name → EPSG codes, from the names in the built-in EPSG table's WKT.
-fn name_index() -> &'static HashMap<String, Vec<u32>> {
-    static INDEX: OnceLock<HashMap<String, Vec<u32>>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut index: HashMap<String, Vec<u32>> = HashMap::new();
-        for code in 0..=u32::from(u16::MAX) {
-            if let Some(name) = epsg_name(code) {
-                index.entry(norm(name)).or_default().push(code);
-            }
-        }
-        index
-    })
 }
 
 #[cfg(test)]

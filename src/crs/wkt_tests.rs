@@ -26,20 +26,6 @@ fn rejects_malformed_wkt_without_panicking() {
 }
 
 #[test]
-fn esri_names_are_respelled_as_epsg_names() {
-    assert_eq!(
-        esri_to_epsg_spelling("NAD_1983_StatePlane_New_York_Central_FIPS_3102_Feet"),
-        "NAD83 / New York Central (ftUS)"
-    );
-    assert_eq!(esri_to_epsg_spelling("NAD_1983_UTM_Zone_18N"), "NAD83 / UTM zone 18N");
-    assert_eq!(esri_name_to_epsg("NAD_1983_StatePlane_New_York_Central_FIPS_3102_Feet"), vec![2261]);
-    assert_eq!(esri_name_to_epsg("NAD_1983_UTM_Zone_18N"), vec![26918]);
-    assert_eq!(esri_name_to_epsg("WGS_1984_UTM_Zone_18N"), vec![32618]);
-    assert_eq!(esri_name_to_epsg("GCS_WGS_1984"), vec![4326]);
-    assert!(esri_name_to_epsg("My_Local_Grid").is_empty());
-}
-
-#[test]
 fn translates_esri_transverse_mercator_in_us_feet() {
     let w = Wkt::parse(concat!(
         r#"PROJCS["custom",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983","#,
