@@ -5,8 +5,9 @@
 //! The pipeline runs in one direction, each stage a plain function of the one before:
 //!
 //! ```text
-//! read layers (io) ─► reproject (crs) ─► index (index) ─► classify each parcel (classify)
-//!     ─► apply the jurisdiction's rules (rules) ─► due dates and status (schedule) ─► write (report, io::write)
+//! read layers (formats) ─► reproject (crs) ─► index (geom::index) ─► classify each parcel (classify)
+//!     ─► the rule set's tier (rules) ─► due dates, status, permit, duties (law)
+//!     ─► one run, block by block (pipeline) ─► tables, notices, maps (report, formats::write)
 //! ```
 //!
 //! ```no_run

@@ -5,7 +5,6 @@
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
 
 pub mod config;
-mod entry;
 pub mod init;
 mod parcel;
 mod progress;
@@ -14,7 +13,6 @@ pub mod reference;
 mod warnings;
 mod world;
 
-use entry::report_permit_terms;
 use parcel::{Found, Scheduler};
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress, Stopwatch};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
@@ -35,6 +33,7 @@ use crate::formats::blocks::LayerBlocks;
 use crate::formats::field_names;
 use crate::formats::ReadOptions;
 use crate::law::obligations::{Obligation, Records};
+use crate::law::permits::report_permit_terms;
 use crate::law::schedule::Row;
 use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
@@ -85,18 +84,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// Whether the system of the parcel at `at` is grandfathered (legally installed within the rule set's
-    /// window for its size, or found adequately functioning), when the rule set and the inspections file say.
-    pub fn grandfathered(&self, at: usize) -> Option<bool> {
-        let rules = self.rules.grandfather.as_ref()?;
-        let installed = self.inspections.installed.get(at).copied().flatten().map(|i| i.value);
-        let intermediate =
-            installed.is_some_and(|i| i.size == crate::records::inspections::SystemSize::Intermediate);
-        let functioning = self.inspections.functioning.get(at).copied().flatten().map(|f| f.value);
-        let illegal = self.inspections.illegally_installed.get(at).copied().flatten().map(|f| f.value);
-        rules.applies(installed.map(|i| i.date), intermediate, functioning, illegal)
-    }
-
     /// Every open obligation of every parcel on `as_of`, with the problems and notes found on the way (see
     /// [`crate::law::obligations::collect`]).
     pub fn obligations(&self, as_of: NaiveDate) -> (Vec<Obligation>, Vec<Problem>, Vec<String>) {

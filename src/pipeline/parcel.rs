@@ -12,7 +12,6 @@ use std::sync::{Mutex, PoisonError};
 use geo::{Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 
-use super::entry::{entry, in_service};
 use super::progress::Progress;
 use super::reference::ground::Ground;
 use super::warnings::Warnings;
@@ -22,15 +21,14 @@ use crate::classify::parcels::{
 use crate::classify::System;
 use crate::classify::{classify, Parcel, World};
 use crate::crs::layer::Feature;
-use crate::law::permit::permit_for;
-use crate::law::schedule::Row;
+use crate::law::schedule::{entry, Entry, ParcelRecords, Row};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{decide, Decision};
+use crate::rules::{decide, Decision, Text};
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -107,7 +105,7 @@ impl<'r> Scheduler<'r> {
                     None => {
                         let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
                         changed.get_or_insert((parcel.record, parcel.id.clone()));
-                        let entry = entry(self.config, None, None, None, false);
+                        let entry = Entry::unscheduled(None, Text::default(), None);
                         Row { at: usize::MAX, parcel, facts: None, entry }
                     }
                 }
@@ -144,16 +142,14 @@ impl<'r> Scheduler<'r> {
                 (None, None)
             }
         };
-        let rules = &*self.config.rules;
-        let events = events_of(self.events, at);
-        let last = self.history.and_then(|h| h[at].clone());
-        let in_service = in_service(events, self.inspections.installed.get(at).copied().flatten());
-        let mut entry = entry(self.config, decision, last, in_service, self.history.is_some());
-        // A parcel the law does not reach (public sewer, outside the county) gets no class or permit.
-        let report = self.inspections.reports.get(at).and_then(|r| r.as_deref());
-        if let Some(report) = report.filter(|_| entry.out_of_scope().is_none()) {
-            entry.permit = permit_for(rules, report, facts.as_ref(), events).map(Box::new);
-        }
+        let records = ParcelRecords {
+            at,
+            last: self.history.and_then(|h| h[at].as_ref()),
+            events: events_of(self.events, at),
+            inspections: self.inspections,
+            has_history: self.history.is_some(),
+        };
+        let entry = entry(&self.config.rules, self.config.as_of, decision, facts.as_ref(), &records);
         self.progress.advance();
         Row { at, parcel, facts, entry }
     }

@@ -40,7 +40,7 @@ use crate::pipeline::{Progress, Run};
 use crate::report::drop_on_all_cores;
 use crate::report::mailing;
 use crate::report::obligations::stream_obligations;
-use crate::rules::RuleSet;
+use crate::rules::{Party, RuleSet};
 
 /// The notice columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -67,7 +67,7 @@ pub fn is_noticed(obligation: &Obligation, rules: &RuleSet, year: i32) -> bool {
     let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
     let owner_owes =
         matches!(obligation.kind, ObligationKind::PERIODIC_INSPECTION | ObligationKind::INTERIM_RENEWAL)
-            || obligation.who == "owner";
+            || obligation.who == Party::Owner;
     let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(c.id) == obligation.kind);
     // A permit term the Health Department has still to set is never mailed.
     let open = obligation.corrected.is_none() && obligation.kind != ObligationKind::PERMIT_TERM;
@@ -331,7 +331,7 @@ impl<'a> Notices<'a> {
             self.rows.at(obligation.parcel).push_reason(&self.rules, &mut reason);
             return reason;
         }
-        let trigger = obligation.trigger.replace('-', " ");
+        let trigger = obligation.trigger.as_str().replace('-', " ");
         let mut why = match obligation.since {
             Some(since) => format!("Because of the {trigger} of {since}"),
             None => format!("Because of the {trigger}"),

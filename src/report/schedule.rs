@@ -156,7 +156,7 @@ impl Table for ScheduleTable<'_> {
             Col::Class => text(e.permit.as_ref().map(|p| p.class.as_str())),
             Col::Permit => text(e.permit.as_ref().map(|p| p.kind.as_str())),
             Col::PermitExpires => date(e.permit.as_ref().and_then(|p| p.expires)),
-            Col::Grandfathered => self.run.grandfathered(r.at).map_or(Cell::Null, Cell::Bool),
+            Col::Grandfathered => r.entry.grandfathered.map_or(Cell::Null, Cell::Bool),
             Col::Sewered => bool_fact(|f| f.sewered.is_some()),
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),

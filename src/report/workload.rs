@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use chrono::Datelike;
 use geo::MultiPolygon;
 
-use crate::law::schedule::{DueGrid, Row};
+use crate::law::periodic::DueGrid;
+use crate::law::schedule::Row;
 use crate::model::error::Result;
 use crate::model::table::{Cell, Kind, Table};
 use crate::pipeline::config::Config;
@@ -83,7 +84,7 @@ impl WorkloadCount {
 
     /// Counts the parcels of `rows`: each scheduled parcel's owed inspection (in the backlog of the first
     /// year when overdue) and, after the due date that inspection answers, every due date of its grid in the
-    /// span. The owed inspection is the entry's ([`crate::law::schedule::standing`]), so the workload reads the
+    /// span. The owed inspection is the entry's ([`crate::law::periodic::standing`]), so the workload reads the
     /// schedule's story: an inspection that already answered the next due date leaves nothing in its year.
     pub fn add(&mut self, rows: &[Row]) {
         let (first, last) = self.years;

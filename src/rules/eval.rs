@@ -342,7 +342,7 @@ mod tests {
         }
     }
 
-    // Expected tiers follow Art. V §IV.A as digested in RULES.md, case by case.
+    // Expected tiers follow Art. V §IV.A as the law reads (docs/law.md), case by case.
     #[test]
     fn first_matching_rule_decides() {
         assert_eq!(tier(&near(facts("Owasco"), 0.0, 10.0)), "lakefront");

@@ -3,20 +3,20 @@
 //! in the watershed, in one of these towns), never town names; the rule set supplies those.
 
 pub mod calendar;
+mod duties;
 mod eval;
 mod flood;
-mod obligations;
 mod places;
 mod sewer;
 mod text;
 pub mod vocabulary;
 
+pub use duties::{
+    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, Party,
+    PermitRules, ReportRules,
+};
 pub use eval::{decide, explain, explain_into, Decision, Exclusion};
 pub use flood::{FloodCheck, ZoneFacts};
-pub use obligations::{
-    CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, PermitRules,
-    ReportRules,
-};
 pub use places::Place;
 pub use sewer::{District, Sewer, SewerFacts, SewerValue};
 pub use text::Text;
@@ -449,7 +449,7 @@ mod tests {
         assert!(err.to_string().contains("max_outside_parcel_ft"), "{err}");
     }
 
-    /// The Chapter 56 clocks carry the law's numbers (RULES.md, Gorham table).
+    /// The Chapter 56 clocks carry the law's numbers (Chapter 56's sections, as docs/law.md tables them).
     #[test]
     fn gorham_rule_set_matches_the_law() {
         let set = RuleSet::gorham_ch56();

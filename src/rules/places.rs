@@ -207,8 +207,8 @@ mod tests {
         assert_eq!(set.municipality(""), None);
     }
 
-    /// Art. V §IV.A.1 ¶1–2 name no towns, and the villages of Cayuga County lie inside its towns (RULES.md:
-    /// "Aurora, Cato, Cayuga, Fair Haven, Meridian, Moravia, Port Byron, Union Springs, Weedsport"). Each
+    /// Art. V §IV.A.1 ¶1–2 name no towns, and the villages of Cayuga County lie inside its towns (the
+    /// county's villages: "Aurora, Cato, Cayuga, Fair Haven, Meridian, Moravia, Port Byron, Union Springs, Weedsport"). Each
     /// village gives its town; a name that is both a town and a village ("Cato", "Moravia") is the town
     /// unless it says it is the village; the Village of Cato lies in the Towns of Cato and Ira.
     #[test]

@@ -3,7 +3,7 @@
 //! class and permit columns of the schedule.
 //!
 //! The expected files in `tests/golden/sample/` (`obligations-cayuga.csv`, `obligations-gorham.csv`,
-//! `permits.csv`) were worked out by hand from the law texts, the README's obligation tables and the sample's
+//! `permits.csv`) were worked out by hand from the law texts, the obligation tables of docs/law.md and the sample's
 //! designed records, each row with its derivation in `note`; they were not produced by running the program.
 
 use crate::common;

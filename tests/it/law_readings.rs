@@ -1,4 +1,4 @@
-//! The readings of Article V recorded in ARCHITECTURE.md's Readings table, end to end on the SYNTHETIC sample
+//! The readings of Article V recorded in docs/law.md's Readings table, end to end on the SYNTHETIC sample
 //! county (`data/sample/`, `--as-of 2027-01-15`): the facts and reasons behind the hand-worked rows of
 //! `tests/golden/sample/expected.csv` that exercise them (designs in `data/sample/README.md`).
 

@@ -17,12 +17,13 @@ use crate::rules::vocabulary::{
     CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, ILLEGALLY_INSTALLED, INSPECTION, INTERIM_RENEWAL,
     NOT_FUNCTIONING, PERMIT_ISSUED, REPAIR_ORDER,
 };
-use crate::rules::RuleSet;
+use crate::rules::{Party, RuleSet, Text};
 
-use super::{
-    clock_obligations, order, periodic, permit_obligations, pipe_state, pipes_due, Obligation,
-    ObligationKind, ParcelEvents, PermitCase, PipeSample, PipeState, Records, Remedy, RemedyKind,
-};
+use super::{order, Obligation, ObligationKind, Records, Trigger};
+use crate::law::clocks::{clock_obligations, ParcelEvents};
+use crate::law::periodic::periodic_obligation;
+use crate::law::permits::{permit_obligations, PermitCase};
+use crate::law::pipes::{pipe_state, pipes_due, PipeSample, PipeState, Remedy, RemedyKind};
 /// The record files arranged by parcel position, so that each parcel's obligations are found from its row
 /// alone, parcels in any order: [`collect`](super::collect) runs it over a whole run, `lakeshore obligations --format csv`
 /// over each block of rows as the pipeline hands it out, keeping nothing of the rows.
@@ -161,7 +162,7 @@ impl ByParcel {
         }
         let first = found.obligations.len();
         let out = &mut found.obligations;
-        periodic(at, row, out);
+        periodic_obligation(at, row, out);
         if let (Some(permit), Some(report)) = (&row.entry.permit, report) {
             let case = PermitCase {
                 at,
@@ -235,11 +236,7 @@ impl ByParcel {
         let Some(report_rules) = &self.rules.inspection_report else { return };
         for pending in of_parcel(&self.pending, at, |p| p.parcel) {
             let due = add_business_days(pending.date, report_rules.business_days);
-            let who = if pending.inspector.is_empty() {
-                Cow::Borrowed("inspector")
-            } else {
-                Cow::Owned(format!("inspector {}", pending.inspector))
-            };
+            let name = (!pending.inspector.is_empty()).then(|| Text::new(&pending.inspector));
             out.push(Obligation {
                 parcel: pending.parcel,
                 kind: ObligationKind::INSPECTION_REPORT,
@@ -247,8 +244,8 @@ impl ByParcel {
                     "submit the completed inspection of {} to the Health Department ({} business days)",
                     pending.date, report_rules.business_days
                 )),
-                who,
-                trigger: "inspection",
+                who: Party::Inspector(name),
+                trigger: Trigger::Inspection,
                 since: Some(pending.date),
                 due: Some(due),
                 overdue: due < self.as_of,
@@ -314,8 +311,8 @@ impl ByParcel {
                 "periodic inspection of the drainage pipes by a county inspector, fecal coliform tested by a certified laboratory (every {} years)",
                 rules.inspection_cycle_years
             )),
-            who: Cow::Borrowed("owner"),
-            trigger: "schedule",
+            who: Party::Owner,
+            trigger: Trigger::Schedule,
             since: owed.since,
             due: Some(owed.due),
             overdue: owed.overdue,
@@ -361,8 +358,8 @@ impl ByParcel {
                         "pipe {}: {} more of {} retest samples by {until}, averaging below {limit} fecal coliform per 100 mL, or laboratory samples proving the coliform does not come from the property; otherwise remove the pipe or treat its flow",
                         first.pipe, rules.retest_samples - taken, rules.retest_samples
                     )),
-                    who: Cow::Borrowed("owner"),
-                    trigger: "sample",
+                    who: Party::Owner,
+                    trigger: Trigger::Sample,
                     since: Some(exceeded),
                     due: Some(until),
                     overdue: false,
@@ -391,8 +388,8 @@ impl ByParcel {
                             "pipe {}: remove the drainage pipe or treat its flow, unless laboratory samples prove the coliform does not come from the property",
                             first.pipe
                         )),
-                        who: Cow::Borrowed("owner"),
-                        trigger: "sample",
+                        who: Party::Owner,
+                        trigger: Trigger::Sample,
                         since: Some(exceeded),
                         due: Some(established),
                         overdue: established < self.as_of,

@@ -10,7 +10,7 @@ use geo::{BoundingRect, Geometry, MultiPolygon, Simplify};
 
 use crate::crs::Reprojector;
 use crate::law::obligations::Obligation;
-use crate::law::permit::Class;
+use crate::law::permits::Class;
 use crate::law::schedule::Row;
 use crate::model::error::{Error, Result};
 use crate::model::table::Table;

@@ -25,9 +25,10 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
+use crate::law::schedule::Row;
 use crate::model::error::Problem;
 use crate::model::facts::{Basis, Facts, FloodVerdict, Measured};
-use crate::records::events::{Event, EventValue};
+use crate::records::events::{events_of, Event, EventValue};
 use crate::records::inspections::{Findings, Report};
 use crate::rules::calendar::{add_years, roll_forward};
 use crate::rules::vocabulary::{CONDITION_BREACH, INTERIM_RENEWAL, PERMIT_ISSUED};
@@ -244,6 +245,25 @@ pub fn permit_for(
     Some(decide_permit(permits, &report.findings, &context))
 }
 
+/// The permits of a block of rows whose recorded expiry lies beyond the law's bounds on the term (Art. V
+/// §V.B, §V.C): each reported at the record of the expiry, with the bound used in its place. `records` are
+/// the run's events and each parcel's latest received report; `history` is the inspections file they came
+/// from.
+pub fn report_permit_terms(
+    rows: &[Row],
+    rules: &RuleSet,
+    (events, reports): (&[Event], &[Option<Box<Report>>]),
+    history: Option<&Path>,
+    problems: &mut Vec<Problem>,
+) {
+    let (Some(permits), Some(history)) = (&rules.permits, history) else { return };
+    for row in rows {
+        let Some(permit) = row.entry.permit.as_deref().filter(|p| p.out_of_term.is_some()) else { continue };
+        let Some(report) = reports.get(row.at).and_then(|r| r.as_deref()) else { continue };
+        problems.extend(term_problem(permits, permit, report, events_of(events, row.at), history));
+    }
+}
+
 /// The problem with the record of `permit` (decided by [`permit_for`] from `report` and the parcel's
 /// `events`) when a bound on the term replaced its recorded expiry: reported at the record of the expiry, the
 /// `permit-issued` event or the report's row of the inspections file at `history`, with the bound and its
@@ -446,6 +466,10 @@ fn classify(
         Class::Substandard
     }
 }
+
+mod owed;
+
+pub use owed::{permit_obligations, PermitCase};
 
 #[cfg(test)]
 mod tests;

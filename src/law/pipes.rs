@@ -13,7 +13,7 @@
 
 use chrono::NaiveDate;
 
-use crate::law::schedule::{standing, DueGrid, Standing, Status};
+use crate::law::periodic::{standing, DueGrid, Standing, Status};
 use crate::rules::calendar::{add_days, add_days_rolled};
 use crate::rules::DrainagePipeRules;
 
@@ -22,7 +22,7 @@ use crate::rules::DrainagePipeRules;
 pub struct PipesDue {
     /// The status on the pipe grid, from the pipe sampled least recently.
     pub status: Status,
-    /// When the inspection owed became owed ([`crate::law::schedule::Owed::since`]).
+    /// When the inspection owed became owed ([`crate::law::periodic::Owed::since`]).
     pub since: Option<NaiveDate>,
     /// The due date owed: the missed previous one, or the next.
     pub due: NaiveDate,
@@ -352,8 +352,9 @@ mod tests {
         );
     }
 
-    /// RULES.md §III.G: "a single later passing sample does not end the violation: the pipe must be removed or
-    /// treated". 900 on 2026-07-01; retests 07-05 250, 07-12 230, 07-20 240: (250 + 230 + 240) / 3 = 240, the
+    /// Art. V §III.G: the owner of a pipe over the limit is relieved of having to "remove the drainage pipe or
+    /// treat the flow" only by the three retests or by proof of another source: a single later passing sample
+    /// does not end the violation. 900 on 2026-07-01; retests 07-05 250, 07-12 230, 07-20 240: (250 + 230 + 240) / 3 = 240, the
     /// violation stands from 07-20. The routine samples of 09-01 (40), 10-01 (650) and 11-02 (20) neither end
     /// it nor open a window of their own: on 2027-01-15 it stands, with three later samples.
     #[test]

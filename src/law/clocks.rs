@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use chrono::NaiveDate;
 
-use super::{Obligation, ObligationKind};
+use crate::law::obligations::{Obligation, ObligationKind, Trigger};
 use crate::model::error::Problem;
 use crate::records::events::{Event, EventValue, Source};
 use crate::rules::calendar::{add_business_days, add_days, add_days_rolled};
@@ -71,8 +71,8 @@ pub fn clock_obligations(
                 parcel: input.parcel,
                 kind: ObligationKind::clock(clock.id),
                 what: Cow::Borrowed(clock.what.as_str()),
-                who: Cow::Borrowed(clock.who.as_str()),
-                trigger: event.kind,
+                who: clock.who,
+                trigger: Trigger::Event(event.kind),
                 since: Some(event.date),
                 due,
                 overdue,

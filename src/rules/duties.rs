@@ -1,6 +1,7 @@
-//! The obligation rules of a rule set: permits after an inspection (§V), drainage-pipe samples (§III.G), the
-//! inspector's report deadline (§VI.B.2), grandfathered designs, and the event clocks ("within 7 business days
-//! of a complaint"). Each is optional: a rule set owes only what its law says.
+//! The duty tables of a rule set, as data: permits after an inspection (§V), drainage-pipe samples (§III.G),
+//! the inspector's report deadline (§VI.B.2), grandfathered designs, and the event clocks ("within 7 business
+//! days of a complaint"). Each is optional: a rule set owes only what its law says. What the law makes of them
+//! for a system or parcel is decided in the `law` module.
 
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -126,6 +127,55 @@ pub struct CalendarRules {
     pub citation: Text,
 }
 
+/// Who owes a duty. The owner is the one party lakeshore writes to; the others' duties are staff items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Party {
+    /// The owner of the property (`owner`).
+    Owner,
+    /// The Health Department (`health department`).
+    HealthDepartment,
+    /// The inspector who made an inspection (`inspector`), by name when the inspections file gives one.
+    Inspector(Option<Text>),
+    /// Another party a rule set names, in its words (`authority`, `town board`).
+    Other(Text),
+}
+
+impl Party {
+    /// The party a rule set names `name`.
+    pub fn named(name: &str) -> Self {
+        match name {
+            "owner" => Party::Owner,
+            "health department" => Party::HealthDepartment,
+            "inspector" => Party::Inspector(None),
+            other => Party::Other(Text::new(other)),
+        }
+    }
+
+    /// The party's words, as the `who` column shows them: an inspector with the name.
+    pub fn text(self) -> std::borrow::Cow<'static, str> {
+        use std::borrow::Cow::{Borrowed, Owned};
+        match self {
+            Party::Owner => Borrowed("owner"),
+            Party::HealthDepartment => Borrowed("health department"),
+            Party::Inspector(None) => Borrowed("inspector"),
+            Party::Inspector(Some(name)) => Owned(format!("inspector {name}")),
+            Party::Other(words) => Borrowed(words.as_str()),
+        }
+    }
+}
+
+impl std::fmt::Display for Party {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for Party {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|s| Party::named(&s))
+    }
+}
+
 /// Systems whose design the current standards do not reach (Gorham Ch. 56 §304.2).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -160,32 +210,6 @@ pub enum GrandfatherReading {
 }
 
 impl GrandfatherRules {
-    /// Whether a system installed on `installed` (`intermediate`: an intermediate-sized system) is
-    /// grandfathered; `functioning` is the authority's finding that it is adequately functioning, which
-    /// grandfathers it whatever its date; `illegal` is the authority's determination that it was illegally
-    /// installed, which takes away the date (the sentence grandfathers systems "legally installed"). `None`
-    /// when neither date nor finding is known.
-    pub fn applies(
-        &self,
-        installed: Option<NaiveDate>,
-        intermediate: bool,
-        functioning: Option<bool>,
-        illegal: Option<bool>,
-    ) -> Option<bool> {
-        if functioning == Some(true) {
-            return Some(true);
-        }
-        if illegal == Some(true) {
-            return Some(false);
-        }
-        let date = self.paragraph_date(intermediate);
-        let by_date = installed.map(|on| match self.reading {
-            GrandfatherReading::Between => on > date && on < self.adopted,
-            GrandfatherReading::Before => on < date,
-        });
-        by_date.or(functioning)
-    }
-
     /// The date of paragraph (a) or, for intermediate-sized systems, (b).
     pub fn paragraph_date(&self, intermediate: bool) -> NaiveDate {
         if intermediate {
@@ -224,7 +248,7 @@ pub struct Clock {
     /// What is owed, in the law's words.
     pub what: Text,
     /// Who owes it: "owner", "authority", "inspector", "town board", ...
-    pub who: Text,
+    pub who: Party,
     /// Due this many calendar days after the event.
     pub within_days: Option<u32>,
     /// The period runs from the date in this events-file column (a receipt date) when it is filled in.
@@ -374,53 +398,5 @@ mod tests {
         assert_eq!(permits.max_term(), permits.term_citation);
         assert_eq!(permits.interim_min_term(), permits.term_citation);
         assert_eq!(permits.hearing(), permits.failed_citation);
-    }
-
-    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
-    }
-
-    /// Ch. 56 §304.2: the design standards "shall not apply to existing wastewater treatment systems legally
-    /// installed, repaired or approved ..., prior to the date of adoption of this local law and after the
-    /// dates identified in Paragraphs a and b identified below, or those systems determined by the authority
-    /// having jurisdiction to be adequately functioning"; (a) "prior to December 1, 1990", (b) "prior to
-    /// January 1, 1988". The rule set reads the sentence: after the paragraph date, before adoption (taken as
-    /// the filing date 2000-10-23).
-    #[test]
-    fn grandfathering_reads_the_sentence_and_its_alternative() {
-        let g = RuleSet::gorham_ch56().grandfather.expect("§304.2");
-        let individual = |on, functioning| g.applies(Some(on), false, functioning, None);
-        assert_eq!(individual(d(1985, 6, 1), None), Some(false)); // before (a): not in the window
-        assert_eq!(individual(d(1990, 12, 1), None), Some(false)); // on the date is not "after" it
-        assert_eq!(individual(d(1990, 12, 2), None), Some(true));
-        assert_eq!(individual(d(2000, 10, 22), None), Some(true));
-        assert_eq!(individual(d(2000, 10, 23), None), Some(false)); // not "prior to the date of adoption"
-                                                                    // (b) for intermediate-sized systems: after 1988-01-01.
-        assert_eq!(g.applies(Some(d(1987, 7, 1)), true, None, None), Some(false));
-        assert_eq!(g.applies(Some(d(1988, 3, 1)), true, None, None), Some(true));
-        // "or ... determined ... to be adequately functioning": any date, or none.
-        assert_eq!(individual(d(1985, 6, 1), Some(true)), Some(true));
-        assert_eq!(g.applies(None, false, Some(true), None), Some(true));
-        assert_eq!(g.applies(None, false, Some(false), None), Some(false));
-        assert_eq!(g.applies(None, false, None, None), None);
-        // The other reading, the paragraphs' "prior to": the 1985 system is grandfathered, the 1992 one not.
-        let before = GrandfatherRules { reading: GrandfatherReading::Before, ..g };
-        assert_eq!(before.applies(Some(d(1985, 6, 1)), false, None, None), Some(true));
-        assert_eq!(before.applies(Some(d(1992, 5, 1)), false, None, None), Some(false));
-    }
-
-    /// Ch. 56 §304.2 grandfathers systems "legally installed, repaired or approved" in the window: a system
-    /// the authority determined illegally installed (§601.1) is not grandfathered by its date, even one
-    /// installed in the window (1995 is after 1990-12-01 and before the 2000-10-23 adoption), nor when its
-    /// date is unknown. The other branch, "or those systems determined ... to be adequately functioning",
-    /// does not ask how the system was installed.
-    #[test]
-    fn an_illegally_installed_system_is_not_grandfathered_by_its_date() {
-        let g = RuleSet::gorham_ch56().grandfather.expect("§304.2");
-        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, None), Some(true));
-        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, Some(true)), Some(false));
-        assert_eq!(g.applies(None, false, None, Some(true)), Some(false));
-        assert_eq!(g.applies(Some(d(1995, 6, 1)), false, None, Some(false)), Some(true));
-        assert_eq!(g.applies(Some(d(1985, 6, 1)), false, Some(true), Some(true)), Some(true));
     }
 }
