@@ -46,7 +46,7 @@ pub fn clock_obligations(
                 continue;
             }
             started.push(start);
-            let (due, counted) = due_date(rules, clock, event);
+            let (due, notified, counted) = due_date(rules, clock, event);
             if clock.lapses && due.is_some_and(|d| d < as_of) {
                 continue;
             }
@@ -57,10 +57,10 @@ pub fn clock_obligations(
             };
             let overdue = corrected.is_none() && due.is_some_and(|d| d < as_of);
             let fine = clock.weekly_fine_usd.filter(|_| corrected.is_none()).map(|fine| {
-                let weeks = (as_of - event.date).num_days().max(0) / 7;
+                let weeks = (as_of - notified).num_days().max(0) / 7;
                 let count = 1 + weeks;
                 format!(
-                    "{count} violation{} as of {as_of} (one more each week it continues after notice); fines up to ${}",
+                    "{count} violation{} as of {as_of} (one more each week it continues after notification); fines up to ${}",
                     if count == 1 { "" } else { "s" },
                     fine * count as f64
                 )
@@ -86,10 +86,11 @@ pub fn clock_obligations(
     out
 }
 
-/// The due date of `clock` started by `event`, and, for a clock that counts from a receipt date, which
-/// start was used. Calendar days run to the next business day where the rule set says so (N.Y. Gen. Constr.
+/// The due date of `clock` started by `event`, the day its period runs from (the receipt of a notice where
+/// the clock counts from one, else the event's date), and, for a clock that counts from a receipt date,
+/// which start was used. Calendar days run to the next business day where the rule set says so (N.Y. Gen. Constr.
 /// Law §25-a); business days skip weekends and public holidays.
-fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>, Option<String>) {
+fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>, NaiveDate, Option<String>) {
     let (start, counted) = match (&clock.from_column, event.value(clock.from_column.as_deref().unwrap_or("")))
     {
         (Some(column), Some(EventValue::Date(received))) => {
@@ -112,9 +113,9 @@ fn due_date(rules: &RuleSet, clock: &Clock, event: &Event) -> (Option<NaiveDate>
     } else if let Some(days) = clock.within_business_days {
         Some(add_business_days(start, days))
     } else {
-        clock.due_on_event.then_some(start)
+        clock.due_on_event.then_some(event.date)
     };
-    (due, counted)
+    (due, start, counted)
 }
 
 /// Whether an event of `events` that replaces a start of `clock` comes after `start`: on a later date, or on

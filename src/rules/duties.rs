@@ -251,7 +251,9 @@ pub struct Clock {
     pub who: Party,
     /// Due this many calendar days after the event.
     pub within_days: Option<u32>,
-    /// The period runs from the date in this events-file column (a receipt date) when it is filled in.
+    /// The period runs from the date in this events-file column (a receipt date) when it is filled in: the
+    /// days to the due date, or the weeks of a fined clock (Gorham Ch. 56 §904: "each week such violation
+    /// continues after notification"). A clock due on the event's own date stays due on it.
     pub from_column: Option<String>,
     /// Without that date, the period runs from the event's date plus this many days (a mailing allowance).
     pub mailing_days: Option<u32>,
@@ -285,8 +287,9 @@ pub struct Clock {
 impl Clock {
     /// Checks names against the event vocabulary and that at most one length is given.
     pub(super) fn validate(&self) -> std::result::Result<(), String> {
-        if self.mailing_days.is_some() && (self.from_column.is_none() || self.within_days.is_none()) {
-            return Err("'mailing_days' needs 'from_column' and 'within_days': it stands in for a missing receipt date".into());
+        let counted = self.within_days.is_some() || self.weekly_fine_usd.is_some();
+        if self.mailing_days.is_some() && (self.from_column.is_none() || !counted) {
+            return Err("'mailing_days' needs 'from_column' and 'within_days' or 'weekly_fine_usd': it stands in for a missing receipt date".into());
         }
         if let Some(column) = &self.from_column {
             if event_column(column) != Some(ColumnKind::Date) {

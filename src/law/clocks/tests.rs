@@ -373,22 +373,47 @@ fn thresholds_are_strict() {
     assert!(due_of(&open(&[application(1000.5)], None, d(2026, 7, 1)), "state-approval-flow").is_some());
 }
 
-/// §904: up to $250 per violation, each week after notice another. Notice 2026-12-01; on 2027-01-15,
-/// 45 days later, six full weeks have passed: seven violations, up to $1,750.
-#[test]
-fn violations_count_weeks_after_notice() {
-    let rules = RuleSet::gorham_ch56();
-    let events = [event("violation-notice", d(2026, 12, 1), vec![])];
-    let input = ParcelEvents { parcel: 0, events: &events };
-    let found = clock_obligations(&rules, &input, d(2027, 1, 15), &mut Vec::new());
+/// The detail of the open `violation` of `events` under Chapter 56 on `as_of`.
+fn violation_detail(events: &[Event], as_of: NaiveDate) -> String {
+    let found = found(&RuleSet::gorham_ch56(), events, None, as_of);
     let violation = found.iter().find(|o| o.kind.as_str() == "violation").expect("open violation");
-    let detail = violation.detail.as_deref().unwrap_or_default();
-    assert!(detail.starts_with("7 violations") && detail.contains("$1750"), "{detail}");
-    let found = clock_obligations(&rules, &input, d(2026, 12, 7), &mut Vec::new());
-    let detail = found
-        .iter()
-        .find(|o| o.kind.as_str() == "violation")
-        .and_then(|o| o.detail.clone())
-        .unwrap_or_default();
-    assert!(detail.starts_with("1 violation ") && detail.contains("$250"), "{detail}");
+    assert_eq!(violation.due, Some(events[0].date), "due on the notice's own date");
+    violation.detail.clone().unwrap_or_default()
+}
+
+/// §904: "a fine not to exceed the sum of $250 ... Each week such violation continues after notification to
+/// the person in violation shall constitute a separate violation. Such violation notice shall be served by
+/// certified mail, return receipt requested, or by personal service." The weeks count from notification.
+///
+/// Notice 2026-12-01, the return receipt signed 2026-12-02: on 2027-01-15, 44 days after receipt, six full
+/// weeks have passed: seven violations, up to $1,750. On 2026-12-08, six days after receipt: one violation,
+/// $250. Received 2026-12-09 instead: 37 days, five full weeks, six violations, $1,500 (counted from the
+/// notice date it would be seven).
+#[test]
+fn violations_count_weeks_after_notification() {
+    let notice = |received: Option<NaiveDate>| {
+        let values = received.map(|r| ("received", EventValue::Date(r))).into_iter().collect();
+        event("violation-notice", d(2026, 12, 1), values)
+    };
+    let detail = violation_detail(&[notice(Some(d(2026, 12, 2)))], d(2027, 1, 15));
+    assert!(detail.contains("7 violations") && detail.contains("$1750"), "{detail}");
+    assert!(detail.contains("counted from receipt on 2026-12-02"), "{detail}");
+    let detail = violation_detail(&[notice(Some(d(2026, 12, 2)))], d(2026, 12, 8));
+    assert!(detail.contains("1 violation ") && detail.contains("$250"), "{detail}");
+    let detail = violation_detail(&[notice(Some(d(2026, 12, 9)))], d(2027, 1, 15));
+    assert!(detail.contains("6 violations") && detail.contains("$1500"), "{detail}");
+}
+
+/// §904 with only the mailing date on record: our reading counts notification from the notice date plus
+/// the 5 days for mailing the rule set gives §601.2's notice. Notice 2026-12-01: notified 2026-12-06; on
+/// 2027-01-15, 40 days later, five full weeks: six violations, up to $1,500 (not the seven of 45 days from
+/// the mailing). On 2026-12-12, six days after notification: one violation.
+#[test]
+fn without_a_receipt_violations_count_from_the_mailing_plus_its_allowance() {
+    let notice = [event("violation-notice", d(2026, 12, 1), vec![])];
+    let detail = violation_detail(&notice, d(2027, 1, 15));
+    assert!(detail.contains("6 violations") && detail.contains("$1500"), "{detail}");
+    assert!(detail.contains("plus 5 days for mailing (2026-12-06)"), "{detail}");
+    let detail = violation_detail(&notice, d(2026, 12, 12));
+    assert!(detail.contains("1 violation ") && detail.contains("$250"), "{detail}");
 }
