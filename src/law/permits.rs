@@ -111,6 +111,9 @@ pub struct Context {
     pub renewals: Vec<NaiveDate>,
     /// Whether a permit condition was breached after the inspection (§V.F.1).
     pub breached: bool,
+    /// Whether the Health Department determined the system improperly maintained or improperly repaired
+    /// (§V.F.2).
+    pub improperly_maintained: bool,
     /// Whether a renewal due on a Saturday, Sunday or public holiday may be made on the next business day
     /// (N.Y. Gen. Constr. Law §25-a).
     pub roll_forward: bool,
@@ -139,6 +142,9 @@ pub struct Permit {
     pub shortfalls: Vec<String>,
     /// The floodplain requirement is not shown to be met, so no permit issues (§X).
     pub floodplain_bar: bool,
+    /// The system was determined improperly maintained or improperly repaired, so no interim permit issues
+    /// or renews (§V.F.2) until it is maintained or repaired (§V.E.2).
+    pub maintenance_bar: bool,
 }
 
 /// Which bound of the law a recorded expiry lies beyond.
@@ -148,6 +154,8 @@ pub enum TermLimit {
     Longest,
     /// Earlier than the shortest term of an interim permit (§V.C: "for a minimum term of one year").
     Shortest,
+    /// Earlier than the shortest term of a permit to discharge (§V.D: "Permit to Discharge (2 to 5 years)").
+    DischargeFloor,
 }
 
 /// A recorded expiry that a bound on the term replaced.
@@ -176,6 +184,11 @@ impl OutOfTerm {
                 "less than the {}-year minimum term {} sets; {used} is used",
                 rules.interim_min_term_years,
                 rules.interim_min_term()
+            ),
+            TermLimit::DischargeFloor => format!(
+                "less than the {}-year term {} gives a permit to discharge; {used} is used",
+                rules.min_term_years,
+                rules.min_term()
             ),
         }
     }
@@ -240,6 +253,7 @@ pub fn permit_for(
         expires: dates.expires.map(|(d, _)| d),
         renewals: after(INTERIM_RENEWAL).map(|e| e.date).collect(),
         breached: after(CONDITION_BREACH).next().is_some(),
+        improperly_maintained: report.improperly_maintained,
         roll_forward: rules.calendar.as_ref().is_some_and(|c| c.roll_forward),
     };
     Some(decide_permit(permits, &report.findings, &context))
@@ -318,9 +332,13 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
             .push("in a flood zone without a known absorption-field bottom or flood elevation".into()),
         _ => {}
     }
+    let maintenance_bar = class == Class::Substandard && context.improperly_maintained;
+    if maintenance_bar {
+        shortfalls.push("improperly maintained or improperly repaired: no interim permit".into());
+    }
     let kind = match class {
         Class::Failed => PermitKind::None,
-        _ if floodplain_bar => PermitKind::None,
+        _ if floodplain_bar || maintenance_bar => PermitKind::None,
         Class::Unverified => PermitKind::Undecided,
         Class::Design | Class::Existing => PermitKind::Discharge,
         Class::Substandard => PermitKind::Interim,
@@ -342,6 +360,7 @@ pub fn decide_permit(rules: &PermitRules, found: &Findings, context: &Context) -
         renewable: kind == PermitKind::Interim && !context.breached,
         shortfalls,
         floodplain_bar,
+        maintenance_bar,
     }
 }
 
@@ -362,6 +381,10 @@ fn bounded_expiry(
             let longest = add_years(starts, rules.max_term_years);
             if recorded > longest {
                 return out(longest, TermLimit::Longest);
+            }
+            let shortest = add_years(starts, rules.min_term_years);
+            if rules.min_term_years > 0 && recorded < shortest {
+                return out(shortest, TermLimit::DischargeFloor);
             }
         }
         PermitKind::Interim => {

@@ -9,7 +9,8 @@
 //!   `valid_permit`, `meets_75a`, from which the system's class and permit follow (all or none of them);
 //! - with the findings, the report's `report_accepted` date (a permit dates from it, §V.A), the permit's
 //!   `permit_issued` and `permit_expires` dates, and the `watercourse_ft` the inspector measured from the
-//!   absorption field (§IV.C.6), each optional;
+//!   absorption field (§IV.C.6), and `improperly_maintained` (yes/no: the Health Department determined the
+//!   system improperly maintained or improperly repaired, §V.F.2), each optional;
 //! - `installed`, `system_size` (`individual` or `intermediate`), and `adequately_functioning`, for
 //!   grandfathered designs; `adequately_functioning` and `illegally_installed` (yes/no: the authority found the
 //!   system adequately functioning, or determined it illegally installed) are also discoveries that owe the
@@ -106,8 +107,8 @@ pub struct Findings {
 }
 
 /// The optional columns that go with the findings.
-pub const REPORT_COLUMNS: [&str; 4] =
-    ["report_accepted", "permit_issued", "permit_expires", "watercourse_ft"];
+pub const REPORT_COLUMNS: [&str; 5] =
+    ["report_accepted", "permit_issued", "permit_expires", "watercourse_ft", "improperly_maintained"];
 
 /// The latest inspection of a parcel that recorded findings.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +128,9 @@ pub struct Report {
     /// The distance from the absorption field to the nearest watercourse or wetland the inspector measured
     /// (§IV.C.6), feet; it wins over the GIS distance.
     pub watercourse_ft: Option<f64>,
+    /// The Health Department determined the system improperly maintained or improperly repaired (§V.F.2);
+    /// blank is no such determination.
+    pub improperly_maintained: bool,
 }
 
 /// A system's size class, for grandfathered designs (Gorham Ch. 56 §304.2).
@@ -398,7 +402,7 @@ fn read_findings(check: &mut Checker<'_>, line: usize, cells: [&str; 7]) -> Opti
 fn read_report_columns(
     check: &mut Checker<'_>,
     line: usize,
-    cells: [&str; 4],
+    cells: [&str; 5],
     date: NaiveDate,
     as_of: NaiveDate,
     findings: Findings,
@@ -411,12 +415,22 @@ fn read_report_columns(
     let permit_issued = dated(1, Some(as_of));
     let permit_expires = dated(2, None);
     let watercourse_ft = check.number(line, REPORT_COLUMNS[3], cells[3]).flatten();
+    let improperly_maintained = check.yes_no(line, REPORT_COLUMNS[4], cells[4]).flatten().unwrap_or(false);
     for (name, day) in [(REPORT_COLUMNS[0], accepted), (REPORT_COLUMNS[1], permit_issued)] {
         if day.is_some_and(|d| d < date) {
             check.report(line, format!("{name} is before the inspection_date {date}; fix one of them"));
         }
     }
-    Report { date, line, findings, accepted, permit_issued, permit_expires, watercourse_ft }
+    Report {
+        date,
+        line,
+        findings,
+        accepted,
+        permit_issued,
+        permit_expires,
+        watercourse_ft,
+        improperly_maintained,
+    }
 }
 
 fn read_installed(

@@ -20,6 +20,10 @@ use super::{iso_date, Text};
 pub struct PermitRules {
     /// Longest term of a permit to discharge, years ("up to five years").
     pub max_term_years: u32,
+    /// Shortest term of a permit to discharge, years (§V.D's table: "Permit to Discharge (2 to 5 years)");
+    /// 0: no floor.
+    #[serde(default)]
+    pub min_term_years: u32,
     /// Shortest term of an interim permit, years ("a minimum term of one year").
     pub interim_min_term_years: u32,
     /// Years between applications to renew an interim permit ("annually").
@@ -56,8 +60,20 @@ pub struct PermitRules {
     /// Citation of the shortest term of an interim permit; blank: the term's ([`PermitRules::interim_min_term`]).
     #[serde(default)]
     pub interim_min_term_citation: Text,
+    /// Citation of the shortest term of a permit to discharge; blank: the term's ([`PermitRules::min_term`]).
+    #[serde(default)]
+    pub min_term_citation: Text,
     /// Citation of the measurement from the absorption field that existing standards need.
     pub location_citation: Text,
+    /// Citation of the Health Department's action upon the expiration of an interim permit (§V.G); blank:
+    /// the renewal's ([`PermitRules::expiry`]).
+    #[serde(default)]
+    pub expiry_citation: Text,
+    /// Citation of the bar on issuing or renewing an interim permit for a system the Health Department
+    /// determined improperly maintained or improperly repaired, and of the maintenance or repair then owed
+    /// (§V.F.2, §V.E.2); blank: the renewal's ([`PermitRules::maintenance`]).
+    #[serde(default)]
+    pub maintenance_citation: Text,
 }
 
 impl PermitRules {
@@ -69,6 +85,21 @@ impl PermitRules {
     /// The citation of the longest term of a permit to discharge, or the term's where the rule set names none.
     pub fn max_term(&self) -> Text {
         or(self.max_term_citation, self.term_citation)
+    }
+
+    /// The citation of the shortest term of a permit to discharge, or the term's where the rule set names none.
+    pub fn min_term(&self) -> Text {
+        or(self.min_term_citation, self.term_citation)
+    }
+
+    /// The citation of the Department's action on an expired interim permit, or the renewal's.
+    pub fn expiry(&self) -> Text {
+        or(self.expiry_citation, self.renewal_citation)
+    }
+
+    /// The citation of the maintenance bar on an interim permit, or the renewal's.
+    pub fn maintenance(&self) -> Text {
+        or(self.maintenance_citation, self.renewal_citation)
     }
 
     /// The citation of the shortest term of an interim permit, or the term's where the rule set names none.

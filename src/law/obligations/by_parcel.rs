@@ -521,6 +521,7 @@ mod tests {
             permit_issued: None,
             permit_expires: None,
             watercourse_ft: None,
+            improperly_maintained: false,
         };
         let dated = |date, line, value| Some(Dated { date, line, value });
         let inspections = Inspections {

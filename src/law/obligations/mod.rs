@@ -106,6 +106,10 @@ impl ObligationKind {
     pub const INTERIM_RENEWAL: Self = ObligationKind(Text::from_static("interim-renewal"));
     /// `interim-not-renewable`.
     pub const INTERIM_NOT_RENEWABLE: Self = ObligationKind(Text::from_static("interim-not-renewable"));
+    /// `interim-expired`.
+    pub const INTERIM_EXPIRED: Self = ObligationKind(Text::from_static("interim-expired"));
+    /// `maintenance-repair`.
+    pub const MAINTENANCE_REPAIR: Self = ObligationKind(Text::from_static("maintenance-repair"));
     /// `system-location`.
     pub const SYSTEM_LOCATION: Self = ObligationKind(Text::from_static("system-location"));
     /// `repair-order`.

@@ -12,7 +12,9 @@ use crate::law::schedule::Row;
 use crate::records::events::{Event, EventValue};
 use crate::records::inspections::Report;
 use crate::rules::calendar::add_years;
-use crate::rules::vocabulary::{CONDITION_BREACH, HEARING_SUMMONS, PERMIT_ISSUED, REPAIR_ORDER};
+use crate::rules::vocabulary::{
+    CONDITION_BREACH, HEARING_SUMMONS, INTERIM_RENEWAL, PERMIT_ISSUED, REPAIR_ORDER,
+};
 use crate::rules::{Party, RuleSet, Text};
 
 /// A parcel whose latest findings gave it a class and permit.
@@ -160,13 +162,22 @@ pub fn permit_obligations(
             (start, issued),
         ),
         (_, PermitKind::Discharge) => {
+            // §V.B's ceiling, and §V.D's floor where the rule set reads one.
+            let (min, max) = (p.min_term_years, p.max_term_years);
+            let years = match min {
+                0 => format!("at most {max} years"),
+                min => format!("{min} to {max} years"),
+            };
             let bound = permit.starts.map_or_else(
                 || "from its issue".to_string(),
-                |s| format!("from {s}, so ending by {}", add_years(s, p.max_term_years)),
+                |s| match min {
+                    0 => format!("from {s}, so ending by {}", add_years(s, max)),
+                    min => format!("from {s}, so ending between {} and {}", add_years(s, min), add_years(s, max)),
+                },
             );
             push(
                 ObligationKind::PERMIT_TERM,
-                format!("permit term to be set (at most {} years {bound}) and recorded", p.max_term_years),
+                format!("permit term to be set ({years} {bound}) and recorded"),
                 Party::HealthDepartment,
                 None,
                 &p.term_citation,
@@ -205,6 +216,36 @@ pub fn permit_obligations(
             )
         }
         _ => {}
+    }
+    if permit.maintenance_bar {
+        push(
+            ObligationKind::MAINTENANCE_REPAIR,
+            "maintain or repair the system components the Health Department found improperly maintained or repaired; no interim permit to discharge may be issued or renewed until then".into(),
+            Party::Owner,
+            None,
+            &p.maintenance(),
+            (report, None),
+        );
+    }
+    // §V.G: "Upon the expiration of an interim permit ... the Health Department shall take action": an
+    // interim permit whose renewal date passed unrenewed has expired. Any of the actions §V.G lists that the
+    // events record after it answers the item: a permit issued (§V.G.1), the interim permit renewed (§V.G.2,
+    // which also carries the renewal date on), or an order to repair (§V.G.4). The law gives the action no
+    // time, so the item has no due date.
+    if let Some(lapsed) = permit.renewal_due.filter(|d| permit.kind == PermitKind::Interim && *d < as_of) {
+        let acted = [PERMIT_ISSUED, INTERIM_RENEWAL, REPAIR_ORDER];
+        if !events.iter().any(|e| acted.contains(&e.kind) && e.date > lapsed) {
+            push(
+                ObligationKind::INTERIM_EXPIRED,
+                format!(
+                    "the interim permit to discharge expired unrenewed on {lapsed}: issue a permit to discharge, renew the interim permit, grant a variance, waiver or extension, or direct repairs or a replacement"
+                ),
+                Party::HealthDepartment,
+                None,
+                &p.expiry(),
+                (lapsed.succ_opt().unwrap_or(lapsed), None),
+            );
+        }
     }
     if permit.class == Class::Substandard && row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
         push(
@@ -250,6 +291,7 @@ mod tests {
             permit_issued: None,
             permit_expires: None,
             watercourse_ft: None,
+            improperly_maintained: false,
         }
     }
 
@@ -373,5 +415,68 @@ mod tests {
         let open_ended = event(REPAIR_ORDER, date(2023, 4, 1), 4, None);
         let owed = owed(&inspection(date(2023, 3, 3), true), &[open_ended], date(2027, 1, 15));
         assert_eq!(owed.iter().map(|o| o.kind.as_str()).collect::<Vec<_>>(), ["repair-order"]);
+    }
+
+    /// A substandard inspection of 2025-04-10 (line 5) whose interim permit started 2025-05-01.
+    fn interim(improperly_maintained: bool) -> Report {
+        let mut report = inspection(date(2025, 4, 10), false);
+        report.findings.tank_adequate = false;
+        report.findings.valid_permit = false;
+        report.accepted = Some(date(2025, 5, 1));
+        report.improperly_maintained = improperly_maintained;
+        report
+    }
+
+    /// §V.G: "Upon the expiration of an interim permit to discharge ... the Health Department shall take
+    /// action". The interim permit of 2025-05-01 (a year, renewed annually, §V.C, §V.F) is due for renewal
+    /// 2026-05-01; no renewal by then and it has expired: from 2026-05-02 the Department owes its action, with
+    /// no due date (the law gives it none), beside the owner's overdue renewal. On 2026-05-01 itself nothing
+    /// has expired. A late renewal (2026-05-20, §V.G.2), a permit issued (§V.G.1) or an order to repair
+    /// (§V.G.4) after the lapse answers it.
+    #[test]
+    fn an_expired_interim_permit_owes_the_department_action() {
+        let kinds = |owed: &[Owed]| owed.iter().map(|o| o.kind.clone()).collect::<Vec<_>>();
+        let on_the_day = owed(&interim(false), &[], date(2026, 5, 1));
+        assert_eq!(kinds(&on_the_day), ["interim-renewal"]);
+        let lapsed = owed(&interim(false), &[], date(2026, 6, 1));
+        assert_eq!(kinds(&lapsed), ["interim-renewal", "interim-expired"]);
+        assert_eq!(
+            lapsed[1],
+            Owed {
+                kind: "interim-expired".into(),
+                who: "health department".into(),
+                since: Some(date(2026, 5, 2)),
+                due: None,
+                overdue: false,
+                citation: "Art. V §V.G".into(),
+                source: None,
+            }
+        );
+        for (kind, line) in [(INTERIM_RENEWAL, 6), (PERMIT_ISSUED, 7), (REPAIR_ORDER, 8)] {
+            let acted = [event(kind, date(2026, 5, 20), line, None)];
+            let owed = owed(&interim(false), &acted, date(2026, 6, 1));
+            assert!(owed.iter().all(|o| o.kind != "interim-expired"), "{kind}: {owed:?}");
+        }
+    }
+
+    /// §V.F.2 and §V.E.2: after the Department's determination of "an improperly maintained or improperly
+    /// repaired system" no interim permit issues or renews, and the owner owes "the maintenance or repair of
+    /// any system component found to be in need of maintenance or repair": no renewal is listed, the repair
+    /// is, with no due date (the Department sets the schedule).
+    #[test]
+    fn an_improperly_maintained_system_owes_its_repair_not_a_renewal() {
+        let owed = owed(&interim(true), &[], date(2026, 6, 1));
+        assert_eq!(
+            owed,
+            [Owed {
+                kind: "maintenance-repair".into(),
+                who: "owner".into(),
+                since: Some(date(2025, 4, 10)),
+                due: None,
+                overdue: false,
+                citation: "Art. V §V.F.2, §V.E.2".into(),
+                source: None,
+            }]
+        );
     }
 }

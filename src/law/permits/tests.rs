@@ -32,6 +32,7 @@ fn context(inspected: NaiveDate) -> Context {
         expires: None,
         renewals: Vec::new(),
         breached: false,
+        improperly_maintained: false,
         roll_forward: false,
     }
 }
@@ -225,6 +226,7 @@ fn report(found: Findings, issued: Option<NaiveDate>, expires: Option<NaiveDate>
         permit_issued: issued,
         permit_expires: expires,
         watercourse_ft: None,
+        improperly_maintained: false,
     }
 }
 
@@ -300,4 +302,62 @@ fn the_floodplain_bars_any_permit() {
     }
     let c = Context { flood: Some(FloodVerdict::Ok), ..context(date(2026, 6, 1)) };
     assert_eq!(decide_permit(&rules(), &sound(), &c).kind, PermitKind::Discharge);
+}
+
+/// §V.D's table, "provided to summarize the classification": "Permit to Discharge (2 to 5 years)". Read as
+/// a floor beside §V.B's "up to five years": a permit to discharge issued 2026-03-01 whose record says it
+/// expires 2027-03-01 (one year) runs to 2028-03-01, and the record is reported at its line; 2028-03-01
+/// itself and 2031-03-01 stand; 2031-03-02 gives way to §V.B's 2031-03-01.
+#[test]
+fn a_permit_to_discharge_runs_two_to_five_years() {
+    let rules = RuleSet::cayuga_art_v();
+    let permits = rules.permits.as_ref().expect("Art. V has permits");
+    let permitted = report(Findings { valid_permit: true, ..sound() }, Some(date(2026, 3, 1)), None);
+    let with_expiry = |expires| Report { permit_expires: Some(expires), ..permitted.clone() };
+    let expiry = |expires| permit_for(&rules, &with_expiry(expires), None, &[]).and_then(|p| p.expires);
+    assert_eq!(expiry(date(2027, 3, 1)), Some(date(2028, 3, 1)));
+    assert_eq!(expiry(date(2028, 3, 1)), Some(date(2028, 3, 1)));
+    assert_eq!(expiry(date(2031, 3, 1)), Some(date(2031, 3, 1)));
+    assert_eq!(expiry(date(2031, 3, 2)), Some(date(2031, 3, 1)));
+    let short = with_expiry(date(2027, 3, 1));
+    let permit = permit_for(&rules, &short, None, &[]).expect("a permit");
+    assert_eq!(
+        term_problem(permits, &permit, &short, &[], Path::new("history.csv")),
+        Some(Problem::new(
+            "history.csv",
+            Location::Line(12),
+            "permit_issued 2026-03-01 with expiry 2027-03-01, less than the 2-year term Art. V §V.D gives a permit to discharge; 2028-03-01 is used: correct the expiry"
+        ))
+    );
+    // A rule set that reads no floor keeps the recorded year.
+    let mut no_floor = rules.clone();
+    if let Some(p) = no_floor.permits.as_mut() {
+        p.min_term_years = 0;
+    }
+    let permit = permit_for(&no_floor, &short, None, &[]).expect("a permit");
+    assert_eq!((permit.expires, permit.out_of_term), (Some(date(2027, 3, 1)), None));
+}
+
+/// §V.F: "no such permit shall be issued or renewed when ... 2. determination by the Health Department of
+/// the existence of ... an improperly maintained or improperly repaired system". A substandard system (tank
+/// not adequate) whose report records that determination gets no interim permit, and so no renewal date;
+/// the same findings without it get the interim permit. A system meeting existing standards is not touched
+/// by a paragraph about interim permits.
+#[test]
+fn no_interim_permit_for_an_improperly_maintained_system() {
+    let bad = Findings { tank_adequate: false, ..sound() };
+    let started = Context { starts: Some(date(2026, 6, 1)), ..context(date(2026, 5, 20)) };
+    let determined = Context { improperly_maintained: true, ..started.clone() };
+    let p = decide_permit(&rules(), &bad, &determined);
+    assert_eq!(
+        (p.class, p.kind, p.renewal_due, p.maintenance_bar),
+        (Class::Substandard, PermitKind::None, None, true)
+    );
+    let p = decide_permit(&rules(), &bad, &started);
+    assert_eq!(
+        (p.kind, p.renewal_due, p.maintenance_bar),
+        (PermitKind::Interim, Some(date(2027, 6, 1)), false)
+    );
+    let p = decide_permit(&rules(), &Findings { valid_permit: true, ..sound() }, &determined);
+    assert_eq!((p.class, p.kind, p.maintenance_bar), (Class::Existing, PermitKind::Discharge, false));
 }
