@@ -141,11 +141,22 @@ enum Closure {
 }
 
 /// Whether a closing event (or inspection) on record discharges the obligation `event` started. Acts count
-/// from the event's date, or from the clock's look-back before it ("pumped within the last twelve months").
+/// from the event's date; from the law's look-back before it ("pumped within the last twelve months"); or,
+/// for a duty owed "prior to" the act, from the day after the previous act on record that starts the clock
+/// (the rule set's first look-back standing in before the first one).
 fn closure(clock: &Clock, event: &Event, due: Option<NaiveDate>, events: &[Event]) -> Closure {
-    let from = match clock.closed_from_months_before {
-        Some(months) => event.date.checked_sub_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MIN),
-        None => event.date,
+    let months_before =
+        |months: u32| event.date.checked_sub_months(chrono::Months::new(months)).unwrap_or(NaiveDate::MIN);
+    let from = if clock.prior_to {
+        let previous =
+            events.iter().filter(|e| e.date < event.date && clock.starts_on(e.kind)).map(|e| e.date).max();
+        match (previous, clock.first_lookback_months) {
+            (Some(previous), _) => previous.succ_opt().unwrap_or(previous),
+            (None, Some(months)) => months_before(months),
+            (None, None) => NaiveDate::MIN,
+        }
+    } else {
+        clock.closed_from_months_before.map_or(event.date, months_before)
     };
     let mut acts = events
         .iter()

@@ -298,9 +298,18 @@ pub struct Clock {
     /// with both dates.
     #[serde(default)]
     pub closed_by: Vec<String>,
-    /// A closing event counts from this many months before the starting event ("pumped within the last
-    /// twelve months"); by default only on or after it.
+    /// A closing event counts from this many months before the starting event: the law's own look-back
+    /// ("pumped within the last twelve months"); by default only on or after it.
     pub closed_from_months_before: Option<u32>,
+    /// The duty is owed "prior to" the act that starts it: a closing event answers it when dated on or before
+    /// the act and after the previous act on record that starts this clock (the previous sale, the previous
+    /// construction), never one that answered an earlier act.
+    #[serde(default)]
+    pub prior_to: bool,
+    /// With `prior_to`, before the first act of its kind on record: how many months before the act a closing
+    /// event may be dated. The county's history does not go back for ever, so this stands in for the
+    /// previous act it did not record; it is the rule set's reading, not the law's.
+    pub first_lookback_months: Option<u32>,
     /// Events that replace a start when they come after it on the same parcel: on a later date, or on the
     /// same date further down the same file (a hearing continued to another session is not its final
     /// adjournment). The start then owes nothing; a later event that starts the clock starts its own.
@@ -328,6 +337,12 @@ impl Clock {
                     "'from_column' names '{column}', which is not a date column of the events file"
                 ));
             }
+        }
+        if self.prior_to && self.closed_from_months_before.is_some() {
+            return Err("give 'prior_to' (the act before it on record bounds it) or 'closed_from_months_before' (the law's own look-back), not both".into());
+        }
+        if self.first_lookback_months.is_some() && !self.prior_to {
+            return Err("'first_lookback_months' stands in for the previous act of a 'prior_to' clock; add prior_to = true".into());
         }
         if self.on.is_empty() {
             return Err("'on' names no event; list the events that start the clock".into());

@@ -516,6 +516,11 @@ mod tests {
         assert!(
             with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
         );
+        // "Prior to" is bounded by the previous act, the law's own look-back by its months: one or the other.
+        let both = with("on = [\"transfer\"]\ndue_on_event = true\nprior_to = true\nclosed_from_months_before = 12");
+        assert!(both.contains("not both"), "{both}");
+        let stray = with("on = [\"transfer\"]\ndue_on_event = true\nfirst_lookback_months = 12");
+        assert!(stray.contains("add prior_to = true"), "{stray}");
         // A key written twice: the file, line and key are named.
         let twice = with("on = [\"transfer\", \"transfer\"]\nid = \"transfer-pump-out\"");
         assert!(twice.starts_with("r.toml:") && twice.contains("duplicate key"), "{twice}");

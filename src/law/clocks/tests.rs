@@ -417,3 +417,60 @@ fn without_a_receipt_violations_count_from_the_mailing_plus_its_allowance() {
     let detail = violation_detail(&notice, d(2026, 12, 12));
     assert!(detail.contains("1 violation ") && detail.contains("$250"), "{detail}");
 }
+
+/// "Prior to" means before the act it guards. Art. V §IV.B.2: "Prior to, or at the time of property
+/// transfer, all wastewater treatment systems shall be inspected"; the inspection answers a transfer when
+/// dated on or before it and after the previous transfer on record. Transfers 2020-06-01 and Thursday
+/// 2026-10-15: an inspection of 2023-03-01, after the 2020 sale and three and a half years before the
+/// second, answers the second (a twelve-month window would call it a breach), and the first sale is
+/// answered by its own inspection of 2020-05-01. With only the 2020-05-01 inspection, the 2026 sale is owed:
+/// that inspection answered the 2020 sale. Before the first transfer on record the rule set's twelve months
+/// stand in: a lone transfer on 2026-10-15 is answered by an inspection on 2025-10-15, not on 2025-10-14.
+#[test]
+fn prior_to_reaches_back_to_the_previous_act_of_its_kind() {
+    let rules = RuleSet::cayuga_art_v();
+    let owed = |events: &[Event], inspections: &[NaiveDate]| {
+        let mut all = events.to_vec();
+        all.extend(inspections.iter().map(|&on| event(INSPECTION, on, vec![])));
+        all.sort_by_key(|e| e.date);
+        state_on(&rules, &all, d(2027, 1, 15))
+            .into_iter()
+            .filter(|o| o.0 == "transfer-inspection")
+            .map(|o| (o.1, o.2))
+            .collect::<Vec<_>>()
+    };
+    let sales = [event("transfer", d(2020, 6, 1), vec![]), event("transfer", d(2026, 10, 15), vec![])];
+    assert_eq!(owed(&sales, &[d(2020, 5, 1), d(2023, 3, 1)]), []);
+    assert_eq!(owed(&sales, &[d(2020, 5, 1)]), [(Some(d(2026, 10, 15)), true)]);
+    let lone = [event("transfer", d(2026, 10, 15), vec![])];
+    assert_eq!(owed(&lone, &[d(2025, 10, 15)]), []);
+    assert_eq!(owed(&lone, &[d(2025, 10, 14)]), [(Some(d(2026, 10, 15)), true)]);
+}
+
+/// §VII.A.1: plans accepted "prior to construction". Approvals issued well before construction are not
+/// breaches: a system installed 2005-05-01 and replaced Monday 2026-06-01, whose replacement's plans were
+/// accepted 2024-02-01 and construction permit issued 2025-01-10, owes nothing; the same approvals dated
+/// 2004-12-01, before the 2005 installation, answered that one and leave the replacement owing both.
+#[test]
+fn approvals_long_before_construction_answer_it_after_the_previous_one() {
+    let rules = RuleSet::cayuga_art_v();
+    let owed = |accepted: NaiveDate, permitted: NaiveDate| {
+        let mut events = vec![
+            event(SYSTEM_INSTALLED, d(2005, 5, 1), vec![]),
+            event(SYSTEM_REPLACED, d(2026, 6, 1), vec![]),
+            event("plan-accepted", accepted, vec![]),
+            event("construction-permit", permitted, vec![]),
+        ];
+        events.sort_by_key(|e| e.date);
+        state_on(&rules, &events, d(2027, 1, 15))
+            .into_iter()
+            .filter(|o| o.1 == Some(d(2026, 6, 1)))
+            .map(|o| o.0)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(owed(d(2024, 2, 1), d(2025, 1, 10)), Vec::<String>::new());
+    assert_eq!(
+        owed(d(2004, 12, 1), d(2004, 12, 1)),
+        ["system-construction-permit", "system-plan-acceptance"]
+    );
+}
