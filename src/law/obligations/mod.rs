@@ -19,7 +19,7 @@ use chrono::NaiveDate;
 
 pub use by_parcel::{ByParcel, Found, ParcelNotes};
 pub use clocks::{clock_obligations, ParcelEvents};
-pub use pipes::{pipe_state, pipes_due, PipeSample, PipeState, PipesDue, Remedy, RemedyKind};
+pub use pipes::{pipe_grid, pipe_state, pipes_due, PipeSample, PipeState, PipesDue, Remedy, RemedyKind};
 
 use crate::law::permit::{Class, Permit, PermitKind};
 use crate::law::schedule::Row;
