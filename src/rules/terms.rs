@@ -202,9 +202,22 @@ impl TermReader<'_> {
     }
 
     /// The note on the features read, `layer` naming the layer's file; `None` when the table left none out
-    /// and kept none it would have.
+    /// and kept none it would have. A layer without any field the `exclude` entries read cannot say which
+    /// features are not the term: the note says so, since every feature then counts.
     pub fn note(&self, layer: &str) -> Option<String> {
         let term = self.term;
+        if !term.exclude.is_empty() && self.exclude.iter().all(Option::is_none) {
+            let mut fields: Vec<&str> =
+                term.exclude.iter().flat_map(|m| &m.fields).map(String::as_str).collect();
+            fields.dedup();
+            return Some(format!(
+                "{layer}: no field says which features are not a {} under {} (looked for {}): every feature is \
+                 taken as one",
+                term.term,
+                term.citation,
+                fields.join(", ")
+            ));
+        }
         let counted = |counts: &[usize], matches: &[FeatureMatch]| -> (usize, Vec<String>) {
             let parts = counts
                 .iter()

@@ -271,7 +271,7 @@ impl ByParcel {
     /// The periodic inspection the drainage pipes of the parcel of `row` owe on the as-of date, the one
     /// [`ObligationKind::PIPE_INSPECTION`] lists: `None` when the law does not reach the parcel, the rule set
     /// has no pipe rules, the parcel does not border the mean-high-water mark or it has no pipe on record.
-    /// The workload counts these ([`crate::report::workload`]), so both tell one story.
+    /// The workload counts these too, so both tell one story.
     pub fn pipe_inspection(&self, row: &Row) -> Option<PipesDue> {
         if row.entry.out_of_scope().is_some() || !borders(row) {
             return None;

@@ -60,6 +60,25 @@ fn the_note_counts_what_was_left_out_and_kept() {
     );
 }
 
+/// A layer with none of the fields the table reads cannot show an ephemeral channel: the run says so rather
+/// than count every feature in silence.
+#[test]
+fn a_layer_without_the_fields_is_said_to_count_whole() {
+    let term = watercourse();
+    let fields: Vec<String> = ["NAME", "LENGTH_FT"].iter().map(|f| f.to_string()).collect();
+    let mut reader = term.reader(&fields);
+    assert_eq!(reader.read(|_| Some("Gully".into())), Reading::Counts);
+    let note = reader.note("w.shp").expect("a note");
+    assert!(
+        note.starts_with("w.shp: no field says which features are not a watercourse under Art. V §II.35"),
+        "{note}"
+    );
+    assert!(
+        note.contains("looked for FCODE, FCODE_1, NHD_FCODE, FLOW,") && note.ends_with("taken as one"),
+        "{note}"
+    );
+}
+
 #[test]
 fn gorham_defines_no_term_a_layer_stands_for() {
     assert!(RuleSet::gorham_ch56().terms.is_empty());
