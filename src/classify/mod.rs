@@ -57,8 +57,8 @@ pub struct World {
     pub areas: Areas,
     /// FEMA flood zones.
     pub floodplain: Floodplain,
-    /// Watercourses and wetlands (lines and polygons), when a layer was given. Distances up to its radius
-    /// are exact.
+    /// Watercourses and wetlands (lines and polygons), when a layer was given: the features the rule set's
+    /// table of terms counts as watercourses (`RuleSet::term`). Distances up to its radius are exact.
     pub watercourses: Option<DistanceIndex>,
     /// How close a parcel edge must come to the mean-high-water line to border it, feet.
     pub border_tolerance_ft: f64,

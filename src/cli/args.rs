@@ -23,7 +23,8 @@ pub(super) enum Command {
     ///
     /// Example: lakeshore obligations --config data/sample/county.toml --as-of 2027-03-01 --out out/
     Obligations(RunArgs),
-    /// Count the periodic inspections due per year, town and tier, and the overdue backlog.
+    /// Count the periodic inspections due per year, town and tier, the overdue backlog, and the drainage-pipe
+    /// inspections made at those visits.
     ///
     /// Example: lakeshore workload --config data/sample/county.toml --as-of 2027-01-15 --years 2027..2036
     Workload(WorkloadArgs),

@@ -28,6 +28,14 @@ pub struct PipesDue {
     pub due: NaiveDate,
     /// Whether the previous due date was missed.
     pub overdue: bool,
+    /// The due date the next inspection answers ([`crate::law::periodic::Owed::answers`]): `due`, or while
+    /// overdue the next due date; the grid's later due dates follow it ([`pipe_grid`]).
+    pub answers: NaiveDate,
+}
+
+/// The grid of the drainage pipes' periodic inspection (Art. V §IV.A.1 ¶1), whatever tier the system is on.
+pub fn pipe_grid(rules: &DrainagePipeRules) -> DueGrid {
+    DueGrid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years }
 }
 
 /// The periodic inspection the pipes of a bordering parcel owe on `as_of`, from each pipe's last sample date
@@ -42,10 +50,9 @@ pub fn pipes_due(
 ) -> Option<PipesDue> {
     // `None` sorts first: a pipe never sampled decides.
     let oldest = *last.iter().min()?;
-    let grid = DueGrid { first_due: rules.inspection_first_due, cycle_years: rules.inspection_cycle_years };
-    let Standing { status, owed, .. } = standing(&grid, as_of, oldest, None, true, rolls);
+    let Standing { status, owed, .. } = standing(&pipe_grid(rules), as_of, oldest, None, true, rolls);
     let status = status.unwrap_or(Status::NeverInspected);
-    Some(PipesDue { status, since: owed.since, due: owed.due, overdue: owed.overdue })
+    Some(PipesDue { status, since: owed.since, due: owed.due, overdue: owed.overdue, answers: owed.answers })
 }
 
 /// One sample of a drainage pipe, as the §III.G state machine reads it.
@@ -232,11 +239,14 @@ mod tests {
                 status: Status::Current,
                 since: Some(d(2026, 11, 1)),
                 due: d(2028, 11, 1),
-                overdue: false
+                overdue: false,
+                answers: d(2028, 11, 1)
             }
         );
         let missed = pipes_due(&rules, &[Some(d(2026, 6, 15)), Some(d(2024, 10, 30))], as_of, false).unwrap();
         assert_eq!((missed.status, missed.due, missed.overdue), (Status::Overdue, d(2026, 11, 1), true));
+        // The late inspection falls in the window of 2028-11-01 and answers it.
+        assert_eq!(missed.answers, d(2028, 11, 1));
         // Sampled the day after 2024-11-01: that sample already counts toward 2026-11-01.
         let early = pipes_due(&rules, &[Some(d(2024, 11, 2))], as_of, false).unwrap();
         assert_eq!((early.due, early.overdue), (d(2028, 11, 1), false));

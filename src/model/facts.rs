@@ -57,7 +57,9 @@ pub struct Facts {
     /// it: what each says (the code decided; the disagreement is reported).
     pub sewer_disagreement: Option<String>,
     /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
-    /// the lakes' mean-high-water line included: not measured without a watercourse layer.
+    /// the lakes' mean-high-water line included: not measured without a watercourse layer. Only the layer's
+    /// features the rule set's table of terms counts as watercourses are measured (not an ephemeral channel
+    /// off the county's map, Art. V §II.35).
     pub watercourse_ft: Measured,
     /// Whether the system, or else any part of the parcel, lies inside the county boundary (true without a
     /// boundary layer).

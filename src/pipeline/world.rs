@@ -48,8 +48,11 @@ pub(super) fn build_world<'a>(
             .unwrap_or_default(),
         shore,
         areas,
+        // Only the features the rule set's table counts as watercourses (Art. V §II.35: not an ephemeral
+        // channel off the county's map); the reference reader noted the others.
         watercourses: reference.watercourses.as_ref().map(|w| {
-            DistanceIndex::new(w.features().map(|(g, name)| (g, name.as_str())), watercourse_radius_ft)
+            let standing = w.features().filter(|(_, f)| f.stands);
+            DistanceIndex::new(standing.map(|(g, f)| (g, f.name.as_str())), watercourse_radius_ft)
         }),
         border_tolerance_ft: config.border_tolerance_ft,
     }

@@ -8,6 +8,7 @@ mod eval;
 mod flood;
 mod places;
 mod sewer;
+mod terms;
 mod text;
 pub mod vocabulary;
 
@@ -19,6 +20,7 @@ pub use eval::{decide, explain, explain_into, Decision, Exclusion};
 pub use flood::{FloodCheck, ZoneFacts};
 pub use places::Place;
 pub use sewer::{District, Sewer, SewerFacts, SewerValue};
+pub use terms::{FeatureMatch, Reading, Term, TermLayer, TermReader};
 pub use text::Text;
 
 use std::collections::BTreeMap;
@@ -71,6 +73,9 @@ pub struct RuleSet {
     /// How the systems layer is trusted.
     #[serde(default)]
     pub systems: SystemRules,
+    /// The terms of the law that a layer's features stand for, and which features qualify.
+    #[serde(default, rename = "term")]
+    pub terms: Vec<Term>,
     /// The municipalities and villages by their spelling, made when the rule set is read.
     #[serde(skip)]
     places: places::PlaceIndex,
@@ -252,6 +257,11 @@ impl RuleSet {
         &self.rules[id.0]
     }
 
+    /// The term of the law the features of `layer` stand for, when the rule set's table names one.
+    pub fn term(&self, layer: TermLayer) -> Option<&Term> {
+        self.terms.iter().find(|t| t.layer == layer)
+    }
+
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
         // Every mistake of the TOML is told at once, then every one the types cannot catch.
@@ -332,6 +342,17 @@ impl RuleSet {
             if let Err(e) = clock.validate() {
                 mistakes.push(format!("clock '{}': {e}", clock.id));
             }
+        }
+        let mut layers = std::collections::HashSet::new();
+        for term in &self.terms {
+            if !layers.insert(term.layer) {
+                mistakes.push(format!(
+                    "term '{}': layer '{}' already stands for a term; give each layer one [[term]] entry",
+                    term.term,
+                    term.layer.as_str()
+                ));
+            }
+            term.validate(&mut mistakes);
         }
         for rule in &self.rules {
             let mut listed = mistakes.len();
@@ -517,7 +538,8 @@ mod tests {
             with("on = [\"complaint\"]\nwithin_days = 3\nmailing_days = 5").contains("needs 'from_column'")
         );
         // "Prior to" is bounded by the previous act, the law's own look-back by its months: one or the other.
-        let both = with("on = [\"transfer\"]\ndue_on_event = true\nprior_to = true\nclosed_from_months_before = 12");
+        let both =
+            with("on = [\"transfer\"]\ndue_on_event = true\nprior_to = true\nclosed_from_months_before = 12");
         assert!(both.contains("not both"), "{both}");
         let stray = with("on = [\"transfer\"]\ndue_on_event = true\nfirst_lookback_months = 12");
         assert!(stray.contains("add prior_to = true"), "{stray}");

@@ -52,7 +52,7 @@ pub enum SewerValue {
 
 /// The upper-case letters and digits of `text` into `out` (emptied first), each run of other characters
 /// between them one space, for comparing sewer values: `Comm/Public` is `COMM PUBLIC`.
-fn fold_into(text: &str, out: &mut String) {
+pub(super) fn fold_into(text: &str, out: &mut String) {
     out.clear();
     let mut gap = false;
     for c in text.chars() {

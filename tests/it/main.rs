@@ -17,6 +17,7 @@ mod ids_and_fields;
 mod index_vs_brute_force;
 mod init_survey;
 mod law_readings;
+mod law_terms;
 mod layer_checks;
 mod letters_render;
 mod map_browser;

@@ -144,6 +144,9 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
     // owes nothing at all.
     run("obligations", &["--format", "csv"], config, as_of, &dir("obligations"));
     let mut periodic: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    // The drainage-pipe inspections owed by the end of the notice year (the workload's first year), by tier.
+    let mut pipes_in_year: BTreeMap<String, usize> = BTreeMap::new();
+    let tier_of: BTreeMap<&String, &String> = duties.iter().map(|(id, d)| (id, &d.tier)).collect();
     for r in rows(&dir("obligations").join("obligations.csv")) {
         let id = &r["parcel_id"];
         assert!(ids.contains(id), "obligation for {id}, which the schedule does not list");
@@ -151,6 +154,11 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
         if r["obligation"] == "periodic-inspection" {
             let owed = (r["due"].clone(), flag(&r["overdue"]));
             assert!(periodic.insert(id.clone(), owed).is_none(), "{id}: two periodic inspections");
+        }
+        if r["obligation"] == "pipe-inspection"
+            && (flag(&r["overdue"]) || r["due"].starts_with(&year.to_string()))
+        {
+            *pipes_in_year.entry(tier_of[id].clone()).or_default() += 1;
         }
     }
     assert_eq!(periodic, owed_by_id, "periodic inspections: obligations.csv against schedule.csv");
@@ -182,18 +190,27 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
     assert_eq!(noticed, owed_by_year, "notices of {year} against schedule.csv");
 
     // The workload's backlog is the overdue parcels, and its first year's count the parcels owed in it, tier by
-    // tier.
+    // tier; its first year's pipe inspections are the `pipe-inspection` obligations overdue or due in it.
     let years = format!("{year}..{}", year + 9);
     run("workload", &["--format", "csv", "--years", &years], config, as_of, &dir("workload"));
     let mut backlog: BTreeMap<String, usize> = BTreeMap::new();
     let mut first_year: BTreeMap<String, usize> = BTreeMap::new();
+    let mut first_year_pipes: BTreeMap<String, usize> = BTreeMap::new();
     for r in rows(&dir("workload").join("workload.csv")) {
         let n = |c: &str| r[c].parse::<usize>().unwrap_or_else(|_| panic!("workload {c}: {:?}", r[c]));
         *backlog.entry(r["tier"].clone()).or_default() += n("backlog");
+        assert_eq!(n("total"), n("due") + n("backlog"), "a pipe inspection is no visit of its own: {r:?}");
         if r["year"] == year_arg {
             *first_year.entry(r["tier"].clone()).or_default() += n("due");
+            if n("pipe_inspections") > 0 {
+                *first_year_pipes.entry(r["tier"].clone()).or_default() += n("pipe_inspections");
+            }
         }
     }
+    assert_eq!(
+        first_year_pipes, pipes_in_year,
+        "pipe inspections of {year}: workload.csv against obligations.csv"
+    );
     let tiers: BTreeSet<&String> =
         duties.iter().filter(|(_, d)| d.owed.is_some()).map(|(_, d)| &d.tier).collect();
     for tier in tiers {

@@ -83,3 +83,46 @@ fn a_sunday_due_date_met_on_monday_leaves_the_next_one_due() {
     let ira = find(&rows, "2027", "Ira", "county").unwrap_or_else(|| panic!("no 2027 Ira row: {rows:?}"));
     assert_eq!((ira["due"].as_str(), ira["backlog"].as_str()), ("2", "2"), "{ira:?}");
 }
+
+/// Art. V §IV.A.1 ¶1: "for systems and all drainage pipes located on a parcel of property bordering the mean
+/// high-water mark ... and every two years thereafter ... All drainage pipes shall be inspected ... and shall be
+/// part of the inspection report". A pipe is tested at the parcel's inspection, not at a visit of its own: the
+/// `pipe_inspections` column counts them apart and adds nothing to `due` or `total`. Worked from
+/// `data/sample/samples.csv` and `pipes.csv` on the 2-year pipe grid (2026-11-01, 2028-11-01, ...):
+/// - overdue on 2027-01-15, in the first year: Owasco 128.05-1-5 (pipe D1 never sampled) and Sterling
+///   10.07-1-5 (P2 last sampled 2024-10-30, before the 2024-11-01 due date: 2026-11-01 missed); both systems
+///   lie more than 500 ft from the lake, so their parcels are on the watershed tier, while their pipes stay
+///   on the lakefront grid. Their catch-up answers 2028-11-01; next due 2030.
+/// - due 2028-11-01: Owasco 128.05-1-1 (last sampled 2026-08-21), Scipio 160.12-1-2 (2026-09-30), Sterling
+///   10.06-1-1 (2026-06-29) and 10.07-1-1 (the outfall, 2026-10-05; P3 removed, P2 treated but still there).
+/// - Owasco 128.05-1-2, sampled 2027-01-04 (after 2026-11-01), answered 2028-11-01: due 2030-11-01.
+/// - Niles 150.09-1-1 does not border: its pipe owes no periodic inspection.
+#[test]
+fn drainage_pipe_inspections_have_a_column_of_their_own() {
+    let rows = workload_rows();
+    let pipes = |year: &str, town: &str, tier: &str| {
+        find(&rows, year, town, tier)
+            .map(|r| (r["pipe_inspections"].as_str(), r["due"].as_str(), r["total"].as_str()))
+    };
+    // The overdue pipes of the watershed-tier parcels; the total is the tier's backlog alone (Owasco
+    // 128.05-1-5's own overdue inspection, Sterling 12.00-1-1's), the pipes not added to it.
+    assert_eq!(pipes("2027", "Owasco", "watershed"), Some(("1", "0", "1")), "128.05-1-5");
+    assert_eq!(pipes("2027", "Sterling", "watershed"), Some(("1", "0", "1")), "10.07-1-5");
+    // 2028: the pipes beside the lakefront inspections, not added to them.
+    assert_eq!(pipes("2028", "Owasco", "lakefront"), Some(("1", "3", "3")));
+    assert_eq!(pipes("2028", "Scipio", "lakefront"), Some(("1", "1", "1")));
+    assert_eq!(pipes("2028", "Sterling", "lakefront"), Some(("2", "3", "3")));
+    assert_eq!(pipes("2028", "Owasco", "watershed").map(|p| p.0), Some("0"), "the catch-up answered 2028");
+    // 2030: every parcel with pipes: Owasco lakefront 128.05-1-1 and 128.05-1-2, watershed 128.05-1-5.
+    assert_eq!(pipes("2030", "Owasco", "lakefront").map(|p| p.0), Some("2"));
+    assert_eq!(pipes("2030", "Owasco", "watershed").map(|p| p.0), Some("1"));
+    assert_eq!(pipes("2030", "Niles", "lakefront").map(|p| p.0), Some("0"));
+    let total = |year: &str| -> u32 {
+        rows.iter()
+            .filter(|r| r["year"] == year)
+            .map(|r| r["pipe_inspections"].parse::<u32>().unwrap_or(0))
+            .sum()
+    };
+    // Seven parcels with pipes: 2 in 2027, 4 in 2028, all 7 in 2030, none in odd years after the first.
+    assert_eq!([total("2027"), total("2028"), total("2029"), total("2030")], [2, 4, 0, 7]);
+}

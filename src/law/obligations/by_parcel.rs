@@ -23,7 +23,8 @@ use super::{order, Obligation, ObligationKind, Records, Trigger};
 use crate::law::clocks::{clock_obligations, ParcelEvents};
 use crate::law::periodic::periodic_obligation;
 use crate::law::permits::{permit_obligations, PermitCase};
-use crate::law::pipes::{pipe_state, pipes_due, PipeSample, PipeState, Remedy, RemedyKind};
+use crate::law::pipes::{pipe_state, pipes_due, PipeSample, PipeState, PipesDue, Remedy, RemedyKind};
+
 /// The record files arranged by parcel position, so that each parcel's obligations are found from its row
 /// alone, parcels in any order: [`collect`](super::collect) runs it over a whole run, `lakeshore obligations --format csv`
 /// over each block of rows as the pipeline hands it out, keeping nothing of the rows.
@@ -124,6 +125,11 @@ impl ByParcel {
             unused: unused_events(records.events, rules),
             rules: Arc::clone(rules),
         }
+    }
+
+    /// The rule set the obligations are found under.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
     }
 
     /// The obligations of the parcels of `rows` (each at its position [`Row::at`], in any order), with
@@ -260,31 +266,55 @@ impl ByParcel {
         }
     }
 
-    /// The periodic inspection of the drainage pipes of the parcel of `row` when it borders (Art. V §IV.A.1
-    /// ¶1: "systems and all drainage pipes ... every two years"), on the rule set's pipe grid whatever tier
-    /// the system is on. A parcel's pipes are those its samples name and those on the pipes register, less
-    /// those the register shows removed; the pipe sampled least recently (or never) decides whether the last
-    /// due date was met. The register's pipes
-    /// of a parcel that does not border are noted.
-    fn pipe_inspections(&self, row: &Row, out: &mut Vec<Obligation>, notes: &mut ParcelNotes) {
-        let Some(rules) = &self.rules.drainage_pipes else { return };
-        let parcel = row.at;
-        let register = of_parcel(&self.register, parcel, |p| p.parcel);
-        let mut pipes: Vec<(&str, Option<NaiveDate>)> = of_parcel(&self.samples, parcel, |s| s.parcel)
+    /// The periodic inspection the drainage pipes of the parcel of `row` owe on the as-of date, the one
+    /// [`ObligationKind::PIPE_INSPECTION`] lists: `None` when the law does not reach the parcel, the rule set
+    /// has no pipe rules, the parcel does not border the mean-high-water mark or it has no pipe on record.
+    /// The workload counts these too, so both tell one story.
+    pub fn pipe_inspection(&self, row: &Row) -> Option<PipesDue> {
+        if row.entry.out_of_scope().is_some() || !borders(row) {
+            return None;
+        }
+        self.pipes_owed(&self.pipes_of(row.at))
+    }
+
+    /// The drainage pipes of the parcel at `at` to inspect, each with its last sample (`None`: never
+    /// sampled): those its samples name and those on the pipes register, less those the register shows
+    /// removed (no longer there to inspect), in order of pipe name.
+    fn pipes_of(&self, at: usize) -> Vec<(&str, Option<NaiveDate>)> {
+        let register = of_parcel(&self.register, at, |p| p.parcel);
+        let mut pipes: Vec<(&str, Option<NaiveDate>)> = of_parcel(&self.samples, at, |s| s.parcel)
             .iter()
             .map(|s| (s.pipe.as_str(), Some(s.date)))
             .chain(register.iter().map(|p| (p.pipe.as_str(), None)))
             .collect();
-        if pipes.is_empty() {
-            return;
-        }
         pipes.sort_unstable();
         // Per pipe, the last sample (the sort puts it last in each run, after a register entry).
         pipes.reverse();
         pipes.dedup_by(|a, b| a.0 == b.0);
         pipes.reverse();
-        if !row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
-            for pipe in register {
+        pipes.retain(|(pipe, _)| !register.iter().any(|p| p.pipe == *pipe && p.removed.is_some()));
+        pipes
+    }
+
+    /// The inspection owed by a bordering parcel's `pipes` ([`Self::pipes_of`]); `None` without a pipe.
+    fn pipes_owed(&self, pipes: &[(&str, Option<NaiveDate>)]) -> Option<PipesDue> {
+        let rules = self.rules.drainage_pipes.as_ref()?;
+        let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.1).collect();
+        let rolls = self.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
+        pipes_due(rules, &last, self.as_of, rolls)
+    }
+
+    /// The periodic inspection of the drainage pipes of the parcel of `row` when it borders (Art. V §IV.A.1
+    /// ¶1: "systems and all drainage pipes ... every two years"), on the rule set's pipe grid whatever tier
+    /// the system is on ([`Self::pipe_inspection`]). A parcel's pipes are those its samples name and those on
+    /// the pipes register, less those the register shows removed; the pipe sampled least recently (or never)
+    /// decides whether the last due date was met. The register's pipes of a parcel that does not border are
+    /// noted.
+    fn pipe_inspections(&self, row: &Row, out: &mut Vec<Obligation>, notes: &mut ParcelNotes) {
+        let Some(rules) = &self.rules.drainage_pipes else { return };
+        let parcel = row.at;
+        if !borders(row) {
+            for pipe in of_parcel(&self.register, parcel, |p| p.parcel) {
                 notes.register.push((parcel, format!(
                     "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} owes no periodic inspection",
                     pipe.source, row.parcel.id, rules.inspection_citation, pipe.pipe
@@ -292,11 +322,8 @@ impl ByParcel {
             }
             return;
         }
-        // A pipe the register shows removed is no longer there to inspect.
-        pipes.retain(|(pipe, _)| !register.iter().any(|p| p.pipe == *pipe && p.removed.is_some()));
-        let last: Vec<Option<NaiveDate>> = pipes.iter().map(|p| p.1).collect();
-        let rolls = self.rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-        let Some(owed) = pipes_due(rules, &last, self.as_of, rolls) else { return };
+        let pipes = self.pipes_of(parcel);
+        let Some(owed) = self.pipes_owed(&pipes) else { return };
         let sampled: Vec<String> = pipes
             .iter()
             .map(|(pipe, on)| match on {
@@ -333,7 +360,7 @@ impl ByParcel {
         let register = of_parcel(&self.register, row.at, |p| p.parcel);
         for pipe in samples.chunk_by(|a, b| a.pipe == b.pipe) {
             let first = &pipe[0];
-            if !row.facts.as_ref().is_some_and(|f| f.borders_mhw) {
+            if !borders(row) {
                 notes.samples.push((row.at, format!(
                     "{}: parcel {} does not border the mean-high-water mark; {} covers drainage pipes on bordering parcels only, so pipe {} sets no obligation",
                     first.source, row.parcel.id, rules.citation, first.pipe
@@ -426,6 +453,11 @@ fn of_parcel<T>(sorted: &[T], at: usize, parcel: impl Fn(&T) -> usize) -> &[T] {
     let start = sorted.partition_point(|t| parcel(t) < at);
     let end = start + sorted[start..].partition_point(|t| parcel(t) <= at);
     &sorted[start..end]
+}
+
+/// Whether the parcel of `row` borders the mean-high-water mark, as classification found.
+fn borders(row: &Row) -> bool {
+    row.facts.as_ref().is_some_and(|f| f.borders_mhw)
 }
 
 /// The note on the kinds of `events` that neither start, close nor replace a start of a clock of `rules`, nor

@@ -7,6 +7,9 @@
 
 pub(crate) mod ground;
 pub mod mhw;
+mod terms;
+
+pub use terms::TermFeature;
 
 use std::path::Path;
 
@@ -19,6 +22,7 @@ use crate::formats::{read_layer, same_layer, ReadOptions};
 use crate::geom::planar::polygons;
 use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
+use crate::rules::TermLayer;
 
 /// Reads a layer and reprojects it into the working CRS, keeping only the `keep` fields (all without). A
 /// feature with a vertex outside the working CRS's area of use or far outside the rest of the layer is made
@@ -137,8 +141,9 @@ pub struct Reference {
     pub county: Option<NamedLayer>,
     /// FEMA flood-hazard polygons with their zone.
     pub floodplain: Option<ReferenceLayer<FloodZone>>,
-    /// Watercourses and wetlands with their names (empty without one).
-    pub watercourses: Option<ReferenceLayer<String>>,
+    /// Watercourses and wetlands with their names (empty without one), each saying whether it is a
+    /// watercourse under the rule set's table of terms (an ephemeral channel is not, Art. V §II.35).
+    pub watercourses: Option<ReferenceLayer<TermFeature>>,
     /// Where each layer read lies, in its own CRS and in the working CRS, for the cross-check with the
     /// parcels ([`crate::crs::check_overlap`]).
     pub extents: Vec<LayerExtent>,
@@ -320,7 +325,8 @@ pub(crate) fn read_reference(
         let (layer, p) = load(path, "watercourses")?;
         problems.extend(p);
         let field = name_field(&layer, None, &NAME_FIELDS)?;
-        let attributes = texts(&layer, field).into_iter().map(Option::unwrap_or_default).collect();
+        let attributes =
+            terms::read_terms(rules, TermLayer::Watercourses, &layer, texts(&layer, field), notes);
         reference.watercourses = Some(ReferenceLayer { layer, attributes });
     }
     reference.extents = extents;

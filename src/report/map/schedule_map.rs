@@ -242,7 +242,7 @@ pub fn html_map(
         });
     }
 
-    let work = workload(run, extras.years.0, extras.years.1);
+    let work = workload(run, as_of, extras.years.0, extras.years.1);
     let mut per_year: std::collections::BTreeMap<i32, u64> =
         (extras.years.0..=extras.years.1).map(|y| (y, 0)).collect();
     for r in &work.rows {
