@@ -53,6 +53,8 @@ pub fn clock_obligations(
             let corrected = match closure(clock, event, due, input.events) {
                 Closure::Open => None,
                 Closure::Met => continue,
+                // A duty met late stays on the record for the years the rule set keeps.
+                Closure::Late(on) if on < rules.record.met_late_since(as_of) => continue,
                 Closure::Late(on) => Some(on),
             };
             let overdue = corrected.is_none() && due.is_some_and(|d| d < as_of);
@@ -65,7 +67,7 @@ pub fn clock_obligations(
                     fine * count as f64
                 )
             });
-            let late = corrected.zip(due).map(|(on, due)| format!("breached: due {due}, done late on {on}"));
+            let late = corrected.zip(due).map(|(on, due)| format!("met late: due {due}, done {on}"));
             let detail: Vec<String> = [counted, fine, late].into_iter().flatten().collect();
             out.push(Obligation {
                 parcel: input.parcel,

@@ -17,9 +17,10 @@ use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::records::columns::FieldMap;
 use crate::records::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
-use crate::records::inspections::{read_inspections, Inspections, LastInspection};
+use crate::records::inspections::{read_inspections, Inspections, LastInspection, LateReports};
 use crate::records::tally::{IdTally, Position};
 use crate::records::Read;
+use crate::rules::RuleSet;
 
 use super::{block_size, project_block, PARCEL_BLOCK};
 
@@ -255,6 +256,7 @@ pub(super) fn read_record_files(matcher: &Matcher<'_>) -> Result<RecordFiles> {
                     position,
                     config.as_of,
                     &with_events,
+                    late_reports(&config.rules, config.as_of),
                 ))
             })?;
             let mut found: Inspections = said.keep(read);
@@ -310,4 +312,11 @@ impl Said {
         self.notes.extend(read.notes);
         read.value
     }
+}
+
+/// The received reports the inspections reader keeps for the law to list as met late: none without the
+/// inspector's deadline in the rule set.
+fn late_reports(rules: &RuleSet, as_of: NaiveDate) -> Option<LateReports> {
+    let deadline = rules.inspection_report.as_ref()?;
+    Some(LateReports { business_days: deadline.business_days, since: rules.record.met_late_since(as_of) })
 }

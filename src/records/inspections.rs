@@ -191,6 +191,9 @@ pub struct PendingReport {
     pub date: NaiveDate,
     /// Who inspected, as written.
     pub inspector: Arc<str>,
+    /// When the report was received, when it may have come after the inspector's deadline
+    /// ([`LateReports`]); `None` while it is still owed.
+    pub received: Option<NaiveDate>,
     /// The line of the file its row starts on.
     pub line: usize,
 }
@@ -231,6 +234,7 @@ pub fn read_inspections(
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
     keep_dates: &[usize],
+    late: Option<LateReports>,
 ) -> Result<Read<Inspections>> {
     let mut records = Records::read(path, &SPEC, fields)?;
     let has_findings = FINDINGS.iter().any(|c| records.has(c));
@@ -297,8 +301,18 @@ pub fn read_inspections(
                     parcel: at,
                     date,
                     inspector: share(&mut shared, row.get(inspectors)),
+                    received: None,
                     line,
                 }),
+                Some(Some(on)) if late.is_some_and(|l| l.may_be_late(date, on)) => {
+                    out.pending.push(PendingReport {
+                        parcel: at,
+                        date,
+                        inspector: share(&mut shared, row.get(inspectors)),
+                        received: Some(on),
+                        line,
+                    })
+                }
                 _ => {}
             }
         }
@@ -327,6 +341,25 @@ pub fn read_inspections(
         }
     }
     Ok(records.finish(out, check))
+}
+
+/// Which received reports the reader keeps beside those still owed: those that may have come after the
+/// inspector's deadline, so that the law can list them as met late. A superset, decided without the legal
+/// calendar: a deadline of `n` business days is never fewer than `n` calendar days.
+#[derive(Debug, Clone, Copy)]
+pub struct LateReports {
+    /// The deadline's length in business days.
+    pub business_days: u32,
+    /// The first receipt date still listed.
+    pub since: NaiveDate,
+}
+
+impl LateReports {
+    /// Whether a report of an inspection on `inspected` received on `received` may have been late and is
+    /// still listed.
+    fn may_be_late(self, inspected: NaiveDate, received: NaiveDate) -> bool {
+        received >= self.since && (received - inspected).num_days() > i64::from(self.business_days)
+    }
 }
 
 /// The optional yes/no findings, each kept as the parcel's latest: [`Inspections::functioning`] and
@@ -485,7 +518,8 @@ mod tests {
         )
         .unwrap();
         let position = |id: &str| ["A", "B", "C"].iter().position(|p| *p == id);
-        let read = read_inspections(&path, &FieldMap::new(), 3, &position, d(2027, 1, 15), &[]).unwrap();
+        let read =
+            read_inspections(&path, &FieldMap::new(), 3, &position, d(2027, 1, 15), &[], None).unwrap();
         let found = read.value;
         assert_eq!(found.illegally_installed[0], Some(Dated { date: d(2026, 3, 1), line: 2, value: true }));
         assert_eq!(found.functioning[0], Some(Dated { date: d(2026, 3, 1), line: 2, value: false }));

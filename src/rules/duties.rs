@@ -158,6 +158,34 @@ pub struct CalendarRules {
     pub citation: Text,
 }
 
+/// How long the record keeps a duty met after its deadline: the row stays with both dates, "met late", and its
+/// clause (the inspector's report under §VI.B.2, a violation corrected under Ch. 56 §904) for this many years
+/// before the as-of date. The law keeps no such period; it is the county's practice, as data.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordRules {
+    /// Years before the as-of date that a duty met late stays listed (default 3).
+    #[serde(default = "RecordRules::default_met_late_years")]
+    pub met_late_years: u32,
+}
+
+impl RecordRules {
+    fn default_met_late_years() -> u32 {
+        3
+    }
+
+    /// The first day whose late acts are still listed on `as_of`.
+    pub fn met_late_since(&self, as_of: NaiveDate) -> NaiveDate {
+        as_of.checked_sub_months(chrono::Months::new(12 * self.met_late_years)).unwrap_or(NaiveDate::MIN)
+    }
+}
+
+impl Default for RecordRules {
+    fn default() -> Self {
+        RecordRules { met_late_years: Self::default_met_late_years() }
+    }
+}
+
 /// Who owes a duty. The owner is the one party lakeshore writes to; the others' duties are staff items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Party {

@@ -14,7 +14,7 @@ pub mod vocabulary;
 
 pub use duties::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, Party,
-    PermitRules, ReportRules,
+    PermitRules, RecordRules, ReportRules,
 };
 pub use eval::{decide, explain, explain_into, Decision, Exclusion};
 pub use flood::{FloodCheck, ZoneFacts};
@@ -70,6 +70,9 @@ pub struct RuleSet {
     /// Event-driven obligations with their legal clocks.
     #[serde(default, rename = "clock")]
     pub clocks: Vec<Clock>,
+    /// How long a duty met late stays on the record.
+    #[serde(default)]
+    pub record: RecordRules,
     /// How the systems layer is trusted.
     #[serde(default)]
     pub systems: SystemRules,

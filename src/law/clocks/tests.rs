@@ -474,3 +474,31 @@ fn approvals_long_before_construction_answer_it_after_the_previous_one() {
         ["system-construction-permit", "system-plan-acceptance"]
     );
 }
+
+/// A duty met late stays on the record, with both dates, "met late" and its clause, for the years the rule set
+/// keeps (three). Ch. 56 §904: a violation noticed 2022-03-01 (received that day) and corrected 2024-02-01
+/// is listed on 2027-01-15 (the record reaches back to 2024-01-15); one corrected 2023-05-01 is not, unless
+/// the rule set keeps five years.
+#[test]
+fn a_duty_met_late_stays_for_the_years_kept() {
+    let notice =
+        event("violation-notice", d(2022, 3, 1), vec![("received", EventValue::Date(d(2022, 3, 1)))]);
+    let corrected = |on| [notice.clone(), event("violation-corrected", on, vec![])];
+    let listed = |rules: &RuleSet, on| {
+        found(rules, &corrected(on), None, d(2027, 1, 15))
+            .into_iter()
+            .filter(|o| o.kind.as_str() == "violation")
+            .map(|o| (o.corrected, o.detail.unwrap_or_default(), o.citation.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let rules = RuleSet::gorham_ch56();
+    let kept = listed(&rules, d(2024, 2, 1));
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].0, Some(d(2024, 2, 1)));
+    assert!(kept[0].1.contains("met late: due 2022-03-01, done 2024-02-01"), "{kept:?}");
+    assert_eq!(kept[0].2, "Ch. 56 §904");
+    assert_eq!(listed(&rules, d(2023, 5, 1)), []);
+    let mut longer = RuleSet::gorham_ch56();
+    longer.record.met_late_years = 5;
+    assert_eq!(listed(&longer, d(2023, 5, 1)).len(), 1);
+}

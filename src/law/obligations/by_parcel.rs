@@ -222,8 +222,8 @@ impl ByParcel {
         records.extend(samples.first().map(|s| format!("drainage-pipe samples ({})", s.source)));
         let register = of_parcel(&self.register, at, |p| p.parcel);
         records.extend(register.first().map(|p| format!("drainage pipes on the register ({})", p.source)));
-        let pending = of_parcel(&self.pending, at, |p| p.parcel);
-        records.extend((!pending.is_empty()).then(|| "inspection reports not yet received".to_string()));
+        let owed = of_parcel(&self.pending, at, |p| p.parcel).iter().any(|p| p.received.is_none());
+        records.extend(owed.then(|| "inspection reports not yet received".to_string()));
         if !records.is_empty() {
             notes.scope.push((
                 at,
@@ -242,6 +242,13 @@ impl ByParcel {
         let Some(report_rules) = &self.rules.inspection_report else { return };
         for pending in of_parcel(&self.pending, at, |p| p.parcel) {
             let due = add_business_days(pending.date, report_rules.business_days);
+            // A report received by its deadline owes nothing; one received after it stays on the record,
+            // met late, for the years the rule set keeps.
+            let late =
+                pending.received.filter(|&on| on > due && on >= self.rules.record.met_late_since(self.as_of));
+            if pending.received.is_some() && late.is_none() {
+                continue;
+            }
             let name = (!pending.inspector.is_empty()).then(|| Text::new(&pending.inspector));
             out.push(Obligation {
                 parcel: pending.parcel,
@@ -254,9 +261,9 @@ impl ByParcel {
                 trigger: Trigger::Inspection,
                 since: Some(pending.date),
                 due: Some(due),
-                overdue: due < self.as_of,
-                corrected: None,
-                detail: None,
+                overdue: late.is_none() && due < self.as_of,
+                corrected: late,
+                detail: late.map(|on| format!("met late: due {due}, received {on}")),
                 citation: report_rules.citation,
                 source: self
                     .history_path
@@ -523,7 +530,7 @@ fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::inspections::{Dated, Findings, Inspections};
+    use crate::records::inspections::{Dated, Findings, Inspections, PendingReport};
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
@@ -590,5 +597,52 @@ mod tests {
         // Without an inspections file there is nothing to stand for.
         let none = Records { history_path: None, ..records };
         assert!(with_failed_inspections(&none).is_empty());
+    }
+
+    /// Art. V §VI.B.2: certified inspectors submit each completed inspection "within 30 business days". An
+    /// inspection on Monday 2026-06-01 is due Tuesday 2026-07-14 (Juneteenth, Friday 06-19, is a holiday;
+    /// Independence Day falls on a Saturday and moves nothing). A report received that day owes nothing; one
+    /// received Wednesday 07-15 stays on the record, met late, with both dates and the clause, for the rule
+    /// set's three years: listed on 2027-01-15, gone on 2030-01-15. One still owed is overdue.
+    #[test]
+    fn a_report_received_late_stays_on_the_record_for_the_years_kept() {
+        let report = |received: Option<NaiveDate>| PendingReport {
+            parcel: 0,
+            date: d(2026, 6, 1),
+            inspector: "J. Doe".into(),
+            received,
+            line: 4,
+        };
+        let listed = |received: Option<NaiveDate>, as_of: NaiveDate| {
+            let inspections = Inspections { pending: vec![report(received)], ..Inspections::default() };
+            let path: Arc<Path> = Path::new("history.csv").into();
+            let records = Records {
+                history_path: Some(&path),
+                inspections: &inspections,
+                events: &[],
+                samples: &[],
+                pipes: &[],
+            };
+            let by_parcel = ByParcel::new(&records, &Arc::new(RuleSet::cayuga_art_v()), as_of);
+            let mut out = Vec::new();
+            by_parcel.inspection_reports(0, &mut out);
+            out.into_iter()
+                .map(|o| (o.due, o.overdue, o.corrected, o.detail, o.citation.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let due = Some(d(2026, 7, 14));
+        assert_eq!(listed(Some(d(2026, 7, 14)), d(2027, 1, 15)), []);
+        assert_eq!(
+            listed(Some(d(2026, 7, 15)), d(2027, 1, 15)),
+            [(
+                due,
+                false,
+                Some(d(2026, 7, 15)),
+                Some("met late: due 2026-07-14, received 2026-07-15".into()),
+                "Art. V §VI.B.2".into()
+            )]
+        );
+        assert_eq!(listed(Some(d(2026, 7, 15)), d(2030, 1, 15)), []);
+        assert_eq!(listed(None, d(2027, 1, 15)), [(due, true, None, None, "Art. V §VI.B.2".into())]);
     }
 }
