@@ -5,14 +5,11 @@
 //! thereafter" means due dates 1994-11-01, 1996-11-01, ... whatever the date of the last inspection. A date
 //! `first_due + k·cycle` that does not exist (February 29 in a common year) falls on the last day of the month.
 
-use std::borrow::Cow;
-
 use chrono::{Datelike, Months, NaiveDate};
 
-use crate::law::obligations::{Obligation, ObligationKind, Trigger};
+use crate::law::obligations::{Obligation, ObligationKind};
 use crate::law::schedule::Row;
 use crate::rules::calendar::roll_forward;
-use crate::rules::Party;
 
 /// A fixed grid of due dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,20 +201,13 @@ pub fn status(grid: &DueGrid, as_of: NaiveDate, last: Option<NaiveDate>, rolls: 
 pub fn periodic_obligation(at: usize, row: &Row, out: &mut Vec<Obligation>) {
     let e = &row.entry;
     let (Some(_), Some(cycle), Some(owed)) = (e.rule, e.cycle_years, e.owed) else { return };
-    out.push(Obligation {
-        parcel: at,
-        kind: ObligationKind::PERIODIC_INSPECTION,
-        what: Cow::Owned(format!("periodic inspection and report ({} tier, every {cycle} years)", e.tier)),
-        who: Party::Owner,
-        trigger: Trigger::Schedule,
-        since: owed.since,
-        due: Some(owed.due),
-        overdue: owed.overdue,
-        corrected: None,
-        detail: e.status.map(|s| format!("status {}", s.as_str())),
-        citation: e.citation,
-        source: None,
-    });
+    out.push(Obligation::on_schedule(
+        (at, ObligationKind::PERIODIC_INSPECTION),
+        format!("periodic inspection and report ({} tier, every {cycle} years)", e.tier),
+        (owed.since, owed.due, owed.overdue),
+        e.status.map(|s| format!("status {}", s.as_str())),
+        e.citation,
+    ));
 }
 
 #[cfg(test)]

@@ -338,23 +338,16 @@ impl ByParcel {
                 None => format!("{pipe} never sampled"),
             })
             .collect();
-        out.push(Obligation {
-            parcel,
-            kind: ObligationKind::PIPE_INSPECTION,
-            what: Cow::Owned(format!(
+        out.push(Obligation::on_schedule(
+            (parcel, ObligationKind::PIPE_INSPECTION),
+            format!(
                 "periodic inspection of the drainage pipes by a county inspector, fecal coliform tested by a certified laboratory (every {} years)",
                 rules.inspection_cycle_years
-            )),
-            who: Party::Owner,
-            trigger: Trigger::Schedule,
-            since: owed.since,
-            due: Some(owed.due),
-            overdue: owed.overdue,
-            corrected: None,
-            detail: Some(format!("status {}; {}", owed.status.as_str(), sampled.join(", "))),
-            citation: rules.inspection_citation,
-            source: None,
-        });
+            ),
+            (owed.since, owed.due, owed.overdue),
+            Some(format!("status {}; {}", owed.status.as_str(), sampled.join(", "))),
+            rules.inspection_citation,
+        ));
     }
 
     /// The retests and violations of the drainage pipes sampled on the parcel of `row` when it borders
@@ -536,6 +529,15 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)
     }
 
+    fn history() -> Arc<Path> {
+        Path::new("history.csv").into()
+    }
+
+    /// The record files of a run that read only the inspections file at `path`.
+    fn only<'a>(path: &'a Arc<Path>, inspections: &'a Inspections) -> Records<'a> {
+        Records { history_path: Some(path), inspections, events: &[], samples: &[], pipes: &[] }
+    }
+
     /// Ch. 56 §601.1: "Upon discovery of a wastewater treatment system which is not adequately functioning or
     /// determined to have been illegally installed ...". Parcel 0's latest findings (line 3, 2024-07-07)
     /// show failure and its latest `adequately_functioning` (the same row) is no: two events of that date and
@@ -574,14 +576,8 @@ mod tests {
             ],
             ..Inspections::default()
         };
-        let path: Arc<Path> = Path::new("history.csv").into();
-        let records = Records {
-            history_path: Some(&path),
-            inspections: &inspections,
-            events: &[],
-            samples: &[],
-            pipes: &[],
-        };
+        let path = history();
+        let records = only(&path, &inspections);
         let got: Vec<(usize, &str, NaiveDate, usize)> = with_failed_inspections(&records)
             .iter()
             .map(|e| (e.parcel, e.kind, e.date, e.source.line))
@@ -615,14 +611,8 @@ mod tests {
         };
         let listed = |received: Option<NaiveDate>, as_of: NaiveDate| {
             let inspections = Inspections { pending: vec![report(received)], ..Inspections::default() };
-            let path: Arc<Path> = Path::new("history.csv").into();
-            let records = Records {
-                history_path: Some(&path),
-                inspections: &inspections,
-                events: &[],
-                samples: &[],
-                pipes: &[],
-            };
+            let path = history();
+            let records = only(&path, &inspections);
             let by_parcel = ByParcel::new(&records, &Arc::new(RuleSet::cayuga_art_v()), as_of);
             let mut out = Vec::new();
             by_parcel.inspection_reports(0, &mut out);

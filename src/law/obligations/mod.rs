@@ -56,6 +56,33 @@ pub struct Obligation {
     pub source: Option<String>,
 }
 
+impl Obligation {
+    /// The owner's inspection of a grid of due dates (the periodic one, the pipes'): at `parcel`, of `kind`,
+    /// owed `since` by `due`, `overdue` or not.
+    pub fn on_schedule(
+        (parcel, kind): (usize, ObligationKind),
+        what: String,
+        (since, due, overdue): (Option<NaiveDate>, NaiveDate, bool),
+        detail: Option<String>,
+        citation: Text,
+    ) -> Self {
+        Obligation {
+            parcel,
+            kind,
+            what: Cow::Owned(what),
+            who: Party::Owner,
+            trigger: Trigger::Schedule,
+            since,
+            due: Some(due),
+            overdue,
+            corrected: None,
+            detail,
+            citation,
+            source: None,
+        }
+    }
+}
+
 /// What started an obligation, as the `trigger` column shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Trigger {
