@@ -60,6 +60,8 @@ pub fn stream_workload(
 ) -> Result<(Run, Workload)> {
     let mut count = WorkloadCount::new((first, last));
     let run = stream_schedule(config, progress, &mut |_, rows| {
+        // Between blocks is a safe point to stop at (see `crate::model::stop`).
+        crate::model::stop::check()?;
         count.add(&rows);
         super::drop_on_all_cores(rows);
         Ok(())
