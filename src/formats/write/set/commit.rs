@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::super::{create_temp, fault, output_path};
-use super::MANIFEST;
+use super::{folder, MANIFEST};
 use crate::model::error::{Error, Result};
 
 /// The commit marker of a staging folder.
@@ -124,13 +124,14 @@ pub(super) fn roll_forward(dir: &Path, staging: &Path, names: &[String]) -> Resu
             removed => removed,
         })
         .map_err(|e| Error::io(&manifest, e))?;
-        sync_dir(dir).map_err(|e| Error::io(dir, e))?;
+        sync_dir(folder(dir)).map_err(|e| Error::io(dir, e))?;
     }
     let mut published = Vec::with_capacity(names.len());
     for (k, name) in names.iter().enumerate() {
         let target = dir.join(name);
         if name == MANIFEST {
-            // run.json names only what stands in the folder.
+            // run.json names only what stands in the folder, and appears after every file it names, power
+            // loss included.
             if let Some(missing) = published.iter().find(|path: &&PathBuf| !path.is_file()) {
                 return Err(Error::io(
                     missing,
@@ -140,6 +141,7 @@ pub(super) fn roll_forward(dir: &Path, staging: &Path, names: &[String]) -> Resu
                     ),
                 ));
             }
+            sync_dir(folder(dir)).map_err(|e| Error::io(dir, e))?;
         }
         if pending(name) {
             let point = format!("rename:{}", k + 1);
@@ -148,7 +150,7 @@ pub(super) fn roll_forward(dir: &Path, staging: &Path, names: &[String]) -> Resu
         }
         published.push(target);
     }
-    sync_dir(dir).map_err(|e| Error::io(dir, e))?;
+    sync_dir(folder(dir)).map_err(|e| Error::io(dir, e))?;
     // The set is published; a staging folder that cannot be removed now holds only its marker, and the next
     // run removes it.
     let _ = fault::at("cleanup", || std::fs::remove_dir_all(staging));
