@@ -43,20 +43,14 @@ fn main() -> ExitCode {
 }
 
 /// SIGINT and SIGTERM (Ctrl-C on Windows) ask the run to stop: their handlers only store which came in the
-/// run's stop flag ([`stop::flag`]), which the run reads at its safe points. A second one ends the process at
-/// once with the same exit code, as a kill would (the next run into the output folder cleans up after it),
-/// for a run with no safe point near.
+/// run's stop flag ([`stop::flag`]), which the run reads at its safe points. A signal that comes again does
+/// the same, no more: `timeout` and a terminal's Ctrl-C can send one signal twice at once, and the second must
+/// not end the run before the first is answered (SIGKILL is there for a run that must end now).
 fn stop_on_signals() {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    static ARMED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     for (number, signal) in [(SIGINT, Signal::Interrupt), (SIGTERM, Signal::Terminate)] {
-        // In order: the second signal ends the run, the first stores itself and arms that.
-        let handled =
-            signal_hook::flag::register_conditional_shutdown(number, signal.exit_code().into(), &ARMED)
-                .and_then(|_| signal_hook::flag::register_usize(number, stop::flag(), signal.value()))
-                .and_then(|_| signal_hook::flag::register(number, &ARMED));
         // Without a handler the signal ends the run as it always could: the output folder stays safe.
-        drop(handled);
+        drop(signal_hook::flag::register_usize(number, stop::flag(), signal.value()));
     }
 }
 
