@@ -12,9 +12,10 @@
 //!
 //! The points, in the order a run meets them (see [`super::set`]): `open` (the output folder's lock taken and
 //! an interrupted publish finished, before the staging folder is made), `sync` (each staged file forced to
-//! disk), `manifest` (`run.json` written in the staging folder), `commit` (the commit marker renamed into
-//! place: the commit point), `unlink` (the old `run.json` removed), `rename:K` (the K-th file of the marker
-//! renamed into place, 1-based, `run.json` last) and `cleanup` (the staging folder removed).
+//! disk), `manifest` (`run.json`, written and forced to disk, renamed into the staging folder), `commit` (the
+//! commit marker, written and forced to disk, renamed into the staging folder: the commit point), `unlink`
+//! (the old `run.json` removed), `rename:K` (the K-th file of the marker renamed into place, 1-based,
+//! `run.json` last) and `cleanup` (the staging folder removed).
 //!
 //! Unset, each point costs one load of a value read once.
 

@@ -39,19 +39,15 @@ pub(super) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Writes `bytes` as the file `path` of a staging folder, forced to disk, at the fault point `point`: under a
-/// temporary name created new, then renamed, so that `path` is either absent or whole; the folder is forced
-/// to disk after the rename.
+/// Writes `bytes` as the file `path` of a staging folder, forced to disk: under a temporary name created
+/// new, written, forced to disk and closed, then renamed to `path` (the fault point `point`), so that `path`
+/// is either absent or whole; the folder is forced to disk after the rename.
 pub(super) fn write_synced(path: &Path, bytes: &[u8], point: &str) -> Result<()> {
-    let (tmp, file) = create_temp(path, "tmp")?;
-    let written = fault::at(point, || {
-        let mut file: File = file;
-        file.write_all(bytes)?;
-        file.sync_all()
-        // The file is closed here, before it is renamed.
-    })
-    .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
+    let (tmp, mut file) = create_temp(path, "tmp")?;
+    let synced = file.write_all(bytes).and_then(|()| file.sync_all());
+    // Closed before it is renamed.
+    drop(file);
+    if let Err(e) = synced.and_then(|()| fault::at(point, || std::fs::rename(&tmp, path))) {
         let _ = std::fs::remove_file(&tmp);
         return Err(Error::io(path, e));
     }
@@ -60,21 +56,11 @@ pub(super) fn write_synced(path: &Path, bytes: &[u8], point: &str) -> Result<()>
 }
 
 /// The commit point: writes the marker of `staging` naming `names`, the files to move in their order,
-/// `run.json` last, and forces it to disk. Once this returns the publish is decided, and whatever stops it
-/// the next run into the folder finishes it.
+/// `run.json` last, forced to disk. Once it is in place the publish is decided, and whatever stops it the
+/// next run into the folder finishes it.
 pub(super) fn commit(staging: &Path, names: &[String]) -> Result<()> {
     let marker = serde_json::json!({ "files": names });
-    let text = format!("{marker}\n");
-    let path = staging.join(MARKER);
-    let (tmp, mut file) = create_temp(&path, "tmp")?;
-    let synced = file.write_all(text.as_bytes()).and_then(|()| file.sync_all());
-    drop(file);
-    let committed = synced.and_then(|()| fault::at("commit", || std::fs::rename(&tmp, &path)));
-    if let Err(e) = committed {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&path, e));
-    }
-    sync_dir(staging).map_err(|e| Error::io(staging, e))
+    write_synced(&staging.join(MARKER), format!("{marker}\n").as_bytes(), "commit")
 }
 
 /// The files the marker of `staging` names, when the staging folder was committed; `None` when it has no
