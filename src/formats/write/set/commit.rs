@@ -28,7 +28,7 @@ pub(super) fn sync_file(path: &Path) -> std::io::Result<()> {
 }
 
 /// Forces the entries of the folder `dir` (names made, renamed or removed) to disk. Windows cannot open a
-/// folder as a file, and NTFS journals its entries in order: there it does nothing.
+/// folder as a file: there it does nothing, and the entries reach the disk when the file system writes them.
 pub(super) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     return File::open(dir)?.sync_all();
