@@ -18,11 +18,11 @@
 //!   else; a staging folder with no marker is a run stopped before its commit point, and is removed.
 //!
 //! The invariant, at every instant a reader can look, killed runs included (and power loss, where folders
-//! can be forced to disk: Unix): **a folder with a `run.json` holds the complete set it names**. The old `run.json` stands until the commit point and after,
-//! until the first file is about to move; from its removal (forced to disk before any rename) to the new
-//! one's rename there is none; the new one appears only once every file it names is in place. Files the run
-//! does not name (other commands' outputs, the user's own) are never touched, and the lock file stays where
-//! it is.
+//! can be forced to disk: Unix): **a folder with a `run.json` holds the complete set it names**. The old
+//! `run.json` stands until the commit point and after, until the first file is about to move; from its
+//! removal (forced to disk before any rename) to the new one's rename there is none; the new one appears only
+//! once every file it names is in place (the renames forced to disk before it). Files the run does not name
+//! (other commands' outputs, the user's own) are never touched, and the lock file stays where it is.
 
 mod commit;
 mod lock;
