@@ -11,7 +11,6 @@
 //! already done is seen as done (its file is no longer in the staging folder), so an interruption anywhere
 //! leaves something the next roll-forward finishes.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +30,7 @@ pub(super) fn sync_file(path: &Path) -> std::io::Result<()> {
 /// folder as a file: there it does nothing, and the entries reach the disk when the file system writes them.
 pub(super) fn sync_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
-    return File::open(dir)?.sync_all();
+    return std::fs::File::open(dir)?.sync_all();
     #[cfg(not(unix))]
     {
         let _ = dir;
