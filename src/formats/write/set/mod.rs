@@ -1,18 +1,18 @@
 //! The outputs of a run as one set: the run holds the output folder's lock, writes every file into a staging
 //! folder inside it, commits the set there, and only then puts it in place, with the manifest `run.json` last.
 //!
-//! - **One run at a time.** [`OutputSet::open`] takes the folder's lock ([`lock`]) and keeps it until the set
+//! - **One run at a time.** [`OutputSet::open`] takes the folder's lock (`lock`) and keeps it until the set
 //!   is dropped; a second run says who holds it and stops.
 //! - **Staged.** Files are written in `.lakeshore-staging-PID/` inside the folder (a folder the run makes
 //!   new, so nothing planted in it is followed). Until the commit point the folder's own files are not
 //!   touched.
 //! - **Committed.** [`OutputSet::publish`] forces every staged file to disk, writes the new `run.json` (each
 //!   file's name, size and SHA-256, the command line, the as-of date and the version) in the staging folder,
-//!   forced to disk too, and then writes the commit marker naming the files ([`commit`]). Writing the marker
+//!   forced to disk too, and then writes the commit marker naming the files (`commit`). Writing the marker
 //!   is the commit point: before it the folder holds the old set, verifying against its own `run.json`; after
 //!   it the new set will be in place, whatever happens.
 //! - **Rolled forward.** After the commit point the old `run.json` is removed, every file is renamed into
-//!   place and the new `run.json` renamed last ([`commit::roll_forward`]); renames within one folder, each
+//!   place and the new `run.json` renamed last (`commit::roll_forward`); renames within one folder, each
 //!   replacing one name, with no link and no file of the run open. A run cut short after the commit point (a
 //!   kill, an error of the disk) is finished by the next [`OutputSet::open`] of the folder before anything
 //!   else; a staging folder with no marker is a run stopped before its commit point, and is removed.
