@@ -1,15 +1,19 @@
 //! The `lakeshore` command: parse the flags, run the library, map the outcome to an exit code
 //! (0 clean, 2 when bad records were reported, 1 when the run could not finish). A panic, which is a bug,
 //! prints what happened, the command line to reproduce it and a request to report it, and exits with 101.
+//! SIGINT and SIGTERM (Ctrl-C on Windows) stop the run at its next safe point (see
+//! [`lakeshore::model::stop`]): one line says so, and the exit code is 130 or 143.
 
 mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use lakeshore::model::stop::{self, Signal};
 
 fn main() -> ExitCode {
     keep_freed_memory();
+    stop_on_signals();
     std::panic::set_hook(Box::new(report_panic));
     // The fault-injection hook of the tests (see `lakeshore::formats::write::FAULT_ENV`) can also ask for a panic.
     if std::env::var(lakeshore::formats::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
@@ -24,7 +28,11 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::from(e.use_stderr()));
         }
     };
-    match cli::run(args) {
+    let outcome = cli::run(args);
+    if let Some(signal) = stop::requested() {
+        return stopped(signal, &outcome);
+    }
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             // The message may quote input text; its control characters (a terminal's escapes) are not sent.
@@ -32,6 +40,35 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// SIGINT and SIGTERM (Ctrl-C on Windows) ask the run to stop: their handlers only store which came in the
+/// run's stop flag ([`stop::flag`]), which the run reads at its safe points. A signal that comes again does
+/// the same, no more: `timeout` and a terminal's Ctrl-C can send one signal twice at once, and the second must
+/// not end the run before the first is answered (SIGKILL is there for a run that must end now).
+fn stop_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for (number, signal) in [(SIGINT, Signal::Interrupt), (SIGTERM, Signal::Terminate)] {
+        // Without a handler the signal ends the run as it always could: the output folder stays safe.
+        drop(signal_hook::flag::register_usize(number, stop::flag(), signal.value()));
+    }
+}
+
+/// The end of a run `signal` stopped, which came to `outcome`: one line on stderr saying so and what became of
+/// the outputs, and the signal's exit code.
+fn stopped(signal: Signal, outcome: &anyhow::Result<ExitCode>) -> ExitCode {
+    let before_publishing = |e: &anyhow::Error| {
+        e.chain().any(|c| matches!(c.downcast_ref(), Some(lakeshore::model::error::Error::Stopped(_))))
+    };
+    let what = match outcome {
+        Ok(_) => "its outputs were put in place first".to_string(),
+        Err(e) if before_publishing(e) => {
+            "nothing was published, and the output folder keeps its previous set".to_string()
+        }
+        Err(e) => format!("error: {}", lakeshore::model::controls::for_terminal(&told(e))),
+    };
+    eprintln!("lakeshore: stopped by {}: {what}", signal.name());
+    ExitCode::from(signal.exit_code())
 }
 
 /// An error as a person reads it: each message of the chain, joined by ": ", down to the first

@@ -143,6 +143,8 @@ fn finish(
     set: OutputSet,
     writing: std::time::Instant,
 ) -> anyhow::Result<ExitCode> {
+    // A safe point between the command's work and its last files (see `lakeshore::model::stop`).
+    lakeshore::model::stop::check()?;
     // Each layer is read once a run (a map or buffer report takes the reference layers from the run), so
     // every bad record is reported once; the problems of the stages are only put in order.
     let mut problems = problems.to_vec();
@@ -153,6 +155,10 @@ fn finish(
     written.extend(paths);
     let mut written: Vec<PathBuf> = written.iter().map(|path| set.published(path)).collect();
     written.extend(set.publish(config.as_of)?.pop());
+    // Stopped by a signal past the commit point: the set is in place, and the binary says so in one line.
+    if lakeshore::model::stop::requested().is_some() {
+        return Ok(ExitCode::SUCCESS);
+    }
     if a.verbose {
         for line in &run.columns {
             eprintln!("lakeshore: {line}");

@@ -101,6 +101,10 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+    /// A signal asked the run to stop, and it stopped at a safe point before its outputs were published
+    /// (see [`super::stop`]).
+    #[error("stopped by {}", .0.name())]
+    Stopped(super::stop::Signal),
 }
 
 /// A mistake in a TOML file, as [`Error::Toml`] holds it (boxed: the `toml` crate's error is large, and an

@@ -378,6 +378,9 @@ pub fn stream_schedule_in_blocks(
         let mut seen = 0;
         let mut met = others.is_empty();
         for block in receiver {
+            // Between blocks is a safe point to stop at (see `crate::model::stop`): every command that
+            // schedules parcels answers SIGINT and SIGTERM here, whatever it does with the rows.
+            crate::model::stop::check()?;
             let (features, block_problems) = block?;
             run.problems.extend(block_problems);
             if features.is_empty() {

@@ -191,7 +191,8 @@ impl TableFiles {
 
     /// Adds a block of a table of `places` places to every file: row `i` of `block` goes to place
     /// `place(i)`, one of `filled`, the places the block fills whole (see [`Sink::add`]). Every file gets
-    /// the block [`Cleaned`] of control characters; those of the first file are counted.
+    /// the block [`Cleaned`] of control characters; those of the first file are counted. A signal's request
+    /// to stop the run ([`crate::model::stop`]) is answered here, before the block.
     pub fn add<T: Table>(
         &mut self,
         places: usize,
@@ -199,6 +200,8 @@ impl TableFiles {
         place: Place<'_>,
         filled: &[usize],
     ) -> Result<()> {
+        // Between blocks is a safe point to stop at (see `crate::model::stop`).
+        crate::model::stop::check()?;
         self.sinks(places)?;
         let (Some(sinks), controls) = (self.sinks.as_mut(), &self.controls) else { return Ok(()) };
         sinks.iter_mut().enumerate().try_for_each(|(k, sink)| {

@@ -30,6 +30,7 @@ mod one_story;
 mod output_set;
 mod outputs;
 mod planted;
+mod publish_faults;
 mod qgis_style;
 // Used by the digests, which the `proj` backend's run leaves out.
 #[cfg(not(feature = "proj"))]

@@ -1,5 +1,6 @@
 //! The outputs of a run as one set (README "Outputs"): temporary files open no planted link, one run at a time
-//! holds the output folder, a failed run leaves the previous set as it was, `run.json` names every file with
+//! holds the output folder, a failed run leaves the previous set as it was, a publish cut short after its
+//! commit point is finished by the next command into the folder, `run.json` names every file with
 //! its SHA-256, and control characters of the input come out as U+FFFD with one problem.
 
 use std::collections::BTreeMap;
@@ -327,5 +328,41 @@ fn a_nul_and_a_right_to_left_override_in_an_owner_come_out_as_replacement_charac
     let found = control_problems(&dir.join("map"));
     let files: Vec<(&str, &str)> = found.iter().map(|r| (r["file"].as_str(), r["record"].as_str())).collect();
     assert_eq!(files, [("map.html", "field owner")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A schedule killed just after its first file was renamed into place, past its commit point, is finished by
+/// the next lakeshore run into the folder even when that is another command (`workload`): before doing its
+/// own work it puts the rest of the schedule in place, and the schedule's files are then the new ones.
+#[test]
+fn a_publish_cut_short_after_its_commit_point_is_finished_by_the_next_command_into_the_folder() {
+    let dir = sample_copy("finished-by-another");
+    let reference = schedule(&dir, "2028-01-15", "new", None);
+    assert!(matches!(reference.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&reference.stderr));
+    let out = dir.join("out");
+    let first = schedule(&dir, "2027-01-15", "out", None);
+    assert!(matches!(first.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&first.stderr));
+    let killed = schedule(&dir, "2028-01-15", "out", Some("kill-after:rename:1"));
+    assert_eq!(killed.status.code(), None, "{}", String::from_utf8_lossy(&killed.stderr));
+    assert!(!out.join("run.json").exists(), "the old run.json went before the first rename");
+    assert!(names(&out).iter().any(|n| n.starts_with(".lakeshore-staging-")), "{:?}", names(&out));
+
+    let workload = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .current_dir(&dir)
+        .args(["workload", "--config", "county.toml", "--as-of", "2028-01-15", "--out", "out", "--quiet"])
+        .env_remove("LAKESHORE_FAULT")
+        .output()
+        .unwrap();
+    assert!(matches!(workload.status.code(), Some(0 | 2)), "{}", String::from_utf8_lossy(&workload.stderr));
+    let new = files(&dir.join("new"));
+    let now = files(&out);
+    for name in ["schedule.csv", "schedule.geojson", "schedule.parquet", "schedule.qml"] {
+        assert!(now.get(name) == new.get(name), "{name} is the new schedule's");
+    }
+    // run.json is the workload's now, and verifies; the schedule's files stay beside it, unnamed.
+    assert_eq!(verified_set(&out), "2028-01-15");
+    let manifest = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(manifest.contains("workload.csv") && !manifest.contains("schedule.csv"), "{manifest}");
+    assert!(names(&out).iter().all(|n| !n.starts_with(".lakeshore")), "{:?}", names(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

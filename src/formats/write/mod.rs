@@ -2,15 +2,15 @@
 //!
 //! A file is written to a temporary name in the target folder and renamed over the target only when
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
-//! Files are not forced to disk (no fsync): that guards against power loss, not against readers, and costs
-//! seconds on a schedule of a million rows.
-//!
-//! A command's files go into the output folder as one set ([`set::OutputSet`]): written in a staging folder
-//! under the folder's lock, and renamed into place together with the manifest `run.json` last.
+//! A writer does not force its file to disk: a command's files go into the output folder as one set
+//! ([`set::OutputSet`]), written in a staging folder under the folder's lock, forced to disk there all at
+//! once, committed, and only then renamed into place, with the manifest `run.json` last. [`FAULT_ENV`] is
+//! the tests' hook to kill or fail a run at any point of that ([`fault`]).
 
 mod by_place;
 mod csv;
 mod digest;
+pub mod fault;
 mod geojson;
 pub mod gpkg;
 mod parquet;
@@ -19,6 +19,7 @@ pub mod sink;
 
 pub use self::by_place::TextByPlace;
 pub use self::csv::write_csv;
+pub use self::fault::FAULT_ENV;
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
 pub use self::parquet::{write_parquet, ParquetSink};
@@ -28,15 +29,10 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 
 use self::digest::{Hashed, Written};
+use self::fault::Faulty;
 use crate::model::error::{Error, Result};
-
-/// The environment variable of the fault-injection hook the crash-safety test uses:
-/// `abort-after-bytes=N` aborts the process (as a kill would end it) once N bytes of output have been
-/// written, counted over every file of the run. Unset, it costs one check per write call.
-pub const FAULT_ENV: &str = "LAKESHORE_FAULT";
 
 /// `dir/name` for an output file, refusing a name that could leave `dir`: output names may one day come from
 /// data (a town, a district), and a name with a path separator, `..` or a root would write elsewhere.
@@ -211,38 +207,6 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
         if !running && number(pid) && number(count) {
             let _ = std::fs::remove_file(entry.path());
         }
-    }
-}
-
-/// A file that obeys [`FAULT_ENV`].
-struct Faulty(File);
-
-/// Bytes written to every output file so far, for [`FAULT_ENV`].
-static WRITTEN: AtomicU64 = AtomicU64::new(0);
-
-fn abort_after() -> Option<u64> {
-    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var(FAULT_ENV).ok()?.strip_prefix("abort-after-bytes=")?.trim().parse().ok()
-    })
-}
-
-impl Write for Faulty {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if let Some(limit) = abort_after() {
-            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
-            if before + buf.len() as u64 > limit {
-                // Write what fits, as a kill mid-write would leave it, and die.
-                let fits = limit.saturating_sub(before) as usize;
-                let _ = self.0.write_all(&buf[..fits.min(buf.len())]);
-                std::process::abort();
-            }
-        }
-        self.0.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
     }
 }
 
