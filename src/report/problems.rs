@@ -1,11 +1,16 @@
-//! The problems of a run as a table (`problems.csv`): file, record, message, sorted.
+//! The problems of a run as a table (`problems.csv`): file, record, message, sorted, each once.
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 use geo::MultiPolygon;
 
-use crate::model::error::Problem;
+use super::{OutputFormat, TableFiles};
+use crate::crs::Crs;
+use crate::formats::write::commit_all;
+use crate::model::error::{Problem, Result};
 use crate::model::table::{Cell, Kind, Table};
+use crate::pipeline::Problems;
 
 /// Problems viewed as a [`Table`].
 pub struct ProblemTable<'a>(pub &'a [Problem]);
@@ -33,4 +38,47 @@ impl Table for ProblemTable<'_> {
     fn geometry(&self, _: usize) -> Option<&MultiPolygon<f64>> {
         None
     }
+}
+
+/// What [`write_problems`] wrote.
+pub struct Written {
+    /// `problems.csv`.
+    pub files: Vec<PathBuf>,
+    /// How many problems it holds.
+    pub count: usize,
+    /// Its first `shown` problems, for the terminal.
+    pub first: Vec<Problem>,
+}
+
+/// Problems written to `problems.csv` a block at a time.
+const BLOCK: usize = 4096;
+
+/// Writes `problems.csv` in `dir` from `problems`, read back in order a block at a time (never all in
+/// memory), and keeps the first `shown` of them. The control characters the problems' text held are
+/// cleaned as in every table, and not reported again.
+pub fn write_problems(problems: &Problems, dir: &Path, crs: &Crs, shown: usize) -> Result<Written> {
+    let count = problems.count()?;
+    let formats = [OutputFormat::Csv];
+    let mut files = TableFiles::new(dir, "problems", &formats, crs, COLUMNS, None)?;
+    let (mut block, mut first, mut done) = (Vec::with_capacity(BLOCK.min(count)), Vec::new(), 0);
+    let mut add = |block: &mut Vec<Problem>, files: &mut TableFiles| {
+        let filled: Vec<usize> = (done..done + block.len()).collect();
+        files.add(count, &ProblemTable(block), &|i| done + i, &filled)?;
+        done += block.len();
+        block.clear();
+        Ok(())
+    };
+    problems.sorted(&mut |problem| {
+        if first.len() < shown {
+            first.push(problem.clone());
+        }
+        block.push(problem);
+        match block.len() == BLOCK {
+            true => add(&mut block, &mut files),
+            false => Ok(()),
+        }
+    })?;
+    add(&mut block, &mut files)?;
+    let (staged, _) = files.finish()?;
+    Ok(Written { files: commit_all(staged)?, count, first })
 }
