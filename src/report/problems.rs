@@ -82,3 +82,41 @@ pub fn write_problems(problems: &Problems, dir: &Path, crs: &Crs, shown: usize) 
     let (staged, _) = files.finish()?;
     Ok(Written { files: commit_all(staged)?, count, first })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::error::Location;
+
+    /// `problems.csv` written from problems spilled a few at a time is the file the whole sorted table gives,
+    /// control characters cleaned the same way, repeats once; the first `shown` are the first in order.
+    #[test]
+    fn problems_spilled_write_the_file_the_whole_table_writes() {
+        let dir = crate::scratch::root().join("problems-spilled");
+        let _ = std::fs::remove_dir_all(&dir);
+        let crs = Crs::parse("EPSG:2261").unwrap();
+        let mut all: Vec<Problem> = (0..3 * BLOCK + 17)
+            .map(|i| {
+                let file = ["b.csv", "a.shp", "c.xlsx:Log"][i % 3];
+                let message = format!("problem {}, with \"quotes\" and a bell \u{7} {}", i % 1000, i % 7);
+                Problem::new(file, Location::Record(i * 7919 % 5000 + 1), message)
+            })
+            .collect();
+        all.push(all[5].clone());
+        let mut spilled = Problems::with_budget(10_000);
+        spilled.extend(all.iter().cloned());
+        let written = write_problems(&spilled, &dir.join("spilled"), &crs, 3).unwrap();
+
+        let mut whole = all.clone();
+        Problem::sort_unique(&mut whole);
+        let formats = [OutputFormat::Csv];
+        super::super::write_table(&ProblemTable(&whole), &dir.join("whole"), "problems", &formats, &crs)
+            .unwrap();
+        let read = |folder: &str| std::fs::read(dir.join(folder).join("problems.csv")).unwrap();
+        assert!(read("spilled") == read("whole"), "the files differ (both in {})", dir.display());
+        assert_eq!(written.files, [dir.join("spilled/problems.csv")]);
+        assert_eq!((written.count, &written.first[..]), (whole.len(), &whole[..3]));
+        assert_eq!(whole.len(), all.len() - 1, "the repeat is written once");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
