@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::model::error::{Error, Location, Problem, Result};
 
@@ -28,7 +29,12 @@ pub struct Problems {
     added: usize,
     /// The first error of writing the scratch file, told when the problems are read: its kind and text.
     failed: Option<(std::io::ErrorKind, String)>,
+    /// How many problems there are, each once, since last counted ([`NOT_COUNTED`] after a push).
+    counted: AtomicUsize,
 }
+
+/// What [`Problems::counted`] holds when the problems were not counted since the last was added.
+const NOT_COUNTED: usize = usize::MAX;
 
 /// The scratch file of spilled runs: each run a sorted stretch of the file, from `runs[i]` to the next.
 #[derive(Debug)]
@@ -63,7 +69,16 @@ impl Problems {
 
     /// No problems yet, about `bytes` of them held in memory before they are spilled (the tests spill often).
     pub fn with_budget(bytes: usize) -> Self {
-        Problems { held: Vec::new(), held_bytes: 0, budget: bytes, spill: None, added: 0, failed: None }
+        let counted = AtomicUsize::new(0);
+        Problems {
+            held: Vec::new(),
+            held_bytes: 0,
+            budget: bytes,
+            spill: None,
+            added: 0,
+            failed: None,
+            counted,
+        }
     }
 
     /// Adds a problem.
@@ -71,6 +86,7 @@ impl Problems {
         self.held_bytes += held_size(&problem);
         self.held.push(problem);
         self.added += 1;
+        *self.counted.get_mut() = NOT_COUNTED;
         if self.held_bytes >= self.budget {
             if let Err(e) = self.spill_held() {
                 self.failed.get_or_insert((e.kind(), e.to_string()));
@@ -155,13 +171,19 @@ impl Problems {
         last.map_or(Ok(()), each)
     }
 
-    /// How many problems there are, each counted once (a pass over the spilled ones).
+    /// How many problems there are, each counted once (a pass over the spilled ones, unless counted since
+    /// the last was added).
     pub fn count(&self) -> Result<usize> {
+        match self.counted.load(Ordering::Relaxed) {
+            NOT_COUNTED => {}
+            n => return Ok(n),
+        }
         let mut n = 0;
         self.sorted(&mut |_| {
             n += 1;
             Ok(())
         })?;
+        self.counted.store(n, Ordering::Relaxed);
         Ok(n)
     }
 
@@ -396,6 +418,7 @@ mod tests {
             assert_eq!(problems.to_vec().unwrap(), expected, "budget {budget}");
             // More can be added after a read, and a read again gives them all.
             problems.push(Problem::new("0.shp", Location::WholeFile, "first of all"));
+            assert_eq!(problems.count().unwrap(), expected.len() + 1, "counted again after a push");
             let again = problems.to_vec().unwrap();
             assert_eq!((again.len(), again[0].message.as_str()), (expected.len() + 1, "first of all"));
         }
