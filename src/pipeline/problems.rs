@@ -130,7 +130,7 @@ impl Problems {
 
     /// Calls `each` with every problem, in order, each once; stops at its first error.
     pub fn sorted(&self, each: &mut dyn FnMut(Problem) -> Result<()>) -> Result<()> {
-        let scratch = || self.spill.as_ref().map_or_else(|| std::env::temp_dir(), |s| s.path.clone());
+        let scratch = || self.spill.as_ref().map_or_else(std::env::temp_dir, |s| s.path.clone());
         if let Some((kind, text)) = &self.failed {
             let told = format!("cannot set problems aside in a scratch file: {text}");
             return Err(Error::io(scratch(), std::io::Error::new(*kind, told)));
