@@ -18,6 +18,7 @@
 use std::io::{Cursor, Read};
 use std::path::Path;
 
+use polars::io::mmap::MmapBytesReader;
 use polars::prelude::*;
 use serde_json::Value as Json;
 
@@ -155,7 +156,10 @@ fn unreadable(path: &Path) -> impl Fn(PolarsError) -> Error + '_ {
 }
 
 /// The `geo` metadata's primary column name and its `crs` member (`None` when absent).
-fn geo_metadata(path: &Path, reader: &mut ParquetReader<Bytes>) -> Result<(String, Option<Json>)> {
+fn geo_metadata<R: MmapBytesReader>(
+    path: &Path,
+    reader: &mut ParquetReader<R>,
+) -> Result<(String, Option<Json>)> {
     let metadata = reader.get_metadata().map_err(unreadable(path))?;
     let geo = metadata
         .key_value_metadata()
@@ -209,13 +213,16 @@ fn crs_of(path: &Path, crs: Option<Json>, options: &ReadOptions) -> Result<Crs> 
 }
 
 /// The attribute field names of the GeoParquet file at `path` (all columns but the geometry).
+/// Only the file's footer is read, through the file (polars reads the metadata with reads and seeks, and maps
+/// a file only to read its data).
 pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
-    let mut reader = reader(path)?;
+    super::require_file(path)?;
+    let mut reader = ParquetReader::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?);
     guarded(path, || names(path, &mut reader))
 }
 
 /// The attribute field names of the file `path` that `reader` reads.
-fn names(path: &Path, reader: &mut ParquetReader<Bytes>) -> Result<Vec<String>> {
+fn names<R: MmapBytesReader>(path: &Path, reader: &mut ParquetReader<R>) -> Result<Vec<String>> {
     let (primary, _) = geo_metadata(path, reader)?;
     let schema = reader.schema().map_err(unreadable(path))?;
     Ok(schema.iter_names().map(|n| n.to_string()).filter(|n| *n != primary).collect())
@@ -433,6 +440,11 @@ mod tests {
             std::fs::rename(&other, p).unwrap();
         });
         named(&err, "another file by that name now");
+        // Cut short before it is opened: its footer is gone, and reading its fields says so.
+        std::fs::File::options().write(true).open(&path).unwrap().set_len(len / 2).unwrap();
+        let err = field_names(&path).unwrap_err().to_string();
+        assert!(err.starts_with(&path.display().to_string()), "{err}");
+        assert!(err.contains("not a readable Parquet file"), "{err}");
     }
 
     /// A file whose footer names column chunks that are not where it says (bytes taken out of the middle,
