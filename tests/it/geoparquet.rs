@@ -232,8 +232,10 @@ fn a_geoparquet_damaged_under_its_footer_stops_the_run_naming_it() {
     let out = out_dir("hollow");
     run_sample(&out);
     let bytes = std::fs::read(out.join("schedule.parquet")).unwrap();
-    for (i, (from, to)) in [(4, bytes.len() / 2), (bytes.len() / 3, bytes.len() / 2)].into_iter().enumerate()
-    {
+    // The first two cuts are told by polars as errors; the third (100 bytes inside the first column chunk)
+    // makes polars 0.55 fail an assertion, caught and told the same way.
+    let cuts = [(4, bytes.len() / 2), (bytes.len() / 3, bytes.len() / 2), (1000, 1100)];
+    for (i, (from, to)) in cuts.into_iter().enumerate() {
         let parcels = out.join(format!("hollow-{i}.parquet"));
         std::fs::write(&parcels, [&bytes[..from], &bytes[to..]].concat()).unwrap();
         let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
