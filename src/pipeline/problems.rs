@@ -1,4 +1,4 @@
-//! The problems of a run, kept in bounded memory: a few megabytes of them in memory, the rest spilled to a
+//! The problems of a run, kept in bounded memory: four megabytes of them in memory, the rest spilled to a
 //! scratch file as sorted runs, and read back merged, in order and each once, when `problems.csv` is
 //! written. A county whose every parcel is bad so takes the memory of a clean one.
 //!
@@ -53,7 +53,7 @@ impl Drop for Spill {
 }
 
 /// The bytes of problems held in memory before they are spilled.
-const BUDGET: usize = 8 << 20;
+const BUDGET: usize = 4 << 20;
 
 impl Default for Problems {
     fn default() -> Self {
