@@ -250,7 +250,7 @@ impl SpilledRun {
         let mut file = File::open(path)?;
         file.seek(SeekFrom::Start(start))?;
         Ok(SpilledRun {
-            bytes: BufReader::with_capacity(1 << 16, file).take(end - start),
+            bytes: BufReader::with_capacity(1 << 15, file).take(end - start),
             path: PathBuf::new(),
         })
     }
