@@ -25,6 +25,9 @@
 # of the same shoreline and a GeoPandas + matplotlib map of the same county, from shapely, geopandas and
 # matplotlib installed once into the same venv. With DuckDB available that table also times the buffer inventory
 # as a DuckDB ST_DWithin query (bench/duckdb_buffer.py), and `obligations` and `notices` against `schedule`.
+# BAD=0 leaves out the row "N bad": the same county with every parcel a bow-tie (synth_county --bad), each a
+# problem in problems.csv and still scheduled, timed with --format csv beside the clean county; its result
+# checks that problems.csv holds one problem for each parcel.
 # DEM=PIXELS also writes each county with a PIXELS x PIXELS DEM over it (synth_county --dem, uncompressed
 # 256 x 256 tiles) and times scheduling from its contour, as a row "N dem PIXELS²" (the DEM is not timed).
 set -u
@@ -131,6 +134,26 @@ for n in "${sizes[@]}"; do
     esac
     cmp -s "$dir/out/schedule.csv" "$dir/default/schedule.csv" || status="$status, schedule.csv differs"
     rows+=("$n default|-|$wall|$((rss / 1024))|-|-|-|$status")
+    if [ "${BAD:-1}" != 0 ]; then
+        echo "N=$n: the county with every parcel bad ..." >&2
+        if "$gen" bench --parcels "$n" --out "$dir/bad" --bad >"$dir/bad-generate.log" 2>&1; then
+            sync
+            read -r code wall rss < <(measure "$dir/bad-schedule.log" "$bin" schedule \
+                --config "$dir/bad/county.toml" --as-of "$as_of" --out "$dir/bad/out" --format csv)
+            case "$code" in
+                2) status="ok (exit 2)" ;;
+                *) status="FAILED (exit $code, 2 expected): $(grep -v '^\s*$' "$dir/bad-schedule.log" | tail -1 | cut -c1-60)" ;;
+            esac
+            bowties="$(grep -c 'has an invalid polygon: Self-intersection' "$dir/bad/out/problems.csv" 2>/dev/null)"
+            [ "${bowties:-0}" = "$n" ] || status="$status, ${bowties:-no} bow-ties in problems.csv for $n parcels"
+            cmp -s <(cut -d, -f1 "$dir/out/schedule.csv") <(cut -d, -f1 "$dir/bad/out/schedule.csv") ||
+                status="$status, other parcel ids than the clean county's"
+            rows+=("$n bad|-|$wall|$((rss / 1024))|-|-|-|$status, a problem for each parcel")
+        else
+            rows+=("$n bad|-|-|-|-|-|-|bad county failed: $(tail -1 "$dir/bad-generate.log" | cut -c1-80)")
+        fi
+        rm -rf "$dir/bad"
+    fi
     if [ "${GPKG:-0}" = 1 ]; then
         echo "N=$n: copying into a GeoPackage and scheduling it ..." >&2
         if "$to_gpkg" "$dir/county.toml" "$dir/gpkg" >"$dir/gpkg.log" 2>&1; then

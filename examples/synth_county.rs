@@ -6,6 +6,7 @@
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench-gj --parcels-format geojson
 //! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-dem --dem 10000
+//! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-bad --bad
 //! ```
 //!
 //! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
@@ -80,6 +81,11 @@ enum Command {
         /// lies 40 ft outside the lake) and `county-dem.toml` reading it.
         #[arg(long)]
         dem: Option<u32>,
+        /// Draw every parcel as a bow-tie (its ring crossing itself at its centre): each is reported in
+        /// problems.csv and still scheduled from its shape, so the run is a clean county's with a problem a
+        /// parcel.
+        #[arg(long)]
+        bad: bool,
     },
 }
 
@@ -88,8 +94,8 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Sample { dir } => sample::write_sample(&dir, false),
         Command::SampleProblems { dir } => sample::write_sample(&dir, true),
-        Command::Bench { parcels, out, seed, parcels_format, dem } => {
-            bench::write_bench(parcels, &out, seed, parcels_format, dem)
+        Command::Bench { parcels, out, seed, parcels_format, dem, bad } => {
+            bench::write_bench(parcels, &out, seed, parcels_format, dem, bad)
         }
     };
     match result {

@@ -208,6 +208,8 @@ struct Parcels<'a> {
     rng: ChaCha8Rng,
     systems: Vec<(Pt, Vec<Val>)>,
     history: String,
+    /// Every parcel a bow-tie.
+    bad: bool,
 }
 
 impl Iterator for Parcels<'_> {
@@ -246,7 +248,11 @@ impl Iterator for Parcels<'_> {
                     let _ = writeln!(self.history, "{id},{y:04}-{m:02}-{d:02},{result}");
                 }
             }
-            let ring = vec![l.corner(i, j), l.corner(i + 1, j), l.corner(i + 1, j + 1), l.corner(i, j + 1)];
+            let ring = match self.bad {
+                // The last two corners swapped: the ring's diagonals cross at the cell's centre.
+                true => vec![l.corner(i, j), l.corner(i + 1, j), l.corner(i, j + 1), l.corner(i + 1, j + 1)],
+                false => vec![l.corner(i, j), l.corner(i + 1, j), l.corner(i + 1, j + 1), l.corner(i, j + 1)],
+            };
             let vals = vec![
                 s(swis),
                 s(&key),
@@ -383,7 +389,14 @@ fn positions(ring: &[Pt], convert: impl Fn(Pt) -> Result<Pt>) -> Result<Value> {
 
 /// Writes the bench county of `n` parcels into `dir`, the parcels in `format`; with `dem`, also a DEM of `dem`
 /// × `dem` pixels over the county and `county-dem.toml` reading it.
-pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat, dem: Option<u32>) -> Result<()> {
+pub fn write_bench(
+    n: usize,
+    dir: &Path,
+    seed: u64,
+    format: ParcelsFormat,
+    dem: Option<u32>,
+    bad: bool,
+) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     let layout = Layout::new(n);
     let spec = |stem, fields| ShapefileSpec { dir, stem, prj: PRJ_2261, cpg: Some("UTF-8"), fields };
@@ -432,6 +445,7 @@ pub fn write_bench(n: usize, dir: &Path, seed: u64, format: ParcelsFormat, dem: 
         rng: ChaCha8Rng::seed_from_u64(seed),
         systems: Vec::new(),
         history: String::from("parcel_id,inspection_date,result\n"),
+        bad,
     };
     let written = match format {
         ParcelsFormat::Shp => write_polygons(&spec("parcels", PARCEL_FIELDS), &mut parcels)?,

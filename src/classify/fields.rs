@@ -96,10 +96,12 @@ pub const LAYER_FIELD_KEYS: [&str; 14] = [
 
 impl FieldNames {
     /// The role keys of the record files' tables (`[fields.history]`, ...) that are no column role of their
-    /// file, each told at its line of `text` (the config file `path`) with the role most likely meant.
-    pub fn role_mistakes(&self, path: &Path, text: &str) -> Vec<String> {
+    /// file: the first `room` told at their line of `text` (the config file `path`) with the role most likely
+    /// meant, and how many more there are. Each told key is looked for in the text once, so this takes time
+    /// in the length of the text times `room`, whatever the number of keys.
+    pub fn role_mistakes(&self, path: &Path, text: &str, room: usize) -> (Vec<String>, usize) {
         let maps = [&self.history, &self.events, &self.pump_outs, &self.samples, &self.pipes];
-        let mut mistakes = Vec::new();
+        let (mut mistakes, mut untold) = (Vec::new(), 0);
         for ((table, kind, what), map) in RECORD_TABLES.into_iter().zip(maps) {
             let known: Vec<String> = crate::records::record_roles(kind)
                 .unwrap_or_default()
@@ -112,12 +114,16 @@ impl FieldNames {
                 _ => table,
             };
             for key in map.keys().filter(|k| !known.contains(k)) {
+                if mistakes.len() == room {
+                    untold += 1;
+                    continue;
+                }
                 let message = format!("the {what} file has no column role `{key}`");
                 mistakes
                     .push(crate::model::diagnose::key_mistake(path, text, written, key, &message, &known));
             }
         }
-        mistakes
+        (mistakes, untold)
     }
 
     /// The `[fields]` key `key` of [`LAYER_FIELD_KEYS`], to set.

@@ -16,7 +16,7 @@ use lakeshore::model::controls::for_terminal;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::stream_obligations_files;
-use lakeshore::report::problems::ProblemTable;
+use lakeshore::report::problems::write_problems;
 use lakeshore::report::{write_table, OutputFormat};
 
 /// Runs the command; the exit code is 2 when bad records were reported.
@@ -131,14 +131,14 @@ fn output_set(dir: &Path) -> anyhow::Result<OutputSet> {
     Ok(OutputSet::open(dir, &command)?)
 }
 
-/// Writes `problems.csv`, publishes the run's files with `run.json` (see [`OutputSet::publish`]), prints
-/// the stage times (with `-v`), notes, files written and problems, and returns the exit code: 2 when bad
-/// records were reported.
+/// Writes `problems.csv` from the run's problems and `more`, publishes the run's files with `run.json` (see
+/// [`OutputSet::publish`]), prints the stage times (with `-v`), notes, files written and problems, and
+/// returns the exit code: 2 when bad records were reported.
 fn finish(
     a: &RunArgs,
     config: &Config,
-    run: &Run,
-    problems: &[lakeshore::model::error::Problem],
+    run: &mut Run,
+    more: Vec<lakeshore::model::error::Problem>,
     mut written: Vec<PathBuf>,
     set: OutputSet,
     writing: std::time::Instant,
@@ -147,12 +147,10 @@ fn finish(
     lakeshore::model::stop::check()?;
     // Each layer is read once a run (a map or buffer report takes the reference layers from the run), so
     // every bad record is reported once; the problems of the stages are only put in order.
-    let mut problems = problems.to_vec();
-    problems.sort();
-    // What problems.csv itself holds is cleaned, and not reported again.
-    let (paths, _) =
-        write_table(&ProblemTable(&problems), set.staging(), "problems", &[OutputFormat::Csv], &config.crs)?;
-    written.extend(paths);
+    const SHOWN: usize = 50;
+    run.problems.extend(more);
+    let problems = write_problems(&run.problems, set.staging(), &config.crs, SHOWN)?;
+    written.extend(problems.files);
     let mut written: Vec<PathBuf> = written.iter().map(|path| set.published(path)).collect();
     written.extend(set.publish(config.as_of)?.pop());
     // Stopped by a signal past the commit point: the set is in place, and the binary says so in one line.
@@ -174,11 +172,12 @@ fn finish(
             eprintln!("lakeshore: {:<34} {:>8.3} s{cpu}{peak}", lap.stage, lap.time.as_secs_f64());
         }
     }
+    let code = if problems.count == 0 { ExitCode::SUCCESS } else { ExitCode::from(2) };
     if a.quiet {
-        if !problems.is_empty() {
-            eprintln!("lakeshore: {} problems, listed in problems.csv", problems.len());
+        if problems.count > 0 {
+            eprintln!("lakeshore: {} problems, listed in problems.csv", problems.count);
         }
-        return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) });
+        return Ok(code);
     }
     // Input text in a note or a problem could hold control characters, a terminal's escapes among them.
     let shown = |text: String| for_terminal(&text).into_owned();
@@ -188,14 +187,13 @@ fn finish(
     for path in &written {
         println!("wrote {}", path.display());
     }
-    const SHOWN: usize = 50;
-    for problem in problems.iter().take(SHOWN) {
+    for problem in &problems.first {
         eprintln!("lakeshore: {}", shown(problem.to_string()));
     }
-    if problems.len() > SHOWN {
-        eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.len() - SHOWN);
+    if problems.count > SHOWN {
+        eprintln!("lakeshore: ... and {} more, all listed in problems.csv", problems.count - SHOWN);
     }
-    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+    Ok(code)
 }
 
 /// Says on stderr which field of the parcels and systems layers was taken for what (`-v`).
@@ -218,27 +216,27 @@ fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
     let set = output_set(&a.out)?;
     // Every format is written from the rows as they come, none kept.
-    let (run, summary, written) = with_progress(&a, |progress| {
+    let (mut run, summary, written) = with_progress(&a, |progress| {
         lakeshore::report::stream_schedule_files(&config, progress, set.staging(), &formats)
     })?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");
     }
-    finish(&a, &config, &run, &run.problems, written, set, writing)
+    finish(&a, &config, &mut run, Vec::new(), written, set, writing)
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
     // The rows need not be kept at all: the files are written from each block's obligations as they come.
     let set = output_set(&a.out)?;
-    let (run, summary, written) =
+    let (mut run, summary, written) =
         with_progress(&a, |progress| stream_obligations_files(&config, progress, set.staging(), &formats))?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");
     }
-    finish(&a, &config, &run, &run.problems, written, set, writing)
+    finish(&a, &config, &mut run, Vec::new(), written, set, writing)
 }
 
 /// Parses `2027..2036`, `2027..=2036`, `2027-2036` or `2027`.
@@ -267,17 +265,16 @@ fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     };
     let set = output_set(&a.run.out)?;
     // The rows are counted as they come, and none kept.
-    let (run, table) = with_progress(&a.run, |progress| {
+    let (mut run, table) = with_progress(&a.run, |progress| {
         lakeshore::report::workload::stream_workload(&config, progress, first, last)
     })?;
     let writing = std::time::Instant::now();
     let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
-    let (written, mut problems) = write_table(&table, set.staging(), "workload", &csv_only, &config.crs)?;
+    let (written, problems) = write_table(&table, set.staging(), "workload", &csv_only, &config.crs)?;
     if !a.run.quiet {
         print!("{table}");
     }
-    problems.extend(run.problems.iter().cloned());
-    finish(&a.run, &config, &run, &problems, written, set, writing)
+    finish(&a.run, &config, &mut run, problems, written, set, writing)
 }
 
 /// Runs `job`, with a progress bar of what it reports on stderr when that is a terminal (and not `--quiet`).
@@ -329,8 +326,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
         Ok((run, report, more))
     })?;
     run.timings.extend(report.timings.iter().copied());
-    let mut problems = run.problems.clone();
-    problems.extend(more);
+    let mut problems = more;
     let writing = std::time::Instant::now();
     let table = lakeshore::report::buffer::table::BufferTable::new(&run, &report);
     let (written, cleaned) = write_table(&table, set.staging(), "buffer", &formats, &config.crs)?;
@@ -345,7 +341,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
             report.source
         );
     }
-    let code = finish(&a.run, &config, &run, &problems, written, set, writing)?;
+    let code = finish(&a.run, &config, &mut run, problems, written, set, writing)?;
     std::mem::forget(run);
     Ok(code)
 }
@@ -371,13 +367,13 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let year = a.year.unwrap_or(config.as_of.year());
     let set = output_set(&a.run.out)?;
     // Only the noticed obligations and their parcels' rows are kept of each block.
-    let (run, noticed) = with_progress(&a.run, |progress| {
+    let (mut run, noticed) = with_progress(&a.run, |progress| {
         lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
     })?;
     let writing = std::time::Instant::now();
     let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
     let dir = set.staging();
-    let (mut written, mut problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
+    let (mut written, problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
     let unmailed = lakeshore::report::notices::CannotMail(&list);
     // Its text is the notices' text, reported with them.
     written.extend(write_table(&unmailed, dir, "cannot_mail", &[OutputFormat::Csv], &config.crs)?.0);
@@ -399,8 +395,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    problems.extend(run.problems.iter().cloned());
-    let code = finish(&a.run, &config, &run, &problems, written, set, writing)?;
+    let code = finish(&a.run, &config, &mut run, problems, written, set, writing)?;
     std::mem::forget(noticed);
     Ok(code)
 }
@@ -445,7 +440,7 @@ fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     let file = staged_file(&set, &out)?;
     lakeshore::formats::write::write_atomic(&file, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
-    let code = finish(&a.run, &config, &run, &run.problems, vec![file], set, writing)?;
+    let code = finish(&a.run, &config, &mut run, Vec::new(), vec![file], set, writing)?;
     std::mem::forget(run);
     Ok(code)
 }
@@ -510,7 +505,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let file = staged_file(&set, &out)?;
     lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
-    let code = finish(&a.run, &config, &run, &problems, vec![file], set, writing)?;
+    let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(found);
     std::mem::forget(run);
     Ok(code)
@@ -531,7 +526,8 @@ fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
     }
 }
 
-/// Runs the schedule and collects the open obligations, reporting both to `progress`; the problems of both.
+/// Runs the schedule and collects the open obligations, reporting both to `progress`; the problems the
+/// obligations found (the schedule's are the run's).
 fn run_obligations(
     config: &Config,
     progress: &Progress,
@@ -543,9 +539,7 @@ fn run_obligations(
     let (found, more, notes) = run.obligations(config.as_of);
     run.timings.push(lakeshore::pipeline::Lap::since("obligations", started, cpu));
     run.notes.extend(notes);
-    let mut problems = run.problems.clone();
-    problems.extend(more);
-    Ok((run, found, problems))
+    Ok((run, found, more))
 }
 
 /// Surveys `dir`, writes `dir/county.toml` and says what was found, what was chosen and what was not

@@ -245,6 +245,74 @@ mod tests {
         }
     }
 
+    /// A layer whose file is cut short between its blocks (after the layer was opened, its header read and
+    /// its first block handed out) is an error naming the file, not a panic: each of a shapefile's files, and
+    /// a GeoJSON file.
+    #[test]
+    fn a_layer_cut_short_between_blocks_is_an_error_naming_the_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+        let dir = std::env::temp_dir().join(format!("lakeshore-cut-blocks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = ReadOptions::default();
+        let large = large_shapefile(&dir);
+        let geojson = dir.join("systems.geojson");
+        std::fs::copy(root.join("systems.geojson"), &geojson).unwrap();
+        for (layer, cut) in [(&large, "shp"), (&large, "dbf"), (&geojson, "geojson")] {
+            let file = layer.with_extension(cut);
+            let mut blocks = LayerBlocks::open(layer, &options).unwrap();
+            assert!(blocks.len() > 10, "{}", layer.display());
+            let (first, _) = blocks.next_block(1).unwrap();
+            assert_eq!(first.len(), 1);
+            let len = std::fs::metadata(&file).unwrap().len();
+            std::fs::File::options().write(true).open(&file).unwrap().set_len(len / 2).unwrap();
+            let mut read = || -> Result<usize> {
+                let mut n = 1;
+                loop {
+                    let (block, _) = blocks.next_block(3)?;
+                    if block.is_empty() {
+                        return Ok(n);
+                    }
+                    n += block.len();
+                }
+            };
+            let err = read().map_err(|e| e.to_string());
+            let err = err.expect_err(&format!("{} read whole although cut", file.display()));
+            assert!(err.starts_with(&file.display().to_string()), "{}: {err}", file.display());
+            if cut != "geojson" {
+                assert!(err.contains("was cut short while it was read"), "{err}");
+                // Whole again for the next case.
+                large_shapefile(&dir);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A shapefile of squares in `dir` whose `.shp` and `.dbf` are each several times the reader's buffer,
+    /// so that a block read after the cut reads the file again.
+    fn large_shapefile(dir: &Path) -> PathBuf {
+        use shapefile::dbase::{FieldName, FieldValue, Record, TableWriterBuilder};
+        let path = dir.join("large.shp");
+        let table = TableWriterBuilder::new().add_character_field(FieldName::try_from("NAME").unwrap(), 200);
+        let mut writer = shapefile::Writer::from_path(&path, table).unwrap();
+        for i in 0..2000 {
+            let (x, y) = (f64::from(i % 50) * 100.0, f64::from(i / 50) * 100.0);
+            let ring = [(x, y), (x, y + 90.0), (x + 90.0, y + 90.0), (x + 90.0, y), (x, y)];
+            let points = ring.iter().map(|&(x, y)| shapefile::Point::new(x, y)).collect();
+            let polygon = shapefile::Polygon::new(shapefile::PolygonRing::Outer(points));
+            let mut record = Record::default();
+            record.insert("NAME".into(), FieldValue::Character(Some(format!("square {i}"))));
+            writer.write_shape_and_record(&polygon, &record).unwrap();
+        }
+        drop(writer);
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/parcels.prj"),
+            path.with_extension("prj"),
+        )
+        .unwrap();
+        path
+    }
+
     /// The layers of both samples whose files end in `.extension`.
     fn sample_layers(extension: &str) -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));

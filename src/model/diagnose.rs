@@ -14,11 +14,21 @@ use std::path::Path;
 /// A TOML parse or type error, rendered for a person: `path:line:col: [table] key: message`, the source
 /// line with a caret under the span, and hints (an example of the key, the nearest known key).
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error, reference: &str) -> String {
-    let span = error.span().unwrap_or(0..0);
+    render_toml(path, text, error.span().unwrap_or(0..0), error.message(), reference)
+}
+
+/// [`toml_error`] of the toml crate's `message` at `span`.
+fn render_toml(
+    path: &Path,
+    text: &str,
+    span: std::ops::Range<usize>,
+    message: &str,
+    reference: &str,
+) -> String {
     let (line, _) = line_column(text, span.start);
     let source_line = text.lines().nth(line - 1).unwrap_or("");
     let located = key_at(text, span.start);
-    let message = error.message().trim_end_matches('\n').to_string();
+    let message = message.trim_end_matches('\n').to_string();
     let mut hints = Vec::new();
     let message = match unknown_key(&message) {
         Some((found, expected)) => {
@@ -67,28 +77,62 @@ fn render(path: &Path, text: &str, span: std::ops::Range<usize>, message: &str, 
     out
 }
 
-/// The most mistakes [`parse_all`] tells of one file.
-const MOST_TOLD: usize = 20;
+/// The most mistakes [`parse_all`] tells of one file; the rest are counted ([`Untold`]).
+pub const MOST_TOLD: usize = 20;
+
+/// The most readings of a file [`parse_all`] makes to count the mistakes past [`MOST_TOLD`]; each reading
+/// passes over every unknown key of a table at once, and this bound keeps the time in the file's length.
+const MOST_COUNTING_READINGS: usize = 20;
 
 /// A TOML file read with every mistake told: the value when the file has none, else each mistake rendered
 /// by [`toml_error`] in the order of the file's readings, and the first as the `toml` crate gave it.
 pub struct Parsed<T> {
     /// What the file says once the entries at fault are left out (`None` when that cannot be read either).
     pub value: Option<T>,
-    /// Each mistake as [`toml_error`] renders it.
+    /// Each mistake as [`toml_error`] renders it, at most [`MOST_TOLD`].
     pub mistakes: Vec<String>,
     /// The first mistake, as the `toml` crate reported it.
     pub first: Option<toml::de::Error>,
+    /// The mistakes found past the [`MOST_TOLD`] told.
+    pub untold: Untold,
 }
 
-/// Reads `text` (the file `path`) as a `T`, telling every mistake: after each one that has a place, the
-/// entry there (a key's lines, or a table header and its keys) is blanked out and the text read again, until
-/// it reads, a mistake has no place, or blanking would leave text that is not TOML. `reference` gives the
-/// examples, as for [`toml_error`].
+/// How many mistakes of a file were found but not told one by one.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Untold {
+    /// How many.
+    pub count: usize,
+    /// Whether there may be more than `count` (counting stopped before the file read clean).
+    pub at_least: bool,
+}
+
+impl Untold {
+    /// The line that says how many more mistakes the file `path` has, when it has any.
+    pub fn line(&self, path: &Path) -> Option<String> {
+        let plural = if self.count == 1 && !self.at_least { "mistake" } else { "mistakes" };
+        let bound = if self.at_least { "at least " } else { "" };
+        (self.count > 0 || self.at_least).then(|| {
+            format!(
+                "{}: and {bound}{} more {plural} not shown (unknown keys and others); fix the ones above and \
+                 run again to see the next",
+                path.display(),
+                self.count
+            )
+        })
+    }
+}
+
+/// Reads `text` (the file `path`) as a `T`, telling every mistake up to [`MOST_TOLD`] and counting the rest:
+/// after each mistake that has a place, the entry there (a key's lines, or a table header and its keys) is
+/// blanked out and the text read again, until it reads, a mistake has no place, or blanking would leave text
+/// that is not TOML. An unknown key brings every other unknown key of its table with it, found in one pass
+/// over the text, so that a file of many unknown keys is read a few times, not once a key. `reference` gives
+/// the examples, as for [`toml_error`].
 pub fn parse_all<T: serde::de::DeserializeOwned>(path: &Path, text: &str, reference: &str) -> Parsed<T> {
     let mut work = text.to_string();
-    let mut parsed = Parsed { value: None, mistakes: Vec::new(), first: None };
-    while parsed.mistakes.len() < MOST_TOLD {
+    let mut parsed = Parsed { value: None, mistakes: Vec::new(), first: None, untold: Untold::default() };
+    let mut readings_past_cap = 0;
+    loop {
         let error = match toml::from_str::<T>(&work) {
             Ok(value) => {
                 parsed.value = Some(value);
@@ -96,19 +140,104 @@ pub fn parse_all<T: serde::de::DeserializeOwned>(path: &Path, text: &str, refere
             }
             Err(error) => error,
         };
-        let told = toml_error(path, text, &error, reference);
-        if parsed.mistakes.contains(&told) {
+        readings_past_cap += usize::from(parsed.mistakes.len() == MOST_TOLD);
+        // Each mistake is rendered only when it is told: one takes a pass over the text.
+        let mut tell = |span: Option<std::ops::Range<usize>>, message: &str| {
+            if parsed.mistakes.len() == MOST_TOLD {
+                parsed.untold.count += 1;
+                return true;
+            }
+            let told = render_toml(path, text, span.unwrap_or(0..0), message, reference);
+            let new = !parsed.mistakes.contains(&told);
+            parsed.mistakes.extend(new.then_some(told));
+            new
+        };
+        if !tell(error.span(), error.message()) {
             break;
         }
-        parsed.mistakes.push(told);
-        let next = error.span().map(|span| blank_entry(&work, span));
+        let next = error.span().map(|span| match unknown_keys_like(&work, span.clone(), error.message()) {
+            Some((others, next)) => {
+                for (span, message) in others {
+                    tell(Some(span), &message);
+                }
+                next
+            }
+            None => blank_entry(&work, span),
+        });
         parsed.first.get_or_insert(error);
         match next {
             Some(next) if next != work && toml::from_str::<toml::Table>(&next).is_ok() => work = next,
-            _ => break,
+            _ => {
+                parsed.untold.at_least = readings_past_cap > 0;
+                break;
+            }
+        }
+        if readings_past_cap == MOST_COUNTING_READINGS {
+            parsed.untold.at_least = true;
+            break;
         }
     }
     parsed
+}
+
+/// The other unknown keys of the table of the unknown key at `span`, which the toml crate's `message` names
+/// with the keys expected there: each key's span and the message the toml crate would give for it, in the
+/// order of the text; and the text with all of them, the one at `span` too, blanked out. `None` when
+/// `message` is not about an unknown key or does not list the keys expected.
+#[allow(clippy::type_complexity)]
+fn unknown_keys_like(
+    text: &str,
+    span: std::ops::Range<usize>,
+    message: &str,
+) -> Option<(Vec<(std::ops::Range<usize>, String)>, String)> {
+    let message = message.trim_end();
+    let (found, expected) = unknown_key(message)?;
+    let at = key_at(text, span.start)?;
+    if expected.is_empty() {
+        return None;
+    }
+    // What the message says after the key: ", expected one of `a`, `b`".
+    let after = &message[message.find('`')? + 1 + found.len() + 1..];
+    // The dotted name of the table the unknown key is in ("" for the top level).
+    let table = at.table.as_deref().map_or(String::new(), table_name);
+    let first_part = |key: &str| key.split('.').next().unwrap_or(key).trim().trim_matches('"').to_string();
+    let unknown = |key: &str| !expected.contains(&first_part(key));
+    let (mut others, mut out) = (Vec::new(), String::with_capacity(text.len()));
+    let (mut offset, mut current, mut blanking) = (0, String::new(), false);
+    let error_line = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let mut key = None;
+        if t.starts_with('[') {
+            current = table_name(&header(t));
+            // A header of a table under the table at fault, named by a key it does not know.
+            let below = match table.as_str() {
+                "" => Some(current.as_str()),
+                name => current.strip_prefix(name).and_then(|rest| rest.strip_prefix('.')),
+            };
+            blanking = below.is_some_and(|rest| !rest.is_empty() && unknown(rest));
+            key = below.filter(|_| blanking).map(first_part);
+        } else if !blanking && current == table {
+            key = assignment_key(t).filter(|k| unknown(k)).map(|k| first_part(&k));
+        }
+        if let Some(key) = key.as_ref().filter(|_| offset != error_line) {
+            let at = offset + line.find(key.as_str()).unwrap_or(0);
+            others.push((at..at + key.len(), format!("unknown field `{key}`{after}")));
+        }
+        if blanking || key.is_some() {
+            out.extend(line.chars().map(|c| if c == '\n' || c == '\r' { c } else { ' ' }));
+        } else {
+            out.push_str(line);
+        }
+        offset += line.len();
+    }
+    Some((others, out))
+}
+
+/// The dotted name of a table header as written: `[ fields.history ]` and `[[rule]]` are `fields.history`
+/// and `rule`.
+fn table_name(header: &str) -> String {
+    header.trim_matches(|c| c == '[' || c == ']').split('.').map(str::trim).collect::<Vec<_>>().join(".")
 }
 
 /// `text` with the entry at `span` made spaces (line breaks kept): the lines of the span, or, when it starts
@@ -403,6 +532,53 @@ mod tests {
         );
         let parsed = parse_all::<Doc>(Path::new("x.toml"), "top = 1\n", "");
         assert!(parsed.mistakes.is_empty() && parsed.first.is_none() && parsed.value.is_some());
+    }
+
+    /// The unknown keys of a table found with the first are told as the toml crate tells each one.
+    #[test]
+    fn unknown_keys_found_together_are_told_as_one_by_one() {
+        let text = "[t]\nnamse = [\"A\"]\n othr = \"x\"\n[tt]\nnames = []\n[t.sub]\nx = 1\n";
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), text, "");
+        let starts: Vec<&str> = parsed.mistakes.iter().map(|m| m.lines().next().unwrap()).collect();
+        assert_eq!(
+            starts,
+            [
+                "x.toml:2:1: [t] namse: unknown key `namse` in [t]",
+                "x.toml:3:2: [t] othr: unknown key `othr` in [t]",
+                // Told with the other unknown keys of [t], at the key in the header.
+                "x.toml:6:4: [t] sub: unknown table `sub` in [t]",
+                "x.toml:4:2: tt: unknown table `tt`",
+            ]
+        );
+        assert!(parsed.mistakes[1].contains("did you mean `other`?"), "{}", parsed.mistakes[1]);
+        assert!(parsed.value.is_some() && parsed.untold == Untold::default());
+    }
+
+    #[test]
+    fn mistakes_past_the_cap_are_counted() {
+        let keys: String = (0..MOST_TOLD + 5).map(|i| format!("k{i} = 1\n")).collect();
+        let parsed = parse_all::<Doc>(Path::new("x.toml"), &format!("[t]\n{keys}"), "");
+        assert_eq!(parsed.mistakes.len(), MOST_TOLD);
+        assert_eq!(parsed.untold, Untold { count: 5, at_least: false });
+        let line = parsed.untold.line(Path::new("x.toml")).unwrap();
+        assert!(line.starts_with("x.toml: and 5 more mistakes not shown"), "{line}");
+        // Wrong types are found one a reading: past the cap, the readings stop and the count is a floor.
+        let keys: String = (0..MOST_TOLD + 30).map(|i| format!("[[list]]\nn = \"{i}\"\n")).collect();
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Listed {
+            list: Vec<Item>,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Item {
+            n: Option<u32>,
+        }
+        let parsed = parse_all::<Listed>(Path::new("x.toml"), &keys, "");
+        assert_eq!(parsed.mistakes.len(), MOST_TOLD, "{:?}", parsed.mistakes);
+        assert_eq!(parsed.untold, Untold { count: MOST_COUNTING_READINGS, at_least: true });
+        let line = parsed.untold.line(Path::new("x.toml")).unwrap();
+        assert!(line.starts_with("x.toml: and at least 20 more mistakes not shown"), "{line}");
     }
 
     #[test]

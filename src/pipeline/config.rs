@@ -162,10 +162,14 @@ impl ConfigFile {
             read => read.map_err(|e| Error::io(path, e))?,
         };
         let parsed = crate::model::diagnose::parse_all::<ConfigFile>(path, &text, EXAMPLE_CONFIG);
-        let mut mistakes = parsed.mistakes;
+        let (mut mistakes, mut untold) = (parsed.mistakes, parsed.untold);
         if let Some(file) = &parsed.value {
-            mistakes.extend(file.fields.role_mistakes(path, &text));
+            let room = crate::model::diagnose::MOST_TOLD.saturating_sub(mistakes.len());
+            let (told, more) = file.fields.role_mistakes(path, &text, room);
+            mistakes.extend(told);
+            untold.count += more;
         }
+        mistakes.extend(untold.line(path));
         let mut file = match (parsed.value, parsed.first) {
             (_, Some(first)) => return Err(Error::toml(path, mistakes.join("\n"), first)),
             (Some(file), None) if mistakes.is_empty() => file,

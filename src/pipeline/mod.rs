@@ -7,6 +7,7 @@
 pub mod config;
 pub mod init;
 mod parcel;
+pub mod problems;
 mod progress;
 mod records;
 pub mod reference;
@@ -14,6 +15,7 @@ mod warnings;
 mod world;
 
 use parcel::{Found, Scheduler};
+pub use problems::Problems;
 pub use progress::{cpu_time, peak_rss_bytes, Lap, Progress, Stopwatch};
 use records::{read_record_files, read_systems, Matcher, RecordFiles};
 use warnings::Warnings;
@@ -52,8 +54,8 @@ pub struct Run {
     pub rows: Vec<Row>,
     /// The number of parcel records: the rows there are, or will be.
     pub parcels: usize,
-    /// Bad records found on the way (the run carried on).
-    pub problems: Vec<Problem>,
+    /// Bad records found on the way (the run carried on), in bounded memory: read back in order, each once.
+    pub problems: Problems,
     /// Remarks that are not problems (e.g. shoreline features of water bodies the rules do not name).
     pub notes: Vec<String>,
     /// The reference layers (shoreline, watersheds, towns, sewer districts, county, floodplain,
@@ -336,7 +338,7 @@ pub fn stream_schedule_in_blocks(
             rules: Arc::clone(&config.rules),
             rows: Vec::new(),
             parcels: known.len(),
-            problems,
+            problems: problems.into(),
             notes,
             reference,
             history_path: config.layers.history.as_deref().map(std::sync::Arc::from),
@@ -404,10 +406,12 @@ pub fn stream_schedule_in_blocks(
             consumed?;
             let (rows, found) = scheduled?;
             run.problems.extend(found);
-            report_parcel_problems(&rows, known, &path, &mut run.problems);
+            let mut found = Vec::new();
+            report_parcel_problems(&rows, known, &path, &mut found);
             warnings.block(&rows, &systems);
             let history = config.layers.history.as_deref();
-            report_permit_terms(&rows, rules, (events, reports), history, &mut run.problems);
+            report_permit_terms(&rows, rules, (events, reports), history, &mut found);
+            run.problems.extend(found);
             handed = Some(rows);
         }
         if !met {
@@ -429,7 +433,6 @@ pub fn stream_schedule_in_blocks(
     })?;
     progress.start("writing", 0);
     clock.lap("read, classify and schedule parcels");
-    Problem::sort_unique(&mut run.problems);
     run.timings = clock.laps;
     Ok(run)
 }

@@ -271,7 +271,7 @@ pub fn stream_schedule_files(
     let (writing, cpu) = (std::time::Instant::now(), crate::pipeline::cpu_time());
     let (written, problems) = files.finish()?;
     run.problems.extend(problems);
-    summary.problems = run.problems.len();
+    summary.problems = run.problems.count()?;
     run.timings.push(crate::pipeline::Lap::since("write schedule", writing, cpu));
     Ok((run, summary, written))
 }

@@ -11,7 +11,7 @@ use super::{drop_on_all_cores, OutputFormat, TableFiles};
 use crate::formats::write::commit_all;
 use crate::law::obligations::{ByParcel, Found, Obligation, ParcelNotes};
 use crate::law::schedule::Row;
-use crate::model::error::{Problem, Result};
+use crate::model::error::Result;
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
 use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, PARCEL_BLOCK};
@@ -160,20 +160,19 @@ pub fn stream_obligations(
 ) -> Result<Run> {
     let as_of = config.as_of;
     let mut by_parcel: Option<ByParcel> = None;
-    let mut problems = Vec::new();
+    let mut problems = crate::pipeline::Problems::new();
     let mut notes = ParcelNotes::default();
     let mut run = stream_schedule_in_blocks(config, progress, block, &mut |run, rows| {
         // The record files are all read before the first block comes.
         let by_parcel = by_parcel.get_or_insert_with(|| ByParcel::new(&run.records(), &run.rules, as_of));
         let mut found = by_parcel.rows(&rows, &run.inspections.reports);
-        problems.append(&mut found.problems);
+        problems.extend(found.problems.drain(..));
         notes.append(std::mem::take(&mut found.notes));
         each(run, rows, found)
     })?;
     let by_parcel = by_parcel.unwrap_or_else(|| ByParcel::new(&run.records(), &run.rules, as_of));
     run.notes.extend(by_parcel.notes(notes));
-    run.problems.extend(problems);
-    Problem::sort_unique(&mut run.problems);
+    run.problems.append(problems)?;
     Ok(run)
 }
 

@@ -28,12 +28,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Counts `run`.
-    pub fn of(run: &Run) -> Self {
+    /// Counts `run` (its problems each once: a pass over those spilled).
+    pub fn of(run: &Run) -> crate::model::error::Result<Self> {
         let mut s = Summary::default();
         s.count(&run.rules, &run.rows);
-        s.problems = run.problems.len();
-        s
+        s.problems = run.problems.count()?;
+        Ok(s)
     }
 
     /// Adds `rows` to the counts (all but [`Summary::problems`]), for a run whose rows come in blocks.

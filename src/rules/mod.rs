@@ -270,7 +270,9 @@ impl RuleSet {
         // Every mistake of the TOML is told at once, then every one the types cannot catch.
         let parsed = crate::model::diagnose::parse_all::<RuleSet>(origin, text, CAYUGA_ART_V);
         if let Some(first) = parsed.first {
-            return Err(Error::toml(origin, parsed.mistakes.join("\n"), first));
+            let mut mistakes = parsed.mistakes;
+            mistakes.extend(parsed.untold.line(origin));
+            return Err(Error::toml(origin, mistakes.join("\n"), first));
         }
         let mut set = parsed.value.ok_or_else(|| Error::format(origin, "not a rule set; see data/rules/"))?;
         set.places = places::PlaceIndex::new(&set.jurisdiction);

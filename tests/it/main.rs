@@ -5,6 +5,7 @@ mod buffer;
 mod buffer_vs_geos;
 mod cli;
 mod common;
+mod config_mistakes;
 mod crs_backends;
 mod dem;
 mod floors;

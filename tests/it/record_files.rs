@@ -92,7 +92,8 @@ fn an_excel_log_with_its_own_headers_is_detected_and_read() {
     assert_eq!(last_inspection(&run, "054689-128.05-1-2"), Some(date("2025-12-09")));
     assert_eq!(last_inspection(&run, "054689-128.05-1-3"), Some(date("2026-03-04")));
     assert_eq!(last_inspection(&run, "054689-128.05-1-5"), None, "13/45/2025 is no date");
-    let bad: Vec<_> = run.problems.iter().filter(|p| p.path.ends_with("inspections.xlsx:Log")).collect();
+    let problems = run.problems.to_vec().unwrap();
+    let bad: Vec<_> = problems.iter().filter(|p| p.path.ends_with("inspections.xlsx:Log")).collect();
     assert_eq!(bad.len(), 1, "{bad:?}");
     // Header on spreadsheet row 1, so the fourth record is on row 5.
     assert_eq!(bad[0].location, Location::Row(5));
@@ -192,7 +193,8 @@ fn csv_event_files_take_county_names_too() {
     let ours: Vec<_> = run.events.iter().filter(|e| *e.source.path == *pump_outs).collect();
     assert_eq!(ours.len(), 1, "the row without a licence does not count");
     assert_eq!(ours[0].date, date("2026-03-15"));
-    let problem = run.problems.iter().find(|p| p.path == pump_outs).unwrap();
+    let problems = run.problems.to_vec().unwrap();
+    let problem = problems.iter().find(|p| p.path == pump_outs).unwrap();
     assert_eq!(problem.location, Location::Line(3));
     assert!(problem.message.contains("no hauler_licence"), "{}", problem.message);
 }
@@ -208,6 +210,8 @@ fn with_history_text(label: &str, text: &[u8]) -> (PathBuf, Config) {
 /// (record, message) of the problems reported for `path`.
 fn problems_of(run: &lakeshore::pipeline::Run, path: &Path) -> Vec<(String, String)> {
     run.problems
+        .to_vec()
+        .unwrap()
         .iter()
         .filter(|p| p.path == path)
         .map(|p| (p.location.to_string(), p.message.clone()))

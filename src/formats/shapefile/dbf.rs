@@ -67,7 +67,7 @@ impl DbfRows {
                     .map_err(|e| Error::io(path, e))?;
             }
             self.reader.read_exact(&mut self.buf).map_err(|e| match e.kind() {
-                ErrorKind::UnexpectedEof => Error::format(path, format!("ends inside record {record}")),
+                ErrorKind::UnexpectedEof => Error::format(path, super::cut_short(record)),
                 _ => Error::io(path, e),
             })?;
             self.next = record + 1;

@@ -262,6 +262,15 @@ fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)
     }
 }
 
+/// What a `.shp` or `.dbf` that ends inside record `record` is told: it was longer when opened, or its
+/// header says it holds records it does not.
+pub(super) fn cut_short(record: usize) -> String {
+    format!(
+        "ends inside record {record}, short of the records its header and index count: the file was cut short \
+         while it was read, or is damaged; read it again once nothing is writing it, or re-export the layer"
+    )
+}
+
 /// Reads the shapes of the `.shx` entries `index`, the first of them record `before + 1`: a record whose shape cannot be read or used keeps its place with a
 /// geometry error.
 fn read_shapes(
@@ -272,7 +281,10 @@ fn read_shapes(
     let mut features = Vec::with_capacity(entries.len());
     let mut problems = Vec::new();
     for (record, entry) in entries {
-        let shape = shapes.read(entry).map_err(|e| Error::io(path, e))?;
+        let shape = shapes.read(entry).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => Error::format(path, cut_short(record)),
+            _ => Error::io(path, e),
+        })?;
         let geometry = match shape {
             Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {
                 for ring in orphans {
