@@ -266,8 +266,6 @@ pub fn stream_noticed(
 ) -> Result<(Run, Noticed)> {
     let mut noticed = Noticed::default();
     let run = stream_obligations(config, progress, block, &mut |run, rows, found| {
-        // Between blocks is a safe point to stop at (see `crate::model::stop`).
-        crate::model::stop::check()?;
         let mut keep = vec![false; rows.len()];
         for (o, i) in found.obligations.into_iter().zip(found.rows) {
             if is_noticed(&o, &run.rules, year) {

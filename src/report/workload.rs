@@ -73,8 +73,6 @@ pub fn stream_workload(
     let mut count = WorkloadCount::new((first, last));
     let mut records: Option<ByParcel> = None;
     let run = stream_schedule(config, progress, &mut |run, rows| {
-        // Between blocks is a safe point to stop at (see `crate::model::stop`).
-        crate::model::stop::check()?;
         // The record files are all read before the first block comes.
         let records = records.get_or_insert_with(|| ByParcel::new(&run.records(), &run.rules, config.as_of));
         count.add(&rows, records);
