@@ -27,6 +27,8 @@ pub struct FieldNames {
     pub parcel_location: Option<Vec<String>>,
     /// The parcel's SWIS code field (e.g. `SWIS`).
     pub parcel_swis: Option<String>,
+    /// The property class field of the parcels layer (e.g. `PROP_CLASS`).
+    pub parcel_class: Option<String>,
     /// The owner's mailing street line (e.g. `MAIL_ADDR`).
     pub parcel_mail_street: Option<String>,
     /// The owner's post-office box (e.g. `PO_BOX`), for a mailing address without a street line.
@@ -47,6 +49,10 @@ pub struct FieldNames {
     pub system_parcel: Option<String>,
     /// The absorption-field bottom elevation field of the systems layer (feet).
     pub system_bottom: Option<String>,
+    /// The field of the systems layer holding each system's own id.
+    pub system_id: Option<String>,
+    /// The field of the systems layer naming a second parcel a system serves.
+    pub system_parcel_2: Option<String>,
     /// Columns of the inspections file by role, `[fields.history]`: `parcel_id`, `inspection_date` (or
     /// `date`), `result`, `inspector`, ... (see [`crate::records::inspections::SPEC`]). Roles left out are detected.
     #[serde(default, alias = "inspections")]
@@ -77,8 +83,9 @@ const RECORD_TABLES: [(&str, &str, &str); 5] = [
 ];
 
 /// The `[fields]` keys naming one field of a layer, as `--field KEY=FIELD` sets them too.
-pub const LAYER_FIELD_KEYS: [&str; 14] = [
+pub const LAYER_FIELD_KEYS: [&str; 17] = [
     "parcel_town",
+    "parcel_class",
     "parcel_sewer",
     "parcel_owner",
     "parcel_swis",
@@ -92,6 +99,8 @@ pub const LAYER_FIELD_KEYS: [&str; 14] = [
     "town_name",
     "system_parcel",
     "system_bottom",
+    "system_id",
+    "system_parcel_2",
 ];
 
 impl FieldNames {
@@ -130,6 +139,7 @@ impl FieldNames {
     pub(crate) fn layer_field(&mut self, key: &str) -> Option<&mut Option<String>> {
         Some(match key {
             "parcel_town" => &mut self.parcel_town,
+            "parcel_class" => &mut self.parcel_class,
             "parcel_sewer" => &mut self.parcel_sewer,
             "parcel_owner" => &mut self.parcel_owner,
             "parcel_swis" => &mut self.parcel_swis,
@@ -143,6 +153,8 @@ impl FieldNames {
             "town_name" => &mut self.town_name,
             "system_parcel" => &mut self.system_parcel,
             "system_bottom" => &mut self.system_bottom,
+            "system_id" => &mut self.system_id,
+            "system_parcel_2" => &mut self.system_parcel_2,
             _ => return None,
         })
     }

@@ -134,6 +134,7 @@ mod tests {
             sewer_code: None,
             swis: None,
             system: Some(System { location: geo::Point::new(x, 500.0), bottom_ft: Some(bottom) }),
+            lot: None,
         };
         // In the lake's own zone 717.13 + 2 binds; up the inlet, with no BFE, the elevation must be determined.
         let own = plain.check(&rules, &parcel(1100.0, 719.2)).expect("in a zone");

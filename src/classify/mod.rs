@@ -17,7 +17,7 @@ pub mod shore;
 
 use geo::{MultiPolygon, Point};
 
-use crate::model::facts::{Basis, Facts, Measured};
+use crate::model::facts::{Basis, Facts, Measured, NearestWater};
 use crate::rules::{District, RuleSet, SewerFacts};
 
 pub use areas::{AreaLayer, Areas};
@@ -37,6 +37,25 @@ pub struct Parcel {
     pub swis: Option<String>,
     /// The parcel's on-site system, when the systems layer has one for it.
     pub system: Option<System>,
+    /// The lot the system lies on, measured, when it is not the parcel itself (a system on the owner's lot
+    /// across the road): where a system lies is tested on the lot it lies on.
+    pub lot: Option<Lot>,
+}
+
+/// What a lot is measured for: the nearest mean-high-water line to its edge, and whether it borders it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lot {
+    /// The nearest mean-high-water line within the search radius, and the lot edge's distance to it.
+    pub shore: Option<NearestWater>,
+    /// The lot borders the mean-high-water line (edge within the border tolerance, or overlapping the lake).
+    pub borders_mhw: bool,
+}
+
+/// The lot `shape` measured against the mean-high-water lines of `world`.
+pub fn lot(world: &World, shape: &MultiPolygon<f64>) -> Lot {
+    let shore = world.shore.nearest_to_parcel(shape);
+    let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);
+    Lot { shore, borders_mhw }
 }
 
 /// An on-site wastewater system's location and absorption-field bottom.
@@ -72,8 +91,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     let system_at = parcel.system.map(|s| [s.location.x(), s.location.y()]);
     let locate = system_at.or_else(|| crate::geom::planar::interior_point(&parcel.shape));
 
-    let shore = world.shore.nearest_to_parcel(&parcel.shape);
-    let borders_mhw = shore.as_ref().is_some_and(|s| s.parcel_distance_ft <= world.border_tolerance_ft);
+    let Lot { shore, borders_mhw } = parcel.lot.clone().unwrap_or_else(|| lot(world, &parcel.shape));
     let system_mhw_ft =
         system_at.map_or(Measured::Unmeasured, |p| Measured::searched(world.shore.distance_from_point(p)));
 

@@ -23,6 +23,11 @@ pub(super) enum Command {
     ///
     /// Example: lakeshore obligations --config data/sample/county.toml --as-of 2027-03-01 --out out/
     Obligations(RunArgs),
+    /// List every system of the register: the parcels it serves, the lot it lies on, its life (installed,
+    /// replaced, abandoned), and its own tier, due dates and status; which one binds its parcel's row.
+    ///
+    /// Example: lakeshore systems --config data/sample/county.toml --as-of 2027-01-15 --out out/
+    Systems(RunArgs),
     /// Count the periodic inspections due per year, town and tier, the overdue backlog, and the drainage-pipe
     /// inspections made at those visits.
     ///

@@ -24,6 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Schedule(a) => schedule(a),
         Command::Obligations(a) => obligations(a),
+        Command::Systems(a) => systems(a),
         Command::Workload(a) => workload(a),
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
@@ -232,6 +233,19 @@ fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
     let set = output_set(&a.out)?;
     let (mut run, summary, written) =
         with_progress(&a, |progress| stream_obligations_files(&config, progress, set.staging(), &formats))?;
+    let writing = std::time::Instant::now();
+    if !a.quiet {
+        print!("{summary}");
+    }
+    finish(&a, &config, &mut run, Vec::new(), written, set, writing)
+}
+
+fn systems(a: RunArgs) -> anyhow::Result<ExitCode> {
+    let (config, formats) = prepare_tables(&a)?;
+    let set = output_set(&a.out)?;
+    let (mut run, summary, written) = with_progress(&a, |progress| {
+        lakeshore::report::systems::stream_systems_files(&config, progress, set.staging(), &formats)
+    })?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");

@@ -179,6 +179,20 @@ fn closure(clock: &Clock, event: &Event, due: Option<NaiveDate>, events: &[Event
     }
 }
 
+/// Whether every clock of `rules` that `event` starts is answered on time by `events`: for a new or
+/// replaced system, its plans accepted and its permit issued before it was built (Art. V §VII.A.1, §III.B;
+/// Ch. 56 §301.1), read as the clocks read "prior to". A clock whose condition does not hold is not started,
+/// so it asks nothing.
+pub fn answered_on_time(rules: &RuleSet, event: &Event, events: &[Event]) -> bool {
+    rules.clocks.iter().filter(|c| c.starts_on(event.kind)).all(|clock| {
+        if !condition_holds(clock, event, &mut Vec::new()) {
+            return true;
+        }
+        let (due, _, _) = due_date(rules, clock, event);
+        matches!(closure(clock, event, due, events), Closure::Met)
+    })
+}
+
 fn condition_holds(clock: &Clock, event: &Event, problems: &mut Vec<Problem>) -> bool {
     let Some(Condition { column, is, above, blank }) = &clock.when else { return true };
     match (event.value(column), is, above) {

@@ -9,8 +9,9 @@ use chrono::NaiveDate;
 use crate::classify::parcels::ParcelRecord;
 use crate::law::periodic::{standing, DueGrid, Owed, Standing, Status};
 use crate::law::permits::{permit_for, Permit};
-use crate::law::systems::{grandfathered, in_service};
+use crate::law::systems::{concerning, grandfathered, life, Life};
 use crate::model::facts::Facts;
+use crate::model::id::ParcelId;
 use crate::records::events::Event;
 use crate::records::inspections::{Inspections, LastInspection};
 use crate::rules::{explain_into, Decision, Exclusion, RuleSet, Text};
@@ -53,14 +54,71 @@ pub struct Row {
     pub parcel: ParcelRecord,
     /// The spatial facts, when the parcel could be classified.
     pub facts: Option<Facts>,
-    /// The schedule entry.
+    /// The schedule entry: its binding system's, for a parcel the register gives systems.
     pub entry: Entry,
+    /// The parcel's systems on record in the register (empty when it has none: its one system is unnamed
+    /// and located by the parcel), each with what the law makes of it; the row's facts and entry are those
+    /// of the one that binds.
+    pub systems: Vec<SystemLine>,
+}
+
+/// One system of a parcel on record in the register, and what the law makes of it.
+#[derive(Debug, Clone)]
+pub struct SystemLine {
+    /// Its index in the register.
+    pub index: u32,
+    /// Whether the table of systems lists it from this parcel's row: the first parcel it serves. (A system
+    /// serving two parcels is on both their rows, and listed once.)
+    pub listed_here: bool,
+    /// The other parcel it serves, when it serves two.
+    pub partner: Option<ParcelId>,
+    /// The lot it lies on, when not this parcel (a system on the owner's lot across the road).
+    pub lies_on: Option<ParcelId>,
+    /// Whether its point was used; `false`: it was reported, and the system located by the parcel's polygon.
+    pub placed: bool,
+    /// Its life.
+    pub life: Life,
+    /// Its facts and entry while in service, unless it binds (the row's are then its own).
+    pub own: Option<Box<(Facts, Entry)>>,
+    /// Whether the parcel's row takes its duty: the active system due first.
+    pub binds: bool,
+}
+
+impl Row {
+    /// The facts and entry of one of the row's systems while in service: the row's own for the system that
+    /// binds.
+    pub fn of_system<'a>(&'a self, line: &'a SystemLine) -> Option<(Option<&'a Facts>, &'a Entry)> {
+        match (&line.own, line.binds) {
+            (Some(own), _) => Some((Some(&own.0), &own.1)),
+            (None, true) => Some((self.facts.as_ref(), &self.entry)),
+            (None, false) => None,
+        }
+    }
+}
+
+/// Which of a parcel's systems in service binds its row: the one whose periodic inspection is due first (a
+/// scheduled system before one no rule schedules), the first of them on a tie.
+pub fn binding(entries: &[&Entry]) -> Option<usize> {
+    let due = |e: &Entry| e.owed.as_ref().map(|o| o.due).or(e.next_due).unwrap_or(NaiveDate::MAX);
+    (0..entries.len()).min_by_key(|&i| (entries[i].rule.is_none(), due(entries[i]), i))
 }
 
 impl Row {
     /// Why the parcel has its schedule under `rules`, in a sentence appended to `out`: the rule set's
     /// explanation of its facts, or why it could not be classified.
     pub fn push_reason(&self, rules: &RuleSet, out: &mut String) {
+        if self.entry.exclusion == Some(Exclusion::NoSystem) {
+            out.push_str("no system in service on the lot: ");
+            out.push_str(if self.systems.is_empty() {
+                "vacant land with no system on record"
+            } else {
+                "its systems on record were abandoned"
+            });
+            out.push_str("; the law's duties are a system's (");
+            out.push_str(&self.entry.citation);
+            out.push(')');
+            return;
+        }
         match &self.facts {
             Some(facts) => explain_into(rules, facts, out),
             None => {
@@ -146,6 +204,8 @@ pub struct ParcelRecords<'a> {
     pub inspections: &'a Inspections,
     /// Whether an inspections file was given at all (without one there is no status).
     pub has_history: bool,
+    /// The system the entry is for, by the register's id; `None` for a parcel's one unnamed system.
+    pub system: Option<&'a str>,
 }
 
 /// The schedule entry of a parcel on `as_of`: unscheduled when no rule schedules it (with the exclusion and
@@ -159,8 +219,17 @@ pub fn entry(
     facts: Option<&Facts>,
     records: &ParcelRecords<'_>,
 ) -> Entry {
-    let &ParcelRecords { at, last, events, inspections, has_history } = records;
-    let last = last.cloned();
+    let &ParcelRecords { at, last, events, inspections, has_history, system } = records;
+    // An inspection that names a system answers it alone; one that names none answers every system.
+    let named = system.and_then(|id| inspections.named(at, id));
+    let last = match (last, named.map(|n| &n.latest)) {
+        (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
+        (a, b) => a.or(b),
+    }
+    .cloned();
+    let installed = inspections.installed.get(at).copied().flatten();
+    let life = life(rules, events, system, installed);
+    let events = concerning(events, system);
     let mut entry = match decision {
         None => Entry::unscheduled(None, Text::default(), last),
         Some(Decision::Unscheduled { exclusion, citation, .. }) => {
@@ -170,9 +239,12 @@ pub fn entry(
             let rule = rules.rule(rule);
             let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            let built = in_service(events, inspections.installed.get(at).copied().flatten());
+            // A system starts a new life when put in service: inspections before it were of the system it
+            // replaced, and its construction counts as an inspection only when permitted before it.
+            let inspected = last.as_ref().map(|l| l.date).filter(|&d| life.since.is_none_or(|s| d >= s));
+            let built = life.since.filter(|_| life.permitted);
             let Standing { around, status, owed } =
-                standing(&grid, as_of, last.as_ref().map(|l| l.date), built, has_history, rolls);
+                standing(&grid, as_of, inspected, built, has_history, rolls);
             Entry {
                 tier: Tier::Rule(rule.tier),
                 rule: Some(rule.id),
@@ -190,10 +262,18 @@ pub fn entry(
             }
         }
     };
-    // A parcel the law does not reach (public sewer, outside the county) gets no class or permit.
-    let report = inspections.reports.get(at).and_then(|r| r.as_deref());
-    if let Some(report) = report.filter(|_| entry.out_of_scope().is_none()) {
-        entry.permit = permit_for(rules, report, facts, events).map(Box::new);
+    // A parcel the law does not reach (public sewer, outside the county) gets no class or permit. Findings
+    // belong to the system they were made on: a permitted new system leaves those before it behind.
+    let report = match (
+        inspections.reports.get(at).and_then(|r| r.as_deref()),
+        named.and_then(|n| n.report.as_deref()),
+    ) {
+        (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
+        (a, b) => a.or(b),
+    };
+    let own = report.filter(|r| !life.permitted || life.since.is_none_or(|s| r.date >= s));
+    if let Some(report) = own.filter(|_| entry.out_of_scope().is_none()) {
+        entry.permit = permit_for(rules, report, facts, &events).map(Box::new);
     }
     entry.grandfathered = rules.grandfather.as_ref().and_then(|g| grandfathered(g, inspections, at));
     entry

@@ -1,19 +1,141 @@
-//! What the law makes of a parcel's system over its life: the day it was put in service, and whether its
-//! design is grandfathered (Gorham Ch. 56 §304.2).
+//! What the law makes of a system over its life: when it began and whether its construction was permitted
+//! (a new or replaced system starts a new life), when it was replaced or abandoned, which of a parcel's
+//! events concern it, and whether its design is grandfathered (Gorham Ch. 56 §304.2).
+
+use std::borrow::Cow;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
+use crate::law::clocks::answered_on_time;
 use crate::records::events::Event;
 use crate::records::inspections::{Dated, Inspections, Installed, SystemSize};
-use crate::rules::vocabulary::{SYSTEM_INSTALLED, SYSTEM_REPLACED};
-use crate::rules::{GrandfatherReading, GrandfatherRules};
+use crate::rules::vocabulary::{SYSTEM_ABANDONED, SYSTEM_INSTALLED, SYSTEM_REPLACED};
+use crate::rules::{GrandfatherReading, GrandfatherRules, RuleSet, SystemRules};
 
-/// The day the parcel's present system was put in service, from its `system-installed` and `system-replaced`
-/// events and the installation its latest inspection that says records: the latest of them.
-pub fn in_service(events: &[Event], installed: Option<Dated<Installed>>) -> Option<NaiveDate> {
-    let built =
-        events.iter().filter(|e| e.kind == SYSTEM_INSTALLED || e.kind == SYSTEM_REPLACED).map(|e| e.date);
-    built.chain(installed.map(|i| i.value.date)).max()
+/// Where a system stands in its life: when it began, whether its construction was permitted before it, and
+/// whether it has been replaced or abandoned.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Life {
+    /// The day the system was put in service, when the records say (its `system-installed` or
+    /// `system-replaced` event, or the installation an inspection records).
+    pub since: Option<NaiveDate>,
+    /// Whether its plans were accepted and its permit issued before it was built, as the clocks the
+    /// installation starts ask (Art. V §VII.A.1, §III.B; Ch. 56 §301.1); an installation an inspection
+    /// records counts as permitted. Only a permitted construction counts as the system's first inspection and
+    /// leaves the findings on the system it replaced behind.
+    pub permitted: bool,
+    /// How its life ended, when it has.
+    pub retired: Option<Retired>,
+}
+
+/// How a system's life ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Retired {
+    /// Replaced on this day by the system named (when the record names it); `permitted` as [`Life::permitted`]
+    /// says of the replacement.
+    Replaced {
+        /// The day the replacement was put in service.
+        on: NaiveDate,
+        /// The new system's id, when the record names it.
+        by: Option<Arc<str>>,
+        /// Whether the replacement was permitted before it was built.
+        permitted: bool,
+    },
+    /// Taken out of service on this day, not replaced.
+    Abandoned(NaiveDate),
+}
+
+impl Retired {
+    /// `replaced on 2026-05-01 by S-7 (permitted)`, `abandoned on 2025-10-01`.
+    pub fn describe(&self) -> String {
+        match self {
+            Retired::Replaced { on, by, permitted } => format!(
+                "replaced on {on}{} ({})",
+                by.as_ref().map_or(String::new(), |by| format!(" by {by}")),
+                if *permitted {
+                    "permitted before construction: its open duties closed"
+                } else {
+                    "without plans accepted and a permit before construction: its duties stay open"
+                }
+            ),
+            Retired::Abandoned(on) => format!("abandoned on {on}"),
+        }
+    }
+}
+
+/// The events of a parcel's `events` that concern its system `id`: those naming it and those naming no
+/// system. For a system with no id of its own (a parcel with no register), every event of the parcel.
+pub fn concerning<'a>(events: &'a [Event], id: Option<&str>) -> Cow<'a, [Event]> {
+    match id {
+        Some(id) if events.iter().any(|e| e.system.as_deref().is_some_and(|s| s != id)) => Cow::Owned(
+            events.iter().filter(|e| e.system.as_deref().is_none_or(|s| s == id)).cloned().collect(),
+        ),
+        _ => Cow::Borrowed(events),
+    }
+}
+
+/// The life of the system `id` (`None`: the parcel's one system, unnamed) on the as-of date, from the
+/// events of its parcel (`events`, all of them: a replacement names the system it replaces) and the
+/// installation the inspections file records for the parcel (`installed`).
+///
+/// It began with the latest `system-installed` or `system-replaced` that concerns it (names it, or names no
+/// system), or the recorded installation, whichever is later. It ended with a `system-replaced` whose
+/// `replaces` names it, or a `system-abandoned` that names it (or, for the unnamed system, names none).
+pub fn life(
+    rules: &RuleSet,
+    events: &[Event],
+    id: Option<&str>,
+    installed: Option<Dated<Installed>>,
+) -> Life {
+    let concerns = |e: &Event| match (id, e.system.as_deref()) {
+        (_, None) => true,
+        (Some(id), Some(named)) => id == named,
+        (None, Some(_)) => false,
+    };
+    let built = events
+        .iter()
+        .filter(|e| (e.kind == SYSTEM_INSTALLED || e.kind == SYSTEM_REPLACED) && concerns(e))
+        .filter(|e| e.kind != SYSTEM_REPLACED || id.is_none() || e.replaces.as_deref() != id)
+        .max_by_key(|e| e.date);
+    let from_event = built.map(|e| (e.date, answered_on_time(rules, e, events)));
+    let from_record = installed.map(|i| (i.value.date, true));
+    let (since, permitted) = match (from_event, from_record) {
+        (Some(a), Some(b)) => Some(if b.0 > a.0 { b } else { a }),
+        (a, b) => a.or(b),
+    }
+    .map_or((None, false), |(on, permitted)| (Some(on), permitted));
+    let replaced = id.and_then(|id| {
+        events
+            .iter()
+            .filter(|e| e.kind == SYSTEM_REPLACED && e.replaces.as_deref() == Some(id))
+            .min_by_key(|e| e.date)
+    });
+    let abandoned = events
+        .iter()
+        .filter(|e| e.kind == SYSTEM_ABANDONED && e.system.as_deref() == id)
+        .map(|e| e.date)
+        .min();
+    let retired = match (replaced, abandoned) {
+        (Some(e), a) if a.is_none_or(|a| e.date <= a) => Some(Retired::Replaced {
+            on: e.date,
+            by: e.system.clone(),
+            permitted: answered_on_time(rules, e, events),
+        }),
+        (_, Some(a)) => Some(Retired::Abandoned(a)),
+        _ => None,
+    };
+    Life { since, permitted, retired }
+}
+
+/// Whether a lot owes no system duty because it has no system: a lot of a vacant property class of `rules`
+/// (`class`, as the parcels layer writes it) with no system on record that serves it or lies on it
+/// (`has_system`, asked only of a lot of a vacant class). The law's duties are a system's (Art. V §IV.A: "All wastewater treatment systems must
+/// have a completed inspection report"; Ch. 56 §102); an improved lot with no system on record is still
+/// scheduled, its one system located by the lot.
+pub fn without_system(rules: &SystemRules, class: Option<&str>, has_system: impl FnOnce() -> bool) -> bool {
+    let class = class.map(str::trim).unwrap_or_default();
+    !class.is_empty() && rules.vacant_classes.iter().any(|v| class.starts_with(v.trim())) && !has_system()
 }
 
 /// Whether the system of the parcel at `at` is grandfathered under `rules`, from what the inspections file

@@ -106,6 +106,7 @@ parcel_sewer = "SEWER_TYPE"
 parcel_owner = "PRIMARY_OWNER"
 parcel_location = ["LOC_ST_NBR", "LOC_STREET"]
 parcel_swis = "SWIS"
+parcel_class = "PROP_CLASS"      # the property class (vacant land: the rule set's [systems] vacant_classes)
 parcel_mail_street = "MAIL_ADDR"
 parcel_mail_po_box = "PO_BOX"
 parcel_mail_city = "MAIL_CITY"
@@ -116,6 +117,8 @@ watershed_name = "NAME"
 town_name = "NAME"
 system_parcel = "PARCEL_ID"
 system_bottom = "BOTTOM_FT"
+system_id = "SYSTEM_ID"           # each system's own id, which records and events name it by
+system_parcel_2 = "PARCEL_ID_2"   # a second parcel a shared system serves
 
 [fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
 parcel_id = "SBL"

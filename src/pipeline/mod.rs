@@ -5,6 +5,7 @@
 //! and the rows are sorted by parcel id (then record number), so output is deterministic.
 
 pub mod config;
+mod hosts;
 pub mod init;
 mod parcel;
 pub mod problems;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::{
-    duplicate_problem, FieldChoice, ParcelColumns, ParcelPositions, ParcelSchema, SystemFields,
+    duplicate_problem, FieldChoice, ParcelColumns, ParcelPositions, ParcelSchema, SystemFields, Systems,
 };
 use crate::crs::layer::{Feature, Layer};
 use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
@@ -83,6 +84,8 @@ pub struct Run {
     /// Why no letter can be addressed from the parcels layer's fields, when none can
     /// ([`ParcelSchema::mailing_gap`]): a warning for the commands that mail.
     pub mailing_gap: Option<String>,
+    /// The register of systems (empty without a systems layer): each row's [`Row::systems`] index it.
+    pub systems: Arc<Systems>,
 }
 
 impl Run {
@@ -288,7 +291,6 @@ pub fn stream_schedule_in_blocks(
         config.layers.dem.as_deref().map(|p| reference::ground::Ground::open(p, config)).transpose()?;
     // Where the reference layers lie, for the cross-check with the parcels' extent as their blocks come.
     let mut others = reference.extents.clone();
-    let rules = &config.rules;
     let block_size = block_size(&parcels.reprojector, block);
     let path = parcels.blocks.path().to_path_buf();
     let crs = config.crs.short_name();
@@ -316,6 +318,7 @@ pub fn stream_schedule_in_blocks(
             joined: system_joined,
             extent: systems_extent,
         } = systems?;
+        let systems = Arc::new(systems);
         problems.extend(more);
         others.extend(systems_extent);
         let RecordFiles {
@@ -351,6 +354,7 @@ pub fn stream_schedule_in_blocks(
             parcel_fields,
             system_fields: system_names.as_ref().map(SystemFields::choices).unwrap_or_default(),
             mailing_gap: schema.mailing_gap(),
+            systems: Arc::clone(&systems),
         };
         progress.start("classifying parcels", known.len());
         let scheduler = Scheduler {
@@ -367,6 +371,7 @@ pub fn stream_schedule_in_blocks(
             inspections: &run.inspections,
             progress,
             found: Found::default(),
+            hosts: std::sync::OnceLock::new(),
         };
         let (events, reports) = (&run.events, &run.inspections.reports);
         // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
@@ -407,10 +412,7 @@ pub fn stream_schedule_in_blocks(
             let (rows, found) = scheduled?;
             run.problems.extend(found);
             let mut found = Vec::new();
-            report_parcel_problems(&rows, known, &path, &mut found);
-            warnings.block(&rows, &systems);
-            let history = config.layers.history.as_deref();
-            report_permit_terms(&rows, rules, (events, reports), history, &mut found);
+            after_block(&rows, (known, &path), &warnings, (events, reports), config, &mut found);
             run.problems.extend(found);
             handed = Some(rows);
         }
@@ -418,6 +420,15 @@ pub fn stream_schedule_in_blocks(
             check_overlap(&extent, &others, &config.crs)?;
         }
         if let Some(rows) = handed {
+            each_block(&run, rows)?;
+        }
+        // The parcels whose system points lie off them waited for the lots those points lie on.
+        let points = scheduler.waiting_points();
+        if !points.is_empty() {
+            let hosts = hosts::find(config, (schema, known, reprojector), &path, &crs, &points)?;
+            let (rows, mut found) = scheduler.waited(hosts);
+            after_block(&rows, (known, &path), &warnings, (events, reports), config, &mut found);
+            run.problems.extend(found);
             each_block(&run, rows)?;
         }
         let moved = scheduler.finish();
@@ -437,6 +448,22 @@ pub fn stream_schedule_in_blocks(
     Ok(run)
 }
 
+/// What is found in a block of rows once it is scheduled: the parcels layer's problems, the warnings
+/// counted over the run, and the permit terms the rule set bounds.
+fn after_block(
+    rows: &[Row],
+    (known, path): (&ParcelPositions, &Path),
+    warnings: &Warnings,
+    (events, reports): (&[Event], &[Option<Box<crate::records::inspections::Report>>]),
+    config: &Config,
+    found: &mut Vec<Problem>,
+) {
+    report_parcel_problems(rows, known, path, found);
+    warnings.block(rows);
+    let history = config.layers.history.as_deref();
+    report_permit_terms(rows, &config.rules, (events, reports), history, found);
+}
+
 /// The problems a block of rows shows in the parcels layer: repeated ids, unknown towns and sewer codes the
 /// district layer contradicts, reported by record whether or not they changed the parcel's schedule.
 fn report_parcel_problems(rows: &[Row], ids: &ParcelPositions, path: &Path, problems: &mut Vec<Problem>) {
@@ -451,7 +478,7 @@ fn report_parcel_problems(rows: &[Row], ids: &ParcelPositions, path: &Path, prob
             None => "scheduled by a rule that needs no town",
             Some(Exclusion::UnknownTown) => "held back from the schedule",
             Some(Exclusion::NoRule) => "no rule applies",
-            Some(Exclusion::Sewered | Exclusion::OutsideCounty) => "",
+            Some(Exclusion::Sewered | Exclusion::OutsideCounty | Exclusion::NoSystem) => "",
         };
         if let (Some(found), false) = (&facts.unknown_town, held.is_empty()) {
             problems.push(Problem::new(

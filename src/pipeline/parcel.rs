@@ -7,28 +7,29 @@
 //! on the block its record came in.
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
-use geo::{Distance, Euclidean, MultiPolygon};
+use geo::{Distance, Euclidean, MultiPolygon, Point};
 use rayon::prelude::*;
 
+use super::hosts::{Host, Hosts};
 use super::progress::Progress;
 use super::reference::ground::Ground;
 use super::warnings::Warnings;
 use crate::classify::parcels::{
     parcel_record, ParcelColumns, ParcelPositions, ParcelRecord, ParcelSchema, Systems,
 };
-use crate::classify::System;
-use crate::classify::{classify, Parcel, World};
+use crate::classify::{classify, lot, Lot, Parcel, System, World};
 use crate::crs::layer::Feature;
-use crate::law::schedule::{entry, Entry, ParcelRecords, Row};
+use crate::law::schedule::{binding, entry, Entry, ParcelRecords, Row, SystemLine};
+use crate::law::systems::{life, without_system, Retired};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{decide, Decision, Text};
+use crate::rules::{decide, Decision, Exclusion, Text};
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -62,6 +63,9 @@ pub(super) struct Scheduler<'r> {
     pub(super) progress: &'r Progress,
     /// What the parcels showed on the way; nothing to begin with.
     pub(super) found: Found,
+    /// The lots that system points off their parcels lie on, once found ([`super::hosts`]): until then a
+    /// parcel with such a point waits.
+    pub(super) hosts: OnceLock<Hosts>,
 }
 
 /// What scheduling finds beside the rows, from parcels on any core.
@@ -71,6 +75,18 @@ pub(super) struct Found {
     strays: Mutex<Vec<Problem>>,
     /// Parcels whose tier the shoreline layer's line would change.
     moved: Mutex<Vec<Moved>>,
+    /// Parcels with a system point off the parcel, waiting for the lot it lies on.
+    waiting: Mutex<Vec<(ParcelRecord, usize)>>,
+}
+
+/// Where one of a parcel's systems lies, for classification.
+enum Place<'h> {
+    /// On the parcel itself (or beside it, on no other lot, within the rule set's distance).
+    Here,
+    /// On another lot of the owner's, or one the register says it serves.
+    On(&'h Host),
+    /// Its point cannot be used (reported): the system is located by the parcel's polygon.
+    Unplaced,
 }
 
 /// The parcels layer as its records are read: where it is, its CRS's name, and which columns hold what.
@@ -95,7 +111,7 @@ impl<'r> Scheduler<'r> {
         let changed = Mutex::new(None);
         let rows: Vec<Row> = features
             .into_par_iter()
-            .map(|feature| {
+            .filter_map(|feature| {
                 let (parcel, problems) = parcel_record(feature, columns, schema, path, crs);
                 if !problems.is_empty() {
                     found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
@@ -105,8 +121,7 @@ impl<'r> Scheduler<'r> {
                     None => {
                         let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
                         changed.get_or_insert((parcel.record, parcel.id.clone()));
-                        let entry = Entry::unscheduled(None, Text::default(), None);
-                        Row { at: usize::MAX, parcel, facts: None, entry }
+                        None
                     }
                 }
             })
@@ -127,54 +142,238 @@ impl<'r> Scheduler<'r> {
         self.found.moved.into_inner().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// One parcel at its position: classified, decided and scheduled, unless a defect holds it back.
-    fn parcel(&self, mut parcel: ParcelRecord, at: usize) -> Row {
+    /// The points of the systems of the parcels waiting for the lots they lie on, by register index.
+    pub(super) fn waiting_points(&self) -> Vec<(u32, Point<f64>)> {
+        let waiting = self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut points: Vec<(u32, Point<f64>)> = waiting
+            .iter()
+            .flat_map(|&(_, at)| self.systems.of(at).iter().map(|&i| (i, self.systems.get(i).location)))
+            .collect();
+        points.sort_by_key(|&(i, _)| i);
+        points.dedup_by_key(|&mut (i, _)| i);
+        points
+    }
+
+    /// The rows of the parcels that waited, now that `hosts` says where their systems lie, in order of
+    /// position, with the problems found on the way.
+    pub(super) fn waited(&self, hosts: Hosts) -> (Vec<Row>, Vec<Problem>) {
+        let _ = self.hosts.set(hosts);
+        let mut waiting =
+            std::mem::take(&mut *self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner));
+        waiting.sort_by_key(|&(_, at)| at);
+        let rows = waiting.into_iter().filter_map(|(parcel, at)| self.parcel(parcel, at)).collect();
+        let found = std::mem::take(&mut *self.found.strays.lock().unwrap_or_else(PoisonError::into_inner));
+        (rows, found)
+    }
+
+    /// One parcel at its position: classified, decided and scheduled, unless a defect holds it back; each of
+    /// its systems in the register on its own, the row taking the one that binds. `None` when one of its
+    /// system points lies off the parcel and the lot it lies on is not known yet: the parcel waits.
+    fn parcel(&self, mut parcel: ParcelRecord, at: usize) -> Option<Row> {
         if let Some(why) = self.known.duplicate(at) {
             parcel.defect.get_or_insert(why);
         }
-        let (facts, decision) = match (&parcel.defect, parcel.shape.take()) {
-            (None, Some(shape)) => {
-                let (facts, decision) = self.decide(&mut parcel, shape, at);
-                (Some(facts), Some(decision))
-            }
-            (_, shape) => {
-                parcel.shape = shape;
-                (None, None)
-            }
+        let registered = self.systems.of(at);
+        let places = match (&parcel.defect, &parcel.shape) {
+            (None, Some(shape)) if !registered.is_empty() => match self.places(&parcel, shape, at) {
+                Some(places) => places,
+                None => {
+                    self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).push((parcel, at));
+                    return None;
+                }
+            },
+            _ => Vec::new(),
         };
-        let records = ParcelRecords {
+        let records = |system: Option<&'r str>| ParcelRecords {
             at,
             last: self.history.and_then(|h| h[at].as_ref()),
             events: events_of(self.events, at),
             inspections: self.inspections,
             has_history: self.history.is_some(),
+            system,
         };
-        let entry = entry(&self.config.rules, self.config.as_of, decision, facts.as_ref(), &records);
-        self.progress.advance();
-        Row { at, parcel, facts, entry }
-    }
-
-    /// The facts of a parcel without a defect, measured from its `shape`, and the rule set's decision on
-    /// them. The parcel keeps its town, and its shape when the outputs need it; the sewer code has served.
-    fn decide(&self, parcel: &mut ParcelRecord, shape: MultiPolygon<f64>, at: usize) -> (Facts, Decision) {
-        let rules = &*self.config.rules;
+        let (rules, as_of) = (&*self.config.rules, self.config.as_of);
+        let shape = match parcel.defect {
+            None => parcel.shape.take(),
+            Some(_) => None,
+        };
+        let Some(shape) = shape else {
+            let entry = entry(rules, as_of, None, None, &records(None));
+            self.progress.advance();
+            return Some(Row { at, parcel, facts: None, entry, systems: Vec::new() });
+        };
         self.warnings.sewer(rules, parcel.sewer.as_deref());
-        let system = self.system_of(parcel, &shape, at);
-        let input = Parcel {
+        let mut input = Parcel {
             shape,
             town_attribute: parcel.town.take(),
             sewer_code: parcel.sewer.take(),
             swis: parcel.swis.take(),
-            system,
+            system: None,
+            lot: None,
         };
-        let mut facts = classify(self.world, rules, &input);
+        let mut lines: Vec<SystemLine> = Vec::with_capacity(registered.len());
+        let mut outcomes: Vec<(Facts, Entry)> = Vec::with_capacity(registered.len());
+        for (&index, place) in registered.iter().zip(&places) {
+            let own = self.systems.own_id(index);
+            let life =
+                life(rules, records(own).events, own, self.inspections.installed.get(at).copied().flatten());
+            let (system, lot, lies_on) = match place {
+                Place::Here => (Some(self.systems.get(index).system()), None, None),
+                Place::On(host) => (
+                    Some(self.systems.get(index).system()),
+                    Some(lot(self.world, &host.shape)),
+                    Some(host.id.clone()),
+                ),
+                Place::Unplaced => (None, None, None),
+            };
+            let placed = system.is_some();
+            let registered = self.systems.get(index);
+            let listed_here = registered.serves() == at;
+            let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
+            let partner = other.filter(|&p| p != at).map(|p| ParcelId::from(self.known.id_at(p)));
+            if life.retired.is_none() {
+                let (facts, decision) = self.judge(&parcel.id, &mut input, system, lot);
+                let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(own));
+                outcomes.push((facts, entry));
+            }
+            lines.push(SystemLine {
+                index,
+                listed_here,
+                partner,
+                lies_on,
+                placed,
+                life,
+                own: None,
+                binds: false,
+            });
+        }
+        let vacant = lines.is_empty()
+            && without_system(&rules.systems, parcel.class.as_deref(), || self.systems.any_on(&input.shape));
+        let (facts, entry) = if vacant {
+            // A vacant lot with no system on record: classified for the map, owing no system duty.
+            let (facts, _) = self.judge(&parcel.id, &mut input, None, None);
+            let last = self.history.and_then(|h| h[at].clone());
+            (
+                Some(facts),
+                Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last),
+            )
+        } else if lines.is_empty() || (outcomes.is_empty() && !all_abandoned(&lines)) {
+            // No system on record, or none in service but one replaced by a system the register lacks: the
+            // parcel's one system, located by its polygon.
+            let (facts, decision) = self.judge(&parcel.id, &mut input, None, None);
+            let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(None));
+            (Some(facts), entry)
+        } else if outcomes.is_empty() {
+            // Every system on record abandoned: the lot has none in service.
+            let last = self.history.and_then(|h| h[at].clone());
+            (None, Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last))
+        } else {
+            let entries: Vec<&Entry> = outcomes.iter().map(|(_, e)| e).collect();
+            let binds = binding(&entries).unwrap_or(0);
+            let mut active = lines.iter_mut().filter(|l| l.life.retired.is_none());
+            let mut row = None;
+            for (k, outcome) in outcomes.into_iter().enumerate() {
+                let Some(line) = active.next() else { break };
+                if k == binds {
+                    line.binds = true;
+                    row = Some(outcome);
+                } else {
+                    line.own = Some(Box::new(outcome));
+                }
+            }
+            match row {
+                Some((facts, entry)) => (Some(facts), entry),
+                None => (None, Entry::unscheduled(None, Text::default(), None)),
+            }
+        };
+        (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
+        self.progress.advance();
+        Some(Row { at, parcel, facts, entry, systems: lines })
+    }
+
+    /// The facts of the parcel `input` with its `system` (`None`: located by the parcel's polygon) lying
+    /// on `lot` (`None`: the parcel itself), and the rule set's decision on them.
+    fn judge(
+        &self,
+        id: &ParcelId,
+        input: &mut Parcel,
+        system: Option<System>,
+        lot: Option<Lot>,
+    ) -> (Facts, Decision) {
+        let rules = &*self.config.rules;
+        let hosted = lot.is_some();
+        (input.system, input.lot) = (system, lot);
+        let mut facts = classify(self.world, rules, input);
         if let Some(ground) = self.ground {
-            ground.screen(rules, &input, &mut facts);
+            ground.screen(rules, input, &mut facts);
         }
         let decision = decide(rules, &facts);
-        self.check(&parcel.id, &input, &facts, &decision);
-        (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
+        // A system on another lot is measured from that lot, which the check's world does not hold.
+        if !hosted {
+            self.check(id, input, &facts, &decision);
+        }
         (facts, decision)
+    }
+
+    /// Where each of the parcel's systems lies: on the parcel, or, once the lots off it are known
+    /// ([`Scheduler::hosts`]), on the lot its point falls on; `None` while one is not known.
+    fn places(&self, parcel: &ParcelRecord, shape: &MultiPolygon<f64>, at: usize) -> Option<Vec<Place<'_>>> {
+        let registered = self.systems.of(at);
+        let mut places = Vec::with_capacity(registered.len());
+        for &index in registered {
+            let outside = Euclidean.distance(&self.systems.get(index).location, shape);
+            if outside <= 0.0 {
+                places.push(Place::Here);
+                continue;
+            }
+            let hosts = self.hosts.get()?;
+            places.push(self.place(parcel, at, index, outside, hosts.of(index)));
+        }
+        Some(places)
+    }
+
+    /// Where system `index`, serving the parcel at `at` and lying `outside` feet off it, is taken to lie,
+    /// given the lot its point falls on (`host`): there, when that lot is the owner's or one the register
+    /// says it serves; beside the parcel, when on no lot and within the rule set's distance of it. Otherwise
+    /// the point is reported and not used.
+    fn place<'h>(
+        &self,
+        parcel: &ParcelRecord,
+        at: usize,
+        index: u32,
+        outside: f64,
+        host: Option<&'h Host>,
+    ) -> Place<'h> {
+        let system = self.systems.get(index);
+        let limit = self.config.rules.systems.max_outside_parcel_ft;
+        let why = match host {
+            Some(host) if host.at == at => return Place::Here,
+            Some(host) if system.serves_parcel(host.at) || same_owner(&host.owner, &parcel.owner) => {
+                return Place::On(host)
+            }
+            None if outside <= limit => return Place::Here,
+            Some(host) => format!(
+                "lies on parcel {}, which it does not serve and whose owner is not the owner of parcel {}",
+                host.id, parcel.id
+            ),
+            None => format!(
+                "lies on no parcel, {outside:.0} ft outside parcel {} (more than [systems] max_outside_parcel_ft = \
+                 {limit} ft of the rule set): in water, a road or outside the county",
+                parcel.id
+            ),
+        };
+        let file = self.config.layers.systems.as_deref().unwrap_or(Path::new("systems"));
+        self.found.strays.lock().unwrap_or_else(PoisonError::into_inner).push(Problem::new(
+            file,
+            Location::Record(system.record()),
+            format!(
+                "system {} of parcel {}: its point {why}; the system is located by the parcel's own polygon: move \
+                 the point onto the lot it lies on, name that lot as a parcel it serves, or fix its parcel id",
+                self.systems.id(index),
+                parcel.id
+            ),
+        ));
+        Place::Unplaced
     }
 
     /// With a line from the DEM, the shoreline layer's line is the check: the parcel is measured from it
@@ -196,28 +395,21 @@ impl<'r> Scheduler<'r> {
             ));
         }
     }
+}
 
-    /// The system the parcel at `at` names, unless its point lies farther outside the parcel's `shape` than
-    /// the rule set allows: that one is reported, and the parcel is located by its own polygon.
-    fn system_of(&self, parcel: &ParcelRecord, shape: &MultiPolygon<f64>, at: usize) -> Option<System> {
-        let system = self.systems.get(at)?;
-        let limit = self.config.rules.systems.max_outside_parcel_ft;
-        let outside = Euclidean.distance(&system.location, shape);
-        if outside <= limit {
-            return Some(system);
-        }
-        let file = self.config.layers.systems.as_deref().unwrap_or(Path::new("systems"));
-        let record = self.systems.record(at).map_or(Location::UnnumberedRecord, Location::Record);
-        self.found.strays.lock().unwrap_or_else(PoisonError::into_inner).push(Problem::new(
-            file,
-            record,
-            format!(
-                "system point lies {outside:.0} ft outside parcel {}, which it names (more than [systems] \
-                 max_outside_parcel_ft = {limit} ft of the rule set); the parcel is located by its own polygon: \
-                 move the point into the parcel or fix its parcel id",
-                parcel.id
-            ),
-        ));
-        None
+/// Whether every system of `lines` was abandoned (none replaced).
+fn all_abandoned(lines: &[SystemLine]) -> bool {
+    lines.iter().all(|l| matches!(l.life.retired, Some(Retired::Abandoned(_))))
+}
+
+/// Whether two owners as written are the same: letters and digits alike, case, spacing and punctuation
+/// aside. A blank owner is no one's.
+fn same_owner(a: &Option<String>, b: &Option<String>) -> bool {
+    let key = |s: &str| -> String {
+        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_uppercase).collect()
+    };
+    match (a.as_deref().map(key), b.as_deref().map(key)) {
+        (Some(a), Some(b)) => !a.is_empty() && a == b,
+        _ => false,
     }
 }

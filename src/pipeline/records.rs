@@ -178,13 +178,12 @@ fn join_systems(
     names: &SystemFields,
     parcels: (usize, Position<'_>),
 ) -> Result<(Systems, Vec<Problem>, LayerExtent, IdTally)> {
-    let keep = std::iter::once(&names.parcel).chain(&names.bottom).cloned().collect();
-    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(keep) };
+    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(names.keep()) };
     let mut blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;
     let block = block_size(&reprojector, PARCEL_BLOCK);
     let (file, fields, crs) = (blocks.path().to_path_buf(), blocks.fields().to_vec(), blocks.crs().clone());
-    let mut join = SystemJoin::new(&file, &fields, &names.parcel, names.bottom.as_deref(), parcels);
+    let mut join = SystemJoin::new(&file, &fields, names, parcels);
     let mut problems = Vec::new();
     let mut extent = LayerExtent::new("systems", &file, &crs);
     let mut screen = Screen::new(&config.crs);

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::classify::parcels::{SystemFields, Systems};
+use crate::classify::parcels::SystemFields;
 use crate::law::schedule::Row;
 use crate::model::error::{Location, Problem};
 use crate::rules::{RuleSet, SewerValue};
@@ -40,11 +40,10 @@ impl Warnings {
     }
 
     /// Counts a block of rows.
-    pub(super) fn block(&self, rows: &[Row], systems: &Systems) {
+    pub(super) fn block(&self, rows: &[Row]) {
         if self.no_bottom {
-            let flooded = |row: &&Row| {
-                systems.get(row.at).is_some() && row.facts.as_ref().is_some_and(|f| f.flood.is_some())
-            };
+            let flooded =
+                |row: &&Row| !row.systems.is_empty() && row.facts.as_ref().is_some_and(|f| f.flood.is_some());
             self.flooded_without_bottom.fetch_add(rows.iter().filter(flooded).count(), Ordering::Relaxed);
         }
     }

@@ -39,6 +39,11 @@ pub struct Event {
     pub source: Source,
     /// The optional columns filled in for it.
     pub values: Vec<(&'static str, EventValue)>,
+    /// The system it concerns, when the row names one (column `system_id`); `None`: every active system of
+    /// the parcel.
+    pub system: Option<Arc<str>>,
+    /// The system a `system-replaced` event replaces, when the row names it (column `replaces`).
+    pub replaces: Option<Arc<str>>,
 }
 
 impl Event {
@@ -87,8 +92,17 @@ pub fn event_roles() -> Vec<Role> {
         Role { name: "event", aliases: &[], required: true, detect: Detect::Words(&["event", "type"]) },
     ];
     roles.extend(EVENT_COLUMNS.iter().map(|&(name, _)| Role::named(name)));
+    roles.extend([
+        Role { name: SYSTEM_ID, aliases: &["system"], required: false, detect: Detect::Name },
+        Role { name: REPLACES, aliases: &["replaced_system"], required: false, detect: Detect::Name },
+    ]);
     roles
 }
+
+/// The events file's column naming the system an event concerns (the systems layer's id).
+pub const SYSTEM_ID: &str = "system_id";
+/// The events file's column naming the system a `system-replaced` event replaces.
+pub const REPLACES: &str = "replaces";
 
 /// The roles of the pump-outs file's columns.
 pub const PUMP_OUT_SPEC: Spec<'static> = Spec {
@@ -191,6 +205,7 @@ pub fn read_events(
     let roles = event_roles();
     let records = Records::read(path, &Spec { what: "events", key: "events", roles: &roles }, fields)?;
     let kinds = records.column("event");
+    let (systems, replaced) = (records.column(SYSTEM_ID), records.column(REPLACES));
     let optional: Vec<(&'static str, ColumnKind, Column)> =
         EVENT_COLUMNS.iter().filter_map(|&(name, kind)| Some((name, kind, records.column(name)?))).collect();
     debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
@@ -218,7 +233,17 @@ pub fn read_events(
             };
             values.extend(value.map(|v| (name, v)));
         }
-        Some(Event { parcel: d.parcel?, kind: kind?, date: d.date?, source: d.source, values })
+        let name = |column: Option<Column>| Some(row.get(column)).filter(|t| !t.is_empty()).map(Arc::from);
+        let (system, replaces) = (name(systems), name(replaced));
+        Some(Event {
+            parcel: d.parcel?,
+            kind: kind?,
+            date: d.date?,
+            source: d.source,
+            values,
+            system,
+            replaces,
+        })
     })
 }
 
@@ -241,7 +266,16 @@ pub fn read_pump_outs(
             return None;
         }
         let kind = crate::rules::vocabulary::PUMP_OUT;
-        Some(Event { parcel: d.parcel?, kind, date: d.date?, source: d.source, values: Vec::new() })
+        let source = d.source;
+        Some(Event {
+            parcel: d.parcel?,
+            kind,
+            date: d.date?,
+            source,
+            values: Vec::new(),
+            system: None,
+            replaces: None,
+        })
     })
 }
 

@@ -72,6 +72,7 @@ pub const SPEC: Spec<'static> = Spec {
         Role::named("meets_75a"),
         Role::named("installed"),
         Role::named("system_size"),
+        Role { name: "system_id", aliases: &["system"], required: false, detect: Detect::Name },
     ],
 };
 
@@ -220,6 +221,32 @@ pub struct Inspections {
     pub dated: Vec<(usize, NaiveDate, usize)>,
     /// Reports not yet received, in file order; empty when the file has no `report_received` column.
     pub pending: Vec<PendingReport>,
+    /// The inspections that name the system they inspected (column `system_id`): each named system's
+    /// latest inspection and latest received report with findings, sorted by parcel position and system.
+    /// They answer that system alone; the tables above hold the inspections that name none, which answer
+    /// every system of their parcel.
+    pub named: Vec<Named>,
+}
+
+/// What the inspections file says of one system it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named {
+    /// The position of the parcel its rows name.
+    pub parcel: usize,
+    /// The system's id.
+    pub system: Arc<str>,
+    /// Its latest inspection.
+    pub latest: LastInspection,
+    /// Its latest received report with findings.
+    pub report: Option<Box<Report>>,
+}
+
+impl Inspections {
+    /// What the inspections file says of system `system` of the parcel at `parcel`, when a row names it.
+    pub fn named(&self, parcel: usize, system: &str) -> Option<&Named> {
+        let at = self.named.partition_point(|n| (n.parcel, &*n.system) < (parcel, system));
+        self.named.get(at).filter(|n| n.parcel == parcel && &*n.system == system)
+    }
 }
 
 /// Reads the inspections file at `path`, its columns named by `fields` or detected, for `parcels` parcels whose
@@ -258,6 +285,7 @@ pub fn read_inspections(
     let column = |name: &str| records.column(name);
     let (ids, dates) = (column(REQUIRED[0]), column(REQUIRED[1]));
     let (results, inspectors, received) = (column("result"), column("inspector"), column("report_received"));
+    let systems = column("system_id");
     let findings = has_findings.then(|| FINDINGS.map(column));
     let install = column("installed").zip(column("system_size"));
     let (functioning, illegal) = (column(YES_NO[0]), column(YES_NO[1]));
@@ -271,7 +299,9 @@ pub fn read_inspections(
         illegally_installed: if illegal.is_some() { vec![None; parcels] } else { Vec::new() },
         dated: Vec::new(),
         pending: Vec::new(),
+        named: Vec::new(),
     };
+    let mut named: rustc_hash::FxHashMap<(usize, Arc<str>), Named> = rustc_hash::FxHashMap::default();
     let mut shared: FxHashSet<Arc<str>> = FxHashSet::default();
     let mut check = Checker::new(path);
     while let Some(row) = records.next_row(&mut check)? {
@@ -282,9 +312,22 @@ pub fn read_inspections(
             out.dated.push((at, date, line));
         }
         let result = share(&mut shared, row.get(results));
-        match &mut out.latest[at] {
-            Some(last) if last.date > date => {}
-            slot => *slot = Some(LastInspection { date, result }),
+        let system = Some(row.get(systems)).filter(|s| !s.is_empty()).map(|s| share(&mut shared, s));
+        let this = LastInspection { date, result };
+        let (latest, report_slot) = match &system {
+            Some(system) => {
+                let entry = named.entry((at, system.clone())).or_insert_with(|| Named {
+                    parcel: at,
+                    system: system.clone(),
+                    latest: this.clone(),
+                    report: None,
+                });
+                (&mut entry.latest, Some(&mut entry.report))
+            }
+            None => (out.latest[at].get_or_insert_with(|| this.clone()), None),
+        };
+        if latest.date <= date {
+            *latest = this;
         }
         // §V.A: a system is classified once its report has been filed and accepted; while a report is
         // outstanding its findings wait.
@@ -319,11 +362,15 @@ pub fn read_inspections(
         if let Some(columns) = findings {
             let found = read_findings(&mut check, line, columns.map(|c| row.get(c))).filter(|_| !outstanding);
             if let Some(found) = found {
-                let newer = out.reports[at].as_ref().is_none_or(|r| r.date <= date);
+                let slot = match report_slot {
+                    Some(slot) => slot,
+                    None => &mut out.reports[at],
+                };
+                let newer = slot.as_ref().is_none_or(|r| r.date <= date);
                 if newer {
                     let cells = report_columns.map(|c| row.get(c));
                     let report = read_report_columns(&mut check, line, cells, date, as_of, found);
-                    out.reports[at] = Some(Box::new(report));
+                    *slot = Some(Box::new(report));
                 }
             }
         }
@@ -340,6 +387,8 @@ pub fn read_inspections(
             }
         }
     }
+    out.named = named.into_values().collect();
+    out.named.sort_by(|a, b| (a.parcel, &a.system).cmp(&(b.parcel, &b.system)));
     Ok(records.finish(out, check))
 }
 

@@ -12,6 +12,7 @@ pub mod print;
 pub mod problems;
 pub mod schedule;
 pub mod summary;
+pub mod systems;
 pub mod workload;
 
 use std::path::{Path, PathBuf};

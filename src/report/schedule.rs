@@ -58,6 +58,8 @@ columns! {
     Sewered => "sewered": Bool,
     InCounty => "in_county": Bool,
     Basis => "basis": Text,
+    SystemId => "system_id": Text,
+    SystemLiesOn => "system_lies_on": Text,
     GeometryInvalid => "geometry_invalid": Text,
     Citation => "citation": Text,
     Reason => "reason": Text,
@@ -160,6 +162,12 @@ impl Table for ScheduleTable<'_> {
             Col::Sewered => bool_fact(|f| f.sewered.is_some()),
             Col::InCounty => bool_fact(|f| f.in_county),
             Col::Basis => text(f.map(|f| f.basis.as_str())),
+            Col::SystemId => r
+                .systems
+                .iter()
+                .find(|l| l.binds)
+                .map_or(Cell::Null, |l| Cell::Text(self.run.systems.id(l.index))),
+            Col::SystemLiesOn => text(r.systems.iter().find(|l| l.binds).and_then(|l| l.lies_on.as_deref())),
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation.as_str())),
             Col::Reason => Cell::Text(Cow::Owned(self.run.reason(r))),

@@ -23,6 +23,9 @@ pub enum Exclusion {
     UnknownTown,
     /// No rule applies (a gap in the law, or an unknown town).
     NoRule,
+    /// No system in service on the lot: a vacant lot that neither hosts nor is served by a system on record,
+    /// or one whose systems on record were all abandoned. The law's duties are a system's.
+    NoSystem,
 }
 
 impl Exclusion {
@@ -33,6 +36,7 @@ impl Exclusion {
         match self {
             Exclusion::Sewered => Some("on public sewer"),
             Exclusion::OutsideCounty => Some("outside the county"),
+            Exclusion::NoSystem => Some("no system in service"),
             Exclusion::UnknownTown | Exclusion::NoRule => None,
         }
     }
@@ -124,6 +128,9 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
         }
         Decision::Unscheduled { exclusion: Exclusion::OutsideCounty, .. } => {
             write!(out, "{} outside the county boundary; not covered", facts.basis.as_str())
+        }
+        Decision::Unscheduled { exclusion: Exclusion::NoSystem, citation } => {
+            write!(out, "no system in service on the lot; the law's duties are a system's ({citation})")
         }
         Decision::Unscheduled { exclusion: Exclusion::UnknownTown, .. } => write!(
             out,

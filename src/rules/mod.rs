@@ -84,14 +84,25 @@ pub struct RuleSet {
     places: places::PlaceIndex,
 }
 
-/// How far the systems layer is trusted to locate a parcel.
+/// What the rule set says of systems as the register records them: where a point off its parcel may lie,
+/// which lots are vacant, and the clause that puts the law's duties on systems.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SystemRules {
-    /// A system point farther than this outside the parcel it names is reported, and the parcel is located by
-    /// its own polygon, as if it had no system point. Feet.
+    /// A system point on no parcel (in a road or a shore strip) within this distance of the parcel it serves
+    /// is taken as on that parcel; farther, it is reported and the system located by the parcel's polygon. A
+    /// point on another lot is used there when that lot is the owner's or one the register says it serves,
+    /// whatever the distance. Feet.
     #[serde(default = "SystemRules::default_max_outside_parcel_ft")]
     pub max_outside_parcel_ft: f64,
+    /// The property classes of vacant land, as the starts of the parcels layer's class codes (New York's
+    /// RPS classes 300–399: `"3"`). A vacant lot that neither hosts nor is served by a system on record owes
+    /// no system duty. Empty: no lot is taken as vacant.
+    #[serde(default)]
+    pub vacant_classes: Vec<String>,
+    /// The clause that puts the law's duties on systems, cited for a lot with no system in service.
+    #[serde(default)]
+    pub no_system_citation: Text,
 }
 
 impl SystemRules {
@@ -103,7 +114,11 @@ impl SystemRules {
 
 impl Default for SystemRules {
     fn default() -> Self {
-        SystemRules { max_outside_parcel_ft: SystemRules::default_max_outside_parcel_ft() }
+        SystemRules {
+            max_outside_parcel_ft: SystemRules::default_max_outside_parcel_ft(),
+            vacant_classes: Vec::new(),
+            no_system_citation: Text::default(),
+        }
     }
 }
 

@@ -52,6 +52,9 @@ pub const PERMIT_ISSUED: &str = "permit-issued";
 pub const SYSTEM_INSTALLED: &str = "system-installed";
 /// The event `system-replaced`: an existing system replaced by a new one, put in service.
 pub const SYSTEM_REPLACED: &str = "system-replaced";
+/// The event `system-abandoned`: a system taken out of service and not replaced (the lot connected to a
+/// sewer, the building removed).
+pub const SYSTEM_ABANDONED: &str = "system-abandoned";
 
 /// Every event kind, in the order the README lists them.
 pub const EVENTS: &[EventKind] = &[
@@ -83,7 +86,8 @@ pub const EVENTS: &[EventKind] = &[
     event("violation-notice", "notice of a violation served on the person in violation"),
     event("violation-corrected", "the violation ended"),
     event(SYSTEM_INSTALLED, "a new wastewater treatment system put in service (construction finished)"),
-    event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service"),
+    event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service; columns system_id (the new system), replaces (the old)"),
+    event(SYSTEM_ABANDONED, "a system taken out of service and not replaced; column system_id"),
     event("plan-accepted", "the Health Department reviewed and accepted the plans (Art. V §VII.A.1)"),
     event("construction-permit", "a permit for the construction of a new or modified system issued (Art. V §III.B, §XIII.1)"),
     event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),

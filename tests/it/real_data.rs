@@ -345,6 +345,7 @@ fn vernonia_structures_in_flood_zones() {
             sewer_code: None,
             swis: None,
             system: Some(System { location: Point::new(p[0], p[1]), bottom_ft: None }),
+            lot: None,
         };
         let facts = floodplain.check(&rules, &parcel);
         let in_sfha = facts.is_some();

@@ -40,6 +40,8 @@ pub struct ParcelSchema {
     pub swis: Option<String>,
     /// The primary owner field.
     pub owner: Option<String>,
+    /// The property class field (New York RPS `PROP_CLASS`: 300-399 vacant land).
+    pub class: Option<String>,
     /// Fields joined with spaces into the location (street address).
     pub location: Vec<String>,
     /// The owner's mailing-address fields, for notices.
@@ -61,6 +63,17 @@ pub mod candidates {
     pub const SEWER: &[&str] = &["SEWER_TYPE", "SEWER_CODE", "SEWER"];
     /// The parcel's SWIS code (municipality), which names its town where the rule set lists SWIS codes.
     pub const SWIS: &[&str] = &["SWIS", "SWIS_CODE", "SWISCODE"];
+    /// The property class (RPS `PROP_CLASS`).
+    pub const CLASS: &[&str] = &[
+        "PROP_CLASS",
+        "PROPCLASS",
+        "PROP_CLS",
+        "PRPCLS",
+        "PROPERTY_CLASS",
+        "PROPERTYCLASS",
+        "CLASS_CODE",
+        "PCLASS",
+    ];
     /// The primary owner.
     pub const OWNER: &[&str] = &["PRIMARY_OWNER", "OWNER", "OWNER_NAME", "OWNERNAME", "OWNER1", "OWNER_1"];
     /// The street address as one field.
@@ -152,6 +165,7 @@ impl ParcelSchema {
             town: pick(&overrides.parcel_town, candidates::TOWN),
             sewer: pick(&overrides.parcel_sewer, candidates::SEWER),
             owner: pick(&overrides.parcel_owner, candidates::OWNER),
+            class: pick(&overrides.parcel_class, candidates::CLASS),
             swis: pick(&overrides.parcel_swis, candidates::SWIS),
             location,
             mailing: MailingFields {
@@ -179,6 +193,7 @@ impl ParcelSchema {
             one("town", &self.town, &o.parcel_town),
             one("sewer type", &self.sewer, &o.parcel_sewer),
             one("owner", &self.owner, &o.parcel_owner),
+            one("property class", &self.class, &o.parcel_class),
         ]);
         choices.push(many("location", &self.location, o.parcel_location.is_some()));
         choices.extend([
@@ -195,7 +210,7 @@ impl ParcelSchema {
     /// Every field the pipeline reads, for [`crate::formats::ReadOptions::keep`].
     pub fn keep(&self) -> Vec<String> {
         let mut keep = self.id.clone();
-        keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).cloned());
+        keep.extend(self.town.iter().chain(&self.sewer).chain(&self.owner).chain(&self.class).cloned());
         keep.extend(self.swis.iter().filter(|f| !self.id.contains(f)).cloned());
         keep.extend(self.location.iter().cloned());
         let m = &self.mailing;
@@ -223,6 +238,8 @@ pub struct ParcelRecord {
     pub swis: Option<String>,
     /// Owner as written.
     pub owner: Option<String>,
+    /// Property class as written.
+    pub class: Option<Box<str>>,
     /// Location (street address).
     pub location: Option<String>,
     /// The owner's mailing address, when the layer has one (boxed to keep a record small: only the
@@ -253,6 +270,7 @@ pub struct ParcelColumns {
     sewer: Option<usize>,
     swis: Option<usize>,
     owner: Option<usize>,
+    class: Option<usize>,
     location: Vec<Option<usize>>,
     /// Street, post-office box, city, state, ZIP.
     mailing: [Option<usize>; 5],
@@ -268,6 +286,7 @@ impl ParcelColumns {
             sewer: None,
             swis: None,
             owner: None,
+            class: None,
             location: Vec::new(),
             mailing: [None; 5],
         }
@@ -283,6 +302,7 @@ impl ParcelColumns {
             sewer: schema.sewer.as_ref().and_then(index),
             swis: schema.swis.as_ref().and_then(index),
             owner: schema.owner.as_ref().and_then(index),
+            class: schema.class.as_ref().and_then(index),
             location: schema.location.iter().map(index).collect(),
             mailing: [&m.street, &m.po_box, &m.city, &m.state, &m.zip].map(|f| f.as_ref().and_then(index)),
         }
@@ -413,6 +433,7 @@ pub fn parcel_record(
         sewer: take_text(&mut values, columns.sewer),
         swis,
         owner: take_text(&mut values, columns.owner),
+        class: take_text(&mut values, columns.class).map(String::into_boxed_str),
         location: (!address.is_empty()).then(|| address.join(" ")),
         mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
         shape,
@@ -450,6 +471,7 @@ mod tests {
             sewer: None,
             swis: Some("SWIS".into()),
             owner: None,
+            class: None,
             location: Vec::new(),
             mailing: MailingFields::default(),
         };

@@ -181,7 +181,7 @@ impl ParcelPositions {
     }
 
     /// The id of the record at `position`.
-    fn id_at(&self, position: usize) -> &str {
+    pub fn id_at(&self, position: usize) -> &str {
         self.id_of(&self.sorted[position])
     }
 

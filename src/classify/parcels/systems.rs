@@ -1,8 +1,11 @@
-//! The systems layer: which field names each system's parcel, and each parcel's system by position.
+//! The systems layer: which field names what, and the register of systems it makes (each system with the
+//! parcel or parcels it serves, and each parcel's systems by position).
 
 use std::path::Path;
 
-use geo::{Geometry, Point};
+use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point};
+use rstar::primitives::GeomWithData;
+use rstar::{RTree, AABB};
 
 use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::fields::FieldNames;
@@ -29,38 +32,62 @@ pub const BOTTOM: &[&str] = &[
     "ELEVATION",
 ];
 
-/// The fields of the systems layer: the parcel id, the bottom elevation when one is found.
+/// Where the system's own id is looked for, in order.
+pub const SYSTEM_ID: &[&str] =
+    &["SYSTEM_ID", "SYS_ID", "SYSTEMID", "OWTS_ID", "SEPTIC_ID", "SSTS_ID", "SYSTEM_NO", "SYS_NO"];
+
+/// Where a second parcel the system serves is looked for, in order (a system shared by two lots).
+pub const SECOND_PARCEL: &[&str] =
+    &["PARCEL_ID_2", "PARCEL_ID2", "SECOND_PARCEL", "ALSO_SERVES", "SERVES_2", "SERVES2", "PARCEL2", "SBL_2"];
+
+/// The fields of the systems layer: the parcel it serves, and when found its own id, a second parcel it
+/// serves and its bottom elevation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemFields {
-    /// The field naming each system's parcel.
+    /// The field naming the parcel each system serves.
     pub parcel: String,
     /// The absorption field's bottom elevation, feet.
     pub bottom: Option<String>,
-    /// Which of them the config named.
-    pub configured: [bool; 2],
+    /// The system's own id.
+    pub id: Option<String>,
+    /// A second parcel the system serves.
+    pub second: Option<String>,
+    /// Which of them (parcel, bottom, id, second) the config named.
+    pub configured: [bool; 4],
 }
 
 impl SystemFields {
     /// Which field was taken for what, for `-v`.
     pub fn choices(&self) -> Vec<FieldChoice> {
-        vec![
-            FieldChoice {
-                role: "parcel id",
-                fields: vec![self.parcel.clone()],
-                configured: self.configured[0],
-            },
-            FieldChoice {
-                role: "bottom elevation",
-                fields: self.bottom.iter().cloned().collect(),
-                configured: self.configured[1],
-            },
-        ]
+        let roles = ["parcel id", "bottom elevation", "system id", "second parcel served"];
+        let fields = [Some(&self.parcel), self.bottom.as_ref(), self.id.as_ref(), self.second.as_ref()];
+        roles
+            .into_iter()
+            .zip(fields)
+            .zip(self.configured)
+            .map(|((role, field), configured)| FieldChoice {
+                role,
+                fields: field.cloned().into_iter().collect(),
+                configured,
+            })
+            .collect()
+    }
+
+    /// The fields to read from the layer.
+    pub fn keep(&self) -> Vec<String> {
+        std::iter::once(&self.parcel)
+            .chain(&self.bottom)
+            .chain(&self.id)
+            .chain(&self.second)
+            .cloned()
+            .collect()
     }
 }
 
-/// Field names of the systems layer: named in the config (`[fields] system_parcel`, `system_bottom`) or
-/// detected (the parcel-id names of [`whole_id_fields`] that hold a whole id, [`BOTTOM`]). No parcel-id field is
-/// an error listing the fields there are.
+/// Field names of the systems layer: named in the config (`[fields] system_parcel`, `system_bottom`,
+/// `system_id`, `system_parcel_2`) or detected (the parcel-id names of [`whole_id_fields`] that hold a whole
+/// id, [`BOTTOM`], [`SYSTEM_ID`], [`SECOND_PARCEL`]). No parcel-id field is an error listing the fields there
+/// are.
 pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<SystemFields> {
     let ids: Vec<&str> = whole_id_fields().collect();
     let parcel = overrides.system_parcel.clone().or_else(|| find_field(fields, &ids)).ok_or_else(|| {
@@ -75,75 +102,192 @@ pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> 
         )
     })?;
     let bottom = overrides.system_bottom.clone().or_else(|| find_field(fields, BOTTOM));
-    let configured = [overrides.system_parcel.is_some(), overrides.system_bottom.is_some()];
-    Ok(SystemFields { parcel, bottom, configured })
+    let id = overrides.system_id.clone().or_else(|| find_field(fields, SYSTEM_ID));
+    let second = overrides.system_parcel_2.clone().or_else(|| find_field(fields, SECOND_PARCEL));
+    let configured = [
+        overrides.system_parcel.is_some(),
+        overrides.system_bottom.is_some(),
+        overrides.system_id.is_some(),
+        overrides.system_parcel_2.is_some(),
+    ];
+    Ok(SystemFields { parcel, bottom, id, second, configured })
 }
 
-/// Each parcel's system, by position. Kept compactly: many parcels of a county have none (public sewer,
-/// vacant land), and each one without costs 4 bytes here instead of a whole empty entry.
+/// The marker of "no second parcel" in [`Registered`].
+const NONE: u32 = u32::MAX;
+
+/// One system of the register: where it lies, its absorption field's bottom, the parcel(s) it serves and
+/// its record in the systems layer. Kept small (40 bytes): a county's register holds a system for most of
+/// its parcels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Registered {
+    /// Where it lies, in the working CRS.
+    pub location: Point<f64>,
+    /// The bottom elevation, feet; NaN when not surveyed.
+    bottom: f64,
+    /// The position of the parcel it serves.
+    serves: u32,
+    /// The position of a second parcel it serves, or [`NONE`].
+    also: u32,
+    /// Its record number in the systems layer.
+    record: u32,
+}
+
+impl Registered {
+    /// The absorption field's bottom elevation, feet, when surveyed.
+    pub fn bottom_ft(&self) -> Option<f64> {
+        (!self.bottom.is_nan()).then_some(self.bottom)
+    }
+
+    /// The position of the parcel it serves (the systems layer's parcel field).
+    pub fn serves(&self) -> usize {
+        self.serves as usize
+    }
+
+    /// The position of a second parcel it serves, when the register names one.
+    pub fn also_serves(&self) -> Option<usize> {
+        (self.also != NONE).then_some(self.also as usize)
+    }
+
+    /// Whether it serves the parcel at `position`.
+    pub fn serves_parcel(&self, position: usize) -> bool {
+        self.serves() == position || self.also_serves() == Some(position)
+    }
+
+    /// Its record number in the systems layer.
+    pub fn record(&self) -> usize {
+        self.record as usize
+    }
+
+    /// Its location and bottom, as classification takes them.
+    pub fn system(&self) -> System {
+        System { location: self.location, bottom_ft: self.bottom_ft() }
+    }
+}
+
+/// The register of systems: every system of the systems layer, with the parcels it serves, and for each
+/// parcel the systems that serve it (a lot may have two; a system may serve two lots). Kept compactly: a
+/// parcel with no system costs 4 bytes, and the ids are kept only when the layer has them.
 #[derive(Debug, Default)]
 pub struct Systems {
-    /// For each position, 1 + the index of its system in `list`, or 0 for none; empty when no parcel has
-    /// one (a run without a systems layer).
-    of: Vec<u32>,
-    list: Vec<System>,
-    /// The record number in the systems layer of each entry of `list`.
-    records: Vec<usize>,
+    /// Every system, in order of the parcel it serves, then of record.
+    list: Vec<Registered>,
+    /// Each system's id, as the layer writes it; empty when the layer has no id field.
+    ids: Vec<Box<str>>,
+    /// For each position, where its systems start in `refs`, and after the last the length of `refs`;
+    /// empty when no parcel has one (a run without a systems layer).
+    starts: Vec<u32>,
+    /// The systems of each parcel, by index into `list`, a parcel's in order of index.
+    refs: Vec<u32>,
+    /// The layer's file name, which names a system that has no id of its own (`systems.geojson:12`).
+    file: Box<str>,
+    /// The systems' points indexed, built the first time a lot asks whether one lies on it.
+    points: std::sync::OnceLock<RTree<GeomWithData<[f64; 2], u32>>>,
 }
 
 impl Systems {
-    /// The system of the parcel at `position`.
-    pub fn get(&self, position: usize) -> Option<System> {
-        match self.of.get(position).copied() {
-            None | Some(0) => None,
-            Some(i) => Some(self.list[i as usize - 1]),
+    /// The indexes of the systems that serve the parcel at `position`, in order.
+    pub fn of(&self, position: usize) -> &[u32] {
+        match (self.starts.get(position), self.starts.get(position + 1)) {
+            (Some(&a), Some(&b)) => &self.refs[a as usize..b as usize],
+            _ => &[],
         }
     }
 
-    /// The record number, in the systems layer, of the system of the parcel at `position`.
-    pub fn record(&self, position: usize) -> Option<usize> {
-        match self.of.get(position).copied() {
-            None | Some(0) => None,
-            Some(i) => self.records.get(i as usize - 1).copied(),
+    /// The system at `index` of the register.
+    pub fn get(&self, index: u32) -> &Registered {
+        &self.list[index as usize]
+    }
+
+    /// How many systems the register holds.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether the register is empty.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The id of the system at `index`: the layer's, or for a layer without ids its file and record
+    /// (`systems.geojson:12`).
+    pub fn id(&self, index: u32) -> std::borrow::Cow<'_, str> {
+        match self.ids.get(index as usize) {
+            Some(id) => std::borrow::Cow::Borrowed(id),
+            None => std::borrow::Cow::Owned(format!("{}:{}", self.file, self.get(index).record)),
         }
+    }
+
+    /// The id of the system at `index` as the layer writes it, when the layer has ids: what records and
+    /// events name it by.
+    pub fn own_id(&self, index: u32) -> Option<&str> {
+        self.ids.get(index as usize).map(|id| &**id)
+    }
+
+    /// The system serving the parcel at `position` whose id is `id`.
+    pub fn named(&self, position: usize, id: &str) -> Option<u32> {
+        self.of(position).iter().copied().find(|&i| self.id(i) == id)
+    }
+
+    /// Whether the point of a system of the register lies on `shape` (inside it or on its edge).
+    pub fn any_on(&self, shape: &MultiPolygon<f64>) -> bool {
+        let Some(rect) = shape.bounding_rect() else { return false };
+        let tree = self.points.get_or_init(|| {
+            let points = self.list.iter().enumerate().map(|(i, s)| {
+                GeomWithData::new([s.location.x(), s.location.y()], u32::try_from(i).unwrap_or(u32::MAX))
+            });
+            RTree::bulk_load(points.collect())
+        });
+        let envelope = AABB::from_corners([rect.min().x, rect.min().y], [rect.max().x, rect.max().y]);
+        tree.locate_in_envelope(&envelope).any(|p| shape.intersects(&Point::new(p.geom()[0], p.geom()[1])))
     }
 }
 
 /// The systems layer joined to the parcels, its features taken a block at a time in record order: a
-/// system for an unknown parcel, a second system for a parcel, or a system that is not a point is reported
-/// and left out of classification (the parcel is still scheduled, from its polygon).
+/// system for an unknown parcel, a system that is not a point, or a second system with an id already taken
+/// is reported and left out of the register (the parcel is still scheduled). A second served parcel that is
+/// not in the parcels layer is reported, and the system serves its first parcel only.
 pub struct SystemJoin<'a> {
     path: &'a Path,
-    parcel_field: &'a str,
-    /// The field positions of the parcel id and the bottom elevation, looked up once.
-    id_at: Option<usize>,
-    bottom_at: Option<usize>,
+    fields: &'a SystemFields,
+    /// The field positions of the parcel id, the bottom elevation, the system id and the second parcel,
+    /// looked up once.
+    at: [Option<usize>; 4],
     position: Position<'a>,
-    systems: Systems,
+    list: Vec<Registered>,
+    ids: Vec<Box<str>>,
+    taken: rustc_hash::FxHashSet<Box<str>>,
+    parcels: usize,
     problems: Vec<Problem>,
-    ids: IdTally,
+    tally: IdTally,
 }
 
 impl<'a> SystemJoin<'a> {
-    /// A join of the systems layer at `path`, whose fields are `fields`, to `parcels` parcels whose positions
-    /// `position` finds by id.
+    /// A join of the systems layer at `path`, whose fields are `fields` and whose roles `names` names, to
+    /// `parcels` parcels whose positions `position` finds by id.
     pub fn new(
         path: &'a Path,
         fields: &[String],
-        parcel_field: &'a str,
-        bottom_field: Option<&str>,
+        names: &'a SystemFields,
         (parcels, position): (usize, Position<'a>),
     ) -> Self {
-        let index = |name: &str| fields.iter().position(|f| f == name);
+        let index = |name: Option<&String>| name.and_then(|name| fields.iter().position(|f| f == name));
         SystemJoin {
             path,
-            parcel_field,
-            id_at: index(parcel_field),
-            bottom_at: bottom_field.and_then(index),
+            fields: names,
+            at: [
+                index(Some(&names.parcel)),
+                index(names.bottom.as_ref()),
+                index(names.id.as_ref()),
+                index(names.second.as_ref()),
+            ],
             position,
-            systems: Systems { of: vec![0; parcels], list: Vec::new(), records: Vec::new() },
+            list: Vec::new(),
+            ids: Vec::new(),
+            taken: rustc_hash::FxHashSet::default(),
+            parcels,
             problems: Vec::new(),
-            ids: IdTally::default(),
+            tally: IdTally::default(),
         }
     }
 
@@ -156,21 +300,52 @@ impl<'a> SystemJoin<'a> {
         }
     }
 
-    /// Each parcel's system, the problems found, and how many systems' parcel ids found their parcel.
+    /// The register, the problems found, and how many systems' parcel ids found their parcel.
     pub fn finish(self) -> (Systems, Vec<Problem>, IdTally) {
-        (self.systems, self.problems, self.ids)
+        let SystemJoin { path, list, ids, parcels, problems, tally, at, .. } = self;
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(list.len());
+        for (i, s) in list.iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            pairs.push((s.serves, i));
+            if s.also != NONE && s.also != s.serves {
+                pairs.push((s.also, i));
+            }
+        }
+        pairs.sort_unstable();
+        let mut starts = Vec::new();
+        if !pairs.is_empty() {
+            starts = vec![0u32; parcels + 1];
+            for &(p, _) in &pairs {
+                starts[p as usize + 1] += 1;
+            }
+            for i in 0..parcels {
+                starts[i + 1] += starts[i];
+            }
+        }
+        let refs = pairs.into_iter().map(|(_, i)| i).collect();
+        let ids = if at[2].is_some() { ids } else { Vec::new() };
+        let file = path.file_name().map_or_else(|| "systems".into(), |n| n.to_string_lossy().into());
+        (Systems { list, ids, starts, refs, file, points: std::sync::OnceLock::new() }, problems, tally)
+    }
+
+    /// The text of field `k` of a feature, when filled in.
+    fn text(&self, feature: &Feature, k: usize) -> Option<String> {
+        self.at[k]
+            .and_then(|i| feature.values.get(i))
+            .and_then(Value::as_text)
+            .filter(|t| !t.trim().is_empty())
     }
 
     /// Joins one feature; a problem when it cannot be.
     fn join(&mut self, feature: &Feature) -> Result<(), Problem> {
-        let parcel_field = self.parcel_field;
+        let parcel_field = &self.fields.parcel;
         let problem = |message: String| Problem::new(self.path, feature.location(), message);
-        let Some(id) = self.id_at.and_then(|i| feature.values.get(i)).and_then(Value::as_text) else {
+        let Some(id) = self.text(feature, 0) else {
             return Err(problem(format!("system has no {parcel_field}; fill it in")));
         };
-        let at_parcel = (self.position)(&id);
-        self.ids.count(&id, at_parcel.is_some());
-        let Some(at_parcel) = at_parcel else {
+        let serves = (self.position)(&id);
+        self.tally.count(&id, serves.is_some());
+        let Some(serves) = serves else {
             return Err(problem(format!(
                 "system names parcel {id}, which is not in the parcels layer; fix the id"
             )));
@@ -183,29 +358,55 @@ impl<'a> SystemJoin<'a> {
             }
             Err(_) => return Ok(()), // reported by the reader
         };
-        let bottom_ft = match self.bottom_at.and_then(|i| feature.values.get(i)) {
-            None | Some(Value::Null) => None,
+        let system_id = match self.at[2] {
+            None => None,
+            Some(_) => {
+                let Some(own) = self.text(feature, 2) else {
+                    let field = self.fields.id.as_deref().unwrap_or("system id");
+                    return Err(problem(format!(
+                        "system of parcel {id} has no {field}; fill it in (records and events name systems by it)"
+                    )));
+                };
+                let own = own.trim().to_string().into_boxed_str();
+                if !self.taken.insert(own.clone()) {
+                    return Err(problem(format!(
+                        "system id {own} is used twice; only the first is kept: give each system its own id"
+                    )));
+                }
+                Some(own)
+            }
+        };
+        let also = match self.text(feature, 3) {
+            None => NONE,
+            Some(second) => match (self.position)(&second) {
+                Some(p) => u32::try_from(p).unwrap_or(NONE),
+                None => {
+                    self.problems.push(problem(format!(
+                        "system of parcel {id} also names parcel {second}, which is not in the parcels layer; \
+                         it is taken to serve {id} alone: fix the second parcel's id"
+                    )));
+                    NONE
+                }
+            },
+        };
+        let bottom = match self.at[1].and_then(|i| feature.values.get(i)) {
+            None | Some(Value::Null) => f64::NAN,
             Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
-                Some(x) => Some(x),
+                Some(x) => x,
                 None => {
                     // The system still counts, without a bottom elevation.
                     self.problems.push(problem(format!(
                         "bottom elevation {:?} is not a number of feet; fix it",
                         v.as_text().unwrap_or_default()
                     )));
-                    None
+                    f64::NAN
                 }
             },
         };
-        let slot = &mut self.systems.of[at_parcel];
-        if *slot != 0 {
-            return Err(problem(format!(
-                "a second system for parcel {id}; only the first is used, remove or merge the others"
-            )));
-        }
-        self.systems.list.push(System { location, bottom_ft });
-        self.systems.records.push(feature.record);
-        *slot = u32::try_from(self.systems.list.len()).unwrap_or(u32::MAX);
+        let serves = u32::try_from(serves).unwrap_or(NONE);
+        let record = u32::try_from(feature.record).unwrap_or(u32::MAX);
+        self.list.push(Registered { location, bottom, serves, also, record });
+        self.ids.extend(system_id);
         Ok(())
     }
 }

@@ -12,7 +12,7 @@ fn d(y: i32, m: u32, day: u32) -> NaiveDate {
 
 fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
     let source = Source { path: std::path::Path::new("events.csv").into(), line: 2 };
-    Event { parcel: 0, kind, date, source, values }
+    Event { parcel: 0, kind, date, source, values, system: None, replaces: None }
 }
 
 /// `e` read from line `line` of the events file: events of one day keep the file's order.

@@ -494,6 +494,8 @@ fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
             date,
             source: Source { path: path.clone(), line },
             values: Vec::new(),
+            system: None,
+            replaces: None,
         };
         let inspections = records.inspections;
         events.extend(

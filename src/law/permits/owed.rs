@@ -303,6 +303,8 @@ mod tests {
             date: on,
             source: Source { path: Path::new("events.csv").into(), line },
             values: due.map(|d| ("due_date", EventValue::Date(d))).into_iter().collect(),
+            system: None,
+            replaces: None,
         }
     }
 
@@ -332,6 +334,7 @@ mod tests {
                 sewer: None,
                 swis: None,
                 owner: None,
+                class: None,
                 location: None,
                 mailing: None,
                 shape: None,
@@ -343,6 +346,7 @@ mod tests {
                 tier: crate::law::schedule::Tier::Rule(crate::rules::Text::new("lakefront")),
                 ..crate::law::schedule::Entry::unscheduled(None, crate::rules::Text::default(), None)
             },
+            systems: Vec::new(),
         };
         let case = PermitCase { at: 0, row: &row, permit: &permit, report, source: None, events };
         let mut out = Vec::new();

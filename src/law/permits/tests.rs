@@ -245,6 +245,8 @@ fn a_record_beyond_a_bound_is_reported_at_its_line() {
         date: date(2026, 3, 1),
         source: crate::records::events::Source { path: Path::new("events.csv").into(), line: 7 },
         values: vec![("expires", EventValue::Date(expires))],
+        system: None,
+        replaces: None,
     };
     let permitted = report(Findings { valid_permit: true, ..sound() }, None, None);
     let events = [event(date(2036, 3, 1))];

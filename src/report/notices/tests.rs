@@ -42,6 +42,7 @@ fn parcel_row(at: usize, owner: &str, street: &str) -> Row {
             sewer: None,
             swis: None,
             owner: Some(owner.into()),
+            class: None,
             location: None,
             mailing: Some(Box::new(mailing)),
             shape: None,
@@ -53,6 +54,7 @@ fn parcel_row(at: usize, owner: &str, street: &str) -> Row {
             tier: crate::law::schedule::Tier::Rule(crate::rules::Text::new("county")),
             ..crate::law::schedule::Entry::unscheduled(None, crate::rules::Text::default(), None)
         },
+        systems: Vec::new(),
     }
 }
 
