@@ -2,6 +2,7 @@
 //! classification found, the record files, the rule set and the as-of date, and returns verdicts; none reads
 //! a file, and none sees a run's configuration.
 //!
+//! - [`coverage`]: who the law covers (public sewer, the county) and the periodic rule that schedules a parcel.
 //! - [`periodic`]: the grid of due dates, where a parcel stands on it, and its schedule entry.
 //! - [`systems`]: a system's life on the record (in service since, grandfathered).
 //! - [`permits`]: a system's class after an inspection, the permit that follows and what it owes (§V).
@@ -11,6 +12,7 @@
 //! - [`schedule`]: a parcel's row, which carries those verdicts to the reports.
 
 pub mod clocks;
+pub mod coverage;
 pub mod obligations;
 pub mod periodic;
 pub mod permits;

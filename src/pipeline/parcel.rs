@@ -21,6 +21,7 @@ use crate::classify::parcels::{
 use crate::classify::System;
 use crate::classify::{classify, Parcel, World};
 use crate::crs::layer::Feature;
+use crate::law::coverage::{decide_tier, Decision};
 use crate::law::schedule::{entry, Entry, ParcelRecords, Row};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
@@ -28,7 +29,7 @@ use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{decide, Decision, Text};
+use crate::rules::Text;
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -171,7 +172,7 @@ impl<'r> Scheduler<'r> {
         if let Some(ground) = self.ground {
             ground.screen(rules, &input, &mut facts);
         }
-        let decision = decide(rules, &facts);
+        let decision = decide_tier(rules, &facts);
         self.check(&parcel.id, &input, &facts, &decision);
         (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
         (facts, decision)
@@ -187,7 +188,7 @@ impl<'r> Scheduler<'r> {
         }
         let rules = &*self.config.rules;
         let by_dem = decision.tier_name(rules);
-        let by_layer = decide(rules, &classify(check, rules, input)).tier_name(rules);
+        let by_layer = decide_tier(rules, &classify(check, rules, input)).tier_name(rules);
         if by_dem != by_layer {
             self.found.moved.lock().unwrap_or_else(PoisonError::into_inner).push((
                 id.to_string(),

@@ -4,7 +4,6 @@
 
 pub mod calendar;
 mod duties;
-mod eval;
 mod flood;
 mod places;
 mod sewer;
@@ -16,7 +15,6 @@ pub use duties::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, Party,
     PermitRules, RecordRules, ReportRules,
 };
-pub use eval::{decide, explain, explain_into, Decision, Exclusion};
 pub use flood::{FloodCheck, ZoneFacts};
 pub use places::Place;
 pub use sewer::{District, Sewer, SewerFacts, SewerValue};
