@@ -21,7 +21,8 @@ use crate::classify::parcels::{
 use crate::classify::System;
 use crate::classify::{classify, Parcel, World};
 use crate::crs::layer::Feature;
-use crate::law::coverage::{decide_tier, Decision};
+use crate::law::coverage::Decision;
+use crate::law::judge;
 use crate::law::schedule::{entry, Entry, ParcelRecords, Row};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
@@ -168,11 +169,9 @@ impl<'r> Scheduler<'r> {
             swis: parcel.swis.take(),
             system,
         };
-        let mut facts = classify(self.world, rules, &input);
-        if let Some(ground) = self.ground {
-            ground.screen(rules, &input, &mut facts);
-        }
-        let decision = decide_tier(rules, &facts);
+        let (mut facts, evidence) = classify(self.world, rules, &input);
+        let ground = || self.ground.zip(input.system).and_then(|(ground, system)| ground.at(system.location));
+        let decision = judge(rules, &mut facts, evidence, ground);
         self.check(&parcel.id, &input, &facts, &decision);
         (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
         (facts, decision)
@@ -188,7 +187,8 @@ impl<'r> Scheduler<'r> {
         }
         let rules = &*self.config.rules;
         let by_dem = decision.tier_name(rules);
-        let by_layer = decide_tier(rules, &classify(check, rules, input)).tier_name(rules);
+        let (mut facts, evidence) = classify(check, rules, input);
+        let by_layer = judge(rules, &mut facts, evidence, || None).tier_name(rules);
         if by_dem != by_layer {
             self.found.moved.lock().unwrap_or_else(PoisonError::into_inner).push((
                 id.to_string(),

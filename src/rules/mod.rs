@@ -4,7 +4,6 @@
 
 pub mod calendar;
 mod duties;
-mod flood;
 mod places;
 mod sewer;
 mod terms;
@@ -15,9 +14,8 @@ pub use duties::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, Party,
     PermitRules, RecordRules, ReportRules,
 };
-pub use flood::{FloodCheck, ZoneFacts};
 pub use places::Place;
-pub use sewer::{District, Sewer, SewerFacts, SewerValue};
+pub use sewer::SewerValue;
 pub use terms::{FeatureMatch, Reading, Term, TermLayer, TermReader};
 pub use text::Text;
 
