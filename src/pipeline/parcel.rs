@@ -1,5 +1,5 @@
 //! One record of the parcels layer to its row: the record read from its feature, given its position, joined
-//! to its system, classified against the indexed reference layers, decided by the rule set and scheduled;
+//! to its system, classified against the indexed reference layers, judged by the law and scheduled;
 //! and a block of records so, on all cores.
 //!
 //! Everything a parcel's row is made from is read before the first block comes ([`Scheduler`] borrows it):
@@ -156,7 +156,7 @@ impl<'r> Scheduler<'r> {
         Row { at, parcel, facts, entry }
     }
 
-    /// The facts of a parcel without a defect, measured from its `shape`, and the rule set's decision on
+    /// The facts of a parcel without a defect, measured from its `shape`, and the law's decision on
     /// them. The parcel keeps its town, and its shape when the outputs need it; the sewer code has served.
     fn decide(&self, parcel: &mut ParcelRecord, shape: MultiPolygon<f64>, at: usize) -> (Facts, Decision) {
         let rules = &*self.config.rules;

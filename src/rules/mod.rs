@@ -1,6 +1,8 @@
 //! The rule-set model: a jurisdiction's tiers, town cohorts, distances, elevations and citations, loaded from
 //! TOML (see `data/rules/`). The code knows predicates (borders the mean-high-water mark, within a distance,
-//! in the watershed, in one of these towns), never town names; the rule set supplies those.
+//! in the watershed, in one of these towns), never town names; the rule set supplies those. This module holds
+//! the rules as data, their loading and validation, and the words they use (`vocabulary`); what the law makes
+//! of a parcel under them is `law`'s.
 
 pub mod calendar;
 mod duties;
