@@ -207,4 +207,25 @@ mod tests {
             ("system-replaced".into(), Some(SYSTEM_REPLACED))
         );
     }
+
+    /// Every kind the code names is an entry of the vocabulary, so no event's kind is outside it.
+    #[test]
+    fn the_constants_are_entries_of_the_vocabulary() {
+        for kind in [
+            INSPECTION,
+            FAILED_INSPECTION,
+            NOT_FUNCTIONING,
+            ILLEGALLY_INSTALLED,
+            PUMP_OUT,
+            REPAIR_ORDER,
+            HEARING_SUMMONS,
+            INTERIM_RENEWAL,
+            CONDITION_BREACH,
+            PERMIT_ISSUED,
+            SYSTEM_INSTALLED,
+            SYSTEM_REPLACED,
+        ] {
+            assert_eq!(EventKind::named(kind.as_str()), Some(kind), "{kind}");
+        }
+    }
 }
