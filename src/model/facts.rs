@@ -49,12 +49,12 @@ pub struct Facts {
     /// part of the parcel, is in.
     pub watershed: Option<Name>,
     /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
-    /// (boxed: few parcels have one, and every parcel carries the field).
+    /// (boxed: few parcels have one, and every parcel carries the field). A verdict: the law fills it in.
     pub flood: Option<Box<FloodFacts>>,
-    /// Why the parcel is on public sewer, if it is.
+    /// Why the parcel is on public sewer, if it is. A verdict: the law fills it in.
     pub sewered: Option<String>,
     /// The assessor's sewer code says the parcel does not use public sewer while a sewer district contains
-    /// it: what each says (the code decided; the disagreement is reported).
+    /// it: what each says (the code decided; the disagreement is reported). The law fills it in.
     pub sewer_disagreement: Option<String>,
     /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
     /// the lakes' mean-high-water line included: not measured without a watercourse layer. Only the layer's
