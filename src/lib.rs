@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! read layers (formats) ─► reproject (crs) ─► index (geom::index) ─► classify each parcel (classify)
-//!     ─► the rule set's tier (rules) ─► due dates, status, permit, duties (law)
+//!     ─► coverage, tier, due dates, status, permit, duties under the rule set (law, rules)
 //!     ─► one run, block by block (pipeline) ─► tables, notices, maps (report, formats::write)
 //! ```
 //!

@@ -161,7 +161,7 @@ impl Areas {
 
     /// The sewer district containing `at` (the system point when known, else the parcel's interior point), with
     /// its name when it has one; `None` outside every district or without a sewer-district layer. Whether the
-    /// parcel uses public sewer is the rule set's to decide ([`RuleSet::public_sewer`]).
+    /// parcel uses public sewer is the law's to decide (`law::sewer`).
     pub fn sewer_district(&self, at: Option<[f64; 2]>) -> Option<Option<&Name>> {
         let layer = self.sewered.as_ref()?;
         let i = layer.at(at?)?;

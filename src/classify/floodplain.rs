@@ -1,12 +1,11 @@
 //! The floodplain facts (Art. V §X): which FEMA special flood hazard areas the system (or parcel) lies in,
 //! each zone's base flood elevation (`STATIC_BFE`; NFHL writes -9999 for none), and whether the zone is a
 //! water body's own: it touches or lies within the rule set's `lake_zone_within_ft` of that water body's
-//! mean-high-water line. Which elevation binds, and the verdict, are the rule set's ([`RuleSet::flood_check`]).
+//! mean-high-water line. Which elevation binds, and the verdict, are the law's (`law::flood`).
 
 use crate::classify::{DistanceIndex, Parcel};
 use crate::geom::index::AreaIndex;
-use crate::model::facts::{Basis, FloodFacts, Name};
-use crate::rules::{RuleSet, ZoneFacts};
+use crate::model::facts::{Basis, FloodZones, Name, ZoneFacts};
 
 /// One FEMA flood-zone polygon's attributes (NFHL `S_FLD_HAZ_AR`).
 #[derive(Debug, Clone, PartialEq)]
@@ -74,30 +73,25 @@ impl Floodplain {
         Floodplain { index: Some(AreaIndex::new(shapes)), zones }
     }
 
-    /// The floodplain facts for a parcel (its system point when known, else any part of the parcel), with the
-    /// rule set's elevation verdict; `None` outside every special flood hazard area.
-    pub fn check(&self, rules: &RuleSet, parcel: &Parcel) -> Option<FloodFacts> {
+    /// The special flood hazard areas a parcel lies in (its system point when known, else any part of the
+    /// parcel), each with its facts; `None` outside every one.
+    pub fn zones_at<'a>(&'a self, parcel: &Parcel) -> Option<FloodZones<'a>> {
         let index = self.index.as_ref()?;
         let (hits, basis) = match &parcel.system {
             Some(s) => (index.containing([s.location.x(), s.location.y()]), Basis::System),
             None => (index.intersecting(&parcel.shape), Basis::Parcel),
         };
-        let zones = hits.iter().map(|&i| {
-            let (zone, lake) = &self.zones[i as usize];
-            ZoneFacts { zone: &zone.zone, static_bfe_ft: zone.static_bfe_ft, lake: lake.as_deref() }
-        });
-        let (binding, check) = rules.flood_check(zones, parcel.system.and_then(|s| s.bottom_ft))?;
-        Some(FloodFacts {
-            zone: binding.zone.to_string(),
-            static_bfe_ft: binding.static_bfe_ft,
-            lake: binding.lake.map(Name::from),
-            flood_elevation_ft: check.flood_elevation_ft,
-            elevation_source: check.source,
-            required_bottom_ft: check.required_bottom_ft,
-            verdict: check.verdict,
-            basis,
-            screening: None,
-        })
+        if hits.is_empty() {
+            return None;
+        }
+        let zones = hits
+            .iter()
+            .map(|&i| {
+                let (zone, lake) = &self.zones[i as usize];
+                ZoneFacts { zone: &zone.zone, static_bfe_ft: zone.static_bfe_ft, lake: lake.as_deref() }
+            })
+            .collect();
+        Some(FloodZones { zones, basis })
     }
 }
 
@@ -105,7 +99,7 @@ impl Floodplain {
 mod tests {
     use super::*;
     use crate::classify::System;
-    use crate::model::facts::FloodVerdict;
+    use crate::rules::RuleSet;
 
     fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> geo::MultiPolygon<f64> {
         geo::MultiPolygon(vec![geo::Rect::new((x0, y0), (x1, y1)).to_polygon()])
@@ -136,16 +130,15 @@ mod tests {
             system: Some(System { location: geo::Point::new(x, 500.0), bottom_ft: Some(bottom) }),
             lot: None,
         };
-        // In the lake's own zone 717.13 + 2 binds; up the inlet, with no BFE, the elevation must be determined.
-        let own = plain.check(&rules, &parcel(1100.0, 719.2)).expect("in a zone");
-        assert_eq!(
-            (own.required_bottom_ft, own.verdict, own.lake.as_deref()),
-            (Some(719.13), FloodVerdict::Ok, Some("Owasco Lake"))
-        );
-        let inlet = plain.check(&rules, &parcel(1600.0, 740.0)).expect("in a zone");
-        assert_eq!((inlet.required_bottom_ft, inlet.verdict), (None, FloodVerdict::Unknown));
-        assert!(inlet.elevation_source.contains("elevation must be determined"));
-        assert!(plain.check(&rules, &parcel(2000.0, 700.0)).is_none());
+        // At x = 1100 the system lies in both of the lake's own zones (1000-1200 and 1040-1240); which
+        // elevation binds is the law's (717.13 + 2, law::flood). Up the inlet (1500-1700) the zone is no
+        // lake's; outside every zone, no zones.
+        let own = plain.zones_at(&parcel(1100.0, 719.2)).expect("in a zone");
+        let found = ZoneFacts { zone: "AE", static_bfe_ft: None, lake: Some("Owasco Lake") };
+        assert_eq!((own.zones, own.basis), (vec![found, found], Basis::System));
+        let inlet = plain.zones_at(&parcel(1600.0, 740.0)).expect("in a zone");
+        assert_eq!(inlet.zones, [ZoneFacts { lake: None, ..found }]);
+        assert!(plain.zones_at(&parcel(2000.0, 700.0)).is_none());
     }
 
     #[test]

@@ -3,11 +3,11 @@
 //! [`World`] holds the prepared (projected, indexed) reference layers; [`classify`] answers, for one
 //! [`Parcel`], how far it is from the mean-high-water line and whether it borders it, where its system is,
 //! whether it is in a watershed, a floodplain, a sewer district or the county, and which town it is in. The
-//! facts are plain data ([`crate::model::facts`]); [`crate::rules`] decides what they mean. Where the law makes a
-//! call on them — whether a parcel uses public sewer, whether a system is high enough above the flood — the
-//! rule set decides from the evidence found here ([`RuleSet::public_sewer`], [`RuleSet::flood_check`]) and
-//! the facts record its verdict. One module per predicate: [`shore`] (lakefront and distance),
-//! [`floodplain`], and [`areas`] (watershed, town, sewer district, county).
+//! facts are plain data ([`crate::model::facts`]), and classification decides no verdict: where the law
+//! makes a call — whether a parcel uses public sewer, whether a system is high enough above the flood — it
+//! returns the [`Evidence`] (the sewer code and the district found, the flood zones found) and leaves the
+//! verdict fields of the facts empty for the law to fill (`law::judge`). One module per predicate: [`shore`]
+//! (lakefront and distance), [`floodplain`], and [`areas`] (watershed, town, sewer district, county).
 
 pub mod areas;
 pub mod fields;
@@ -17,8 +17,8 @@ pub mod shore;
 
 use geo::{MultiPolygon, Point};
 
-use crate::model::facts::{Basis, Facts, Measured, NearestWater};
-use crate::rules::{District, RuleSet, SewerFacts};
+use crate::model::facts::{Basis, District, Evidence, Facts, Measured, NearestWater, SewerFacts};
+use crate::rules::RuleSet;
 
 pub use areas::{AreaLayer, Areas};
 pub use floodplain::{FloodZone, Floodplain};
@@ -83,8 +83,9 @@ pub struct World {
     pub border_tolerance_ft: f64,
 }
 
-/// Classifies one parcel against the prepared layers.
-pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
+/// Classifies one parcel against the prepared layers: its facts, their verdict fields (public sewer, the flood
+/// verdict) left empty, and the evidence the law judges to fill them.
+pub fn classify<'a>(world: &'a World, rules: &RuleSet, parcel: &'a Parcel) -> (Facts, Evidence<'a>) {
     let basis = if parcel.system.is_some() { Basis::System } else { Basis::Parcel };
     // The system point, when known, locates the parcel (town, sewer district); otherwise the parcel's interior
     // point stands for it, which always lies inside the parcel, unlike the centroid of an L-shaped lot.
@@ -101,16 +102,16 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
     };
     let (town, unknown_town) =
         world.areas.town(rules, locate, parcel.town_attribute.as_deref(), parcel.swis.as_deref());
-    // Art. V §I.B: the rule set decides from the assessor's code and the district the parcel lies in.
+    // Art. V §I.B: the law decides from the assessor's code and the district the parcel lies in.
     let district =
         world.areas.sewer_district(locate).map(|name| District { name: name.map(|n| &**n), basis });
-    let sewer = rules.public_sewer(&SewerFacts { code: parcel.sewer_code.as_deref(), district });
+    let sewer = SewerFacts { code: parcel.sewer_code.as_deref(), district };
     // Art. V §I.C.1: systems "located wholly or partially within" the county.
     let in_county = match system_at {
         Some(p) => world.areas.in_county(p),
         None => world.areas.touches_county(&parcel.shape),
     };
-    let flood = world.floodplain.check(rules, parcel).map(Box::new);
+    let flood = world.floodplain.zones_at(parcel);
     // A lake is a watercourse too (Art. V §II.35): the nearer of the watercourse layer and the MHW line.
     let watercourse_ft = world.watercourses.as_ref().map_or(Measured::Unmeasured, |w| {
         let (stream, lake) = match system_at {
@@ -126,7 +127,7 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
         })
     });
 
-    Facts {
+    let facts = Facts {
         town,
         unknown_town,
         shore,
@@ -134,11 +135,12 @@ pub fn classify(world: &World, rules: &RuleSet, parcel: &Parcel) -> Facts {
         system_mhw_ft,
         system_bottom_ft: parcel.system.and_then(|s| s.bottom_ft),
         watershed,
-        flood,
-        sewered: sewer.public,
-        sewer_disagreement: sewer.disagreement,
+        flood: None,
+        sewered: None,
+        sewer_disagreement: None,
         watercourse_ft,
         in_county,
         basis,
-    }
+    };
+    (facts, Evidence { sewer, flood })
 }

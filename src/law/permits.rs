@@ -31,7 +31,7 @@ use crate::model::facts::{Basis, Facts, FloodVerdict, Measured};
 use crate::records::events::{events_of, Event, EventValue};
 use crate::records::inspections::{Findings, Report};
 use crate::rules::calendar::{add_years, roll_forward};
-use crate::rules::vocabulary::{CONDITION_BREACH, INTERIM_RENEWAL, PERMIT_ISSUED};
+use crate::rules::vocabulary::{EventKind, CONDITION_BREACH, INTERIM_RENEWAL, PERMIT_ISSUED};
 use crate::rules::{PermitRules, RuleSet};
 
 /// The class of an inspected system (§V.A).
@@ -212,7 +212,7 @@ fn on_record<'e>(report: &Report, events: &'e [Event]) -> OnRecord<'e> {
     let from_report = report.permit_expires.map(|d| (d, None));
     match issued {
         Some(issued) => OnRecord {
-            starts: Some((issued.date, PERMIT_ISSUED)),
+            starts: Some((issued.date, PERMIT_ISSUED.as_str())),
             expires: match issued.value("expires") {
                 Some(EventValue::Date(d)) => Some((d, Some(issued))),
                 _ => from_report,
@@ -241,7 +241,7 @@ pub fn permit_for(
     events: &[Event],
 ) -> Option<Permit> {
     let permits = rules.permits.as_ref()?;
-    let after = |kind: &'static str| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
+    let after = |kind: EventKind| events.iter().filter(move |e| e.kind == kind && e.date >= report.date);
     let dates = on_record(report, events);
     let context = Context {
         inspected: report.date,

@@ -7,6 +7,7 @@ use std::fmt;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::ParcelRecord;
+use crate::law::coverage::{explain_into, Decision, Exclusion};
 use crate::law::periodic::{standing, DueGrid, Owed, Standing, Status};
 use crate::law::permits::{permit_for, Permit};
 use crate::law::systems::{concerning, grandfathered, life, Life};
@@ -14,7 +15,7 @@ use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::records::events::Event;
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{explain_into, Decision, Exclusion, RuleSet, Text};
+use crate::rules::{RuleSet, Text};
 
 /// A parcel's tier: the matching periodic rule's, or none.
 ///

@@ -1,10 +1,10 @@
 //! What classification found about one parcel, as plain data: everything the rules, the schedule and the
 //! obligations read about it, each location fact with its basis (the system's point or the parcel).
 //!
-//! Classification (`classify`) fills these in from the reference layers; the rule set (`rules`) decides what
-//! they mean. They stand on the bottom floor so that the rules, below classification, can read them without
-//! knowing how they were found. The verdicts they carry (§X flood elevation, public sewer) are the rule set's,
-//! recorded here once per parcel.
+//! Classification (`classify`) fills these in from the reference layers, with the [`Evidence`] the law judges;
+//! the law (`law::judge`) decides what they mean and records its verdicts (public sewer, the §X flood
+//! elevation) in the facts once per parcel. They stand on the bottom floor so that classification and the law,
+//! on floors that must not know each other's workings, share them.
 
 /// A shared name (town, water body, watershed): one allocation per layer feature, cloned into each parcel's
 /// facts by reference count.
@@ -49,12 +49,12 @@ pub struct Facts {
     /// part of the parcel, is in.
     pub watershed: Option<Name>,
     /// The flood zone and elevation verdict, when the system or parcel is in a special flood hazard area
-    /// (boxed: few parcels have one, and every parcel carries the field).
+    /// (boxed: few parcels have one, and every parcel carries the field). A verdict: the law fills it in.
     pub flood: Option<Box<FloodFacts>>,
-    /// Why the parcel is on public sewer, if it is.
+    /// Why the parcel is on public sewer, if it is. A verdict: the law fills it in.
     pub sewered: Option<String>,
     /// The assessor's sewer code says the parcel does not use public sewer while a sewer district contains
-    /// it: what each says (the code decided; the disagreement is reported).
+    /// it: what each says (the code decided; the disagreement is reported). The law fills it in.
     pub sewer_disagreement: Option<String>,
     /// Distance from the absorption field (the system, else the parcel) to the nearest watercourse or wetland,
     /// the lakes' mean-high-water line included: not measured without a watercourse layer. Only the layer's
@@ -174,4 +174,52 @@ impl FloodVerdict {
             FloodVerdict::Unknown => "unknown",
         }
     }
+}
+
+/// What classification found that the law has still to judge, borrowed from the parcel and the reference
+/// layers for that moment: the sewer evidence (Art. V §I.B) and the flood zones (§X).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence<'a> {
+    /// The assessor's sewer code and the sewer district found.
+    pub sewer: SewerFacts<'a>,
+    /// The special flood hazard areas the system (or parcel) lies in; `None` outside every one.
+    pub flood: Option<FloodZones<'a>>,
+}
+
+/// The sewer evidence about one parcel, as classification found it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SewerFacts<'a> {
+    /// The assessor's sewer code, as written in the parcel's own record.
+    pub code: Option<&'a str>,
+    /// The sewer district the parcel lies in, when it lies in one.
+    pub district: Option<District<'a>>,
+}
+
+/// A sewer district containing a parcel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct District<'a> {
+    /// The district's name, when the layer gives one.
+    pub name: Option<&'a str>,
+    /// Where the parcel was located in it: the system's point, or else the parcel's interior point.
+    pub basis: Basis,
+}
+
+/// The special flood hazard areas a system (or parcel) lies in: at least one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloodZones<'a> {
+    /// Each zone's facts, in the order the index found them.
+    pub zones: Vec<ZoneFacts<'a>>,
+    /// What the zones were found from.
+    pub basis: Basis,
+}
+
+/// The facts of one flood zone a system (or parcel) lies in, as classification found them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoneFacts<'a> {
+    /// The zone label ("AE", "A").
+    pub zone: &'a str,
+    /// FEMA's static base flood elevation, feet, when the zone has one.
+    pub static_bfe_ft: Option<f64>,
+    /// The water body whose own zone this is (it touches or lies near its mean-high-water line).
+    pub lake: Option<&'a str>,
 }

@@ -35,6 +35,7 @@ use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::field_names;
 use crate::formats::ReadOptions;
+use crate::law::coverage::Exclusion;
 use crate::law::obligations::{Obligation, Records};
 use crate::law::permits::report_permit_terms;
 use crate::law::schedule::Row;
@@ -43,7 +44,7 @@ use crate::pipeline::config::Config;
 use crate::pipeline::reference::{read_reference, Reference};
 use crate::records::events::{Event, Pipe, Sample};
 use crate::records::inspections::Inspections;
-use crate::rules::{Exclusion, RuleSet};
+use crate::rules::RuleSet;
 
 /// The result of a schedule run.
 #[derive(Debug)]

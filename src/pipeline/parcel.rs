@@ -21,6 +21,8 @@ use crate::classify::parcels::{
 };
 use crate::classify::{classify, lot, Lot, Parcel, System, World};
 use crate::crs::layer::Feature;
+use crate::law::coverage::{Decision, Exclusion};
+use crate::law::judge;
 use crate::law::schedule::{binding, entry, Entry, ParcelRecords, Row, SystemLine};
 use crate::law::systems::{life, without_system, Retired};
 use crate::model::error::{Error, Location, Problem, Result};
@@ -29,7 +31,7 @@ use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{decide, Decision, Exclusion, Text};
+use crate::rules::Text;
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -303,11 +305,9 @@ impl<'r> Scheduler<'r> {
         let rules = &*self.config.rules;
         let hosted = lot.is_some();
         (input.system, input.lot) = (system, lot);
-        let mut facts = classify(self.world, rules, input);
-        if let Some(ground) = self.ground {
-            ground.screen(rules, input, &mut facts);
-        }
-        let decision = decide(rules, &facts);
+        let (mut facts, evidence) = classify(self.world, rules, input);
+        let ground = || self.ground.zip(input.system).and_then(|(ground, system)| ground.at(system.location));
+        let decision = judge(rules, &mut facts, evidence, ground);
         // A system on another lot is measured from that lot, which the check's world does not hold.
         if !hosted {
             self.check(id, input, &facts, &decision);
@@ -386,7 +386,8 @@ impl<'r> Scheduler<'r> {
         }
         let rules = &*self.config.rules;
         let by_dem = decision.tier_name(rules);
-        let by_layer = decide(rules, &classify(check, rules, input)).tier_name(rules);
+        let (mut facts, evidence) = classify(check, rules, input);
+        let by_layer = judge(rules, &mut facts, evidence, || None).tier_name(rules);
         if by_dem != by_layer {
             self.found.moved.lock().unwrap_or_else(PoisonError::into_inner).push((
                 id.to_string(),

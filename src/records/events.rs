@@ -31,8 +31,8 @@ pub enum EventValue {
 pub struct Event {
     /// The parcel's position.
     pub parcel: usize,
-    /// The event kind's canonical name (see [`crate::rules::vocabulary::EVENTS`]).
-    pub kind: &'static str,
+    /// The event's kind, one of the vocabulary's (see [`crate::rules::vocabulary::EVENTS`]).
+    pub kind: crate::rules::vocabulary::EventKind,
     /// When it happened.
     pub date: NaiveDate,
     /// Where it was read: file and line.
@@ -213,7 +213,7 @@ pub fn read_events(
         let line = d.line;
         let written = row.get(kinds);
         let kind = match event_kind(written).filter(|k| !k.derived) {
-            Some(k) => Some(k.name),
+            Some(k) => Some(k.kind),
             None => {
                 check
                     .report(line, format!("unknown event '{written}'; write one of: {}", file_event_names()));

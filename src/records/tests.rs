@@ -197,3 +197,31 @@ fn a_header_that_cannot_be_read_stops_the_file() {
     let err = read_rows(&file("empty.csv", b"")).unwrap_err().to_string();
     assert!(err.contains("no 'parcel_id' column") && err.contains("columns found: none"), "{err}");
 }
+
+/// An event's kind is the vocabulary's: an alias reads as its canonical kind (`Conveyance` is a `transfer`),
+/// and a kind the vocabulary does not hold for the events file (`tornado`, or `pump-out`, which only the
+/// pump-outs file records) is reported on its line and the row left out.
+#[test]
+fn event_kinds_come_from_the_vocabulary() {
+    use crate::rules::vocabulary::{EventKind, REPAIR_ORDER};
+    let path = file(
+        "events.csv",
+        b"parcel_id,date,event\nA,2026-05-01,Conveyance\nA,2026-05-02,tornado\nA,2026-05-03,pump-out\nA,2026-05-04,repair-order\n",
+    );
+    let as_of = NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
+    let read = events::read_events(&path, &FieldMap::new(), &|id| (id == "A").then_some(0), as_of).unwrap();
+    let kinds: Vec<(EventKind, usize)> = read.value.iter().map(|e| (e.kind, e.source.line)).collect();
+    assert_eq!(kinds, [(EventKind::named("transfer").unwrap(), 2), (REPAIR_ORDER, 5)]);
+    let problems: Vec<(String, &str)> = read
+        .problems
+        .iter()
+        .map(|p| (p.location.to_string(), &p.message[..p.message.find(';').unwrap()]))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            ("line 3".to_string(), "unknown event 'tornado'"),
+            ("line 4".to_string(), "unknown event 'pump-out'")
+        ]
+    );
+}

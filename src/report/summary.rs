@@ -6,9 +6,10 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
+use crate::law::coverage::Exclusion;
 use crate::law::schedule::{Row, Tier};
 use crate::pipeline::Run;
-use crate::rules::{Exclusion, RuleSet};
+use crate::rules::RuleSet;
 
 /// Counts over a schedule run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -145,7 +145,7 @@ impl Table for SystemTable<'_> {
             "citation" => text(entry.map(|e| e.citation.as_str())),
             _ => Cell::Text(Cow::Owned(match (&line.life.retired, facts) {
                 (Some(retired), _) => retired.describe(),
-                (None, Some(facts)) => crate::rules::explain(&self.run.rules, facts),
+                (None, Some(facts)) => crate::law::coverage::explain(&self.run.rules, facts),
                 (None, None) => String::new(),
             })),
         }

@@ -6,7 +6,7 @@
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::vocabulary::{event_column, event_kind, ColumnKind};
+use super::vocabulary::{event_column, event_kind, ColumnKind, EventKind};
 use super::{iso_date, Text};
 
 /// Classification of an inspected system and the permit that follows (Cayuga Art. V §V).
@@ -413,31 +413,30 @@ impl Clock {
         Ok(())
     }
 
-    /// Whether `name` (an event kind's canonical name) starts this clock.
-    pub fn starts_on(&self, name: &str) -> bool {
-        names_kind(&self.on, name)
+    /// Whether an event of `kind` starts this clock.
+    pub fn starts_on(&self, kind: EventKind) -> bool {
+        names_kind(&self.on, kind)
     }
 
-    /// Whether `name` (an event kind's canonical name) closes this clock.
-    pub fn closes_on(&self, name: &str) -> bool {
-        names_kind(&self.closed_by, name)
+    /// Whether an event of `kind` closes this clock.
+    pub fn closes_on(&self, kind: EventKind) -> bool {
+        names_kind(&self.closed_by, kind)
     }
 
-    /// Whether `name` (an event kind's canonical name), coming after a start, replaces it.
-    pub fn superseded_on(&self, name: &str) -> bool {
-        names_kind(&self.superseded_by, name)
+    /// Whether an event of `kind`, coming after a start, replaces it.
+    pub fn superseded_on(&self, kind: EventKind) -> bool {
+        names_kind(&self.superseded_by, kind)
     }
 
-    /// Whether `name` (an event kind's canonical name) bears on this clock at all: starts, closes or
-    /// replaces a start of it.
-    pub fn bears_on(&self, name: &str) -> bool {
-        self.starts_on(name) || self.closes_on(name) || self.superseded_on(name)
+    /// Whether an event of `kind` bears on this clock at all: starts, closes or replaces a start of it.
+    pub fn bears_on(&self, kind: EventKind) -> bool {
+        self.starts_on(kind) || self.closes_on(kind) || self.superseded_on(kind)
     }
 }
 
-/// Whether `list` (event names as a rule set writes them, aliases included) names the kind `name`.
-fn names_kind(list: &[String], name: &str) -> bool {
-    list.iter().any(|o| event_kind(o).is_some_and(|e| e.name == name))
+/// Whether `list` (event names as a rule set writes them, aliases included) names `kind`.
+fn names_kind(list: &[String], kind: EventKind) -> bool {
+    list.iter().any(|o| event_kind(o).is_some_and(|e| e.kind == kind))
 }
 
 /// The message for an event name under `key` that the vocabulary does not know: the nearest name, when it
@@ -445,13 +444,13 @@ fn names_kind(list: &[String], name: &str) -> bool {
 fn unknown_event(key: &str, name: &str) -> String {
     let known: Vec<String> = super::vocabulary::EVENTS
         .iter()
-        .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+        .flat_map(|e| std::iter::once(e.kind.as_str()).chain(e.aliases.iter().copied()))
         .map(String::from)
         .collect();
     let hint = crate::model::diagnose::closest(name, &known)
         .and_then(event_kind)
-        .map_or_else(String::new, |e| format!("did you mean '{}'? ", e.name));
-    let names: Vec<&str> = super::vocabulary::EVENTS.iter().map(|e| e.name).collect();
+        .map_or_else(String::new, |e| format!("did you mean '{}'? ", e.kind));
+    let names: Vec<&str> = super::vocabulary::EVENTS.iter().map(|e| e.kind.as_str()).collect();
     format!("'{key}' names the unknown event '{name}'; {hint}use one of: {}", names.join(", "))
 }
 

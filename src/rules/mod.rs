@@ -1,11 +1,11 @@
 //! The rule-set model: a jurisdiction's tiers, town cohorts, distances, elevations and citations, loaded from
 //! TOML (see `data/rules/`). The code knows predicates (borders the mean-high-water mark, within a distance,
-//! in the watershed, in one of these towns), never town names; the rule set supplies those.
+//! in the watershed, in one of these towns), never town names; the rule set supplies those. This module holds
+//! the rules as data, their loading and validation, and the words they use (`vocabulary`); what the law makes
+//! of a parcel under them is `law`'s.
 
 pub mod calendar;
 mod duties;
-mod eval;
-mod flood;
 mod places;
 mod sewer;
 mod terms;
@@ -16,10 +16,8 @@ pub use duties::{
     CalendarRules, Clock, Condition, DrainagePipeRules, GrandfatherReading, GrandfatherRules, Party,
     PermitRules, RecordRules, ReportRules,
 };
-pub use eval::{decide, explain, explain_into, Decision, Exclusion};
-pub use flood::{FloodCheck, ZoneFacts};
 pub use places::Place;
-pub use sewer::{District, Sewer, SewerFacts, SewerValue};
+pub use sewer::SewerValue;
 pub use terms::{FeatureMatch, Reading, Term, TermLayer, TermReader};
 pub use text::Text;
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::vocabulary::EventKind;
 
 #[test]
 fn embedded_rule_set_matches_the_law() {
@@ -65,15 +66,16 @@ fn gorham_rule_set_matches_the_law() {
     assert_eq!(clock("state-approval-flow").when.as_ref().and_then(|w| w.above), Some(1000.0)); // §307.1(d)
 
     // §801.3 "final adjournment": a hearing held is final unless a later event continues it.
-    assert!(clock("appeal-decision").starts_on("hearing-held"));
-    assert!(clock("appeal-decision").superseded_on("hearing-continued"));
+    let kind = |name| EventKind::named(name).expect("an event of the vocabulary");
+    assert!(clock("appeal-decision").starts_on(kind("hearing-held")));
+    assert!(clock("appeal-decision").superseded_on(kind("hearing-continued")));
     // §601.1: "not adequately functioning or determined to have been illegally installed".
-    for kind in ["failed-inspection", "not-functioning", "illegally-installed"] {
-        assert!(clock("deficiency-notice").starts_on(kind), "{kind}");
+    for name in ["failed-inspection", "not-functioning", "illegally-installed"] {
+        assert!(clock("deficiency-notice").starts_on(kind(name)), "{name}");
     }
     // §301.1: a permit before installing or replacing a system.
     assert!(clock("system-installation-permit").due_on_event);
-    assert!(clock("system-installation-permit").starts_on("system-replaced"));
+    assert!(clock("system-installation-permit").starts_on(kind("system-replaced")));
     let g = set.grandfather.as_ref().expect("§304.2");
     assert_eq!(
         (g.individual_date.to_string(), g.intermediate_date.to_string(), g.adopted.to_string()),

@@ -2,12 +2,48 @@
 //! stand for (an inspection, the findings of a parcel's latest inspections: failed, not adequately
 //! functioning, illegally installed; a pump-out). Rule sets start and close their clocks on these
 //! names; a rule set that has no clock for an event simply owes nothing for it.
+//!
+//! An event's kind is an [`EventKind`], which only this vocabulary makes: a name the vocabulary does not
+//! hold is no kind (the events file reports the row, a rule set naming it does not load).
 
-/// One kind of event.
+use std::fmt;
+
+/// The kind of an event: one name of the vocabulary ([`EVENTS`]), made only here (the constants below, or
+/// [`EventKind::named`]), so an event's kind is always one the rule sets may name. It reads as its canonical
+/// name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKind(&'static str);
+
+impl EventKind {
+    /// The kind called `name` or one of its aliases (case-insensitive, spaces around aside), when the
+    /// vocabulary has one.
+    pub fn named(name: &str) -> Option<EventKind> {
+        event_kind(name).map(|e| e.kind)
+    }
+
+    /// The kind's canonical name, as written in the events file and in rule sets.
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl AsRef<str> for EventKind {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// One entry of the vocabulary: a kind of event, its spellings and what it records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventKind {
-    /// The name written in the events file and in rule sets.
-    pub name: &'static str,
+pub struct EventEntry {
+    /// The kind, by the name written in the events file and in rule sets.
+    pub kind: EventKind,
     /// Other spellings accepted in the events file.
     pub aliases: &'static [&'static str],
     /// What it records, for messages and the README.
@@ -16,50 +52,50 @@ pub struct EventKind {
     pub derived: bool,
 }
 
-const fn event(name: &'static str, meaning: &'static str) -> EventKind {
-    EventKind { name, aliases: &[], meaning, derived: false }
+const fn event(name: &'static str, meaning: &'static str) -> EventEntry {
+    EventEntry { kind: EventKind(name), aliases: &[], meaning, derived: false }
 }
 
-const fn derived(name: &'static str, meaning: &'static str) -> EventKind {
-    EventKind { name, aliases: &[], meaning, derived: true }
+const fn derived(kind: EventKind, meaning: &'static str) -> EventEntry {
+    EventEntry { kind, aliases: &[], meaning, derived: true }
 }
 
 /// The event `inspection`: every row of the inspections file.
-pub const INSPECTION: &str = "inspection";
+pub const INSPECTION: EventKind = EventKind("inspection");
 /// The event `failed-inspection`: an inspection that found evidence of failure.
-pub const FAILED_INSPECTION: &str = "failed-inspection";
+pub const FAILED_INSPECTION: EventKind = EventKind("failed-inspection");
 /// The event `not-functioning`: an inspection that found the system not adequately functioning.
-pub const NOT_FUNCTIONING: &str = "not-functioning";
+pub const NOT_FUNCTIONING: EventKind = EventKind("not-functioning");
 /// The event `illegally-installed`: an inspection at which the authority determined the system illegally
 /// installed.
-pub const ILLEGALLY_INSTALLED: &str = "illegally-installed";
+pub const ILLEGALLY_INSTALLED: EventKind = EventKind("illegally-installed");
 /// The event `pump-out`: every row of the pump-outs file.
-pub const PUMP_OUT: &str = "pump-out";
+pub const PUMP_OUT: EventKind = EventKind("pump-out");
 
 /// The event `repair-order`: a Health Department order to repair a failed system (column `due_date`).
-pub const REPAIR_ORDER: &str = "repair-order";
+pub const REPAIR_ORDER: EventKind = EventKind("repair-order");
 /// The event `hearing-summons`: the Health Department summoned the property to a Board of Health
 /// administrative hearing (Art. V §V.G.4).
-pub const HEARING_SUMMONS: &str = "hearing-summons";
+pub const HEARING_SUMMONS: EventKind = EventKind("hearing-summons");
 /// The event `interim-renewal`: an interim permit renewed.
-pub const INTERIM_RENEWAL: &str = "interim-renewal";
+pub const INTERIM_RENEWAL: EventKind = EventKind("interim-renewal");
 /// The event `condition-breach`: a permit condition not conformed with.
-pub const CONDITION_BREACH: &str = "condition-breach";
+pub const CONDITION_BREACH: EventKind = EventKind("condition-breach");
 /// The event `permit-issued`: a permit issued (column `expires`).
-pub const PERMIT_ISSUED: &str = "permit-issued";
+pub const PERMIT_ISSUED: EventKind = EventKind("permit-issued");
 
 /// The event `system-installed`: a new system put in service (its construction finished).
-pub const SYSTEM_INSTALLED: &str = "system-installed";
+pub const SYSTEM_INSTALLED: EventKind = EventKind("system-installed");
 /// The event `system-replaced`: an existing system replaced by a new one, put in service.
-pub const SYSTEM_REPLACED: &str = "system-replaced";
+pub const SYSTEM_REPLACED: EventKind = EventKind("system-replaced");
 /// The event `system-abandoned`: a system taken out of service and not replaced (the lot connected to a
 /// sewer, the building removed).
-pub const SYSTEM_ABANDONED: &str = "system-abandoned";
+pub const SYSTEM_ABANDONED: EventKind = EventKind("system-abandoned");
 
 /// Every event kind, in the order the README lists them.
-pub const EVENTS: &[EventKind] = &[
-    EventKind {
-        name: "transfer",
+pub const EVENTS: &[EventEntry] = &[
+    EventEntry {
+        kind: EventKind("transfer"),
         aliases: &["conveyance", "sale"],
         meaning: "conveyance of the property (deed date); column arms_length",
         derived: false,
@@ -74,7 +110,7 @@ pub const EVENTS: &[EventKind] = &[
     event("permit-application", "an application for a wastewater treatment permit; columns flow_gpd, alternative_system, realty_subdivision, doh_facility"),
     event("state-approval", "NYSDOH or NYSDEC approval of the application"),
     event("watershed-inspector-review", "review by the Canandaigua Lake Watershed Inspector"),
-    event(PERMIT_ISSUED, "a permit issued (a wastewater treatment permit, a permit to discharge); column expires"),
+    event(PERMIT_ISSUED.0, "a permit issued (a wastewater treatment permit, a permit to discharge); column expires"),
     event("application-denied", "a permit application denied"),
     event("denial-notice", "written notice of denial with the reasons sent to the applicant"),
     event("appeal-received", "a written appeal received by the Clerk"),
@@ -85,18 +121,18 @@ pub const EVENTS: &[EventKind] = &[
     event("appeal-decision", "the written decision on an appeal"),
     event("violation-notice", "notice of a violation served on the person in violation"),
     event("violation-corrected", "the violation ended"),
-    event(SYSTEM_INSTALLED, "a new wastewater treatment system put in service (construction finished)"),
-    event(SYSTEM_REPLACED, "an existing system replaced by a new one, put in service; columns system_id (the new system), replaces (the old)"),
-    event(SYSTEM_ABANDONED, "a system taken out of service and not replaced; column system_id"),
+    event(SYSTEM_INSTALLED.0, "a new wastewater treatment system put in service (construction finished)"),
+    event(SYSTEM_REPLACED.0, "an existing system replaced by a new one, put in service; columns system_id (the new system), replaces (the old)"),
+    event(SYSTEM_ABANDONED.0, "a system taken out of service and not replaced; column system_id"),
     event("plan-accepted", "the Health Department reviewed and accepted the plans (Art. V §VII.A.1)"),
     event("construction-permit", "a permit for the construction of a new or modified system issued (Art. V §III.B, §XIII.1)"),
-    event(REPAIR_ORDER, "a Health Department order to repair a failed system; column due_date"),
+    event(REPAIR_ORDER.0, "a Health Department order to repair a failed system; column due_date"),
     event(
-        HEARING_SUMMONS,
+        HEARING_SUMMONS.0,
         "the Health Department summoned the property to a Board of Health administrative hearing (§V.G.4)",
     ),
-    event(INTERIM_RENEWAL, "an interim permit to discharge renewed"),
-    event(CONDITION_BREACH, "a condition of a permit to discharge not conformed with"),
+    event(INTERIM_RENEWAL.0, "an interim permit to discharge renewed"),
+    event(CONDITION_BREACH.0, "a condition of a permit to discharge not conformed with"),
     derived(INSPECTION, "a row of the inspections file"),
     derived(FAILED_INSPECTION, "an inspection that found evidence of failure (failure = yes)"),
     derived(NOT_FUNCTIONING, "an inspection that found the system not adequately functioning (adequately_functioning = no)"),
@@ -105,16 +141,16 @@ pub const EVENTS: &[EventKind] = &[
 ];
 
 /// The event kind called `name` or one of its aliases (case-insensitive).
-pub fn event_kind(name: &str) -> Option<&'static EventKind> {
+pub fn event_kind(name: &str) -> Option<&'static EventEntry> {
     let name = name.trim();
-    EVENTS
-        .iter()
-        .find(|e| e.name.eq_ignore_ascii_case(name) || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+    EVENTS.iter().find(|e| {
+        e.kind.0.eq_ignore_ascii_case(name) || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    })
 }
 
 /// The names of the events an events file may hold, comma-separated, for messages.
 pub fn file_event_names() -> String {
-    EVENTS.iter().filter(|e| !e.derived).map(|e| e.name).collect::<Vec<_>>().join(", ")
+    EVENTS.iter().filter(|e| !e.derived).map(|e| e.kind.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// The optional columns of the events file that conditions may test, with their kind.
@@ -154,7 +190,7 @@ mod tests {
     fn names_and_aliases_are_unique() {
         let mut all: Vec<String> = EVENTS
             .iter()
-            .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
+            .flat_map(|e| std::iter::once(e.kind.as_str()).chain(e.aliases.iter().copied()))
             .map(str::to_ascii_lowercase)
             .collect();
         let n = all.len();
@@ -165,9 +201,36 @@ mod tests {
 
     #[test]
     fn aliases_find_their_event() {
-        assert_eq!(event_kind(" Conveyance ").map(|e| e.name), Some("transfer"));
-        assert_eq!(event_kind("COMPLAINT").map(|e| e.name), Some("complaint"));
-        assert!(event_kind("alien-landing").is_none());
-        assert!(!file_event_names().contains(PUMP_OUT));
+        assert_eq!(EventKind::named(" Conveyance ").map(EventKind::as_str), Some("transfer"));
+        assert_eq!(event_kind("COMPLAINT").map(|e| e.kind.as_str()), Some("complaint"));
+        assert!(EventKind::named("alien-landing").is_none());
+        assert!(!file_event_names().contains(PUMP_OUT.as_str()));
+        // A kind reads as its name, and the constants are the vocabulary's own.
+        assert_eq!(
+            (SYSTEM_REPLACED.to_string(), EventKind::named("system-replaced")),
+            ("system-replaced".into(), Some(SYSTEM_REPLACED))
+        );
+    }
+
+    /// Every kind the code names is an entry of the vocabulary, so no event's kind is outside it.
+    #[test]
+    fn the_constants_are_entries_of_the_vocabulary() {
+        for kind in [
+            INSPECTION,
+            FAILED_INSPECTION,
+            NOT_FUNCTIONING,
+            ILLEGALLY_INSTALLED,
+            PUMP_OUT,
+            REPAIR_ORDER,
+            HEARING_SUMMONS,
+            INTERIM_RENEWAL,
+            CONDITION_BREACH,
+            PERMIT_ISSUED,
+            SYSTEM_INSTALLED,
+            SYSTEM_REPLACED,
+            SYSTEM_ABANDONED,
+        ] {
+            assert_eq!(EventKind::named(kind.as_str()), Some(kind), "{kind}");
+        }
     }
 }

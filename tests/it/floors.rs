@@ -5,6 +5,9 @@
 //! are read from the source text (`crate::module` paths, grouped `use crate::{a, b::c}` included); unit-test
 //! modules and test-only imports (under `#[cfg(test)]`) may reach anywhere and are not read. Doc comments are
 //! read like code: a link to a higher floor is an upward reference too.
+//!
+//! The law in one home: the verdicts the law makes of a parcel's evidence are defined in `src/law` and named
+//! by no other module (read from the source the same way, comments aside).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -246,4 +249,81 @@ fn the_floors_table_lists_exactly_the_modules_of_src() {
         .map(|e| e.file_name().to_string_lossy().trim_end_matches(".rs").to_string())
         .collect();
     assert_eq!(listed, in_src, "ARCHITECTURE.md's Floors table and the top-level entries of src/ differ");
+}
+
+/// The law's verdicts on a parcel's evidence, each with the one file of `src/` that decides it: whether it
+/// uses public sewer (§I.B), which flood elevation binds its system and the screening without a surveyed
+/// bottom (§X), whether the law covers it and on which periodic tier (§I.C, §IV.A), and the sentence saying
+/// why (which walks the same rules). The pipeline asks for them all through `law::judge`.
+const VERDICTS: &[(&str, &str)] = &[
+    ("public_sewer", "law/sewer.rs"),
+    ("flood_check", "law/flood.rs"),
+    ("flood_screening", "law/flood.rs"),
+    ("decide_tier", "law/coverage.rs"),
+    ("explain_into", "law/coverage.rs"),
+];
+
+/// The verdicts of [`VERDICTS`] that `source` names outside its unit tests and comments, each as often as
+/// named: a call, a method of the same name, an import or a definition (`fn name`, as `defines` tells).
+fn verdicts_named(source: &str) -> Vec<(&'static str, bool)> {
+    let mut named = Vec::new();
+    for line in outside_tests(source).lines() {
+        let code = line.split("//").next().unwrap_or_default();
+        let words: Vec<&str> = code.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+        for (at, word) in words.iter().enumerate() {
+            if let Some(&(name, _)) = VERDICTS.iter().find(|(name, _)| name == word) {
+                // `fn name`: the word just before it is `fn`.
+                let defines = at > 0 && words[at - 1] == "fn";
+                named.push((name, defines));
+            }
+        }
+    }
+    named
+}
+
+/// No module outside `law` decides a legal question: each verdict is defined in its file of `src/law` and
+/// nowhere else, and no other module of `src/` calls, imports or redefines it (as `classify` once asked the
+/// rule set for the public-sewer and flood verdicts). Unit tests may call a verdict to check it.
+#[test]
+fn no_module_outside_law_decides_a_legal_question() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut defined = BTreeMap::<&str, Vec<String>>::new();
+    let mut outside = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        for (name, defines) in verdicts_named(&fs::read_to_string(&file).unwrap()) {
+            if defines {
+                defined.entry(name).or_default().push(relative.clone());
+            }
+            if !relative.starts_with("law/") {
+                outside.push(format!("{relative}: {name}"));
+            }
+        }
+    }
+    for &(name, home) in VERDICTS {
+        assert_eq!(
+            defined.get(name).map(Vec::as_slice).unwrap_or_default(),
+            [home],
+            "the verdict {name} is decided in {home} and defined nowhere else"
+        );
+    }
+    assert!(
+        outside.is_empty(),
+        "modules outside law that decide a legal question (let law::judge or another law step decide, and \
+         pass the evidence in): {outside:?}"
+    );
+}
+
+/// The scan sees a verdict asked outside `law` as a method or a path, and its definition; it does not see a
+/// longer name that starts alike, a comment, or a unit test.
+#[test]
+fn the_verdict_scan_sees_a_verdict_asked_and_defined() {
+    let asked = "let s = rules.public_sewer(&facts);\nlet d = crate::law::coverage::decide_tier(r, f);";
+    assert_eq!(verdicts_named(asked), [("public_sewer", false), ("decide_tier", false)]);
+    assert_eq!(verdicts_named("    pub fn flood_check<'a>(\n"), [("flood_check", true)]);
+    let quiet = "let c = public_sewer_codes; // flood_screening(x)\n#[cfg(test)]\nmod tests {\n    decide_tier();\n}\n";
+    assert!(verdicts_named(quiet).is_empty(), "{:?}", verdicts_named(quiet));
 }

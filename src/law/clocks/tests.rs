@@ -2,16 +2,17 @@
 
 use super::*;
 use crate::rules::vocabulary::{
-    FAILED_INSPECTION, ILLEGALLY_INSTALLED, INSPECTION, NOT_FUNCTIONING, PUMP_OUT, SYSTEM_INSTALLED,
-    SYSTEM_REPLACED,
+    EventKind, FAILED_INSPECTION, ILLEGALLY_INSTALLED, INSPECTION, NOT_FUNCTIONING, PUMP_OUT,
+    SYSTEM_INSTALLED, SYSTEM_REPLACED,
 };
 
 fn d(y: i32, m: u32, day: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, day).unwrap()
 }
 
-fn event(kind: &'static str, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
+fn event(kind: impl AsRef<str>, date: NaiveDate, values: Vec<(&'static str, EventValue)>) -> Event {
     let source = Source { path: std::path::Path::new("events.csv").into(), line: 2 };
+    let kind = EventKind::named(kind.as_ref()).expect("an event of the vocabulary");
     Event { parcel: 0, kind, date, source, values, system: None, replaces: None }
 }
 

@@ -14,8 +14,8 @@ use crate::records::events::{events_of, Event, Pipe, Sample, Source};
 use crate::records::inspections::{PendingReport, Report};
 use crate::rules::calendar::add_business_days;
 use crate::rules::vocabulary::{
-    CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, ILLEGALLY_INSTALLED, INSPECTION, INTERIM_RENEWAL,
-    NOT_FUNCTIONING, PERMIT_ISSUED, REPAIR_ORDER,
+    EventKind, CONDITION_BREACH, FAILED_INSPECTION, HEARING_SUMMONS, ILLEGALLY_INSTALLED, INSPECTION,
+    INTERIM_RENEWAL, NOT_FUNCTIONING, PERMIT_ISSUED, REPAIR_ORDER,
 };
 use crate::rules::{Party, RuleSet, Text};
 
@@ -466,12 +466,13 @@ fn unused_events(events: &[Event], rules: &RuleSet) -> Option<String> {
     let mut kinds: Vec<&str> = events
         .iter()
         .map(|e| e.kind)
-        .filter(|k| !rules.clocks.iter().any(|c| c.bears_on(k)))
+        .filter(|&k| !rules.clocks.iter().any(|c| c.bears_on(k)))
         .filter(|k| {
             rules.permits.is_none()
                 || ![INTERIM_RENEWAL, CONDITION_BREACH, REPAIR_ORDER, HEARING_SUMMONS, PERMIT_ISSUED]
                     .contains(k)
         })
+        .map(EventKind::as_str)
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
@@ -488,7 +489,7 @@ fn unused_events(events: &[Event], rules: &RuleSet) -> Option<String> {
 fn with_failed_inspections(records: &Records<'_>) -> Vec<Event> {
     let mut events = records.events.to_vec();
     if let Some(path) = records.history_path {
-        let found = |kind: &'static str, parcel: usize, date: NaiveDate, line: usize| Event {
+        let found = |kind: EventKind, parcel: usize, date: NaiveDate, line: usize| Event {
             parcel,
             kind,
             date,

@@ -23,6 +23,7 @@ use crate::law::schedule::Row;
 use crate::model::error::Problem;
 use crate::records::events::{Event, Pipe, Sample};
 use crate::records::inspections::Inspections;
+use crate::rules::vocabulary::EventKind;
 use crate::rules::{Party, RuleSet, Text};
 
 /// One open obligation of a parcel.
@@ -93,7 +94,7 @@ pub enum Trigger {
     /// A drainage-pipe sample (`sample`).
     Sample,
     /// An event of the events file, by its kind (`transfer`, `repair-order`, ...).
-    Event(&'static str),
+    Event(EventKind),
 }
 
 impl Trigger {
@@ -103,7 +104,7 @@ impl Trigger {
             Trigger::Schedule => "schedule",
             Trigger::Inspection => "inspection",
             Trigger::Sample => "sample",
-            Trigger::Event(kind) => kind,
+            Trigger::Event(kind) => kind.as_str(),
         }
     }
 }

@@ -268,6 +268,7 @@ mod tests {
     use crate::law::permits::permit_for;
     use crate::records::events::Source;
     use crate::records::inspections::Findings;
+    use crate::rules::vocabulary::EventKind;
 
     fn date(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -296,7 +297,7 @@ mod tests {
     }
 
     /// An event of `kind` on `on` at `line` of the events file, with a `due_date` when given.
-    fn event(kind: &'static str, on: NaiveDate, line: usize, due: Option<NaiveDate>) -> Event {
+    fn event(kind: EventKind, on: NaiveDate, line: usize, due: Option<NaiveDate>) -> Event {
         Event {
             parcel: 0,
             kind,

@@ -1,19 +1,17 @@
 //! The ground where the law asks for an elevation (Art. V §X): a system in a flood zone without a surveyed
-//! absorption-field bottom is screened from the DEM's ground at its point ([`crate::rules::RuleSet::flood_screening`]).
+//! absorption-field bottom is screened from the DEM's ground at its point, which `Ground::at` gives when the
+//! law asks (`law::flood`).
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use geo::{Geometry, Point};
 
-use crate::classify::Parcel;
 use crate::crs::Reprojector;
 use crate::formats::dem::sampler::Blocks;
 use crate::formats::dem::{Dem, VerticalUnit};
 use crate::model::error::{Error, Result};
-use crate::model::facts::{Facts, FloodVerdict};
 use crate::pipeline::config::Config;
-use crate::rules::RuleSet;
 
 /// The unit of the DEM's values: the file's, else the config's `[dem] vertical_unit`; an error without
 /// either.
@@ -56,17 +54,5 @@ impl Ground {
             VerticalUnit::Metre => v / VerticalUnit::UsSurveyFoot.to_metre(),
             VerticalUnit::Foot | VerticalUnit::UsSurveyFoot => v,
         })
-    }
-
-    /// Screens the §X elevation of `parcel`'s system when its verdict is unknown for want of a surveyed
-    /// bottom: the ground at the system point less the rule set's trench depth.
-    pub(crate) fn screen(&self, rules: &RuleSet, parcel: &Parcel, facts: &mut Facts) {
-        let (Some(flood), Some(system)) = (facts.flood.as_mut(), parcel.system.as_ref()) else { return };
-        if flood.verdict != FloodVerdict::Unknown || system.bottom_ft.is_some() {
-            return;
-        }
-        if let Some(ground_ft) = self.at(system.location) {
-            flood.screening = rules.flood_screening(ground_ft, flood.required_bottom_ft);
-        }
     }
 }

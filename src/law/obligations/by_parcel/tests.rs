@@ -49,7 +49,7 @@ fn the_latest_findings_stand_for_events_dated_by_their_inspection() {
     };
     let path = history();
     let records = only(&path, &inspections);
-    let got: Vec<(usize, &str, NaiveDate, usize)> =
+    let got: Vec<(usize, EventKind, NaiveDate, usize)> =
         with_failed_inspections(&records).iter().map(|e| (e.parcel, e.kind, e.date, e.source.line)).collect();
     assert_eq!(
         got,

@@ -1,5 +1,6 @@
-//! Applying a rule set to one parcel's facts: the exclusions first, then the rules in order, the first match
-//! deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
+//! Who the law covers and on which periodic tier (Art. V §I.B, §I.C, §IV.A): a rule set applied to one
+//! parcel's facts, the exclusions first (public sewer, outside the county), then the rules in order, the first
+//! match deciding. The decision carries a plain sentence saying why, built from the facts the rule looked at.
 
 use std::fmt::Write;
 
@@ -71,11 +72,11 @@ impl Decision {
 }
 
 /// Decides a parcel's schedule rule from its facts: the exclusions first, then the rules in order.
-pub fn decide(rules: &RuleSet, facts: &Facts) -> Decision {
+pub fn decide_tier(rules: &RuleSet, facts: &Facts) -> Decision {
     walk(rules, facts, |_, _| {})
 }
 
-/// Why [`decide`] decided as it did, in a sentence ending with the citation (and the cycle, when scheduled).
+/// Why [`decide_tier`] decided as it did, in a sentence ending with the citation (and the cycle, when scheduled).
 pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
     let mut sentence = String::new();
     explain_into(rules, facts, &mut sentence);
@@ -175,7 +176,7 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
     }
 }
 
-/// The one walk through exclusions and rules that both [`decide`] and [`explain`] take; `passed_over` hears
+/// The one walk through exclusions and rules that both [`decide_tier`] and [`explain`] take; `passed_over` hears
 /// of each rule that failed only on its system's distance (the §IV.A.1 ¶1 exception), with that distance
 /// (`None`: beyond the search radius).
 fn walk<'r>(
@@ -343,7 +344,7 @@ mod tests {
 
     fn tier(f: &Facts) -> String {
         let rules = RuleSet::cayuga_art_v();
-        match decide(&rules, f) {
+        match decide_tier(&rules, f) {
             Decision::Scheduled { rule, .. } => rules.rule(rule).id.to_string(),
             Decision::Unscheduled { exclusion, .. } => format!("{exclusion:?}"),
         }
@@ -400,7 +401,7 @@ mod tests {
             "parcel edge 0 ft from the Owasco Lake mean-high-water line, system location unknown, so the \
              parcel is taken as lakefront; Art. V §IV.A.1 ¶1, every 2 years from 1994-11-01"
         );
-        let Decision::Unscheduled { citation, .. } = decide(&rules, &facts("Moravia")) else {
+        let Decision::Unscheduled { citation, .. } = decide_tier(&rules, &facts("Moravia")) else {
             panic!("unscheduled expected")
         };
         let reason = explain(&rules, &facts("Moravia"));
@@ -464,7 +465,7 @@ mod tests {
         );
         let rules = RuleSet::from_toml(&only_owasco, std::path::Path::new("r.toml")).expect("valid");
         assert!(
-            matches!(decide(&rules, &niles), Decision::Scheduled { rule } if rules.rule(rule).id == "cohort-2004")
+            matches!(decide_tier(&rules, &niles), Decision::Scheduled { rule } if rules.rule(rule).id == "cohort-2004")
         );
         let bad = crate::rules::CAYUGA_ART_V.replace("\"Little Sodus Bay\"]", "\"Skaneateles Lake\"]");
         let err = RuleSet::from_toml(&bad, std::path::Path::new("r.toml")).unwrap_err().to_string();
