@@ -97,6 +97,17 @@ impl Row {
     }
 }
 
+impl SystemLine {
+    /// The id of the parcel the system serves first, which names it in a systems layer without ids: the
+    /// row's own (`here`), or its partner's.
+    pub fn served_first<'a>(&'a self, here: &'a ParcelId) -> &'a str {
+        match (&self.partner, self.listed_here) {
+            (Some(partner), false) => partner,
+            _ => here,
+        }
+    }
+}
+
 /// Which of a parcel's systems in service binds its row: the one whose periodic inspection is due first (a
 /// scheduled system before one no rule schedules), the first of them on a tie.
 pub fn binding(entries: &[&Entry]) -> Option<usize> {

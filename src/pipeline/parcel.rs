@@ -369,7 +369,7 @@ impl<'r> Scheduler<'r> {
             format!(
                 "system {} of parcel {}: its point {why}; the system is located by the parcel's own polygon: move \
                  the point onto the lot it lies on, name that lot as a parcel it serves, or fix its parcel id",
-                self.systems.id(index),
+                self.systems.id(index, self.known.id_at(system.serves())),
                 parcel.id
             ),
         ));

@@ -166,7 +166,7 @@ impl Table for ScheduleTable<'_> {
                 .systems
                 .iter()
                 .find(|l| l.binds)
-                .map_or(Cell::Null, |l| Cell::Text(self.run.systems.id(l.index))),
+                .map_or(Cell::Null, |l| Cell::Text(self.run.systems.id(l.index, l.served_first(&p.id)))),
             Col::SystemLiesOn => text(r.systems.iter().find(|l| l.binds).and_then(|l| l.lies_on.as_deref())),
             Col::GeometryInvalid => text(p.geometry_invalid.as_deref()),
             Col::Citation => Cell::Text(Cow::Borrowed(e.citation.as_str())),

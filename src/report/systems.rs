@@ -117,7 +117,7 @@ impl Table for SystemTable<'_> {
         });
         let bool_cell = |b: Option<bool>| b.map_or(Cell::Null, Cell::Bool);
         match COLUMNS[column].0 {
-            "system_id" => Cell::Text(self.run.systems.id(line.index)),
+            "system_id" => Cell::Text(self.run.systems.id(line.index, line.served_first(&parcel.parcel.id))),
             "parcel_id" => Cell::Text(Cow::Borrowed(&parcel.parcel.id)),
             "also_serves" => text(line.partner.as_deref()),
             "lies_on" => text(line.lies_on.as_deref()),

@@ -131,6 +131,9 @@ pub struct Registered {
     also: u32,
     /// Its record number in the systems layer.
     record: u32,
+    /// Its place, from 1, among the systems serving the same parcel first, in record order: what names a
+    /// system in a layer without ids (`054289-191.00-1-4/2`).
+    ordinal: u16,
 }
 
 impl Registered {
@@ -179,8 +182,6 @@ pub struct Systems {
     starts: Vec<u32>,
     /// The systems of each parcel, by index into `list`, a parcel's in order of index.
     refs: Vec<u32>,
-    /// The layer's file name, which names a system that has no id of its own (`systems.geojson:12`).
-    file: Box<str>,
     /// The systems' points indexed, built the first time a lot asks whether one lies on it.
     points: std::sync::OnceLock<RTree<GeomWithData<[f64; 2], u32>>>,
 }
@@ -209,12 +210,13 @@ impl Systems {
         self.list.is_empty()
     }
 
-    /// The id of the system at `index`: the layer's, or for a layer without ids its file and record
-    /// (`systems.geojson:12`).
-    pub fn id(&self, index: u32) -> std::borrow::Cow<'_, str> {
+    /// The id of the system at `index`: the layer's, or for a layer without ids the id of the parcel it
+    /// serves first (`served`) and its place among that parcel's systems (`054289-191.00-1-4/2`), the same
+    /// whatever the file's format or name.
+    pub fn id(&self, index: u32, served: &str) -> std::borrow::Cow<'_, str> {
         match self.ids.get(index as usize) {
             Some(id) => std::borrow::Cow::Borrowed(id),
-            None => std::borrow::Cow::Owned(format!("{}:{}", self.file, self.get(index).record)),
+            None => std::borrow::Cow::Owned(format!("{served}/{}", self.get(index).ordinal)),
         }
     }
 
@@ -222,11 +224,6 @@ impl Systems {
     /// events name it by.
     pub fn own_id(&self, index: u32) -> Option<&str> {
         self.ids.get(index as usize).map(|id| &**id)
-    }
-
-    /// The system serving the parcel at `position` whose id is `id`.
-    pub fn named(&self, position: usize, id: &str) -> Option<u32> {
-        self.of(position).iter().copied().find(|&i| self.id(i) == id)
     }
 
     /// Whether the point of a system of the register lies on `shape` (inside it or on its edge).
@@ -302,7 +299,16 @@ impl<'a> SystemJoin<'a> {
 
     /// The register, the problems found, and how many systems' parcel ids found their parcel.
     pub fn finish(self) -> (Systems, Vec<Problem>, IdTally) {
-        let SystemJoin { path, list, ids, parcels, problems, tally, at, .. } = self;
+        let SystemJoin { mut list, ids, parcels, problems, tally, at, .. } = self;
+        // Each system's place among those serving the same parcel first, in record order.
+        let mut firsts: Vec<(u32, u32)> =
+            list.iter().enumerate().map(|(i, s)| (s.serves, i as u32)).collect();
+        firsts.sort_unstable();
+        for k in 0..firsts.len() {
+            let same = k > 0 && firsts[k - 1].0 == firsts[k].0;
+            let ordinal = if same { list[firsts[k - 1].1 as usize].ordinal.saturating_add(1) } else { 1 };
+            list[firsts[k].1 as usize].ordinal = ordinal;
+        }
         let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(list.len());
         for (i, s) in list.iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
@@ -324,8 +330,7 @@ impl<'a> SystemJoin<'a> {
         }
         let refs = pairs.into_iter().map(|(_, i)| i).collect();
         let ids = if at[2].is_some() { ids } else { Vec::new() };
-        let file = path.file_name().map_or_else(|| "systems".into(), |n| n.to_string_lossy().into());
-        (Systems { list, ids, starts, refs, file, points: std::sync::OnceLock::new() }, problems, tally)
+        (Systems { list, ids, starts, refs, points: std::sync::OnceLock::new() }, problems, tally)
     }
 
     /// The text of field `k` of a feature, when filled in.
@@ -405,7 +410,7 @@ impl<'a> SystemJoin<'a> {
         };
         let serves = u32::try_from(serves).unwrap_or(NONE);
         let record = u32::try_from(feature.record).unwrap_or(u32::MAX);
-        self.list.push(Registered { location, bottom, serves, also, record });
+        self.list.push(Registered { location, bottom, serves, also, record, ordinal: 0 });
         self.ids.extend(system_id);
         Ok(())
     }
