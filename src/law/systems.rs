@@ -177,7 +177,109 @@ pub fn grandfathered_by(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::vocabulary::EventKind;
     use crate::rules::RuleSet;
+
+    /// An event of `kind` on `date` naming `system` (and the system it `replaces`).
+    fn event(kind: EventKind, date: NaiveDate, system: Option<&str>, replaces: Option<&str>) -> Event {
+        let source =
+            crate::records::events::Source { path: std::path::Path::new("events.csv").into(), line: 2 };
+        Event {
+            parcel: 0,
+            kind,
+            date,
+            source,
+            values: Vec::new(),
+            system: system.map(Arc::from),
+            replaces: replaces.map(Arc::from),
+        }
+    }
+
+    fn named(kind: &str, date: NaiveDate) -> Event {
+        event(EventKind::named(kind).expect("a kind of the vocabulary"), date, None, None)
+    }
+
+    /// Art. V §VII.A.1: construction of a new system requires "a review of plans and acceptance by the Cayuga
+    /// County Health Department, prior to construction"; §III.B: no one shall build one "without obtaining the
+    /// requisite approval and permits". S-2 replaces S-1 on Friday 2026-05-01 with its plans accepted on
+    /// 2026-03-02 and its construction permit of 2026-03-20, both before it: a permitted new life, which
+    /// counts as its first inspection; S-1 is retired, replaced by S-2, its open duties closed. With the
+    /// permit only on 2026-06-03, after the work, the replacement is not permitted: S-2's life still begins
+    /// on 2026-05-01, but it counts as no inspection, and S-1's duties stay open.
+    #[test]
+    fn a_replaced_system_starts_a_new_life_counted_only_when_permitted() {
+        let rules = RuleSet::cayuga_art_v();
+        let replaced = event(SYSTEM_REPLACED, d(2026, 5, 1), Some("S-2"), Some("S-1"));
+        let permitted = [
+            named("plan-accepted", d(2026, 3, 2)),
+            named("construction-permit", d(2026, 3, 20)),
+            replaced.clone(),
+        ];
+        let new = life(&rules, &permitted, Some("S-2"), None);
+        assert_eq!(new, Life { since: Some(d(2026, 5, 1)), permitted: true, retired: None });
+        let old = life(&rules, &permitted, Some("S-1"), None);
+        assert_eq!(old.since, None);
+        assert_eq!(
+            old.retired,
+            Some(Retired::Replaced { on: d(2026, 5, 1), by: Some("S-2".into()), permitted: true })
+        );
+        let late =
+            [named("plan-accepted", d(2026, 3, 2)), replaced, named("construction-permit", d(2026, 6, 3))];
+        assert_eq!(life(&rules, &late, Some("S-2"), None).permitted, false);
+        assert!(matches!(
+            life(&rules, &late, Some("S-1"), None).retired,
+            Some(Retired::Replaced { permitted: false, .. })
+        ));
+        // A replacement that names no system is the parcel's one unnamed system's new life.
+        let unnamed = [
+            named("plan-accepted", d(2026, 3, 2)),
+            named("construction-permit", d(2026, 3, 20)),
+            named("system-replaced", d(2026, 5, 1)),
+        ];
+        assert_eq!(
+            life(&rules, &unnamed, None, None),
+            Life { since: Some(d(2026, 5, 1)), permitted: true, retired: None }
+        );
+    }
+
+    /// A system abandoned (the lot connected to a sewer, the building removed) ends its life on that day; an
+    /// event naming another system does not touch it, and one naming none concerns every system.
+    #[test]
+    fn an_abandoned_system_ends_its_life_and_events_concern_the_systems_they_name() {
+        let rules = RuleSet::cayuga_art_v();
+        let events = [
+            event(SYSTEM_ABANDONED, d(2025, 10, 1), Some("S-7"), None),
+            event(EventKind::named("complaint").expect("complaint"), d(2025, 11, 3), Some("S-8"), None),
+            named("transfer", d(2026, 2, 2)),
+        ];
+        assert_eq!(
+            life(&rules, &events, Some("S-7"), None).retired,
+            Some(Retired::Abandoned(d(2025, 10, 1)))
+        );
+        assert_eq!(life(&rules, &events, Some("S-8"), None).retired, None);
+        let kinds =
+            |id| -> Vec<&str> { concerning(&events, Some(id)).iter().map(|e| e.kind.as_str()).collect() };
+        assert_eq!(kinds("S-7"), ["system-abandoned", "transfer"]);
+        assert_eq!(kinds("S-8"), ["complaint", "transfer"]);
+    }
+
+    /// Art. V §IV.A puts the duties on "wastewater treatment systems": a lot of vacant land (New York RPS
+    /// class 311, "residential vacant land") with no system on record serving it or lying on it owes none; the
+    /// same lot with a system on it does, and so does an improved lot (210, one-family residence) with no
+    /// system on record, whose system the records simply lack. Whether a system lies on a lot is asked only of
+    /// a vacant one.
+    #[test]
+    fn a_vacant_lot_without_a_system_owes_no_system_duty() {
+        let rules = RuleSet::cayuga_art_v().systems;
+        assert_eq!(rules.vacant_classes, ["3"]);
+        assert!(without_system(&rules, Some("311"), || false));
+        assert!(without_system(&rules, Some(" 322 "), || false));
+        assert!(!without_system(&rules, Some("311"), || true));
+        assert!(!without_system(&rules, Some("210"), || panic!("asked of an improved lot")));
+        assert!(!without_system(&rules, None, || panic!("asked of a lot of no class")));
+        let none = SystemRules { vacant_classes: Vec::new(), ..rules };
+        assert!(!without_system(&none, Some("311"), || false));
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap_or(NaiveDate::MIN)

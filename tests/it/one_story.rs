@@ -9,7 +9,10 @@
 //!   obligation's due date and flag, the date a notice of the year mails (or the cannot-mail list holds), the
 //!   workload's backlog or year, and the HTML map's overdue flag;
 //! - the same counts in the map, the workload and the terminal summary;
-//! - the same distances in the buffer report as in the schedule.
+//! - the same distances in the buffer report as in the schedule;
+//! - the same systems: every system of the table of systems (`lakeshore systems`) under a parcel of the
+//!   schedule, the one that binds a parcel's row owing the row's inspection (so the obligation, the notice,
+//!   the workload and the map's), and none in service owing one earlier.
 //!
 //! The sample county runs in every `cargo test`; `.ci/run` also points `LAKESHORE_STORY_CONFIG` at a
 //! generated county of 10,000 parcels with an inspection history (and `LAKESHORE_BIN` at the release binary).
@@ -62,6 +65,8 @@ struct Duty {
     /// On public sewer or outside the county: the law does not apply.
     out_of_scope: bool,
     mhw_distance_ft: Option<f64>,
+    /// The system that binds the row (`system_id`), when the register gives the parcel systems.
+    system: String,
 }
 
 fn flag(text: &str) -> bool {
@@ -96,6 +101,7 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
             owed,
             out_of_scope: r["tier"] == "unscheduled" && (r["sewered"] == "true" || r["in_county"] == "false"),
             mhw_distance_ft: r["mhw_distance_ft"].parse().ok(),
+            system: r["system_id"].clone(),
         };
         duties.push((r["parcel_id"].clone(), duty));
     }
@@ -252,6 +258,40 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
         }
     }
     assert_eq!(flagged.len(), count_where(&|d| overdue(d)), "overdue parcels on the map");
+
+    // The table of systems: each system once, under a parcel of the schedule; the one the schedule row names
+    // binds it, owing the row's inspection (which the obligations, notices, workload and map were checked
+    // against above); no other system of the parcel in service owes one earlier; a retired one owes none.
+    run("systems", &["--format", "csv"], config, as_of, &dir("systems"));
+    let duty_of: BTreeMap<&String, &Duty> = duties.iter().map(|(id, d)| (id, d)).collect();
+    let mut listed = BTreeSet::new();
+    for r in rows(&dir("systems").join("systems.csv")) {
+        let (id, system) = (&r["parcel_id"], &r["system_id"]);
+        assert!(listed.insert(system.clone()), "system {system} listed twice");
+        let duty =
+            duty_of.get(id).unwrap_or_else(|| panic!("system {system} under {id}, not in the schedule"));
+        for other in [&r["also_serves"], &r["lies_on"]].into_iter().filter(|o| !o.is_empty()) {
+            assert!(ids.contains(other), "system {system}: {other} is not in the schedule");
+        }
+        let owed =
+            (!r["inspection_due"].is_empty()).then(|| (r["inspection_due"].clone(), flag(&r["overdue"])));
+        if r["life"] != "in service" {
+            assert!(owed.is_none() && !flag(&r["binds"]), "retired system {system} owes an inspection");
+            continue;
+        }
+        if flag(&r["binds"]) {
+            assert_eq!(&duty.system, system, "{id}: the schedule's system against the one that binds");
+            assert_eq!((&r["tier"], &owed), (&duty.tier, &duty.owed), "{id}: binding system {system}");
+        } else if let (Some((due, _)), Some((row_due, _))) = (&owed, &duty.owed) {
+            assert!(row_due <= due, "{id}: system {system} owes {due}, before the row's {row_due}");
+        }
+        if duty.out_of_scope {
+            assert!(owed.is_none(), "{id} is out of the law's scope but its system {system} owes {owed:?}");
+        }
+    }
+    for (id, d) in duties.iter().filter(|(_, d)| !d.system.is_empty()) {
+        assert!(listed.contains(&d.system), "{id}: system {} is not in the table of systems", d.system);
+    }
 
     // The buffer report finds the parcels within 500 ft of the mean-high-water line at the schedule's distances.
     run("buffer", &["--format", "csv", "--distance", "500"], config, as_of, &dir("buffer"));

@@ -415,3 +415,93 @@ impl<'a> SystemJoin<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crs::layer::Feature;
+
+    const FIELDS: [&str; 4] = ["PARCEL_ID", "BOTTOM_FT", "SYSTEM_ID", "PARCEL_ID_2"];
+
+    /// A system point at (x, 0) of record `record`, serving `parcel` (and `second`), with `id`.
+    fn feature(record: usize, parcel: &str, id: Option<&str>, second: Option<&str>, x: f64) -> Feature {
+        let text = |t: Option<&str>| t.map_or(Value::Null, |t| Value::Text(t.into()));
+        Feature {
+            record,
+            fid: None,
+            geometry: Ok(Geometry::Point(Point::new(x, 0.0))),
+            values: vec![text(Some(parcel)), Value::Number(730.5), text(id), text(second)],
+        }
+    }
+
+    /// Joins `features` to the parcels A (position 0), B (1) and C (2).
+    fn join(features: &[Feature]) -> (Systems, Vec<Problem>) {
+        let fields: Vec<String> = FIELDS.iter().map(|f| f.to_string()).collect();
+        let names =
+            system_fields(&fields, &FieldNames::default(), Path::new("systems.geojson")).expect("fields");
+        assert_eq!(
+            (names.id.as_deref(), names.second.as_deref()),
+            (Some("SYSTEM_ID"), Some("PARCEL_ID_2")),
+            "detected"
+        );
+        let position = |id: &str| ["A", "B", "C"].iter().position(|p| *p == id);
+        let mut join = SystemJoin::new(Path::new("systems.geojson"), &fields, &names, (3, &position));
+        join.add(features);
+        let (systems, problems, _) = join.finish();
+        (systems, problems)
+    }
+
+    /// Art. V §IV.A: "All wastewater treatment systems must have a completed inspection report": a lot may
+    /// hold two systems and a system may serve two lots, so the register keeps every one. Parcel A has two
+    /// systems (records 1 and 3); record 2 serves B and C; record 4 repeats the id S-1 and is reported, not
+    /// kept; record 5 names a second parcel that does not exist: it is reported and serves C alone.
+    #[test]
+    fn the_register_keeps_every_system_with_the_parcels_it_serves() {
+        let (systems, problems) = join(&[
+            feature(1, "A", Some("S-1"), None, 10.0),
+            feature(2, "B", Some("S-2"), Some("C"), 20.0),
+            feature(3, "A", Some("S-3"), None, 30.0),
+            feature(4, "B", Some("S-1"), None, 40.0),
+            feature(5, "C", Some("S-5"), Some("Z"), 50.0),
+        ]);
+        assert_eq!(systems.len(), 4);
+        let ids = |position: usize| -> Vec<String> {
+            systems.of(position).iter().map(|&i| systems.id(i, "unused").into_owned()).collect()
+        };
+        assert_eq!(ids(0), ["S-1", "S-3"]);
+        assert_eq!(ids(1), ["S-2"]);
+        assert_eq!(ids(2), ["S-2", "S-5"]);
+        let shared = systems.get(systems.of(1)[0]);
+        assert_eq!((shared.serves(), shared.also_serves(), shared.bottom_ft()), (1, Some(2), Some(730.5)));
+        assert_eq!(systems.own_id(systems.of(0)[1]), Some("S-3"));
+        let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(told.len(), 2, "{told:?}");
+        assert!(told[0].contains("record 4") && told[0].contains("S-1 is used twice"), "{told:?}");
+        assert!(told[1].contains("record 5") && told[1].contains("parcel Z"), "{told:?}");
+    }
+
+    /// A layer without ids names each system by the parcel it serves first and its place among that
+    /// parcel's systems, in record order: the same whatever the file is called.
+    #[test]
+    fn a_system_without_an_id_is_named_by_its_parcel_and_place() {
+        let fields: Vec<String> = ["PARCEL_ID"].iter().map(|f| f.to_string()).collect();
+        let names = system_fields(&fields, &FieldNames::default(), Path::new("s.shp")).expect("fields");
+        let position = |id: &str| ["A", "B"].iter().position(|p| *p == id);
+        let mut join = SystemJoin::new(Path::new("s.shp"), &fields, &names, (2, &position));
+        let point = |record: usize, parcel: &str| Feature {
+            record,
+            fid: None,
+            geometry: Ok(Geometry::Point(Point::new(0.0, 0.0))),
+            values: vec![Value::Text(parcel.into())],
+        };
+        join.add(&[point(1, "B"), point(2, "A"), point(3, "B")]);
+        let (systems, problems, _) = join.finish();
+        assert!(problems.is_empty());
+        let named: Vec<String> = (0..2)
+            .flat_map(|p| systems.of(p).iter().map(move |&i| (p, i)))
+            .map(|(p, i)| systems.id(i, ["A", "B"][p]).into_owned())
+            .collect();
+        assert_eq!(named, ["A/1", "B/1", "B/2"]);
+        assert_eq!(systems.own_id(0), None);
+    }
+}
