@@ -333,6 +333,12 @@ pub fn stream_schedule_in_blocks(
             notes: said,
         } = records?;
         problems.extend(more);
+        problems.extend(records::unknown_systems(
+            &systems,
+            &events,
+            &inspections,
+            config.layers.history.as_deref(),
+        ));
         notes.extend(said);
         columns.extend(system_joined);
         let warnings = Warnings::new(system_names.as_ref());

@@ -319,3 +319,39 @@ fn late_reports(rules: &RuleSet, as_of: NaiveDate) -> Option<LateReports> {
     let deadline = rules.inspection_report.as_ref()?;
     Some(LateReports { business_days: deadline.business_days, since: rules.record.met_late_since(as_of) })
 }
+
+/// The records that name a system the register does not give their parcel: an event's `system_id` or
+/// `replaces`, an inspection's `system_id`. Each is reported at its line; the record still counts for its
+/// parcel, naming no system the register knows.
+pub(super) fn unknown_systems(
+    systems: &Systems,
+    events: &[Event],
+    inspections: &Inspections,
+    history: Option<&Path>,
+) -> Vec<Problem> {
+    let known = |parcel: usize, id: &str| systems.of(parcel).iter().any(|&i| systems.own_id(i) == Some(id));
+    let told = |path: &Path, line: usize, column: &str, id: &str| {
+        Problem::new(
+            path,
+            crate::records::line(path, line),
+            format!(
+                "{column} {id} is not a system of this row's parcel in the systems layer (its SYSTEM_ID); fix the \
+                 id, or add the system to the systems layer"
+            ),
+        )
+    };
+    let mut problems = Vec::new();
+    for event in events {
+        for (column, id) in [("system_id", &event.system), ("replaces", &event.replaces)] {
+            if let Some(id) = id.as_deref().filter(|id| !known(event.parcel, id)) {
+                problems.push(told(&event.source.path, event.source.line, column, id));
+            }
+        }
+    }
+    if let Some(path) = history {
+        for named in inspections.named.iter().filter(|n| !known(n.parcel, &n.system)) {
+            problems.push(told(path, named.line, "system_id", &named.system));
+        }
+    }
+    problems
+}

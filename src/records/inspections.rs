@@ -239,6 +239,8 @@ pub struct Named {
     pub latest: LastInspection,
     /// Its latest received report with findings.
     pub report: Option<Box<Report>>,
+    /// The line of the file its first row starts on.
+    pub line: usize,
 }
 
 impl Inspections {
@@ -321,6 +323,7 @@ pub fn read_inspections(
                     system: system.clone(),
                     latest: this.clone(),
                     report: None,
+                    line,
                 });
                 (&mut entry.latest, Some(&mut entry.report))
             }

@@ -56,6 +56,7 @@ fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, 
         }
     }
     std::fs::write(county.join("systems.geojson"), layer()).expect("written");
+    add_named_inspections(&county.join("history.csv"));
     let out = county.join("out");
     let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .arg(command)
@@ -72,6 +73,28 @@ fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, 
     let problems = read("problems.csv");
     let _ = std::fs::remove_dir_all(&county);
     (rows, problems)
+}
+
+/// The inspections file with a `system_id` column: blank on every row there was, and two rows more for
+/// 128.05-1-6, one naming S-C and one naming S-Z, which the systems layer does not have.
+fn add_named_inspections(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("history.csv");
+    let mut records = common::csv_records(&text);
+    let width = records[0].len();
+    for (k, record) in records.iter_mut().enumerate() {
+        record.push(if k == 0 { "system_id".into() } else { String::new() });
+    }
+    for (date, system) in [("2026-12-01", "S-C"), ("2026-12-02", "S-Z")] {
+        let mut row = vec![String::new(); width + 1];
+        row[..3].clone_from_slice(&["054689-128.05-1-6".into(), date.into(), "pass".into()]);
+        row[width] = system.into();
+        records.push(row);
+    }
+    let mut out = csv::Writer::from_path(path).expect("history.csv");
+    for record in records {
+        out.write_record(record).expect("written");
+    }
+    out.flush().expect("written");
 }
 
 #[test]
@@ -103,6 +126,9 @@ fn a_system_is_judged_on_the_lot_it_lies_on() {
         .map(|p| p["problem"].clone())
         .collect();
     assert_eq!(told.len(), 2, "{told:?}");
+    let history: Vec<&String> =
+        problems.iter().filter(|p| p["file"].ends_with("history.csv")).map(|p| &p["problem"]).collect();
+    assert!(history.iter().any(|t| t.contains("system_id S-Z is not a system")), "{history:?}");
     assert!(
         told.iter().any(|t| t.contains("S-A") && t.contains("lies on parcel 054689-128.05-1-3")),
         "{told:?}"
@@ -129,4 +155,21 @@ fn the_parcel_row_takes_the_system_that_binds() {
     // 128.05-1-2's system could not be placed: the row stands on its own polygon, lakefront, basis parcel.
     let two = row("054689-128.05-1-2");
     assert_eq!([&two["tier"], &two["basis"], &two["system_id"]], ["lakefront", "parcel", "S-A"]);
+    // 128.05-1-6, watershed every 5 years (..., 2021-11-01, 2026-11-01, 2031-11-01): its inspection of
+    // 2022-04-15 names no system and answered 2026-11-01 for both systems; the one of 2026-12-01 names S-C
+    // and answers 2031-11-01 for S-C alone, which then owes 2036-11-01. S-D still owes 2031-11-01, earlier:
+    // it binds the row.
+    let six = row("054689-128.05-1-6");
+    assert_eq!(
+        [&six["tier"], &six["status"], &six["inspection_due"], &six["system_id"]],
+        ["watershed", "current", "2031-11-01", "S-D"]
+    );
+}
+
+#[test]
+fn an_inspection_that_names_a_system_answers_it_alone() {
+    let (systems, _) = run("systems", "systems.csv", "system_id");
+    let due = |id: &str| (systems[id]["inspection_due"].clone(), systems[id]["binds"].clone());
+    assert_eq!(due("S-C"), ("2036-11-01".into(), "false".into()));
+    assert_eq!(due("S-D"), ("2031-11-01".into(), "true".into()));
 }
