@@ -10,7 +10,7 @@ use crate::classify::parcels::ParcelRecord;
 use crate::law::coverage::{explain_into, Decision, Exclusion};
 use crate::law::periodic::{standing, DueGrid, Owed, Standing, Status};
 use crate::law::permits::{permit_for, Permit};
-use crate::law::systems::{concerning, grandfathered, life, Life};
+use crate::law::systems::{concerning, grandfathered, Life};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::records::events::Event;
@@ -86,6 +86,18 @@ pub struct SystemLine {
 }
 
 impl Row {
+    /// A row that stands for no parcel (position `usize::MAX`): the place of a record in a block whose row
+    /// comes later or not at all, taken out before the block is handed on.
+    pub fn none() -> Row {
+        Row {
+            at: usize::MAX,
+            parcel: ParcelRecord::empty(),
+            facts: None,
+            entry: Entry::unscheduled(None, Text::default(), None),
+            systems: Vec::new(),
+        }
+    }
+
     /// The facts and entry of one of the row's systems while in service: the row's own for the system that
     /// binds.
     pub fn of_system<'a>(&'a self, line: &'a SystemLine) -> Option<(Option<&'a Facts>, &'a Entry)> {
@@ -110,9 +122,9 @@ impl SystemLine {
 
 /// Which of a parcel's systems in service binds its row: the one whose periodic inspection is due first (a
 /// scheduled system before one no rule schedules), the first of them on a tie.
-pub fn binding(entries: &[&Entry]) -> Option<usize> {
+pub fn binding<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Option<usize> {
     let due = |e: &Entry| e.owed.as_ref().map(|o| o.due).or(e.next_due).unwrap_or(NaiveDate::MAX);
-    (0..entries.len()).min_by_key(|&i| (entries[i].rule.is_none(), due(entries[i]), i))
+    entries.into_iter().enumerate().min_by_key(|&(i, e)| (e.rule.is_none(), due(e), i)).map(|(i, _)| i)
 }
 
 impl Row {
@@ -218,6 +230,8 @@ pub struct ParcelRecords<'a> {
     pub has_history: bool,
     /// The system the entry is for, by the register's id; `None` for a parcel's one unnamed system.
     pub system: Option<&'a str>,
+    /// That system's life ([`life`]) on the as-of date.
+    pub life: &'a Life,
 }
 
 /// The schedule entry of a parcel on `as_of`: unscheduled when no rule schedules it (with the exclusion and
@@ -231,7 +245,7 @@ pub fn entry(
     facts: Option<&Facts>,
     records: &ParcelRecords<'_>,
 ) -> Entry {
-    let &ParcelRecords { at, last, events, inspections, has_history, system } = records;
+    let &ParcelRecords { at, last, events, inspections, has_history, system, life } = records;
     // An inspection that names a system answers it alone; one that names none answers every system.
     let named = system.and_then(|id| inspections.named(at, id));
     let last = match (last, named.map(|n| &n.latest)) {
@@ -239,8 +253,6 @@ pub fn entry(
         (a, b) => a.or(b),
     }
     .cloned();
-    let installed = inspections.installed.get(at).copied().flatten();
-    let life = life(rules, events, system, installed);
     let events = concerning(events, system);
     let mut entry = match decision {
         None => Entry::unscheduled(None, Text::default(), last),

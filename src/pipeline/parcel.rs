@@ -24,14 +24,13 @@ use crate::crs::layer::Feature;
 use crate::law::coverage::{Decision, Exclusion};
 use crate::law::judge;
 use crate::law::schedule::{binding, entry, Entry, ParcelRecords, Row, SystemLine};
-use crate::law::systems::{life, without_system, Retired};
+use crate::law::systems::{life, without_system, Life, Retired};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::Text;
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -111,23 +110,28 @@ impl<'r> Scheduler<'r> {
         let Layer { path, crs, schema, columns } = self.layer;
         let found = Mutex::new(Vec::new());
         let changed = Mutex::new(None);
-        let rows: Vec<Row> = features
+        // Each feature gives a row in its place (collected without a copy); a parcel that waits, or a record
+        // that changed, leaves a row with no position, taken out after.
+        let mut rows: Vec<Row> = features
             .into_par_iter()
-            .filter_map(|feature| {
+            .map(|feature| {
                 let (parcel, problems) = parcel_record(feature, columns, schema, path, crs);
                 if !problems.is_empty() {
                     found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
                 }
                 match self.known.slot(&parcel.id, parcel.record) {
-                    Some(at) => self.parcel(parcel, at),
+                    Some(at) => self.parcel(parcel, at).unwrap_or_else(Row::none),
                     None => {
                         let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
                         changed.get_or_insert((parcel.record, parcel.id.clone()));
-                        None
+                        Row::none()
                     }
                 }
             })
             .collect();
+        if rows.iter().any(|row| row.at == usize::MAX) {
+            rows.retain(|row| row.at != usize::MAX);
+        }
         if let Some((record, id)) = changed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(Error::format(
                 path,
@@ -186,21 +190,16 @@ impl<'r> Scheduler<'r> {
             },
             _ => Vec::new(),
         };
-        let records = |system: Option<&'r str>| ParcelRecords {
-            at,
-            last: self.history.and_then(|h| h[at].as_ref()),
-            events: events_of(self.events, at),
-            inspections: self.inspections,
-            has_history: self.history.is_some(),
-            system,
-        };
         let (rules, as_of) = (&*self.config.rules, self.config.as_of);
+        let events = events_of(self.events, at);
+        let installed = self.inspections.installed.get(at).copied().flatten();
         let shape = match parcel.defect {
             None => parcel.shape.take(),
             Some(_) => None,
         };
         let Some(shape) = shape else {
-            let entry = entry(rules, as_of, None, None, &records(None));
+            let life = life(rules, events, None, installed);
+            let entry = entry(rules, as_of, None, None, &self.records(at, events, None, &life));
             self.progress.advance();
             return Some(Row { at, parcel, facts: None, entry, systems: Vec::new() });
         };
@@ -213,41 +212,49 @@ impl<'r> Scheduler<'r> {
             system: None,
             lot: None,
         };
+        // Each system in service judged on its own: the first one's facts and entry kept here, the others'
+        // on their lines until the one that binds is known.
         let mut lines: Vec<SystemLine> = Vec::with_capacity(registered.len());
-        let mut outcomes: Vec<(Facts, Entry)> = Vec::with_capacity(registered.len());
+        let mut first: Option<(Facts, Entry)> = None;
         for (&index, place) in registered.iter().zip(&places) {
             let own = self.systems.own_id(index);
-            let life =
-                life(rules, records(own).events, own, self.inspections.installed.get(at).copied().flatten());
+            let life = life(rules, events, own, installed);
+            let registered = self.systems.get(index);
             let (system, lot, lies_on) = match place {
-                Place::Here => (Some(self.systems.get(index).system()), None, None),
-                Place::On(host) => (
-                    Some(self.systems.get(index).system()),
-                    Some(lot(self.world, &host.shape)),
-                    Some(host.id.clone()),
-                ),
+                Place::Here => (Some(registered.system()), None, None),
+                Place::On(host) => {
+                    (Some(registered.system()), Some(lot(self.world, &host.shape)), Some(host.id.clone()))
+                }
                 Place::Unplaced => (None, None, None),
             };
-            let placed = system.is_some();
-            let registered = self.systems.get(index);
             let listed_here = registered.serves() == at;
             let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
             let partner = other.filter(|&p| p != at).map(|p| ParcelId::from(self.known.id_at(p)));
-            if life.retired.is_none() {
-                let (facts, decision) = self.judge(&parcel.id, &mut input, system, lot);
-                let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(own));
-                outcomes.push((facts, entry));
-            }
-            lines.push(SystemLine {
+            let mut line = SystemLine {
                 index,
                 listed_here,
                 partner,
                 lies_on,
-                placed,
+                placed: system.is_some(),
                 life,
                 own: None,
                 binds: false,
-            });
+            };
+            if line.life.retired.is_none() {
+                let (facts, decision) = self.judge(&parcel.id, &mut input, system, lot);
+                let entry = entry(
+                    rules,
+                    as_of,
+                    Some(decision),
+                    Some(&facts),
+                    &self.records(at, events, own, &line.life),
+                );
+                match first {
+                    None => first = Some((facts, entry)),
+                    Some(_) => line.own = Some(Box::new((facts, entry))),
+                }
+            }
+            lines.push(line);
         }
         let vacant = lines.is_empty()
             && without_system(&rules.systems, parcel.class.as_deref(), || self.systems.any_on(&input.shape));
@@ -255,42 +262,47 @@ impl<'r> Scheduler<'r> {
             // A vacant lot with no system on record: classified for the map, owing no system duty.
             let (facts, _) = self.judge(&parcel.id, &mut input, None, None);
             let last = self.history.and_then(|h| h[at].clone());
-            (
-                Some(facts),
-                Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last),
-            )
-        } else if lines.is_empty() || (outcomes.is_empty() && !all_abandoned(&lines)) {
+            let entry = Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last);
+            (Some(facts), entry)
+        } else if let Some(first) = first {
+            let (facts, entry) = bind(&mut lines, first);
+            (Some(facts), entry)
+        } else if lines.is_empty() || !all_abandoned(&lines) {
             // No system on record, or none in service but one replaced by a system the register lacks: the
             // parcel's one system, located by its polygon.
             let (facts, decision) = self.judge(&parcel.id, &mut input, None, None);
-            let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(None));
+            let life = life(rules, events, None, installed);
+            let entry =
+                entry(rules, as_of, Some(decision), Some(&facts), &self.records(at, events, None, &life));
             (Some(facts), entry)
-        } else if outcomes.is_empty() {
+        } else {
             // Every system on record abandoned: the lot has none in service.
             let last = self.history.and_then(|h| h[at].clone());
             (None, Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last))
-        } else {
-            let entries: Vec<&Entry> = outcomes.iter().map(|(_, e)| e).collect();
-            let binds = binding(&entries).unwrap_or(0);
-            let mut active = lines.iter_mut().filter(|l| l.life.retired.is_none());
-            let mut row = None;
-            for (k, outcome) in outcomes.into_iter().enumerate() {
-                let Some(line) = active.next() else { break };
-                if k == binds {
-                    line.binds = true;
-                    row = Some(outcome);
-                } else {
-                    line.own = Some(Box::new(outcome));
-                }
-            }
-            match row {
-                Some((facts, entry)) => (Some(facts), entry),
-                None => (None, Entry::unscheduled(None, Text::default(), None)),
-            }
         };
         (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
         self.progress.advance();
         Some(Row { at, parcel, facts, entry, systems: lines })
+    }
+
+    /// What the record files say of the parcel at `at`, whose events are `events`, for its system `system`
+    /// (`None`: its one unnamed system), whose life is `life`.
+    fn records<'a>(
+        &'a self,
+        at: usize,
+        events: &'a [Event],
+        system: Option<&'a str>,
+        life: &'a Life,
+    ) -> ParcelRecords<'a> {
+        ParcelRecords {
+            at,
+            last: self.history.and_then(|h| h[at].as_ref()),
+            events,
+            inspections: self.inspections,
+            has_history: self.history.is_some(),
+            system,
+            life,
+        }
     }
 
     /// The facts of the parcel `input` with its `system` (`None`: located by the parcel's polygon) lying
@@ -396,6 +408,23 @@ impl<'r> Scheduler<'r> {
             ));
         }
     }
+}
+
+/// The facts and entry of the system of `lines` that binds the row, marked so; `first` is those of the first
+/// system in service, and the other systems in service hold theirs on their lines. The first's go on its
+/// line when another binds.
+fn bind(lines: &mut [SystemLine], first: (Facts, Entry)) -> (Facts, Entry) {
+    let mut active: Vec<&mut SystemLine> = lines.iter_mut().filter(|l| l.life.retired.is_none()).collect();
+    let entries =
+        std::iter::once(&first.1).chain(active.iter().skip(1).filter_map(|l| l.own.as_ref().map(|o| &o.1)));
+    let binds = binding(entries).unwrap_or(0);
+    active[binds].binds = true;
+    if binds == 0 {
+        return first;
+    }
+    let taken = active[binds].own.take().map_or(first.clone(), |own| *own);
+    active[0].own = Some(Box::new(first));
+    taken
 }
 
 /// Whether every system of `lines` was abandoned (none replaced).

@@ -361,6 +361,25 @@ impl ParcelColumns {
 }
 
 impl ParcelRecord {
+    /// A record of nothing: no id, no record number, no attributes, no shape.
+    pub fn empty() -> Self {
+        ParcelRecord {
+            id: ParcelId::from(""),
+            record: 0,
+            fid: None,
+            town: None,
+            sewer: None,
+            swis: None,
+            owner: None,
+            class: None,
+            location: None,
+            mailing: None,
+            shape: None,
+            defect: None,
+            geometry_invalid: None,
+        }
+    }
+
     /// Where the record is, as problems name it: `record 3`, or `record 3 (fid 0)`.
     pub fn location(&self) -> Location {
         Location::record(self.record, self.fid)

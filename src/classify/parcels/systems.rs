@@ -300,35 +300,42 @@ impl<'a> SystemJoin<'a> {
     /// The register, the problems found, and how many systems' parcel ids found their parcel.
     pub fn finish(self) -> (Systems, Vec<Problem>, IdTally) {
         let SystemJoin { mut list, ids, parcels, problems, tally, at, .. } = self;
-        // Each system's place among those serving the same parcel first, in record order.
-        let mut firsts: Vec<(u32, u32)> =
-            list.iter().enumerate().map(|(i, s)| (s.serves, i as u32)).collect();
-        firsts.sort_unstable();
-        for k in 0..firsts.len() {
-            let same = k > 0 && firsts[k - 1].0 == firsts[k].0;
-            let ordinal = if same { list[firsts[k - 1].1 as usize].ordinal.saturating_add(1) } else { 1 };
-            list[firsts[k].1 as usize].ordinal = ordinal;
-        }
-        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(list.len());
-        for (i, s) in list.iter().enumerate() {
-            let i = u32::try_from(i).unwrap_or(u32::MAX);
-            pairs.push((s.serves, i));
-            if s.also != NONE && s.also != s.serves {
-                pairs.push((s.also, i));
-            }
-        }
-        pairs.sort_unstable();
+        // Each parcel's systems, by counting (no sort): how many serve each parcel, then each system in
+        // record order into its parcels' places.
+        let served = |s: &Registered| {
+            let also = (s.also != NONE && s.also != s.serves).then_some(s.also);
+            std::iter::once(s.serves).chain(also).map(|p| p as usize)
+        };
         let mut starts = Vec::new();
-        if !pairs.is_empty() {
+        let mut refs = Vec::new();
+        if !list.is_empty() {
             starts = vec![0u32; parcels + 1];
-            for &(p, _) in &pairs {
-                starts[p as usize + 1] += 1;
+            for s in &list {
+                served(s).for_each(|p| starts[p + 1] += 1);
             }
             for i in 0..parcels {
                 starts[i + 1] += starts[i];
             }
+            let mut next: Vec<u32> = starts[..parcels].to_vec();
+            refs = vec![0u32; starts[parcels] as usize];
+            for (i, s) in list.iter().enumerate() {
+                for p in served(s) {
+                    refs[next[p] as usize] = u32::try_from(i).unwrap_or(u32::MAX);
+                    next[p] += 1;
+                }
+            }
+            // Each system's place among those serving the same parcel first, in record order.
+            for p in 0..parcels {
+                let mut ordinal = 0u16;
+                for k in starts[p]..starts[p + 1] {
+                    let system = &mut list[refs[k as usize] as usize];
+                    if system.serves as usize == p {
+                        ordinal = ordinal.saturating_add(1);
+                        system.ordinal = ordinal;
+                    }
+                }
+            }
         }
-        let refs = pairs.into_iter().map(|(_, i)| i).collect();
         let ids = if at[2].is_some() { ids } else { Vec::new() };
         (Systems { list, ids, starts, refs, points: std::sync::OnceLock::new() }, problems, tally)
     }
