@@ -159,6 +159,7 @@ impl Entry {
             citation,
             permit: None,
             grandfathered: None,
+            new_life: None,
         }
     }
 
@@ -201,6 +202,9 @@ pub struct Entry {
     /// Whether the parcel's system is grandfathered ([`grandfathered`]), when the rule set and the
     /// inspections file say.
     pub grandfathered: Option<bool>,
+    /// The day its system began a life permitted before its construction ([`Life`]): findings before it were
+    /// made on the system it replaced, and oblige nothing of this one.
+    pub new_life: Option<NaiveDate>,
 }
 
 /// What the record files say of one parcel, as its entry needs them.
@@ -271,9 +275,11 @@ pub fn entry(
                 citation: rule.citation,
                 permit: None,
                 grandfathered: None,
+                new_life: None,
             }
         }
     };
+    entry.new_life = life.since.filter(|_| life.permitted);
     // A parcel the law does not reach (public sewer, outside the county) gets no class or permit. Findings
     // belong to the system they were made on: a permitted new system leaves those before it behind.
     let report = match (
