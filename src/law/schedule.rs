@@ -14,7 +14,7 @@ use crate::law::systems::{concerning, grandfathered, life, Life};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::records::events::Event;
-use crate::records::inspections::{Inspections, LastInspection};
+use crate::records::inspections::{Inspections, LastInspection, Named};
 use crate::rules::{RuleSet, Text};
 
 /// A parcel's tier: the matching periodic rule's, or none.
@@ -222,6 +222,9 @@ pub struct ParcelRecords<'a> {
     pub has_history: bool,
     /// The system the entry is for, by the register's id; `None` for a parcel's one unnamed system.
     pub system: Option<&'a str>,
+    /// The position of the other parcel the system serves, when it serves two: an inspection naming the system
+    /// filed under that parcel inspected it too.
+    pub partner: Option<usize>,
 }
 
 /// The schedule entry of a parcel on `as_of`: unscheduled when no rule schedules it (with the exclusion and
@@ -235,10 +238,14 @@ pub fn entry(
     facts: Option<&Facts>,
     records: &ParcelRecords<'_>,
 ) -> Entry {
-    let &ParcelRecords { at, last, events, inspections, has_history, system } = records;
-    // An inspection that names a system answers it alone; one that names none answers every system.
-    let named = system.and_then(|id| inspections.named(at, id));
-    let last = match (last, named.map(|n| &n.latest)) {
+    let &ParcelRecords { at, last, events, inspections, has_history, system, partner } = records;
+    // An inspection that names a system answers it alone, under whichever parcel it serves the row names; one
+    // that names none answers every system of its parcel.
+    let named: Vec<&Named> = system
+        .map(|id| std::iter::once(at).chain(partner).filter_map(|p| inspections.named(p, id)).collect())
+        .unwrap_or_default();
+    let named_last = named.iter().map(|n| &n.latest).max_by_key(|l| l.date);
+    let last = match (last, named_last) {
         (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
         (a, b) => a.or(b),
     }
@@ -284,7 +291,7 @@ pub fn entry(
     // belong to the system they were made on: a permitted new system leaves those before it behind.
     let report = match (
         inspections.reports.get(at).and_then(|r| r.as_deref()),
-        named.and_then(|n| n.report.as_deref()),
+        named.iter().filter_map(|n| n.report.as_deref()).max_by_key(|r| r.date),
     ) {
         (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
         (a, b) => a.or(b),

@@ -186,13 +186,14 @@ impl<'r> Scheduler<'r> {
             },
             _ => Vec::new(),
         };
-        let records = |system: Option<&'r str>| ParcelRecords {
+        let records = |system: Option<&'r str>, partner: Option<usize>| ParcelRecords {
             at,
             last: self.history.and_then(|h| h[at].as_ref()),
             events: events_of(self.events, at),
             inspections: self.inspections,
             has_history: self.history.is_some(),
             system,
+            partner,
         };
         let (rules, as_of) = (&*self.config.rules, self.config.as_of);
         let shape = match parcel.defect {
@@ -200,7 +201,7 @@ impl<'r> Scheduler<'r> {
             Some(_) => None,
         };
         let Some(shape) = shape else {
-            let entry = entry(rules, as_of, None, None, &records(None));
+            let entry = entry(rules, as_of, None, None, &records(None, None));
             self.progress.advance();
             return Some(Row { at, parcel, facts: None, entry, systems: Vec::new() });
         };
@@ -217,8 +218,12 @@ impl<'r> Scheduler<'r> {
         let mut outcomes: Vec<(Facts, Entry)> = Vec::with_capacity(registered.len());
         for (&index, place) in registered.iter().zip(&places) {
             let own = self.systems.own_id(index);
-            let life =
-                life(rules, records(own).events, own, self.inspections.installed.get(at).copied().flatten());
+            let life = life(
+                rules,
+                records(own, None).events,
+                own,
+                self.inspections.installed.get(at).copied().flatten(),
+            );
             let (system, lot, lies_on) = match place {
                 Place::Here => (Some(self.systems.get(index).system()), None, None),
                 Place::On(host) => (
@@ -232,10 +237,11 @@ impl<'r> Scheduler<'r> {
             let registered = self.systems.get(index);
             let listed_here = registered.serves() == at;
             let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
-            let partner = other.filter(|&p| p != at).map(|p| ParcelId::from(self.known.id_at(p)));
+            let other = other.filter(|&p| p != at);
+            let partner = other.map(|p| ParcelId::from(self.known.id_at(p)));
             if life.retired.is_none() {
                 let (facts, decision) = self.judge(&parcel.id, &mut input, system, lot);
-                let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(own));
+                let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(own, other));
                 outcomes.push((facts, entry));
             }
             lines.push(SystemLine {
@@ -263,7 +269,7 @@ impl<'r> Scheduler<'r> {
             // No system on record, or none in service but one replaced by a system the register lacks: the
             // parcel's one system, located by its polygon.
             let (facts, decision) = self.judge(&parcel.id, &mut input, None, None);
-            let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(None));
+            let entry = entry(rules, as_of, Some(decision), Some(&facts), &records(None, None));
             (Some(facts), entry)
         } else if outcomes.is_empty() {
             // Every system on record abandoned: the lot has none in service.
