@@ -44,5 +44,6 @@ mod scratch;
 mod shared_reference;
 mod spreadsheets;
 mod streaming;
+mod systems_register;
 mod workbook_limits;
 mod workload;
