@@ -9,7 +9,7 @@
 //! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-bad --bad
 //! ```
 //!
-//! `sample` writes the hand-designed sample county (about sixty parcels, each one a case of the
+//! `sample` writes the hand-designed sample county (about seventy parcels, each one a case of the
 //! law; see `data/sample/README.md` and `tests/golden/sample/expected.csv`). `sample-problems` writes the same
 //! county with the mistakes real files hold (a bow-tie parcel, a duplicate id, bad record rows), each of which
 //! lakeshore reports. `bench` writes a large

@@ -31,6 +31,15 @@ pub struct Parcel {
     pub mail_street: Option<&'static str>,
     /// Absorption-field point and its bottom elevation (ft), if the county mapped it.
     pub system: Option<(Pt, Option<f64>)>,
+    /// The `SYSTEM_ID` of `system`; `None`: numbered `S-0001`, `S-0002`, ... in the layer's order.
+    pub system_id: Option<&'static str>,
+    /// The print key of the owner's other lot the point of `system` lies on (a system across the road), when
+    /// it does not lie on this one.
+    pub system_on: Option<&'static str>,
+    /// More systems of the lot, each written after `system`: (`SYSTEM_ID`, point, bottom elevation).
+    pub more_systems: Vec<(&'static str, Pt, Option<f64>)>,
+    /// The print key of a second lot `system` serves (`PARCEL_ID_2`), in the same town.
+    pub shared_with: Option<&'static str>,
     /// Inspections: (date, result).
     pub history: &'static [(&'static str, &'static str)],
     /// The case this parcel stands for (README).
@@ -119,6 +128,30 @@ impl Parcel {
         self
     }
 
+    /// The id of the lot's system (`system`).
+    fn system_id(mut self, id: &'static str) -> Self {
+        self.system_id = Some(id);
+        self
+    }
+
+    /// The lot's system lies on the owner's lot `key`, not on this one.
+    fn system_on(mut self, key: &'static str) -> Self {
+        self.system_on = Some(key);
+        self
+    }
+
+    /// The lot's system serves the lot `key` too.
+    fn shared_with(mut self, key: &'static str) -> Self {
+        self.shared_with = Some(key);
+        self
+    }
+
+    /// One more system on the lot.
+    fn another_system(mut self, id: &'static str, x: f64, y: f64, bottom_ft: Option<f64>) -> Self {
+        self.more_systems.push((id, (x, y), bottom_ft));
+        self
+    }
+
     fn history(mut self, rows: &'static [(&'static str, &'static str)]) -> Self {
         self.history = rows;
         self
@@ -154,6 +187,10 @@ fn parcel(
         mail: None,
         mail_street: None,
         system: None,
+        system_id: None,
+        system_on: None,
+        more_systems: Vec::new(),
+        shared_with: None,
         history: &[],
         case,
         distance,
@@ -193,11 +230,15 @@ const OWNERS: &[&str] = &[
 mod elsewhere;
 #[path = "parcels_owasco_shores.rs"]
 mod owasco_shores;
+#[path = "parcels_systems.rs"]
+mod systems;
 
 /// Every parcel of the sample, in no particular order (the outputs are sorted by id).
 pub fn parcels() -> Vec<Parcel> {
     let mut all = owasco_shores::parcels();
     all.extend(elsewhere::parcels());
+    // The register of systems' lots come last, so the lots before them keep their records, owners and boxes.
+    all.extend(systems::parcels());
     for (i, p) in all.iter_mut().enumerate().filter(|(_, p)| p.owner.is_empty()) {
         p.owner = OWNERS[i % OWNERS.len()];
     }

@@ -17,7 +17,18 @@ use crate::write::{line_feature, polygon_feature, write_geojson, write_text};
 /// The inspections file header: dates and results from the parcels table, the rest from here.
 const HEADER: &str = "parcel_id,inspection_date,result,inspector,report_received,failure,overflow_points,\
 components_working,tank_adequate,separation_ft,valid_permit,meets_75a,installed,system_size,report_accepted,\
-permit_issued,permit_expires,watercourse_ft,adequately_functioning,illegally_installed";
+permit_issued,permit_expires,watercourse_ft,adequately_functioning,illegally_installed,system_id";
+
+/// Inspections that name the system they inspected (column `system_id`; blank on every other row, which
+/// answers every system of its parcel): (parcel id, inspection date, system id).
+pub const NAMED: &[(&str, &str, &str)] = &[
+    // The lakefront system of the two-system lot, inspected in the window of 2026-11-01: current.
+    ("054489-150.09-1-3", "2026-06-10", "S-0101"),
+    // Its system 800 ft from the shore, last inspected in the window of 2021-11-01: 2026-11-01 missed.
+    ("054489-150.09-1-3", "2020-05-01", "S-0102"),
+    // The system shared by two Cato lots, its inspection filed under the first.
+    ("052489-52.00-1-1", "2023-06-01", "S-0106"),
+];
 
 /// Findings of particular inspections, `failure,overflow_points,components_working,tank_adequate,
 /// separation_ft,valid_permit,meets_75a`: (parcel id, inspection date, findings, what it exercises).
@@ -81,6 +92,12 @@ const FINDINGS: &[(&str, &str, &str, &str)] = &[
         "2027-01-05",
         "no,no,yes,yes,2.0,no,no",
         "findings wait: report not yet received (§V.A)",
+    ),
+    (
+        "054889-160.12-1-3",
+        "2024-09-05",
+        "yes,yes,no,no,0.5,no,no",
+        "failed, then replaced under permit: the findings stay with the old system",
     ),
 ];
 
@@ -150,7 +167,7 @@ const INSPECTORS: &[(&str, &str)] = &[
 ];
 
 const EVENTS: &str = "\
-parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realty_subdivision,doh_facility,due_date,received,expires,note
+parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realty_subdivision,doh_facility,due_date,received,expires,note,system_id,replaces
 054689-129.00-2-1,2026-09-30,transfer,yes,,,,,,,,,sale; pumped 2025-11-15 and inspected 2026-03-10
 054889-165.00-1-1,2026-12-01,transfer,,,,,,,,,,sale; last pump-out 2025-10-01 and inspection 2024-07-07 too old
 053289-40.00-1-2,2026-10-15,conveyance,no,,,,,,,,,deed to a family trust (non-arm's-length); pumped after
@@ -202,6 +219,17 @@ parcel_id,date,event,arms_length,expansion_pct,flow_gpd,alternative_system,realt
 054889-166.00-1-1,2026-11-16,hearing-notice,,,,,,,,,,
 054889-166.00-1-1,2026-11-30,hearing-held,,,,,,,,,,no decision on record
 052889-134.00-1-1,2026-09-09,deficiency-notice,,,,,,,,2026-09-14,,illegally installed: notice the day of the inspection
+";
+
+/// Events of the register of systems, with the system each names (`system_id`) and the system a
+/// `system-replaced` replaces (`replaces`); a blank `system_id` concerns every system of the parcel.
+const SYSTEM_EVENTS: &str = "\
+054889-160.12-1-3,2024-10-01,repair-order,,,,,,,2025-06-30,,,replace the failed system by the end of June,,
+054889-160.12-1-3,2025-01-20,plan-accepted,,,,,,,,,,plans for the replacement system accepted,S-0105,
+054889-160.12-1-3,2025-02-10,construction-permit,,,,,,,,,,,S-0105,
+054889-160.12-1-3,2025-02-10,permit-issued,,,,,,,,,,wastewater treatment permit (Ch. 56),S-0105,
+054889-160.12-1-3,2025-05-15,system-replaced,,,,,,,,,,replacement in service,S-0105,S-0104
+054689-129.00-2-5,2026-10-20,transfer,yes,,,,,,,,,sale of vacant land with no system,,
 ";
 
 const PUMP_OUTS: &str = "\
@@ -291,8 +319,9 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()
                 reports.iter().find(|(i, d, _, _)| *i == id && d == date).map_or(",,,", |(_, _, r, _)| r);
             let functioning = lookup(FUNCTIONING).unwrap_or_default();
             let illegal = lookup(ILLEGAL).unwrap_or_default();
+            let system = lookup(NAMED).unwrap_or_default();
             out.push_str(&format!(
-                "{id},{date},{result},{inspector},{received},{findings},{installed},{report},{functioning},{illegal}\n"
+                "{id},{date},{result},{inspector},{received},{findings},{installed},{report},{functioning},{illegal},{system}\n"
             ));
         }
     }
@@ -303,7 +332,11 @@ pub fn write_inspections(dir: &Path, parcels: &[Parcel], bad: bool) -> Result<()
 /// rows follow the good ones.
 pub fn write_event_files(dir: &Path, bad: bool) -> Result<()> {
     let with = |good: &str, rows: &str| if bad { format!("{good}{rows}") } else { good.to_string() };
-    write_text(&dir.join("events.csv"), &with(EVENTS, BAD_EVENTS))?;
+    // The rows written before the register of systems name no system: two blank columns more.
+    let blank_systems = |rows: &str| rows.lines().map(|l| format!("{l},,\n")).collect::<String>();
+    let (header, rows) = EVENTS.split_once('\n').unwrap_or((EVENTS, ""));
+    let events = format!("{header}\n{}{SYSTEM_EVENTS}", blank_systems(rows));
+    write_text(&dir.join("events.csv"), &with(&events, &blank_systems(BAD_EVENTS)))?;
     write_text(&dir.join("pump_outs.csv"), &with(PUMP_OUTS, BAD_PUMP_OUTS))?;
     write_text(&dir.join("samples.csv"), &with(SAMPLES, BAD_SAMPLES))?;
     write_text(&dir.join("pipes.csv"), &with(PIPES, BAD_PIPES))

@@ -312,16 +312,23 @@ pub fn write_sample(dir: &Path, bad: bool) -> Result<()> {
         .map(|(name, b)| polygon_feature(&to_wgs, &rect_of(*b), json!({"NAME": name})))
         .collect::<Result<Vec<_>>>()?;
     write_geojson(&dir.join("sewered.geojson"), "sewered", &sewered)?;
-    let mut systems = parcels
-        .iter()
-        .filter_map(|p| p.system.map(|sys| (p, sys)))
-        .map(|(p, (at, bottom))| {
-            point_feature(&to_wgs, at, json!({"PARCEL_ID": p.id()?, "BOTTOM_FT": bottom}))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let mut systems = Vec::new();
+    for (p, system_id, at, bottom) in system_points(&parcels) {
+        // Only a lot's first system is shared; the layer writes the second parcel's id or null.
+        let second = match p.shared_with.filter(|_| p.system.is_some_and(|s| s.0 == at)) {
+            Some(key) => Some(format!("{}-{key}", p.swis_code()?)),
+            None => None,
+        };
+        let properties = json!({
+            "SYSTEM_ID": system_id, "PARCEL_ID": p.id()?, "PARCEL_ID_2": second, "BOTTOM_FT": bottom
+        });
+        systems.push(point_feature(&to_wgs, at, properties)?);
+    }
     if bad {
         let (id, at, bottom) = crate::problems::STRAY_SYSTEM;
-        systems.push(point_feature(&to_wgs, at, json!({"PARCEL_ID": id, "BOTTOM_FT": bottom}))?);
+        let properties =
+            json!({"SYSTEM_ID": "S-0900", "PARCEL_ID": id, "PARCEL_ID_2": null, "BOTTOM_FT": bottom});
+        systems.push(point_feature(&to_wgs, at, properties)?);
     }
     write_geojson(&dir.join("systems.geojson"), "systems", &systems)?;
     crate::records::write_inspections(dir, &parcels, bad)?;
@@ -336,6 +343,27 @@ pub fn write_sample(dir: &Path, bad: bool) -> Result<()> {
     write_text(&dir.join("README.md"), &readme)?;
     println!("wrote the sample county ({} parcels) to {}", parcels.len(), dir.display());
     Ok(())
+}
+
+/// Every system of the systems layer, in its order: each parcel's `system`, then its other systems, with its
+/// `SYSTEM_ID` (given, or `S-0001`, `S-0002`, ... in this order for the systems given none).
+fn system_points(parcels: &[Parcel]) -> Vec<(&Parcel, String, Pt, Option<f64>)> {
+    let mut numbered = 0;
+    let mut out = Vec::new();
+    for p in parcels {
+        if let Some((at, bottom)) = p.system {
+            let id = p.system_id.map_or_else(
+                || {
+                    numbered += 1;
+                    format!("S-{numbered:04}")
+                },
+                str::to_string,
+            );
+            out.push((p, id, at, bottom));
+        }
+        out.extend(p.more_systems.iter().map(|&(id, at, bottom)| (p, id.to_string(), at, bottom)));
+    }
+    out
 }
 
 /// The layers of both sample configurations.
@@ -412,15 +440,34 @@ fn check_design(parcels: &[Parcel]) -> Result<()> {
         if let Some(q) = stray {
             bail!("parcel {} has vertex {q:?} outside the Town of {}", p.key, town.name);
         }
-        if let Some((at, _)) = p.system {
-            let in_outer = p.rings.iter().any(|r| matches!(r, Ring::Outer(v) if contains(v, at)));
-            let in_hole = p.rings.iter().any(|r| matches!(r, Ring::Inner(v) if contains(v, at)));
-            if !in_outer || in_hole {
-                bail!("the system of parcel {} at {at:?} is not inside the parcel", p.key);
+        let points = p.system.map(|(at, _)| at).into_iter().chain(p.more_systems.iter().map(|s| s.1));
+        for (k, at) in points.enumerate() {
+            // A system across the road lies on the owner's lot it names, and not on its own.
+            let host = match p.system_on.filter(|_| k == 0) {
+                Some(key) => match parcels.iter().find(|q| q.key == key && q.town == p.town) {
+                    Some(q) if q.owner == p.owner && !inside_rings(p, at) => q,
+                    _ => bail!("the system of parcel {} does not lie on its owner's lot {key}", p.key),
+                },
+                None => p,
+            };
+            if !inside_rings(host, at) {
+                bail!("the system of parcel {} at {at:?} is not inside lot {}", p.key, host.key);
             }
         }
     }
+    let mut system_ids: Vec<String> = system_points(parcels).into_iter().map(|s| s.1).collect();
+    system_ids.sort();
+    if let Some(w) = system_ids.windows(2).find(|w| w[0] == w[1]) {
+        bail!("duplicate system id {}", w[0]);
+    }
     Ok(())
+}
+
+/// Whether `at` lies inside the parcel `p` (in an outer ring, not in a hole).
+fn inside_rings(p: &Parcel, at: Pt) -> bool {
+    let in_outer = p.rings.iter().any(|r| matches!(r, Ring::Outer(v) if contains(v, at)));
+    let in_hole = p.rings.iter().any(|r| matches!(r, Ring::Inner(v) if contains(v, at)));
+    in_outer && !in_hole
 }
 
 /// Even-odd point in ring.
@@ -501,26 +548,38 @@ fn readme(parcels: &[Parcel]) -> Result<String> {
     let mut out = README_HEAD.replace("{PARCELS}", &parcels.len().to_string());
     let mut sorted: Vec<&Parcel> = parcels.iter().collect();
     sorted.sort_by_cached_key(|p| p.id().unwrap_or_default());
+    let systems = system_points(parcels);
     for p in sorted {
-        let system = match p.system {
-            None => "none".to_string(),
-            Some(((x, y), None)) => format!("({x:.0}, {y:.0}), no bottom elevation"),
-            Some(((x, y), Some(b))) => format!("({x:.0}, {y:.0}), bottom {b:.1} ft"),
-        };
+        let id = p.id()?;
+        let system: Vec<String> = systems
+            .iter()
+            .filter(|s| std::ptr::eq(s.0, p))
+            .enumerate()
+            .map(|(k, (_, system_id, (x, y), bottom))| {
+                let bottom =
+                    bottom.map_or_else(|| "no bottom elevation".to_string(), |b| format!("bottom {b:.1} ft"));
+                let on = match p.system_on.filter(|_| k == 0) {
+                    Some(key) => format!(" on lot {key}"),
+                    None => String::new(),
+                };
+                format!("{system_id} ({x:.0}, {y:.0}){on}, {bottom}")
+            })
+            .collect();
+        let system = if system.is_empty() { "none".to_string() } else { system.join("; ") };
         let history = if p.history.is_empty() {
             "none".to_string()
         } else {
-            p.history.iter().map(|(d, r)| format!("{d} {r}")).collect::<Vec<_>>().join("; ")
+            let named = |d: &str| {
+                crate::records::NAMED
+                    .iter()
+                    .find(|(i, day, _)| *i == id && *day == d)
+                    .map_or(String::new(), |(_, _, s)| format!(" ({s})"))
+            };
+            p.history.iter().map(|(d, r)| format!("{d} {r}{}", named(d))).collect::<Vec<_>>().join("; ")
         };
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | {} | {} |\n",
-            p.id()?,
-            p.town,
-            p.case,
-            p.distance,
-            p.sewer,
-            system,
-            history
+            id, p.town, p.case, p.distance, p.sewer, system, history
         ));
     }
     Ok(out)
@@ -551,10 +610,10 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 | `towns.geojson` | WGS84 | 15 towns (and the City of Auburn) outside villages, tiling the county but for the Village of Fair Haven, `NAME` (and `SWIS`) |
 | `county.geojson` | WGS84 | the county polygon (`NAME` = `Cayuga`) |
 | `sewered.geojson` | WGS84 | public sewer districts (Auburn; a lakeside district in Owasco) |
-| `systems.geojson` | WGS84 | absorption fields: `PARCEL_ID`, `BOTTOM_FT` (null when unknown) |
-| `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size`; with the findings `report_accepted,permit_issued,permit_expires,watercourse_ft` (a measured distance), `adequately_functioning` and `illegally_installed` |
+| `systems.geojson` | WGS84 | the register of systems, one point a system: `SYSTEM_ID` (`S-0001` to `S-0020` for the lots' single systems, in the layer's order; `S-0101` to `S-0106` for the register's own lots), `PARCEL_ID` (the lot it serves), `PARCEL_ID_2` (a second lot it serves, else null), `BOTTOM_FT` (null when unknown); lot 150.09-1-3 has two systems, lot 160.12-1-3 its replaced system and its replacement, the system of lot 128.05-1-8 lies on the owner's lot across the road, and S-0106 serves lots 52.00-1-1 and 52.00-1-2 |
+| `history.csv` | | inspections: `parcel_id,inspection_date,result,inspector,report_received`, the findings `failure,overflow_points,components_working,tank_adequate,separation_ft,valid_permit,meets_75a` and `installed,system_size`; with the findings `report_accepted,permit_issued,permit_expires,watercourse_ft` (a measured distance), `adequately_functioning` and `illegally_installed`; `system_id` names the system inspected (blank: every system of the lot) |
 | `watercourses.geojson` | WGS84 | a brook (line) 60 ft east of lot 129.00-2-1 and a wetland (polygon) 135 ft east of lot 128.05-1-6 |
-| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, repair orders (one followed by a Board of Health hearing summons), an interim renewal, a breached condition, permits issued, a transfer inspected only after it, deficiency notices with their receipt dates, plans accepted and construction permits before and after expansions, a change of use and new or replaced systems, and hearings held, continued and finally adjourned |
+| `events.csv` | | events: transfers, a refinancing, complaints, a change of use, expansions, a permit application, denials, an appeal, a violation, a deficiency notice, repair orders (one followed by a Board of Health hearing summons), an interim renewal, a breached condition, permits issued, a transfer inspected only after it, deficiency notices with their receipt dates, plans accepted and construction permits before and after expansions, a change of use and new or replaced systems, hearings held, continued and finally adjourned, and the sale of a vacant lot; `system_id` names the system an event concerns (blank: every system of the lot) and `replaces` the system a `system-replaced` retires |
 | `pump_outs.csv` | | pump-outs by licensed haulers |
 | `samples.csv` | | drainage-pipe fecal-coliform samples (`other_source`: the laboratory's proof that the coliform comes from elsewhere): passing, passing on retests, retest window open, violations (no retest; retests averaging 200; a third retest on day 22; one passing sample on day 25; passing routine samples after it), an exceedance cleared by proof of another source, a pipe on a parcel that does not border the lake |
 | `pipes.csv` | | the register of known drainage pipes (`removed`, `treated`: dates): one never sampled, one also sampled, one on a lot that does not border the lake, one whose flow was treated after its violation |
@@ -590,8 +649,9 @@ The mistakes real county files hold are in `data/sample-problems/` (same county,
 ## Parcels
 
 Distance = shortest distance from the parcel polygon to the lake polygon's boundary (the MHW
-line). Sewer = `SEWER_TYPE` (2 private, 3 public, 4 community private; blank: no code). System = the point in
-`systems.geojson`, in feet.
+line). Sewer = `SEWER_TYPE` (2 private, 3 public, 4 community private; blank: no code). System = each point in
+`systems.geojson`: its `SYSTEM_ID` and point, in feet (and the lot it lies on when not its own). History: an
+inspection that names its system says which.
 
 | parcel id | town | case | distance to MHW | sewer | system | history |
 |---|---|---|---|---|---|---|

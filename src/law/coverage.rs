@@ -37,7 +37,7 @@ impl Exclusion {
         match self {
             Exclusion::Sewered => Some("on public sewer"),
             Exclusion::OutsideCounty => Some("outside the county"),
-            Exclusion::NoSystem => Some("no system in service"),
+            Exclusion::NoSystem => Some("without a system in service"),
             Exclusion::UnknownTown | Exclusion::NoRule => None,
         }
     }

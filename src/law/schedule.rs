@@ -120,6 +120,14 @@ impl SystemLine {
     }
 }
 
+/// The later of two dated records, the second on a tie; either when only one is given.
+fn later<'a, T>(a: Option<&'a T>, b: Option<&'a T>, date: impl Fn(&T) -> NaiveDate) -> Option<&'a T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if date(b) >= date(a) { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Which of a parcel's systems in service binds its row: the one whose periodic inspection is due first (a
 /// scheduled system before one no rule schedules), the first of them on a tie.
 pub fn binding<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Option<usize> {
@@ -171,6 +179,7 @@ impl Entry {
             citation,
             permit: None,
             grandfathered: None,
+            new_life: None,
         }
     }
 
@@ -213,6 +222,9 @@ pub struct Entry {
     /// Whether the parcel's system is grandfathered ([`grandfathered`]), when the rule set and the
     /// inspections file say.
     pub grandfathered: Option<bool>,
+    /// The day its system began a life permitted before its construction ([`Life`]): findings before it were
+    /// made on the system it replaced, and oblige nothing of this one.
+    pub new_life: Option<NaiveDate>,
 }
 
 /// What the record files say of one parcel, as its entry needs them.
@@ -230,6 +242,9 @@ pub struct ParcelRecords<'a> {
     pub has_history: bool,
     /// The system the entry is for, by the register's id; `None` for a parcel's one unnamed system.
     pub system: Option<&'a str>,
+    /// The position of the other parcel the system serves, when it serves two: an inspection naming the system
+    /// filed under that parcel inspected it too.
+    pub partner: Option<usize>,
     /// That system's life ([`life`]) on the as-of date.
     pub life: &'a Life,
 }
@@ -245,14 +260,15 @@ pub fn entry(
     facts: Option<&Facts>,
     records: &ParcelRecords<'_>,
 ) -> Entry {
-    let &ParcelRecords { at, last, events, inspections, has_history, system, life } = records;
-    // An inspection that names a system answers it alone; one that names none answers every system.
-    let named = system.and_then(|id| inspections.named(at, id));
-    let last = match (last, named.map(|n| &n.latest)) {
-        (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
-        (a, b) => a.or(b),
-    }
-    .cloned();
+    let &ParcelRecords { at, last, events, inspections, has_history, system, partner, life } = records;
+    // An inspection that names a system answers it alone, under whichever parcel it serves the row names; one
+    // that names none answers every system of its parcel.
+    let named = || {
+        system.into_iter().flat_map(move |id| {
+            std::iter::once(at).chain(partner).filter_map(move |p| inspections.named(p, id))
+        })
+    };
+    let last = later(last, named().map(|n| &n.latest).max_by_key(|l| l.date), |l| l.date).cloned();
     let events = concerning(events, system);
     let mut entry = match decision {
         None => Entry::unscheduled(None, Text::default(), last),
@@ -283,18 +299,18 @@ pub fn entry(
                 citation: rule.citation,
                 permit: None,
                 grandfathered: None,
+                new_life: None,
             }
         }
     };
+    entry.new_life = life.since.filter(|_| life.permitted);
     // A parcel the law does not reach (public sewer, outside the county) gets no class or permit. Findings
     // belong to the system they were made on: a permitted new system leaves those before it behind.
-    let report = match (
+    let report = later(
         inspections.reports.get(at).and_then(|r| r.as_deref()),
-        named.and_then(|n| n.report.as_deref()),
-    ) {
-        (Some(a), Some(b)) => Some(if b.date >= a.date { b } else { a }),
-        (a, b) => a.or(b),
-    };
+        named().filter_map(|n| n.report.as_deref()).max_by_key(|r| r.date),
+        |r| r.date,
+    );
     let own = report.filter(|r| !life.permitted || life.since.is_none_or(|s| r.date >= s));
     if let Some(report) = own.filter(|_| entry.out_of_scope().is_none()) {
         entry.permit = permit_for(rules, report, facts, &events).map(Box::new);

@@ -433,10 +433,15 @@ pub fn stream_schedule_in_blocks(
         let points = scheduler.waiting_points();
         if !points.is_empty() {
             let hosts = hosts::find(config, (schema, known, reprojector), &path, &crs, &points)?;
-            let (rows, mut found) = scheduler.waited(hosts);
+            let (mut rows, mut found) = scheduler.waited(hosts);
             after_block(&rows, (known, &path), &warnings, (events, reports), config, &mut found);
             run.problems.extend(found);
-            each_block(&run, rows)?;
+            // Handed over a block at a time, as every other row.
+            while !rows.is_empty() {
+                let rest = rows.split_off(rows.len().min(block_size));
+                each_block(&run, rows)?;
+                rows = rest;
+            }
         }
         let moved = scheduler.finish();
         if check_world.is_some() {

@@ -199,7 +199,7 @@ impl<'r> Scheduler<'r> {
         };
         let Some(shape) = shape else {
             let life = life(rules, events, None, installed);
-            let entry = entry(rules, as_of, None, None, &self.records(at, events, None, &life));
+            let entry = entry(rules, as_of, None, None, &self.records((at, None), events, None, &life));
             self.progress.advance();
             return Some(Row { at, parcel, facts: None, entry, systems: Vec::new() });
         };
@@ -229,7 +229,8 @@ impl<'r> Scheduler<'r> {
             };
             let listed_here = registered.serves() == at;
             let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
-            let partner = other.filter(|&p| p != at).map(|p| ParcelId::from(self.known.id_at(p)));
+            let other = other.filter(|&p| p != at);
+            let partner = other.map(|p| ParcelId::from(self.known.id_at(p)));
             let mut line = SystemLine {
                 index,
                 listed_here,
@@ -247,7 +248,7 @@ impl<'r> Scheduler<'r> {
                     as_of,
                     Some(decision),
                     Some(&facts),
-                    &self.records(at, events, own, &line.life),
+                    &self.records((at, other), events, own, &line.life),
                 );
                 match first {
                     None => first = Some((facts, entry)),
@@ -272,8 +273,13 @@ impl<'r> Scheduler<'r> {
             // parcel's one system, located by its polygon.
             let (facts, decision) = self.judge(&parcel.id, &mut input, None, None);
             let life = life(rules, events, None, installed);
-            let entry =
-                entry(rules, as_of, Some(decision), Some(&facts), &self.records(at, events, None, &life));
+            let entry = entry(
+                rules,
+                as_of,
+                Some(decision),
+                Some(&facts),
+                &self.records((at, None), events, None, &life),
+            );
             (Some(facts), entry)
         } else {
             // Every system on record abandoned: the lot has none in service.
@@ -286,10 +292,10 @@ impl<'r> Scheduler<'r> {
     }
 
     /// What the record files say of the parcel at `at`, whose events are `events`, for its system `system`
-    /// (`None`: its one unnamed system), whose life is `life`.
+    /// (`None`: its one unnamed system), whose life is `life`, and which serves the parcel at `partner` too.
     fn records<'a>(
         &'a self,
-        at: usize,
+        (at, partner): (usize, Option<usize>),
         events: &'a [Event],
         system: Option<&'a str>,
         life: &'a Life,
@@ -301,6 +307,7 @@ impl<'r> Scheduler<'r> {
             inspections: self.inspections,
             has_history: self.history.is_some(),
             system,
+            partner,
             life,
         }
     }

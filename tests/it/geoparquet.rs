@@ -100,8 +100,8 @@ fn schedule_parquet_is_geoparquet_with_the_geojson_shapes() {
     let mut reader = ParquetReader::new(std::fs::File::open(&path).unwrap());
     let metadata = reader.get_metadata().unwrap().clone();
     let frame = reader.finish().unwrap();
-    // 66 parcels in data/sample/parcels.shp (data/sample/README.md).
-    assert_eq!(frame.height(), 66);
+    // 73 parcels in data/sample/parcels.shp (data/sample/README.md).
+    assert_eq!(frame.height(), 73);
     assert_eq!(frame.get_column_names().last().map(|n| n.as_str()), Some("geometry"));
     let geometry = frame.column("geometry").unwrap();
     assert_eq!(geometry.dtype(), &DataType::Binary);
@@ -122,7 +122,7 @@ fn schedule_parquet_is_geoparquet_with_the_geojson_shapes() {
     let geojson: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("schedule.geojson")).unwrap()).unwrap();
     let features = geojson["features"].as_array().unwrap();
-    assert_eq!(features.len(), 66);
+    assert_eq!(features.len(), 73);
     let ids = frame.column("parcel_id").unwrap().str().unwrap();
     let mut all = EMPTY;
     for (row, feature) in features.iter().enumerate() {

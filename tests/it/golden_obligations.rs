@@ -265,11 +265,11 @@ fn problem_sample_bad_records_are_reported() {
             "removed '2026-13-01' is not a date",
         ),
         // The bow-tie's edges (870000, 1080000)-(870400, 1080300) and (870400, 1080000)-(870000, 1080200)
-        // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 69 and 70 follow the
-        // design's 68 lots; the stray system follows the 20 of the design.
-        ("parcels.shp", "record 69".to_string(), "invalid polygon: Self-intersection at (870160 1080120)"),
-        ("parcels.shp", "record 70".to_string(), "duplicate parcel id 055289-90.00-1-1 (also record 51)"),
-        ("systems.geojson", "record 21".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
+        // meet where 0.75 t = 0.5 (400 - t): t = 160, so at (870160, 1080120). Records 76 and 77 follow the
+        // design's 75 lots; the stray system follows the 26 of the design.
+        ("parcels.shp", "record 76".to_string(), "invalid polygon: Self-intersection at (870160 1080120)"),
+        ("parcels.shp", "record 77".to_string(), "duplicate parcel id 055289-90.00-1-1 (also record 51)"),
+        ("systems.geojson", "record 27".to_string(), "055289-99.00-1-1, which is not in the parcels layer"),
     ];
     let expansion = line_of("events.csv", "055689-20.00-1-1,2026-08-01,expansion");
     // Art. V bounds the permits' terms whatever the records say: §V.B "for a term of up to five years" (issued
@@ -387,7 +387,7 @@ fn problem_sample_owes_what_the_clean_sample_owes() {
 
 /// The problem sample's schedule: every lot of the clean sample as `tests/golden/sample/expected.csv` has it,
 /// and the lots only the problem sample holds as `tests/golden/sample-problems/expected.csv` (worked out by
-/// hand, with notes); the duplicate record (70) is unscheduled with the reason. The permits recorded beyond
+/// hand, with notes); the duplicate record (77) is unscheduled with the reason. The permits recorded beyond
 /// the bounds on their terms end within them: §V.B, five years from 2026-03-01, 2031-03-01; §V.C, §V.F, a
 /// year from 2026-06-01, 2027-06-01.
 #[test]
@@ -402,13 +402,13 @@ fn problem_sample_schedule_matches_the_hand_worked_rows() {
         let id = &want["parcel_id"];
         let row = got
             .iter()
-            .find(|r| &r["parcel_id"] == id && r["record"] != "70")
+            .find(|r| &r["parcel_id"] == id && r["record"] != "77")
             .unwrap_or_else(|| panic!("no row for {id}"));
         for c in columns {
             assert_eq!(row[c], want[c], "{id} {c} ({})", want["note"]);
         }
     }
-    let duplicate = got.iter().find(|r| r["record"] == "70").expect("the duplicate's row");
+    let duplicate = got.iter().find(|r| r["record"] == "77").expect("the duplicate's row");
     assert_eq!(
         (duplicate["parcel_id"].as_str(), duplicate["tier"].as_str()),
         ("055289-90.00-1-1", "unscheduled")

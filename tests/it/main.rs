@@ -45,5 +45,6 @@ mod shared_reference;
 mod spreadsheets;
 mod streaming;
 mod systems_placement;
+mod systems_register;
 mod workbook_limits;
 mod workload;

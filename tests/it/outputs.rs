@@ -35,8 +35,8 @@ fn geojson_and_parquet_carry_the_same_rows_as_the_csv() {
     let out = out_dir("formats");
     run_sample(&out);
     let ids = csv_ids(&out.join("schedule.csv"));
-    // 66 parcels in data/sample/parcels.shp (data/sample/README.md), sorted by id.
-    assert_eq!(ids.len(), 66);
+    // 73 parcels in data/sample/parcels.shp (data/sample/README.md), sorted by id.
+    assert_eq!(ids.len(), 73);
     assert!(ids.windows(2).all(|w| w[0] <= w[1]), "rows are sorted by parcel id");
 
     let geojson: serde_json::Value =
@@ -61,7 +61,7 @@ fn geojson_and_parquet_carry_the_same_rows_as_the_csv() {
 
     let frame =
         ParquetReader::new(std::fs::File::open(out.join("schedule.parquet")).unwrap()).finish().unwrap();
-    assert_eq!(frame.height(), 66);
+    assert_eq!(frame.height(), 73);
     let pq_ids: Vec<&str> =
         frame.column("parcel_id").unwrap().str().unwrap().iter().map(|s| s.unwrap()).collect();
     assert_eq!(pq_ids, ids.iter().map(String::as_str).collect::<Vec<_>>());

@@ -166,6 +166,7 @@ impl ByParcel {
             self.out_of_scope(row, why, events, &mut found.notes);
             return;
         }
+        let events = &*left_behind(events, row);
         let first = found.obligations.len();
         let out = &mut found.obligations;
         periodic_obligation(at, row, out);
@@ -446,6 +447,26 @@ fn remedy_of(register: &[Pipe], pipe: &str) -> Option<Remedy> {
         })
         .flatten()
         .max_by_key(|r| (r.on, r.kind))
+}
+
+/// The parcel's `events` without the findings its systems in service left behind: an inspection's finding of
+/// failure, of a system not adequately functioning or illegally installed, dated before every system of the
+/// row in service began a life permitted before its construction ([`Entry::new_life`](crate::law::schedule::Entry::new_life)), was made on the
+/// system it replaced (Art. V §VII.A.1, §III.B; Ch. 56 §301.1), as the row's class and permit read it.
+fn left_behind<'a>(events: &'a [Event], row: &Row) -> Cow<'a, [Event]> {
+    let entries =
+        std::iter::once(&row.entry).chain(row.systems.iter().filter_map(|l| l.own.as_ref()).map(|o| &o.1));
+    let Some(since) =
+        entries.map(|e| e.new_life.unwrap_or(NaiveDate::MIN)).min().filter(|&d| d > NaiveDate::MIN)
+    else {
+        return Cow::Borrowed(events);
+    };
+    let findings = [FAILED_INSPECTION, NOT_FUNCTIONING, ILLEGALLY_INSTALLED];
+    let old = |e: &Event| e.date < since && findings.contains(&e.kind);
+    if !events.iter().any(old) {
+        return Cow::Borrowed(events);
+    }
+    Cow::Owned(events.iter().filter(|e| !old(e)).cloned().collect())
 }
 
 /// The records of the parcel at `at` in `sorted` (sorted by parcel, as `parcel` gives it).
