@@ -75,19 +75,25 @@ fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, 
     (rows, problems)
 }
 
-/// The inspections file with a `system_id` column: blank on every row there was, and two rows more for
-/// 128.05-1-6, one naming S-C and one naming S-Z, which the systems layer does not have.
+/// The inspections file with two rows more for 128.05-1-6, one naming S-C and one naming S-Z, which the
+/// systems layer does not have (its `system_id` column added when the file has none).
 fn add_named_inspections(path: &Path) {
     let text = std::fs::read_to_string(path).expect("history.csv");
     let mut records = common::csv_records(&text);
+    let column = match records[0].iter().position(|c| c == "system_id") {
+        Some(column) => column,
+        None => {
+            for (k, record) in records.iter_mut().enumerate() {
+                record.push(if k == 0 { "system_id".into() } else { String::new() });
+            }
+            records[0].len() - 1
+        }
+    };
     let width = records[0].len();
-    for (k, record) in records.iter_mut().enumerate() {
-        record.push(if k == 0 { "system_id".into() } else { String::new() });
-    }
     for (date, system) in [("2026-12-01", "S-C"), ("2026-12-02", "S-Z")] {
-        let mut row = vec![String::new(); width + 1];
+        let mut row = vec![String::new(); width];
         row[..3].clone_from_slice(&["054689-128.05-1-6".into(), date.into(), "pass".into()]);
-        row[width] = system.into();
+        row[column] = system.into();
         records.push(row);
     }
     let mut out = csv::Writer::from_path(path).expect("history.csv");
