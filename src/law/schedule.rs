@@ -151,6 +151,11 @@ impl Row {
             out.push(')');
             return;
         }
+        if let Some(lot) = self.systems.iter().find(|l| l.binds).and_then(|l| l.lies_on.as_deref()) {
+            out.push_str("system on the lot ");
+            out.push_str(lot);
+            out.push_str(", whose edge is measured: ");
+        }
         match &self.facts {
             Some(facts) => explain_into(rules, facts, out),
             None => {
@@ -268,7 +273,10 @@ pub fn entry(
             std::iter::once(at).chain(partner).filter_map(move |p| inspections.named(p, id))
         })
     };
-    let last = later(last, named().map(|n| &n.latest).max_by_key(|l| l.date), |l| l.date).cloned();
+    // A system starts a new life when put in service: inspections before it were of the system it replaced.
+    let last = later(last, named().map(|n| &n.latest).max_by_key(|l| l.date), |l| l.date)
+        .filter(|l| life.since.is_none_or(|since| l.date >= since))
+        .cloned();
     let events = concerning(events, system);
     let mut entry = match decision {
         None => Entry::unscheduled(None, Text::default(), last),
@@ -279,9 +287,8 @@ pub fn entry(
             let rule = rules.rule(rule);
             let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            // A system starts a new life when put in service: inspections before it were of the system it
-            // replaced, and its construction counts as an inspection only when permitted before it.
-            let inspected = last.as_ref().map(|l| l.date).filter(|&d| life.since.is_none_or(|s| d >= s));
+            // Its construction counts as an inspection only when permitted before it.
+            let inspected = last.as_ref().map(|l| l.date);
             let built = life.since.filter(|_| life.permitted);
             let Standing { around, status, owed } =
                 standing(&grid, as_of, inspected, built, has_history, rolls);
