@@ -225,7 +225,7 @@ mod tests {
         );
         let late =
             [named("plan-accepted", d(2026, 3, 2)), replaced, named("construction-permit", d(2026, 6, 3))];
-        assert_eq!(life(&rules, &late, Some("S-2"), None).permitted, false);
+        assert!(!life(&rules, &late, Some("S-2"), None).permitted);
         assert!(matches!(
             life(&rules, &late, Some("S-1"), None).retired,
             Some(Retired::Replaced { permitted: false, .. })
