@@ -27,7 +27,6 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use chrono::NaiveDate;
 use geo::MultiPolygon;
 
 use crate::classify::parcels::ParcelRecord;
@@ -40,7 +39,7 @@ use crate::pipeline::{Progress, Run};
 use crate::report::drop_on_all_cores;
 use crate::report::mailing;
 use crate::report::obligations::stream_obligations;
-use crate::rules::{Party, RuleSet};
+use crate::rules::RuleSet;
 
 /// The notice columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[
@@ -61,17 +60,10 @@ pub const COLUMNS: &[(&str, Kind)] = &[
     ("why", Kind::Text),
 ];
 
-/// Whether `obligation` is noticed for `year` under `rules` (the selection rule of the module docs).
+/// Whether `obligation` is noticed for `year` under `rules` (the selection rule of the module docs): the
+/// owner owes it by the end of the year ([`crate::law::obligations::owner_owes_by`]).
 pub fn is_noticed(obligation: &Obligation, rules: &RuleSet, year: i32) -> bool {
-    let Some(due) = obligation.due else { return false };
-    let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
-    let owner_owes =
-        matches!(obligation.kind, ObligationKind::PERIODIC_INSPECTION | ObligationKind::INTERIM_RENEWAL)
-            || obligation.who == Party::Owner;
-    let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(c.id) == obligation.kind);
-    // A permit term the Health Department has still to set is never mailed.
-    let open = obligation.corrected.is_none() && obligation.kind != ObligationKind::PERMIT_TERM;
-    owner_owes && open && due <= end_of_year && !lapses
+    crate::law::obligations::owner_owes_by(obligation, rules, year)
 }
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of

@@ -55,6 +55,7 @@ impl Summary {
                 let group = match (e.exclusion, facts) {
                     (Some(Exclusion::Sewered), _) => "on public sewer".to_string(),
                     (Some(Exclusion::OutsideCounty), _) => "outside the county".to_string(),
+                    (Some(Exclusion::NoSystem), _) => "no system in service".to_string(),
                     (Some(Exclusion::UnknownTown), Some(f)) => {
                         format!("unknown town '{}'", f.unknown_town.as_deref().unwrap_or_default())
                     }

@@ -254,13 +254,15 @@ fn the_floors_table_lists_exactly_the_modules_of_src() {
 /// The law's verdicts on a parcel's evidence, each with the one file of `src/` that decides it: whether it
 /// uses public sewer (§I.B), which flood elevation binds its system and the screening without a surveyed
 /// bottom (§X), whether the law covers it and on which periodic tier (§I.C, §IV.A), and the sentence saying
-/// why (which walks the same rules). The pipeline asks for them all through `law::judge`.
+/// why (which walks the same rules); whether a new system was permitted before it was built (asked by a
+/// system's life, `law::systems::life`). The pipeline asks for the first through `law::judge`.
 const VERDICTS: &[(&str, &str)] = &[
     ("public_sewer", "law/sewer.rs"),
     ("flood_check", "law/flood.rs"),
     ("flood_screening", "law/flood.rs"),
     ("decide_tier", "law/coverage.rs"),
     ("explain_into", "law/coverage.rs"),
+    ("answered_on_time", "law/clocks.rs"),
 ];
 
 /// The verdicts of [`VERDICTS`] that `source` names outside its unit tests and comments, each as often as

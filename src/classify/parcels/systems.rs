@@ -59,7 +59,7 @@ pub struct SystemFields {
 impl SystemFields {
     /// Which field was taken for what, for `-v`.
     pub fn choices(&self) -> Vec<FieldChoice> {
-        let roles = ["parcel id", "bottom elevation", "system id", "second parcel served"];
+        let roles = ["parcel id", "bottom elevation", "system id", "second parcel"];
         let fields = [Some(&self.parcel), self.bottom.as_ref(), self.id.as_ref(), self.second.as_ref()];
         roles
             .into_iter()

@@ -214,3 +214,18 @@ pub fn collect(
 fn order(o: &Obligation) -> (usize, bool, Option<NaiveDate>, ObligationKind, Option<NaiveDate>) {
     (o.parcel, o.due.is_none(), o.due, o.kind, o.since)
 }
+
+/// Whether the owner owes `obligation` under `rules` by the end of `year`: the periodic inspection, the
+/// interim-permit renewal or another duty of the owner's, with a due date on or before December 31 of the
+/// year, still open (not corrected late), and not a right that lapses (an appeal window) nor a term the
+/// Health Department has still to set. What a year's notice demands of the owner.
+pub fn owner_owes_by(obligation: &Obligation, rules: &RuleSet, year: i32) -> bool {
+    let Some(due) = obligation.due else { return false };
+    let Some(end_of_year) = NaiveDate::from_ymd_opt(year, 12, 31) else { return false };
+    let owner_owes =
+        matches!(obligation.kind, ObligationKind::PERIODIC_INSPECTION | ObligationKind::INTERIM_RENEWAL)
+            || obligation.who == Party::Owner;
+    let lapses = rules.clocks.iter().any(|c| c.lapses && ObligationKind::clock(c.id) == obligation.kind);
+    let open = obligation.corrected.is_none() && obligation.kind != ObligationKind::PERMIT_TERM;
+    owner_owes && open && due <= end_of_year && !lapses
+}

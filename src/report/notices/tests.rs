@@ -1,6 +1,7 @@
 //! Tests of the notices: which obligations are noticed for a year, and how they are grouped into letters.
 
 use super::*;
+use chrono::NaiveDate;
 
 fn date(text: &str) -> NaiveDate {
     text.parse().unwrap()
