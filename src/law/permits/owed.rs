@@ -327,21 +327,7 @@ mod tests {
         let Some(permit) = permit_for(&rules, report, None, events) else { return Vec::new() };
         let row = Row {
             at: 0,
-            parcel: ParcelRecord {
-                id: "052889-133.14-1-1".into(),
-                record: 1,
-                fid: None,
-                town: None,
-                sewer: None,
-                swis: None,
-                owner: None,
-                class: None,
-                location: None,
-                mailing: None,
-                shape: None,
-                defect: None,
-                geometry_invalid: None,
-            },
+            parcel: ParcelRecord { id: "052889-133.14-1-1".into(), record: 1, ..ParcelRecord::empty() },
             facts: None,
             entry: crate::law::schedule::Entry {
                 tier: crate::law::schedule::Tier::Rule(crate::rules::Text::new("lakefront")),

@@ -38,17 +38,9 @@ fn parcel_row(at: usize, owner: &str, street: &str) -> Row {
         parcel: ParcelRecord {
             id: format!("050100-1.00-1-{at}").as_str().into(),
             record: at + 1,
-            fid: None,
-            town: None,
-            sewer: None,
-            swis: None,
             owner: Some(owner.into()),
-            class: None,
-            location: None,
             mailing: Some(Box::new(mailing)),
-            shape: None,
-            defect: None,
-            geometry_invalid: None,
+            ..ParcelRecord::empty()
         },
         facts: None,
         entry: crate::law::schedule::Entry {
