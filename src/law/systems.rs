@@ -75,6 +75,20 @@ pub fn concerning<'a>(events: &'a [Event], id: Option<&str>) -> Cow<'a, [Event]>
     }
 }
 
+/// The events of a system shared by two parcels: those of the parcel at hand (`events`), and those of the
+/// other parcel it serves (`partner`) that name it (`system_id` or `replaces`), by date. A system with no id of
+/// its own, or none of the other parcel's naming it, has the parcel's alone.
+pub fn with_shared<'a>(events: &'a [Event], partner: &[Event], id: Option<&str>) -> Cow<'a, [Event]> {
+    let Some(id) = id else { return Cow::Borrowed(events) };
+    let names = |e: &&Event| e.system.as_deref() == Some(id) || e.replaces.as_deref() == Some(id);
+    if !partner.iter().any(|e| names(&e)) {
+        return Cow::Borrowed(events);
+    }
+    let mut all: Vec<Event> = events.iter().chain(partner.iter().filter(names)).cloned().collect();
+    all.sort_by(|a, b| (a.date, &a.source).cmp(&(b.date, &b.source)));
+    Cow::Owned(all)
+}
+
 /// The life of the system `id` (`None`: the parcel's one system, unnamed) on the as-of date, from the
 /// events of its parcel (`events`, all of them: a replacement names the system it replaces) and the
 /// installation the inspections file records for the parcel (`installed`).
@@ -261,6 +275,28 @@ mod tests {
             |id| -> Vec<&str> { concerning(&events, Some(id)).iter().map(|e| e.kind.as_str()).collect() };
         assert_eq!(kinds("S-7"), ["system-abandoned", "transfer"]);
         assert_eq!(kinds("S-8"), ["complaint", "transfer"]);
+    }
+
+    /// A system serving two lots (the systems layer's second parcel) has one life, whichever lot's row its
+    /// records are filed under: S-9, abandoned on 2025-10-01 in a record of the other lot, is abandoned on
+    /// this one's too; a record of the other lot naming its own system S-8 is not this system's.
+    #[test]
+    fn a_shared_system_takes_the_events_of_the_other_lot_that_name_it() {
+        let rules = RuleSet::cayuga_art_v();
+        let here = [named("transfer", d(2026, 2, 2))];
+        let there = [
+            event(SYSTEM_ABANDONED, d(2025, 10, 1), Some("S-9"), None),
+            event(EventKind::named("complaint").expect("complaint"), d(2025, 11, 3), Some("S-8"), None),
+        ];
+        let shared = with_shared(&here, &there, Some("S-9"));
+        let kinds: Vec<&str> = shared.iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(kinds, ["system-abandoned", "transfer"]);
+        assert_eq!(
+            life(&rules, &shared, Some("S-9"), None).retired,
+            Some(Retired::Abandoned(d(2025, 10, 1)))
+        );
+        assert!(matches!(with_shared(&here, &there, Some("S-7")), Cow::Borrowed(_)));
+        assert!(matches!(with_shared(&here, &there, None), Cow::Borrowed(_)));
     }
 
     /// Art. V §IV.A puts the duties on "wastewater treatment systems": a lot of vacant land (New York RPS

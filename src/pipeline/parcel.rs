@@ -24,7 +24,7 @@ use crate::crs::layer::Feature;
 use crate::law::coverage::{Decision, Exclusion};
 use crate::law::judge;
 use crate::law::schedule::{binding, entry, Entry, ParcelRecords, Row, SystemLine};
-use crate::law::systems::{life, without_system, Life, Retired};
+use crate::law::systems::{life, with_shared, without_system, Life, Retired};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
@@ -218,8 +218,13 @@ impl<'r> Scheduler<'r> {
         let mut first: Option<(Facts, Entry)> = None;
         for (&index, place) in registered.iter().zip(&places) {
             let own = self.systems.own_id(index);
-            let life = life(rules, events, own, installed);
             let registered = self.systems.get(index);
+            let listed_here = registered.serves() == at;
+            let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
+            let other = other.filter(|&p| p != at);
+            // A system shared by two lots: the other lot's events that name it are its too.
+            let events = with_shared(events, other.map_or(&[][..], |p| events_of(self.events, p)), own);
+            let life = life(rules, &events, own, installed);
             let (system, lot, lies_on) = match place {
                 Place::Here => (Some(registered.system()), None, None),
                 Place::On(host) => {
@@ -227,9 +232,6 @@ impl<'r> Scheduler<'r> {
                 }
                 Place::Unplaced => (None, None, None),
             };
-            let listed_here = registered.serves() == at;
-            let other = if listed_here { registered.also_serves() } else { Some(registered.serves()) };
-            let other = other.filter(|&p| p != at);
             let partner = other.map(|p| ParcelId::from(self.known.id_at(p)));
             let mut line = SystemLine {
                 index,
@@ -248,7 +250,7 @@ impl<'r> Scheduler<'r> {
                     as_of,
                     Some(decision),
                     Some(&facts),
-                    &self.records((at, other), events, own, &line.life),
+                    &self.records((at, other), &events, own, &line.life),
                 );
                 match first {
                     None => first = Some((facts, entry)),
