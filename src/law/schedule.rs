@@ -278,6 +278,8 @@ pub fn entry(
         .filter(|l| life.since.is_none_or(|since| l.date >= since))
         .cloned();
     let events = concerning(events, system);
+    // Its construction counts as an inspection only when permitted before it.
+    let new_life = life.since.filter(|_| life.permitted);
     let mut entry = match decision {
         None => Entry::unscheduled(None, Text::default(), last),
         Some(Decision::Unscheduled { exclusion, citation, .. }) => {
@@ -287,11 +289,9 @@ pub fn entry(
             let rule = rules.rule(rule);
             let grid = DueGrid { first_due: rule.first_due, cycle_years: rule.cycle_years };
             let rolls = rules.calendar.as_ref().is_some_and(|c| c.roll_forward);
-            // Its construction counts as an inspection only when permitted before it.
             let inspected = last.as_ref().map(|l| l.date);
-            let built = life.since.filter(|_| life.permitted);
             let Standing { around, status, owed } =
-                standing(&grid, as_of, inspected, built, has_history, rolls);
+                standing(&grid, as_of, inspected, new_life, has_history, rolls);
             Entry {
                 tier: Tier::Rule(rule.tier),
                 rule: Some(rule.id),
@@ -310,7 +310,7 @@ pub fn entry(
             }
         }
     };
-    entry.new_life = life.since.filter(|_| life.permitted);
+    entry.new_life = new_life;
     // A parcel the law does not reach (public sewer, outside the county) gets no class or permit. Findings
     // belong to the system they were made on: a permitted new system leaves those before it behind.
     let report = later(
@@ -318,7 +318,7 @@ pub fn entry(
         named().filter_map(|n| n.report.as_deref()).max_by_key(|r| r.date),
         |r| r.date,
     );
-    let own = report.filter(|r| !life.permitted || life.since.is_none_or(|s| r.date >= s));
+    let own = report.filter(|r| new_life.is_none_or(|since| r.date >= since));
     if let Some(report) = own.filter(|_| entry.out_of_scope().is_none()) {
         entry.permit = permit_for(rules, report, facts, &events).map(Box::new);
     }

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use geo::{BoundingRect, Contains, Intersects, MultiPolygon, Point};
+use geo::{BoundingRect, Intersects, MultiPolygon, Point};
 use rustc_hash::FxHashMap;
 
 use super::{block_size, project_block, PARCEL_BLOCK};
@@ -90,7 +90,7 @@ fn host_points(
     let Some(rect) = shape.bounding_rect() else { return };
     let Some(at) = ids.slot(&record.id, record.record) else { return };
     for &(index, point) in points {
-        if !rect.intersects(&point) || !(shape.contains(&point) || shape.intersects(&point)) {
+        if !rect.intersects(&point) || !shape.intersects(&point) {
             continue;
         }
         let better = hosts.found.get(&index).is_none_or(|h| at < h.at);

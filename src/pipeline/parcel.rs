@@ -30,7 +30,7 @@ use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
 use crate::records::events::{events_of, Event};
-use crate::records::inspections::{Inspections, LastInspection};
+use crate::records::inspections::{Dated, Inspections, Installed, LastInspection};
 
 /// A parcel whose tier the shoreline layer's line would change: its id, its tier by the line from the DEM,
 /// and its tier by the layer's.
@@ -198,8 +198,7 @@ impl<'r> Scheduler<'r> {
             Some(_) => None,
         };
         let Some(shape) = shape else {
-            let life = life(rules, events, None, installed);
-            let entry = entry(rules, as_of, None, None, &self.records((at, None), events, None, &life));
+            let entry = self.unnamed_entry((at, events, installed), None, None);
             self.progress.advance();
             return Some(Row { at, parcel, facts: None, entry, systems: Vec::new() });
         };
@@ -261,12 +260,15 @@ impl<'r> Scheduler<'r> {
         }
         let vacant = lines.is_empty()
             && without_system(&rules.systems, parcel.class.as_deref(), || self.systems.any_on(&input.shape));
-        let (facts, entry) = if vacant {
-            // A vacant lot with no system on record: classified for the map, owing no system duty.
-            let (facts, _) = self.judge(&parcel.id, &mut input, None, None);
+        // A lot without a system in service owes no system duty: the row says so.
+        let no_system = || {
             let last = self.history.and_then(|h| h[at].clone());
-            let entry = Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last);
-            (Some(facts), entry)
+            Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last)
+        };
+        let (facts, entry) = if vacant {
+            // A vacant lot with no system on record: classified for the map.
+            let (facts, _) = self.judge(&parcel.id, &mut input, None, None);
+            (Some(facts), no_system())
         } else if let Some(first) = first {
             let (facts, entry) = bind(&mut lines, first);
             (Some(facts), entry)
@@ -274,23 +276,28 @@ impl<'r> Scheduler<'r> {
             // No system on record, or none in service but one replaced by a system the register lacks: the
             // parcel's one system, located by its polygon.
             let (facts, decision) = self.judge(&parcel.id, &mut input, None, None);
-            let life = life(rules, events, None, installed);
-            let entry = entry(
-                rules,
-                as_of,
-                Some(decision),
-                Some(&facts),
-                &self.records((at, None), events, None, &life),
-            );
+            let entry = self.unnamed_entry((at, events, installed), Some(decision), Some(&facts));
             (Some(facts), entry)
         } else {
             // Every system on record abandoned: the lot has none in service.
-            let last = self.history.and_then(|h| h[at].clone());
-            (None, Entry::unscheduled(Some(Exclusion::NoSystem), rules.systems.no_system_citation, last))
+            (None, no_system())
         };
         (parcel.shape, parcel.town) = (self.config.keep_shapes.then_some(input.shape), input.town_attribute);
         self.progress.advance();
         Some(Row { at, parcel, facts, entry, systems: lines })
+    }
+
+    /// The entry of the parcel at `at` (its events, and the installation the inspections file records) for
+    /// its one unnamed system, as `decision` and `facts` judge it.
+    fn unnamed_entry(
+        &self,
+        (at, events, installed): (usize, &[Event], Option<Dated<Installed>>),
+        decision: Option<Decision>,
+        facts: Option<&Facts>,
+    ) -> Entry {
+        let (rules, as_of) = (&*self.config.rules, self.config.as_of);
+        let life = life(rules, events, None, installed);
+        entry(rules, as_of, decision, facts, &self.records((at, None), events, None, &life))
     }
 
     /// What the record files say of the parcel at `at`, whose events are `events`, for its system `system`
@@ -427,13 +434,13 @@ fn bind(lines: &mut [SystemLine], first: (Facts, Entry)) -> (Facts, Entry) {
     let entries =
         std::iter::once(&first.1).chain(active.iter().skip(1).filter_map(|l| l.own.as_ref().map(|o| &o.1)));
     let binds = binding(entries).unwrap_or(0);
-    active[binds].binds = true;
-    if binds == 0 {
-        return first;
+    if let Some(own) = active.get_mut(binds).filter(|_| binds > 0).and_then(|line| line.own.take()) {
+        active[binds].binds = true;
+        active[0].own = Some(Box::new(first));
+        return *own;
     }
-    let taken = active[binds].own.take().map_or(first.clone(), |own| *own);
-    active[0].own = Some(Box::new(first));
-    taken
+    active[0].binds = true;
+    first
 }
 
 /// Whether every system of `lines` was abandoned (none replaced).

@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point};
-use rstar::primitives::GeomWithData;
 use rstar::{RTree, AABB};
 
 use super::{find_field, geometry_kind, FieldChoice};
@@ -183,7 +182,7 @@ pub struct Systems {
     /// The systems of each parcel, by index into `list`, a parcel's in order of index.
     refs: Vec<u32>,
     /// The systems' points indexed, built the first time a lot asks whether one lies on it.
-    points: std::sync::OnceLock<RTree<GeomWithData<[f64; 2], u32>>>,
+    points: std::sync::OnceLock<RTree<[f64; 2]>>,
 }
 
 impl Systems {
@@ -230,13 +229,10 @@ impl Systems {
     pub fn any_on(&self, shape: &MultiPolygon<f64>) -> bool {
         let Some(rect) = shape.bounding_rect() else { return false };
         let tree = self.points.get_or_init(|| {
-            let points = self.list.iter().enumerate().map(|(i, s)| {
-                GeomWithData::new([s.location.x(), s.location.y()], u32::try_from(i).unwrap_or(u32::MAX))
-            });
-            RTree::bulk_load(points.collect())
+            RTree::bulk_load(self.list.iter().map(|s| [s.location.x(), s.location.y()]).collect())
         });
         let envelope = AABB::from_corners([rect.min().x, rect.min().y], [rect.max().x, rect.max().y]);
-        tree.locate_in_envelope(&envelope).any(|p| shape.intersects(&Point::new(p.geom()[0], p.geom()[1])))
+        tree.locate_in_envelope(&envelope).any(|&[x, y]| shape.intersects(&Point::new(x, y)))
     }
 }
 
