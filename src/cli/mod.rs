@@ -2,6 +2,7 @@
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
 mod args;
+mod map;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 use chrono::{Datelike, NaiveDate};
 
 pub use args::Args;
-use args::{BufferArgs, ColourByArg, Command, FormatArg, MapArgs, NoticesArgs, RunArgs, WorkloadArgs};
+use args::{BufferArgs, Command, FormatArg, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::formats::write::OutputSet;
 use lakeshore::model::controls::for_terminal;
@@ -28,7 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Workload(a) => workload(a),
         Command::Buffer(a) => buffer(a),
         Command::Notices(a) => notices(a),
-        Command::Map(a) => map(a),
+        Command::Map(a) => map::map(a),
         Command::Init { dir, force } => init(&dir, force),
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -214,38 +215,31 @@ fn print_field_choices(run: &Run) {
 }
 
 fn schedule(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (config, formats) = prepare_tables(&a)?;
-    let set = output_set(&a.out)?;
-    // Every format is written from the rows as they come, none kept.
-    let (mut run, summary, written) = with_progress(&a, |progress| {
-        lakeshore::report::stream_schedule_files(&config, progress, set.staging(), &formats)
-    })?;
-    let writing = std::time::Instant::now();
-    if !a.quiet {
-        print!("{summary}");
-    }
-    finish(&a, &config, &mut run, Vec::new(), written, set, writing)
+    streamed_table(a, lakeshore::report::stream_schedule_files)
 }
 
 fn obligations(a: RunArgs) -> anyhow::Result<ExitCode> {
-    let (config, formats) = prepare_tables(&a)?;
-    // The rows need not be kept at all: the files are written from each block's obligations as they come.
-    let set = output_set(&a.out)?;
-    let (mut run, summary, written) =
-        with_progress(&a, |progress| stream_obligations_files(&config, progress, set.staging(), &formats))?;
-    let writing = std::time::Instant::now();
-    if !a.quiet {
-        print!("{summary}");
-    }
-    finish(&a, &config, &mut run, Vec::new(), written, set, writing)
+    streamed_table(a, stream_obligations_files)
 }
 
 fn systems(a: RunArgs) -> anyhow::Result<ExitCode> {
+    streamed_table(a, lakeshore::report::systems::stream_systems_files)
+}
+
+/// The files a table's writer produces, with the summary it counted and the run.
+type Streamed<S> = lakeshore::model::error::Result<(Run, S, Vec<PathBuf>)>;
+
+/// A command that writes one table (`schedule`, `obligations`, `systems`): `write` runs the schedule and
+/// writes every format from the rows as they come, none kept, into the output set's staging folder; its
+/// summary goes to the terminal and the set is published.
+fn streamed_table<S: std::fmt::Display>(
+    a: RunArgs,
+    write: impl FnOnce(&Config, &Progress, &Path, &[OutputFormat]) -> Streamed<S>,
+) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
     let set = output_set(&a.out)?;
-    let (mut run, summary, written) = with_progress(&a, |progress| {
-        lakeshore::report::systems::stream_systems_files(&config, progress, set.staging(), &formats)
-    })?;
+    let (mut run, summary, written) =
+        with_progress(&a, |progress| write(&config, progress, set.staging(), &formats))?;
     let writing = std::time::Instant::now();
     if !a.quiet {
         print!("{summary}");
@@ -412,132 +406,6 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let code = finish(&a.run, &config, &mut run, problems, written, set, writing)?;
     std::mem::forget(noticed);
     Ok(code)
-}
-
-fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::map::schedule_map::{map_input, MapOptions};
-    use lakeshore::report::map::{render_png, render_svg, schedule_scene};
-    let format = map_format(&mut a)?;
-    if format == FormatArg::Html {
-        return html_map(a);
-    }
-    let colour_by = colour_by(a.by);
-    // `--out out/` (a folder) means `out/map.png` (or `.svg`).
-    let out = match a.run.out.extension() {
-        Some(_) => a.run.out.clone(),
-        None if format == FormatArg::Svg => a.run.out.join("map.svg"),
-        None => a.run.out.join("map.png"),
-    };
-    let (config, _) = prepare(&a.run)?;
-    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
-    // The reference layers drawn are those the run read.
-    let options = MapOptions { colour_by, town: a.town.clone() };
-    let (mut run, bytes, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
-        let run = run_schedule_with(&config, progress)?;
-        let mut clock = lakeshore::pipeline::Stopwatch::new();
-        progress.start("laying out the map", 0);
-        let input = map_input(&run, &options, config.as_of.to_string())?;
-        let scene = schedule_scene(&input);
-        clock.lap("map: layers and parcels");
-        progress.start("drawing the map", 0);
-        let bytes = if format == FormatArg::Svg {
-            render_svg(&scene, a.width, a.height).into_bytes()
-        } else {
-            render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
-        };
-        clock.lap("map: draw");
-        drop(input);
-        Ok((run, bytes, clock.laps))
-    })?;
-    run.timings.extend(laps);
-    let writing = std::time::Instant::now();
-    let file = staged_file(&set, &out)?;
-    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(&bytes))?;
-    // Problems go beside the image.
-    let code = finish(&a.run, &config, &mut run, Vec::new(), vec![file], set, writing)?;
-    std::mem::forget(run);
-    Ok(code)
-}
-
-/// The map's format: the one `--format` names (png, svg or html), else the `--out` file's extension, else
-/// PNG. The table formats of `--format` do not apply to a map and are dropped.
-fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
-    let image = |f: &FormatArg| matches!(f, FormatArg::Png | FormatArg::Svg | FormatArg::Html);
-    let mut asked: Vec<FormatArg> = a.run.format.iter().copied().filter(image).collect();
-    asked.dedup();
-    a.run.format.retain(|f| !image(f));
-    let extension = a.run.out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let from_name = match extension.as_deref() {
-        None => None,
-        Some("png") => Some(FormatArg::Png),
-        Some("svg") => Some(FormatArg::Svg),
-        Some("html" | "htm") => Some(FormatArg::Html),
-        Some(_) => anyhow::bail!(
-            "--out {}: name the map file map.png, map.svg or map.html, or give a folder",
-            a.run.out.display()
-        ),
-    };
-    match (asked.as_slice(), from_name) {
-        ([], name) => Ok(name.unwrap_or(FormatArg::Png)),
-        ([one], None) => Ok(*one),
-        ([one], Some(name)) if *one == name => Ok(name),
-        _ => anyhow::bail!(
-            "--format and --out ask for different maps: give one of png, svg or html, and an --out file of \
-             that kind or a folder"
-        ),
-    }
-}
-
-/// `lakeshore map --format html`: the interactive map, `map.html` in the `--out` folder or the `.html` file
-/// named.
-fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::map::schedule_map::{html_map, HtmlExtras, MapOptions};
-    let out = match a.run.out.extension() {
-        Some(_) => a.run.out.clone(),
-        None => a.run.out.join("map.html"),
-    };
-    let colour_by = colour_by(a.by);
-    let (config, _) = prepare(&a.run)?;
-    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
-    let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
-    let year = config.as_of.year();
-    let options = MapOptions { colour_by, town: a.town.clone() };
-    let (mut run, found, problems, html, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
-        let (run, found, mut problems) = run_obligations(&config, progress)?;
-        let mut clock = lakeshore::pipeline::Stopwatch::new();
-        progress.start("laying out the map", 0);
-        let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
-        let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
-        clock.lap("map: layers and parcels");
-        progress.start("writing the page", 0);
-        let html = lakeshore::report::map::html::render_html(&page);
-        problems.extend(page.problems.iter().cloned());
-        clock.lap("map: page");
-        Ok((run, found, problems, html, clock.laps))
-    })?;
-    run.timings.extend(laps);
-    let writing = std::time::Instant::now();
-    let file = staged_file(&set, &out)?;
-    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
-    let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
-    std::mem::forget(found);
-    std::mem::forget(run);
-    Ok(code)
-}
-
-/// Where the map file `out` is written in the staging folder of `set`: under its own name, checked to be a
-/// plain file name.
-fn staged_file(set: &OutputSet, out: &Path) -> anyhow::Result<PathBuf> {
-    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(lakeshore::formats::write::output_path(set.staging(), &name)?)
-}
-
-/// The map's colouring for `--by`.
-fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
-    match by {
-        ColourByArg::Tier => lakeshore::report::map::ColourBy::Tier,
-        ColourByArg::Status => lakeshore::report::map::ColourBy::Status,
-    }
 }
 
 /// Runs the schedule and collects the open obligations, reporting both to `progress`; the problems the
