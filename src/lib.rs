@@ -39,6 +39,7 @@ pub mod classify;
 pub mod law;
 
 pub mod pipeline;
+pub mod program;
 pub mod report;
 
 /// The one folder of a test process's files, shared with the integration tests.

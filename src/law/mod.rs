@@ -17,6 +17,7 @@
 
 pub mod clocks;
 pub mod coverage;
+pub mod escalation;
 pub mod flood;
 pub mod obligations;
 pub mod periodic;

@@ -6,6 +6,7 @@
 
 pub mod calendar;
 mod duties;
+pub mod notices;
 mod places;
 mod sewer;
 mod terms;
@@ -77,6 +78,8 @@ pub struct RuleSet {
     /// The terms of the law that a layer's features stand for, and which features qualify.
     #[serde(default, rename = "term")]
     pub terms: Vec<Term>,
+    /// The notices of a duty and what follows when they go unanswered; `None`: first notices only.
+    pub notices: Option<notices::NoticeRules>,
     /// The municipalities and villages by their spelling, made when the rule set is read.
     #[serde(skip)]
     places: places::PlaceIndex,

@@ -15,7 +15,9 @@
 //! disk), `manifest` (`run.json`, written and forced to disk, renamed into the staging folder), `commit` (the
 //! commit marker, written and forced to disk, renamed into the staging folder: the commit point), `unlink`
 //! (the old `run.json` removed), `rename:K` (the K-th file of the marker renamed into place, 1-based,
-//! `run.json` last) and `cleanup` (the staging folder removed).
+//! `run.json` last) and `cleanup` (the staging folder removed). A run that issues notices meets two more, in
+//! the program store: `store-pending` (the batch recorded pending, before its transaction commits, after
+//! the run's work and before its files are written) and `store-issued` (the batch marked issued, after the set is in place).
 //!
 //! Unset, each point costs one load of a value read once.
 
@@ -74,7 +76,7 @@ fn fault() -> Option<&'static Fault> {
 }
 
 /// Runs `call`, the file-system call at `point`, with the fault [`FAULT_ENV`] asks for there.
-pub(super) fn at<T>(point: &str, call: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+pub fn at<T>(point: &str, call: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
     match fault() {
         Some(Fault::Kill { before: true, point: p }) if p == point => std::process::abort(),
         Some(Fault::Fail { point: p, no_space }) if p == point => {

@@ -23,7 +23,7 @@ pub use self::fault::FAULT_ENV;
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
 pub use self::parquet::{write_parquet, ParquetSink};
-pub use self::set::OutputSet;
+pub use self::set::{FileLock, OutputSet};
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -12,28 +12,51 @@ use crate::model::error::{Error, Result};
 /// The exclusive lock of an output folder, held while the file is open; the file is removed when the lock
 /// is let go.
 pub(super) struct Lock {
-    path: PathBuf,
-    _file: File,
+    _held: FileLock,
 }
 
 impl Lock {
     /// Takes the lock of `dir` for `command`, or fails naming the run that holds it.
     pub(super) fn take(dir: &Path, command: &[String]) -> Result<Lock> {
-        let path = dir.join(LOCK);
+        FileLock::take_with(&dir.join(LOCK), command, |holder| {
+            Error::format(
+                dir,
+                format!(
+                    "another lakeshore run is writing into this folder ({holder}): wait for it to finish, or give \
+                     another --out"
+                ),
+            )
+        })
+        .map(|held| Lock { _held: held })
+    }
+}
+
+/// An exclusive advisory lock on a file that says who holds it (process id, start time, command line), held
+/// while the value lives; the file is removed when the lock is let go. The lock of an output folder, and of
+/// the program store.
+pub struct FileLock {
+    path: PathBuf,
+    _file: File,
+}
+
+impl FileLock {
+    /// Takes the lock of the file `path` for `command`, or fails with `busy` (what the holder does), naming the
+    /// run that holds it.
+    pub fn take(path: &Path, command: &[String], busy: &str) -> Result<FileLock> {
+        Self::take_with(path, command, |holder| {
+            Error::format(path, format!("{busy} ({holder}): wait for it to finish"))
+        })
+    }
+
+    /// [`FileLock::take`], the error when another run holds the lock made by `busy` from who holds it.
+    fn take_with(path: &Path, command: &[String], busy: impl Fn(&str) -> Error) -> Result<FileLock> {
         loop {
-            let mut file = open_lock_file(&path)?;
-            if !try_lock(&file).map_err(|e| Error::io(&path, e))? {
-                let holder = holder_of(&mut file);
-                return Err(Error::format(
-                    dir,
-                    format!(
-                        "another lakeshore run is writing into this folder ({holder}): wait for it to finish, or \
-                         give another --out"
-                    ),
-                ));
+            let mut file = open_lock_file(path)?;
+            if !try_lock(&file).map_err(|e| Error::io(path, e))? {
+                return Err(busy(&holder_of(&mut file)));
             }
             // A run that let the lock go removed the file: a lock on the file it removed is no lock.
-            if !same_file(&file, &path) {
+            if !same_file(&file, path) {
                 continue;
             }
             let started = chrono::Utc::now().format("%Y-%m-%d %H:%M:%S UTC");
@@ -44,8 +67,8 @@ impl Lock {
             );
             file.set_len(0)
                 .and_then(|()| file.write_all(holder.as_bytes()))
-                .map_err(|e| Error::io(&path, e))?;
-            return Ok(Lock { path, _file: file });
+                .map_err(|e| Error::io(path, e))?;
+            return Ok(FileLock { path: path.to_path_buf(), _file: file });
         }
     }
 }
@@ -72,7 +95,7 @@ fn holder_of(file: &mut File) -> String {
 /// How much of the holder's line is read: a long command line is cut there.
 const HOLDER_BYTES: u64 = 4096;
 
-impl Drop for Lock {
+impl Drop for FileLock {
     fn drop(&mut self) {
         // Removed while still held; the lock goes with the file's closing, after this.
         let _ = std::fs::remove_file(&self.path);

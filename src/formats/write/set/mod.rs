@@ -36,6 +36,7 @@ use super::digest::digest;
 use super::fault;
 use crate::model::error::{Error, Result};
 use crate::model::stop;
+pub use lock::FileLock;
 use lock::Lock;
 
 /// The manifest of the set, renamed into place last.
