@@ -38,10 +38,22 @@ pub(super) enum Command {
     ///
     /// Example: lakeshore buffer --config data/sample/county.toml --distance 500 --features data/sample/watercourses.geojson
     Buffer(BufferArgs),
-    /// Write the year's inspection notices: a mail-merge CSV, printable letters and Avery 5160 labels.
+    /// Write the year's inspection notices: letters, Avery 5160 labels and mail-merge tables, each duty at
+    /// the stage the program store calls for (first notice, reminder, final notice, referral). A draft
+    /// records nothing; `--issue` records the batch in the store once its files are published.
     ///
     /// Example: lakeshore notices --config data/sample/county.toml --as-of 2027-01-15 --year 2027 --out out/
     Notices(NoticesArgs),
+    /// Record letters the post returned undeliverable: they count as no notice, and the owner's address is
+    /// not mailed again until the parcel layer gives a new one.
+    ///
+    /// Example: lakeshore returned --config data/sample/county.toml --as-of 2027-02-03 2027-000004
+    Returned(MailArgs),
+    /// Record letters received, on the day a return receipt or a signature gives: the next stage counts from
+    /// it.
+    ///
+    /// Example: lakeshore received --config data/sample/county.toml --as-of 2027-12-20 2027-000031
+    Received(MailArgs),
     /// Draw the schedule as a map (PNG or SVG): parcels by tier or status, shoreline, 500-ft buffer,
     /// watershed, floodplain, towns, legend, scale bar and north arrow; or, with `--format html` (or an
     /// `.html` file), one offline interactive page with filters, search and parcel popups.
@@ -130,6 +142,33 @@ pub(super) struct NoticesArgs {
     /// Also print the letters and labels to letters.pdf and labels.pdf through headless Chromium.
     #[arg(long)]
     pub(super) pdf: bool,
+    /// Record the batch in the program store, dated by --as-of, as issued once its files are published.
+    #[arg(long, conflicts_with = "reprint")]
+    pub(super) issue: bool,
+    /// Print an issued batch again from the program store, with the same letter numbers.
+    #[arg(long, value_name = "BATCH")]
+    pub(super) reprint: Option<i64>,
+}
+
+/// Flags of `lakeshore returned` and `lakeshore received`.
+#[derive(Debug, clap::Args)]
+pub(super) struct MailArgs {
+    /// County config file (TOML): its [program] store is the store recorded in.
+    #[arg(long, value_name = "FILE")]
+    pub(super) config: Option<PathBuf>,
+    /// The program store (default: [program] store of the config, or program.sqlite beside it).
+    #[arg(long, value_name = "FILE")]
+    pub(super) store: Option<PathBuf>,
+    /// The day the letters came back or were received (YYYY-MM-DD or M/D/YYYY); default today. A --from
+    /// file's `date` column gives each letter's own.
+    #[arg(long, value_name = "DATE")]
+    pub(super) as_of: Option<String>,
+    /// A CSV file with a `letter` column and, optionally, a `date` column.
+    #[arg(long, value_name = "FILE")]
+    pub(super) from: Option<PathBuf>,
+    /// Letter numbers (2027-000123).
+    #[arg(value_name = "LETTER")]
+    pub(super) letters: Vec<String>,
 }
 
 /// Flags of `lakeshore map`. `--out` is the image file, its extension (.png or .svg) picking the format, or a
@@ -179,6 +218,9 @@ pub(super) struct RunArgs {
     /// Output folder.
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub(super) out: PathBuf,
+    /// The program store (default: [program] store of the config, or program.sqlite beside it).
+    #[arg(long, value_name = "FILE")]
+    pub(super) store: Option<PathBuf>,
     /// Output formats, comma-separated: csv, geojson, parquet, gpkg (`map`: png, svg or html).
     #[arg(
         long,

@@ -3,6 +3,7 @@
 
 mod args;
 mod map;
+mod notices;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 use chrono::{Datelike, NaiveDate};
 
 pub use args::Args;
-use args::{BufferArgs, Command, FormatArg, NoticesArgs, RunArgs, WorkloadArgs};
+use args::{BufferArgs, Command, FormatArg, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::formats::write::OutputSet;
 use lakeshore::model::controls::for_terminal;
@@ -28,7 +29,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Systems(a) => systems(a),
         Command::Workload(a) => workload(a),
         Command::Buffer(a) => buffer(a),
-        Command::Notices(a) => notices(a),
+        Command::Notices(a) => notices::notices(a),
+        Command::Returned(a) => notices::mail(a, lakeshore::program::mail::Mail::Returned),
+        Command::Received(a) => notices::mail(a, lakeshore::program::mail::Mail::Received),
         Command::Map(a) => map::map(a),
         Command::Init { dir, force } => init(&dir, force),
         Command::Completions { shell } => {
@@ -74,6 +77,7 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
         (&mut l.pipes, &a.pipes),
         (&mut l.dem, &a.dem),
         (&mut file.rules, &a.rules),
+        (&mut file.program.store, &a.store),
     ] {
         if flag.is_some() {
             slot.clone_from(flag);
@@ -351,60 +355,6 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     }
     let code = finish(&a.run, &config, &mut run, problems, written, set, writing)?;
     std::mem::forget(run);
-    Ok(code)
-}
-
-fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::model::table::Table;
-    use lakeshore::report::labels::write_labels;
-    use lakeshore::report::letters::{write_letters, Template};
-    use lakeshore::report::notices::notices_among;
-    // A bad template, or --pdf without Chromium, stops the run before any work.
-    let template = match &a.template {
-        Some(path) => Template::load(path)?,
-        None => Template::builtin()?,
-    };
-    let chromium = match (a.pdf, lakeshore::report::print::find_chromium()) {
-        (false, _) => None,
-        (true, Some(found)) => Some(found),
-        (true, None) => anyhow::bail!(
-            "--pdf needs Chromium and none was found (chromium, chromium-browser or google-chrome on PATH, or CHROMIUM=path): install it, or leave out --pdf and print letters.html and labels.html from a browser"
-        ),
-    };
-    let (config, formats) = prepare_tables(&a.run)?;
-    let year = a.year.unwrap_or(config.as_of.year());
-    let set = output_set(&a.run.out)?;
-    // Only the noticed obligations and their parcels' rows are kept of each block.
-    let (mut run, noticed) = with_progress(&a.run, |progress| {
-        lakeshore::report::notices::stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
-    })?;
-    let writing = std::time::Instant::now();
-    let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
-    let dir = set.staging();
-    let (mut written, problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
-    let unmailed = lakeshore::report::notices::CannotMail(&list);
-    // Its text is the notices' text, reported with them.
-    written.extend(write_table(&unmailed, dir, "cannot_mail", &[OutputFormat::Csv], &config.crs)?.0);
-    let html = [write_letters(&list, &template, dir, config.as_of)?, write_labels(&list, dir)?];
-    written.extend(html.iter().cloned());
-    if let Some(chromium) = &chromium {
-        for page in html {
-            let pdf = page.with_extension("pdf");
-            lakeshore::report::print::print_to_pdf(chromium, &page, &pdf)?;
-            written.push(pdf);
-        }
-    }
-    if !a.run.quiet {
-        println!("{} notices for {year} in {} letters", list.len(), list.letter_count());
-        if unmailed.len() > 0 {
-            println!(
-                "{} notices cannot be mailed (no usable mailing address): see cannot_mail.csv",
-                unmailed.len()
-            );
-        }
-    }
-    let code = finish(&a.run, &config, &mut run, problems, written, set, writing)?;
-    std::mem::forget(noticed);
     Ok(code)
 }
 

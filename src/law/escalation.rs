@@ -17,6 +17,7 @@
 
 use chrono::{Days, NaiveDate};
 
+use crate::law::obligations::ObligationKind;
 use crate::rules::notices::{NoticeRules, Stage};
 
 /// A notice issued for a duty, as the program store recorded it.
@@ -77,6 +78,31 @@ pub fn reached(n: &Issued, mailing_days: u32) -> NaiveDate {
 /// sale.
 pub fn counts(n: &Issued, duty: &Duty<'_>) -> bool {
     n.returned.is_none() && n.owner == duty.owner && duty.sold.is_none_or(|sold| n.issued >= sold)
+}
+
+/// The notices of a parcel's `history` (each with its duty's kind and due date) that are of the chain of a duty
+/// of `kind` due `due`. A duty of a grid of due dates (the periodic inspection, a drainage pipe's) left
+/// unanswered stays one chain as its grid's next date passes: its chain is every notice of its kind for a due
+/// date up to `due` issued after the last inspection on record (`answered`). Any other duty's chain is the
+/// notices of its kind and due date.
+pub fn chain(
+    kind: ObligationKind,
+    due: NaiveDate,
+    answered: Option<NaiveDate>,
+    history: &[(String, NaiveDate, Issued)],
+) -> Vec<Issued> {
+    let grid = kind == ObligationKind::PERIODIC_INSPECTION || kind == ObligationKind::PIPE_INSPECTION;
+    history
+        .iter()
+        .filter(|(k, d, n)| {
+            k == kind.as_str()
+                && match grid {
+                    true => *d <= due && answered.is_none_or(|a| n.issued > a),
+                    false => *d == due,
+                }
+        })
+        .map(|(_, _, n)| n.clone())
+        .collect()
 }
 
 /// What the notices `history` of `duty` (in any order) call for on `as_of`, under `rules` (`None`: first
@@ -192,6 +218,26 @@ mod tests {
         let first = [issued(Stage::First, "2027-03-01")];
         assert!(matches!(next(rules, &order, &first, d("2027-06-30")), Next::Waiting { next: Some(n), .. } if n == d("2027-07-01")));
         assert_eq!(next(rules, &order, &first, d("2027-07-01")), Next::Notice(Stage::Referral));
+    }
+
+    /// A periodic inspection due 2027-11-01 noticed and never answered is still one chain when 2034-11-01
+    /// passes; once inspected (2035-03-01), a notice before it is of no chain.
+    #[test]
+    fn an_unanswered_periodic_duty_keeps_its_chain_across_its_grid() {
+        let periodic = ObligationKind::PERIODIC_INSPECTION;
+        let kind = periodic.as_str().to_string();
+        let history = vec![
+            (kind.clone(), d("2027-11-01"), issued(Stage::First, "2027-01-15")),
+            (kind.clone(), d("2027-11-01"), issued(Stage::Reminder, "2027-12-01")),
+            ("transfer-inspection".to_string(), d("2027-11-01"), issued(Stage::First, "2027-06-01")),
+        ];
+        let found = chain(periodic, d("2034-11-01"), Some(d("2020-05-01")), &history);
+        assert_eq!(found.iter().map(|n| n.stage).collect::<Vec<_>>(), [Stage::First, Stage::Reminder]);
+        assert!(chain(periodic, d("2041-11-01"), Some(d("2035-03-01")), &history).is_empty());
+        // An event's duty keeps to its own due date.
+        let sale = ObligationKind::clock(crate::rules::Text::new("transfer-inspection"));
+        assert_eq!(chain(sale, d("2027-11-01"), None, &history).len(), 1);
+        assert!(chain(sale, d("2028-11-01"), None, &history).is_empty());
     }
 
     #[test]

@@ -71,6 +71,14 @@ pub struct DemSettings {
     pub vertical_datum: Option<String>,
 }
 
+/// What lakeshore keeps of the program it runs (`[program]`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProgramSettings {
+    /// The program store, a SQLite file on a local disk; default `program.sqlite` beside the config.
+    pub store: Option<PathBuf>,
+}
+
 /// A county config with every key, commented: what `lakeshore init` starts from, and where config error
 /// messages take their examples.
 pub const EXAMPLE_CONFIG: &str = r#"crs = "EPSG:2261"              # working CRS, projected, in feet (default EPSG:2261, NY Central ftUS)
@@ -98,6 +106,9 @@ dem = "dem.tif"                # elevations: the mean-high-water line is their c
 [dem]                          # where the DEM file does not say
 vertical_unit = "ft"           # m, ft or us-ft
 vertical_datum = "NAVD88"
+
+[program]
+store = "program.sqlite"       # the notices issued, on a local disk (default: program.sqlite beside this file)
 
 [fields]
 parcel_id = ["SWIS", "PRINT_KEY"]
@@ -149,9 +160,21 @@ pub struct ConfigFile {
     /// Attribute-name overrides.
     #[serde(default)]
     pub fields: FieldNames,
+    /// The program store.
+    #[serde(default)]
+    pub program: ProgramSettings,
 }
 
 impl ConfigFile {
+    /// The program store's file: `[program] store`, or `program.sqlite` beside the config file (in the
+    /// current folder when there is none).
+    pub fn store(&self) -> PathBuf {
+        self.program.store.clone().unwrap_or_else(|| {
+            let folder = self.source.as_deref().and_then(Path::parent).unwrap_or(Path::new(""));
+            folder.join(crate::program::DEFAULT_STORE)
+        })
+    }
+
     /// Reads a config file; relative paths in it are made relative to its folder. A file that is not there is
     /// named in the error; a file with mistakes is an error telling each of them (TOML that does not fit,
     /// unknown keys, `[fields.*]` keys that are no column role), at its line.
@@ -198,6 +221,7 @@ impl ConfigFile {
             &mut l.pipes,
             &mut l.dem,
             &mut file.rules,
+            &mut file.program.store,
         ]
         .into_iter()
         .flatten()
@@ -250,6 +274,9 @@ pub struct Config {
     pub border_tolerance_ft: f64,
     /// The day the schedule is computed for.
     pub as_of: NaiveDate,
+    /// The program store's file: `[program] store`, or `program.sqlite` beside the config file (in the
+    /// current folder when there is none).
+    pub store: PathBuf,
     /// Whether the rows keep each parcel's shape after classification (true): a command whose outputs draw
     /// or carry no geometry (CSV tables, the workload) sets it false, and a million rows are lighter by the
     /// shapes.
@@ -317,7 +344,9 @@ impl Config {
         else {
             return Err(one_or_all(errors));
         };
+        let store = file.store();
         Ok(Config {
+            store,
             layers: file.layers,
             dem_unit,
             dem_datum: file.dem.vertical_datum,

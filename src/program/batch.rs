@@ -406,3 +406,39 @@ fn token() -> String {
     let hash = Sha256::digest(format!("{}:{nanos}:{n}", std::process::id()));
     hash.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
+
+/// The text of `batch.json` for batch `id` with `token`, issued from `store`: the output set's word that it is
+/// that batch's letters.
+pub fn batch_file(id: i64, token: &str, store: &Path, batch: &Batch) -> String {
+    let first = batch.letters.first().map(|l| l.number.as_str());
+    let last = batch.letters.last().map(|l| l.number.as_str());
+    let json = serde_json::json!({
+        "batch": id,
+        "token": token,
+        "store": store.to_string_lossy(),
+        "issued": batch.issued.to_string(),
+        "year": batch.year,
+        "letters": batch.letters.len(),
+        "first_letter": first,
+        "last_letter": last,
+    });
+    format!("{}\n", serde_json::to_string_pretty(&json).unwrap_or_default())
+}
+
+/// Whether the output folder `dir` holds the published set of the batch with `token`: a `run.json` that names
+/// `batch.json`, whose token is `token`. A publish cut short after its commit point is finished first (the
+/// folder's lock taken for it, for `command`), so the folder is read as it will stay.
+pub fn published(dir: &Path, token: &str, command: &[String]) -> Result<bool> {
+    use crate::formats::write::set::MANIFEST;
+    if !dir.join(MANIFEST).exists() && !dir.is_dir() {
+        return Ok(false);
+    }
+    drop(crate::formats::write::OutputSet::open(dir, command)?);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let (Some(manifest), Some(file)) = (read(MANIFEST), read(BATCH_FILE)) else { return Ok(false) };
+    let names_it = serde_json::from_str::<serde_json::Value>(&manifest).ok().is_some_and(|m| {
+        m["files"].as_array().is_some_and(|files| files.iter().any(|f| f["name"] == BATCH_FILE))
+    });
+    let token_is = serde_json::from_str::<serde_json::Value>(&file).ok().is_some_and(|b| b["token"] == token);
+    Ok(names_it && token_is)
+}

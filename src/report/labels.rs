@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::formats::write::write_atomic;
 use crate::model::error::{Error, Result};
 use crate::report::letters::{escape_html, NO_OWNER};
-use crate::report::notices::Notices;
+use crate::report::notices::{city_line, Notices};
 
 /// A sheet of mailing labels: US Letter, labels in a grid, sizes in inches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,7 +73,7 @@ impl LabelSheet {
 }
 
 /// Writes the mailing labels of `notices` (one per letter, in letter order) on `sheet`s to `out`.
-pub fn render_labels(notices: &Notices<'_>, sheet: &LabelSheet, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_labels(notices: &Notices, sheet: &LabelSheet, out: &mut dyn Write) -> std::io::Result<()> {
     let mut buffer = String::new();
     buffer.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
     escape_html(&notices.rules().jurisdiction.name, &mut buffer);
@@ -99,7 +99,7 @@ pub fn render_labels(notices: &Notices<'_>, sheet: &LabelSheet, out: &mut dyn Wr
         w = sheet.width_in,
         h = sheet.height_in,
     ));
-    for (i, letter) in notices.letters().enumerate() {
+    for (i, letter) in notices.batch.letters.iter().enumerate() {
         let at = sheet.position(i);
         if i % sheet.per_sheet() == 0 {
             if i > 0 {
@@ -107,15 +107,14 @@ pub fn render_labels(notices: &Notices<'_>, sheet: &LabelSheet, out: &mut dyn Wr
             }
             buffer.push_str(&format!("<div class=\"sheet\" id=\"sheet-{}\">\n", at.sheet + 1));
         }
-        let address = letter.address();
         buffer.push_str(&format!(
             "<div class=\"label\" style=\"left: {}in; top: {}in\">",
             at.left_in, at.top_in
         ));
         for line in [
-            letter.owner().unwrap_or_else(|| NO_OWNER.to_string()),
-            address.street.to_string(),
-            address.city_line(),
+            letter.owner.clone().unwrap_or_else(|| NO_OWNER.to_string()),
+            letter.street.clone(),
+            city_line(letter.city.as_deref(), letter.state.as_deref(), letter.zip.as_deref()),
         ] {
             buffer.push_str("<div>");
             escape_html(&line, &mut buffer);
@@ -133,7 +132,7 @@ pub fn render_labels(notices: &Notices<'_>, sheet: &LabelSheet, out: &mut dyn Wr
 }
 
 /// Writes `<dir>/labels.html`: the mailing labels of `notices` on Avery 5160 sheets; returns its path.
-pub fn write_labels(notices: &Notices<'_>, dir: &Path) -> Result<PathBuf> {
+pub fn write_labels(notices: &Notices, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join("labels.html");
     write_atomic(&path, |out| render_labels(notices, &AVERY_5160, out))?;

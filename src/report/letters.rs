@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 
 use crate::formats::write::write_atomic;
-use crate::law::obligations::Obligation;
 use crate::model::controls::{is_control, REPLACEMENT};
 use crate::model::error::{Error, Result};
-use crate::report::notices::{town, Letter, Notices};
+use crate::program::batch::{Item, Letter};
+use crate::report::notices::table::parcel_ids;
+use crate::report::notices::{city_line, Notices};
 
 /// The built-in letter template (`data/templates/letter.html`), used when the county gives none.
 pub const BUILTIN_TEMPLATE: &str = include_str!("../../data/templates/letter.html");
@@ -43,6 +44,8 @@ pub const LETTER_FIELDS: &[&str] = &[
     "parcel_count",
     "first_due",
     "item_count",
+    "stage",
+    "served",
 ];
 
 /// Placeholders usable inside `{{#items}}`: the obligation and the parcel it is owed for.
@@ -305,7 +308,7 @@ impl Template {
     }
 
     /// Writes the letters of `notices`, dated `date`, to `out`.
-    pub fn render(&self, notices: &Notices<'_>, date: NaiveDate, out: &mut dyn Write) -> std::io::Result<()> {
+    pub fn render(&self, notices: &Notices, date: NaiveDate, out: &mut dyn Write) -> std::io::Result<()> {
         let rules = notices.rules();
         let document: [String; DOCUMENT_FIELDS.len()] = [
             rules.jurisdiction.name.clone(),
@@ -319,16 +322,16 @@ impl Template {
         self.head.render(&values, &mut buffer);
         out.write_all(buffer.as_bytes())?;
         let in_letter = DOCUMENT_FIELDS.len() + LETTER_FIELDS.len();
-        for letter in notices.letters() {
+        for letter in &notices.batch.letters {
             values.truncate(DOCUMENT_FIELDS.len());
-            values.extend(letter_values(&letter));
+            values.extend(letter_values(letter));
             buffer.clear();
             self.letter_head.render(&values, &mut buffer);
-            if let Some(item) = &self.item {
-                for o in letter.items {
+            if let Some(part) = &self.item {
+                for item in &letter.items {
                     values.truncate(in_letter);
-                    values.extend(item_values(notices, &letter, o));
-                    item.render(&values, &mut buffer);
+                    values.extend(item_values(item));
+                    part.render(&values, &mut buffer);
                 }
             }
             values.truncate(in_letter);
@@ -343,41 +346,41 @@ impl Template {
 }
 
 /// The values of [`LETTER_FIELDS`] for `letter`, in order.
-fn letter_values(letter: &Letter<'_>) -> [String; LETTER_FIELDS.len()] {
-    let address = letter.address();
-    let parcels: Vec<&str> = letter.parcels().map(|row| row.parcel.id.as_str()).collect();
+fn letter_values(letter: &Letter) -> [String; LETTER_FIELDS.len()] {
+    let parcels = parcel_ids(letter);
     [
-        letter.number.to_string(),
-        letter.owner().unwrap_or_else(|| NO_OWNER.to_string()),
-        address.street.to_string(),
-        address.city_line(),
+        letter.number.clone(),
+        letter.owner.clone().unwrap_or_else(|| NO_OWNER.to_string()),
+        letter.street.clone(),
+        city_line(letter.city.as_deref(), letter.state.as_deref(), letter.zip.as_deref()),
         parcels.join(", "),
         parcels.len().to_string(),
-        letter.items.iter().filter_map(|o| o.due).min().map(long_date).unwrap_or_default(),
+        letter.items.iter().map(|i| i.due).min().map(long_date).unwrap_or_default(),
         letter.items.len().to_string(),
+        letter.stage.as_str().to_string(),
+        letter.served.words().to_string(),
     ]
 }
 
-/// The values of [`ITEM_FIELDS`] for obligation `o` of `letter`, in order.
-fn item_values(notices: &Notices<'_>, letter: &Letter<'_>, o: &Obligation) -> [String; ITEM_FIELDS.len()] {
-    let due = o.due.map(long_date).unwrap_or_default();
-    let when = match (o.overdue, o.due) {
-        (true, Some(_)) => format!("Overdue: it was due {due}"),
-        _ => format!("Due by {due}"),
+/// The values of [`ITEM_FIELDS`] for `item`, in order.
+fn item_values(item: &Item) -> [String; ITEM_FIELDS.len()] {
+    let due = long_date(item.due);
+    let when = match item.overdue {
+        true => format!("Overdue: it was due {due}"),
+        false => format!("Due by {due}"),
     };
-    let row = letter.row(o);
     [
-        row.parcel.id.to_string(),
-        row.parcel.location.clone().unwrap_or_default(),
-        town(row).unwrap_or_default().to_string(),
-        o.kind.to_string(),
-        o.what.to_string(),
+        item.parcel_id.clone(),
+        item.location.clone().unwrap_or_default(),
+        item.town.clone().unwrap_or_default(),
+        item.obligation.clone(),
+        item.what.clone(),
         when,
         due,
-        o.due.map(|d| d.to_string()).unwrap_or_default(),
-        (if o.overdue { "overdue" } else { "due" }).to_string(),
-        o.citation.to_string(),
-        notices.why(o),
+        item.due.to_string(),
+        (if item.overdue { "overdue" } else { "due" }).to_string(),
+        item.citation.clone(),
+        item.why.clone(),
     ]
 }
 
@@ -388,7 +391,7 @@ pub fn long_date(date: NaiveDate) -> String {
 
 /// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.
 pub fn write_letters(
-    notices: &Notices<'_>,
+    notices: &Notices,
     template: &Template,
     dir: &Path,
     date: NaiveDate,

@@ -1,6 +1,7 @@
-//! The annual notice list (`lakeshore notices --year Y`): which parcels get a letter for a year, and the
-//! mail-merge table of their obligations (`notices.csv`). The letters and mailing labels printed from the
-//! same list are in [`crate::report::letters`].
+//! The year's notices (`lakeshore notices --year Y`): which duties owners are sent a letter about, at which
+//! stage, in which letters and under which numbers. The letters and labels printed from them are in
+//! [`crate::report::letters`] and [`crate::report::labels`]; the tables (`notices.csv`, one row per duty;
+//! `letters.csv`, one row per letter for a mail merge; `cannot_mail.csv`) in [`table`].
 //!
 //! **Selection rule.** An open obligation (as [`crate::law::obligations::collect`] found it on the as-of date)
 //! is noticed for year `Y` when all of these hold:
@@ -15,50 +16,50 @@
 //! - it is still open: a breach corrected late is listed in the obligations, not mailed; and it is not a
 //!   staff item such as a permit term the Health Department has still to set (`permit-term`).
 //!
-//! **One letter per owner.** The noticed obligations are grouped by the owner *and* the owner's mailing
-//! address, each compared normalised ([`crate::report::mailing::owner_key`]: case, punctuation, "LAST, FIRST"
-//! order, `&`/`AND`, "et al."; [`crate::report::mailing::address_key`]: case, punctuation, USPS
-//! abbreviations, five-digit ZIP), so two owners at one address get two letters, and an owner of several
-//! parcels gets one letter listing each parcel, each obligation and its due date. The table has one row per noticed obligation, numbered by letter. A parcel whose owner has no usable
-//! mailing address (no street line, or neither a ZIP code nor a city and state) is not mailed: its
-//! obligations go to the cannot-mail report ([`CannotMail`], `cannot_mail.csv`).
+//! **Its stage.** What the program store says was issued for the duty decides what it calls for now
+//! ([`crate::law::escalation::next`]): a first notice, the next stage of a chain left unanswered, or nothing
+//! yet. A duty already noticed at its stage is listed (`already_noticed`, with its letter and date) but not
+//! printed again. Without a store (a draft before any batch was issued) every duty is at its first notice.
+//!
+//! **One letter per owner, address and stage.** The duties are grouped by the owner *and* the owner's
+//! mailing address, each compared normalised ([`crate::report::mailing::owner_key`]: case, punctuation,
+//! "LAST, FIRST" order, `&`/`AND`, "et al."; [`crate::report::mailing::address_key`]: case, punctuation, USPS
+//! abbreviations, five-digit ZIP), and by stage, since a final notice is served otherwise than a first one.
+//! So two owners at one address get two letters, and an owner of several parcels one letter listing each
+//! parcel, each duty and its due date.
+//!
+//! **Bulk-mail order.** Letters are ordered by ZIP code, then address, then owner and stage, and numbered in
+//! that order (`2027-000123`, from the store's next number), so letters, labels and the merge table pair up.
+//!
+//! **Not mailed.** A parcel whose owner has no usable mailing address (no street line, or neither a ZIP code
+//! nor a city and state), or whose owner's mail came back undeliverable from the address the parcel layer
+//! still gives, is not mailed: its duties go to the cannot-mail report ([`table::CannotMail`]) with the
+//! reason, for staff.
 
-use std::borrow::Cow;
-use std::ops::Range;
+pub mod table;
+
 use std::sync::Arc;
 
-use geo::MultiPolygon;
+use chrono::{Datelike, NaiveDate};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::classify::parcels::ParcelRecord;
+use crate::law::escalation::{self, Duty, Next};
 use crate::law::obligations::{Obligation, ObligationKind};
 use crate::law::schedule::Row;
 use crate::model::error::{Location, Problem, Result};
-use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
 use crate::pipeline::{Progress, Run};
+use crate::program::batch::{letter_number, Batch, Item, Letter};
+use crate::program::Store;
 use crate::report::drop_on_all_cores;
 use crate::report::mailing;
 use crate::report::obligations::stream_obligations;
+use crate::rules::notices::{Service, Stage};
+use crate::rules::vocabulary::TRANSFER;
 use crate::rules::RuleSet;
 
-/// The notice columns, in order.
-pub const COLUMNS: &[(&str, Kind)] = &[
-    ("letter", Kind::Int),
-    ("parcel_id", Kind::Text),
-    ("owner", Kind::Text),
-    ("address", Kind::Text),
-    ("city", Kind::Text),
-    ("state", Kind::Text),
-    ("zip", Kind::Text),
-    ("location", Kind::Text),
-    ("town", Kind::Text),
-    ("obligation", Kind::Text),
-    ("what", Kind::Text),
-    ("due", Kind::Date),
-    ("overdue", Kind::Bool),
-    ("citation", Kind::Text),
-    ("why", Kind::Text),
-];
+pub use table::{CannotMail, MergeTable};
 
 /// Whether `obligation` is noticed for `year` under `rules` (the selection rule of the module docs): the
 /// owner owes it by the end of the year ([`crate::law::obligations::owner_owes_by`]).
@@ -111,145 +112,102 @@ impl<'a> Address<'a> {
 
     /// The last line: `City, ST 12345`, from the parts there are.
     pub fn city_line(&self) -> String {
-        let state_zip: Vec<&str> = self.state.iter().chain(&self.zip).copied().collect();
-        match (self.city, state_zip.is_empty()) {
-            (Some(city), false) => format!("{city}, {}", state_zip.join(" ")),
-            (Some(city), true) => city.to_string(),
-            (None, _) => state_zip.join(" "),
-        }
+        city_line(self.city, self.state, self.zip)
     }
 
-    /// The key letters are grouped by: the owner and the address, each normalised ([`mailing::owner_key`],
-    /// [`mailing::address_key`]). Two owners at one address get a letter each.
+    /// The address, normalised ([`mailing::address_key`]).
     pub fn key(&self) -> String {
-        let address = mailing::address_key(
+        mailing::address_key(
             self.street,
             self.city.unwrap_or_default(),
             self.state.unwrap_or_default(),
             self.zip.unwrap_or_default(),
-        );
-        format!("{}|{address}", mailing::owner_key(self.owner.unwrap_or_default()))
+        )
     }
 }
 
-/// Rows of a run sorted by position, all of them or those of some parcels, found by position.
-#[derive(Debug, Clone, Copy)]
-struct Parcels<'n>(&'n [Row]);
-
-impl<'n> Parcels<'n> {
-    /// The row of the parcel at `at`, which must be among them.
-    fn at(self, at: usize) -> &'n Row {
-        match self.0.get(at) {
-            // All the rows of a run: row `at` is the parcel's.
-            Some(row) if row.at == at => row,
-            _ => &self.0[self.0.partition_point(|row| row.at < at)],
-        }
+/// The last line of an address: `City, ST 12345`, from the parts there are.
+pub fn city_line(city: Option<&str>, state: Option<&str>, zip: Option<&str>) -> String {
+    let state_zip: Vec<&str> = state.iter().chain(&zip).copied().collect();
+    match (city, state_zip.is_empty()) {
+        (Some(city), false) => format!("{city}, {}", state_zip.join(" ")),
+        (Some(city), true) => city.to_string(),
+        (None, _) => state_zip.join(" "),
     }
 }
 
-/// One letter: the noticed obligations of every parcel with the same owner at the same mailing address.
-#[derive(Debug, Clone, Copy)]
-pub struct Letter<'n> {
-    /// 1-based number of the letter (its page in `letters.html`, its `letter` in `notices.csv`).
-    pub number: usize,
-    /// The noticed obligations, by parcel (in id order) and due date; never empty.
-    pub items: &'n [&'n Obligation],
-    rows: Parcels<'n>,
+/// The parcel's town: the classified one, else the parcel layer's attribute (as the obligations table).
+pub fn town(row: &Row) -> Option<&str> {
+    row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
-impl<'n> Letter<'n> {
-    /// The schedule row of obligation `o`'s parcel.
-    pub fn row(&self, o: &Obligation) -> &'n Row {
-        self.rows.at(o.parcel)
-    }
-
-    /// The parcels of the letter, in id order.
-    pub fn parcels(&self) -> impl Iterator<Item = &'n Row> + '_ {
-        self.items.chunk_by(|a, b| a.parcel == b.parcel).map(|group| self.rows.at(group[0].parcel))
-    }
-
-    /// Where the letter goes: the mailing address of its first parcel, which all its parcels share once
-    /// normalised, to the owners of all of them.
-    pub fn address(&self) -> Address<'n> {
-        Address::of(&self.rows.at(self.items[0].parcel).parcel).expect("letters hold mailable parcels only")
-    }
-
-    /// The owner the letter is addressed to, as the first of its parcels that names one writes the name (every
-    /// parcel of a letter has the same owner once normalised); `None` when no parcel names one.
-    pub fn owner(&self) -> Option<String> {
-        self.parcels()
-            .find_map(|row| row.parcel.owner.as_deref().map(str::trim).filter(|n| !n.is_empty()))
-            .map(str::to_string)
-    }
-}
-
-/// The notices of one year: the selected obligations of a run, grouped into one letter per owner mailing
-/// address. A [`Table`], one row per noticed obligation with its letter number, so every output format can
-/// be written (`notices.csv`). The obligations of parcels whose owner has no usable mailing address are kept
-/// apart ([`Notices::cannot_mail`]), never dropped.
-pub struct Notices<'a> {
-    rules: Arc<RuleSet>,
-    rows: Parcels<'a>,
-    year: i32,
-    items: Vec<&'a Obligation>,
-    letters: Vec<Range<usize>>,
-    cannot_mail: Vec<(&'a Obligation, &'static str)>,
-}
-
-/// The notices for `year` of `obligations`, whose parcels are rows of `run`: letters in the order of their
-/// first parcel's id, each listing its parcels in id order.
-pub fn notices<'a>(run: &'a Run, obligations: &'a [Obligation], year: i32) -> Notices<'a> {
-    notices_among(&run.rules, &run.rows, obligations, year)
-}
-
-/// [`notices`] under `rules` with `rows` sorted by position: all of a run's, or only those of the parcels of
-/// the obligations noticed ([`stream_noticed`]).
-pub fn notices_among<'a>(
-    rules: &Arc<RuleSet>,
-    rows: &'a [Row],
-    obligations: &'a [Obligation],
-    year: i32,
-) -> Notices<'a> {
-    let rows = Parcels(rows);
-    let selected = select(obligations, rules, year);
-    let mut groups: Vec<Vec<&'a Obligation>> = Vec::new();
-    let mut by_key: rustc_hash::FxHashMap<String, usize> = Default::default();
-    let mut cannot_mail = Vec::new();
-    for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
-        match Address::of(&rows.at(parcel[0].parcel).parcel) {
-            Ok(address) => {
-                let next = groups.len();
-                let at = *by_key.entry(address.key()).or_insert(next);
-                if at == next {
-                    groups.push(Vec::new());
-                }
-                groups[at].extend_from_slice(parcel);
-            }
-            Err(why) => cannot_mail.extend(parcel.iter().map(|o| (*o, why))),
-        }
-    }
-    let mut items = Vec::with_capacity(selected.len());
-    let mut letters = Vec::with_capacity(groups.len());
-    for group in groups {
-        letters.push(items.len()..items.len() + group.len());
-        items.extend(group);
-    }
-    Notices { rules: Arc::clone(rules), rows, year, items, letters, cannot_mail }
-}
-
-/// The obligations noticed for a year and the rows of their parcels, gathered from the blocks of a run.
+/// The obligations noticed for a year, the rows of their parcels and what the notices need to know of each
+/// of those parcels, gathered from the blocks of a run.
 #[derive(Debug, Default)]
 pub struct Noticed {
     /// The rows of the parcels with a noticed obligation, sorted by position.
     pub rows: Vec<Row>,
     /// The noticed obligations, each parcel's together.
     pub obligations: Vec<Obligation>,
+    /// The last transfer on record of each of those parcels that has one, by position.
+    pub sold: FxHashMap<usize, NaiveDate>,
+    /// The system that binds each of those parcels' rows, by position, where the register names one.
+    pub systems: FxHashMap<usize, String>,
 }
 
-/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in tests)
-/// and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
+impl Noticed {
+    /// What the notices of `year` need of `rows` (a block of `run`'s, or all of them) and their
+    /// `obligations` (row `i`'s in `at[i]`), the rows kept taken out of `rows`.
+    fn keep(&mut self, run: &Run, rows: Vec<Row>, found: Vec<(Obligation, usize)>, year: i32) {
+        let mut keep = vec![false; rows.len()];
+        for (o, i) in found {
+            if is_noticed(&o, &run.rules, year) {
+                keep[i] = true;
+                self.obligations.push(o);
+            }
+        }
+        let (kept, left): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, keep)| *keep);
+        for (row, _) in kept {
+            let at = row.at;
+            let events = crate::records::events::events_of(&run.events, at);
+            if let Some(sale) = events.iter().filter(|e| e.kind == TRANSFER).map(|e| e.date).max() {
+                self.sold.insert(at, sale);
+            }
+            if let Some(line) = row.systems.iter().find(|l| l.binds) {
+                self.systems.insert(at, run.systems.id(line.index, line.served_first(&row.parcel.id)).into_owned());
+            }
+            self.rows.push(row);
+        }
+        drop_on_all_cores(left);
+    }
+
+    /// What the notices of `year` need of a whole `run` and its `obligations` (in the order
+    /// [`crate::law::obligations::collect`] gives), the noticed parcels' rows copied.
+    pub fn of_run(run: &Run, obligations: &[Obligation], year: i32) -> Noticed {
+        let mut noticed = Noticed::default();
+        let wanted: FxHashSet<usize> =
+            obligations.iter().filter(|o| is_noticed(o, &run.rules, year)).map(|o| o.parcel).collect();
+        let rows: Vec<Row> = run.rows.iter().filter(|r| wanted.contains(&r.at)).cloned().collect();
+        let position: FxHashMap<usize, usize> = rows.iter().enumerate().map(|(i, r)| (r.at, i)).collect();
+        let found = obligations
+            .iter()
+            .filter(|o| position.contains_key(&o.parcel))
+            .map(|o| (o.clone(), position[&o.parcel]))
+            .collect();
+        noticed.keep(run, rows, found, year);
+        noticed
+    }
+
+    /// The row of the parcel at position `at`, which must be among them.
+    fn row(&self, at: usize) -> &Row {
+        &self.rows[self.rows.partition_point(|row| row.at < at)]
+    }
+}
+
+/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in
+/// tests) and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
 /// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
-/// problems and notes of the obligations; [`notices_among`] makes the notices of what was kept.
+/// problems and notes of the obligations; [`Notices::new`] makes the notices of what was kept.
 pub fn stream_noticed(
     config: &Config,
     progress: &Progress,
@@ -258,16 +216,7 @@ pub fn stream_noticed(
 ) -> Result<(Run, Noticed)> {
     let mut noticed = Noticed::default();
     let run = stream_obligations(config, progress, block, &mut |run, rows, found| {
-        let mut keep = vec![false; rows.len()];
-        for (o, i) in found.obligations.into_iter().zip(found.rows) {
-            if is_noticed(&o, &run.rules, year) {
-                keep[i] = true;
-                noticed.obligations.push(o);
-            }
-        }
-        let (kept, left): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, keep)| *keep);
-        noticed.rows.extend(kept.into_iter().map(|(row, _)| row));
-        drop_on_all_cores(left);
+        noticed.keep(run, rows, found.obligations.into_iter().zip(found.rows).collect(), year);
         Ok(())
     })?;
     noticed.rows.sort_unstable_by_key(|row| row.at);
@@ -279,7 +228,182 @@ pub fn stream_noticed(
     Ok((run, noticed))
 }
 
-impl<'a> Notices<'a> {
+/// A duty already noticed at the stage it is at, nothing more due yet: listed, not printed again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Waiting {
+    /// The letter that noticed it.
+    pub letter: String,
+    /// The stage it was noticed at.
+    pub stage: Stage,
+    /// The day it was issued.
+    pub noticed_on: NaiveDate,
+    /// The day its next stage falls due, still unanswered; `None` after a referral.
+    pub next_on: Option<NaiveDate>,
+    /// The duty.
+    pub item: Item,
+    /// The parcel's position.
+    pub at: usize,
+}
+
+/// A duty that cannot be mailed, with why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unmailed {
+    /// The duty.
+    pub item: Item,
+    /// The stage it would be noticed at.
+    pub stage: Stage,
+    /// Why it cannot be mailed, and what staff can do.
+    pub because: String,
+    /// The parcel's position.
+    pub at: usize,
+}
+
+/// The notices of one batch: the letters it prints, the duties already noticed and waiting, and those that
+/// cannot be mailed, each with what the tables and letters print of it.
+pub struct Notices {
+    rules: Arc<RuleSet>,
+    year: i32,
+    noticed: Noticed,
+    /// The letters to print, in number order.
+    pub batch: Batch,
+    /// Per letter, per item: the parcel's position (for its shape); empty for a batch read from the store.
+    at: Vec<Vec<usize>>,
+    /// Per letter, the number of items of the letters before it: its first row in `notices.csv`.
+    starts: Vec<usize>,
+    waiting: Vec<Waiting>,
+    cannot_mail: Vec<Unmailed>,
+}
+
+/// The notices of `year` of a whole `run`'s `obligations` on `as_of`, with no program store: every duty at its
+/// first notice, letters numbered from 1.
+pub fn notices(run: &Run, obligations: &[Obligation], year: i32, as_of: NaiveDate) -> Notices {
+    let noticed = Noticed::of_run(run, obligations, year);
+    Notices::new(&run.rules, noticed, year, as_of, None)
+        .unwrap_or_else(|e| unreachable!("notices without a store read nothing: {e}"))
+}
+
+impl Notices {
+    /// The notices of `year` of what `noticed` kept, issued on `as_of`, at the stages the program `store`'s
+    /// record calls for (without one, every duty at its first notice), in bulk-mail order, numbered from the
+    /// store's next letter number.
+    pub fn new(
+        rules: &Arc<RuleSet>,
+        noticed: Noticed,
+        year: i32,
+        as_of: NaiveDate,
+        store: Option<&Store>,
+    ) -> Result<Notices> {
+        let returned: FxHashMap<(String, String), (String, NaiveDate)> = match store {
+            Some(store) => store
+                .returned_addresses()?
+                .into_iter()
+                .map(|r| ((r.owner_key, r.address_key), (r.letter, r.day)))
+                .collect(),
+            None => FxHashMap::default(),
+        };
+        let mut groups: FxHashMap<(String, String, Stage, Service), usize> = FxHashMap::default();
+        let mut letters: Vec<(Letter, Vec<usize>)> = Vec::new();
+        let mut waiting = Vec::new();
+        let mut cannot_mail = Vec::new();
+        let selected = select(&noticed.obligations, rules, year);
+        for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
+            let at = parcel[0].parcel;
+            let row = noticed.row(at);
+            let history = match store {
+                Some(store) => store.noticed(&row.parcel.id)?,
+                None => Vec::new(),
+            };
+            let address = Address::of(&row.parcel);
+            let owner_key = mailing::owner_key(row.parcel.owner.as_deref().unwrap_or_default());
+            for o in parcel {
+                let item = item(rules, row, noticed.systems.get(&at), o);
+                let Some(due) = o.due else { continue };
+                let duty = Duty { kind: o.kind.as_str(), due, owner: &owner_key, sold: noticed.sold.get(&at).copied() };
+                let answered = row.entry.last_inspection.as_ref().map(|l| l.date);
+                let chain = escalation::chain(o.kind, due, answered, &history);
+                let stage = match escalation::next(rules.notices.as_ref(), &duty, &chain, as_of) {
+                    Next::Notice(stage) => stage,
+                    Next::Waiting { stage, letter, issued, next } => {
+                        waiting.push(Waiting { letter, stage, noticed_on: issued, next_on: next, item, at });
+                        continue;
+                    }
+                };
+                let address = match &address {
+                    Ok(address) => address,
+                    Err(why) => {
+                        cannot_mail.push(Unmailed { item, stage, because: why.to_string(), at });
+                        continue;
+                    }
+                };
+                let address_key = address.key();
+                if let Some((letter, day)) = returned.get(&(owner_key.clone(), address_key.clone())) {
+                    let because = format!(
+                        "mail to this owner at this address came back undeliverable on {day} (letter {letter}); \
+                         find the owner's address: the duty is mailed again once the parcel layer gives a new one"
+                    );
+                    cannot_mail.push(Unmailed { item, stage, because, at });
+                    continue;
+                }
+                let served = rules.notices.as_ref().map_or(Service::FirstClass, |n| n.served(stage, o.kind.as_str()));
+                let key = (owner_key.clone(), address_key.clone(), stage, served);
+                let next = letters.len();
+                let index = *groups.entry(key).or_insert(next);
+                if index == next {
+                    let letter = Letter {
+                        number: String::new(),
+                        stage,
+                        served,
+                        owner: row.parcel.owner.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string),
+                        owner_key: owner_key.clone(),
+                        street: address.street.to_string(),
+                        city: address.city.map(str::to_string),
+                        state: address.state.map(str::to_string),
+                        zip: address.zip.map(str::to_string),
+                        address_key,
+                        items: Vec::new(),
+                    };
+                    letters.push((letter, Vec::new()));
+                }
+                letters[index].0.items.push(item);
+                letters[index].1.push(at);
+            }
+        }
+        // Bulk-mail order: ZIP code, address, owner, stage; numbered in that order.
+        letters.sort_by(|(a, _), (b, _)| {
+            let zip = |l: &Letter| mailing::zip5(l.zip.as_deref().unwrap_or_default());
+            (zip(a), &a.address_key, &a.owner_key, a.stage).cmp(&(zip(b), &b.address_key, &b.owner_key, b.stage))
+        });
+        let first = match store {
+            Some(store) => store.next_serial(as_of.year())?,
+            None => 1,
+        };
+        let mut at = Vec::with_capacity(letters.len());
+        let mut printed = Vec::with_capacity(letters.len());
+        for (n, (mut letter, positions)) in letters.into_iter().enumerate() {
+            letter.number = letter_number(as_of.year(), first + n as u32);
+            printed.push(letter);
+            at.push(positions);
+        }
+        waiting.sort_by(|a, b| (&a.letter, &a.item.parcel_id).cmp(&(&b.letter, &b.item.parcel_id)));
+        let batch = Batch { id: None, year, issued: as_of, letters: printed };
+        let starts = starts(&batch);
+        Ok(Notices { rules: Arc::clone(rules), year, noticed, batch, at, starts, waiting, cannot_mail })
+    }
+
+    /// The notices of an issued `batch` read back from the store, to print again: its letters alone.
+    pub fn reprint(rules: &Arc<RuleSet>, batch: Batch) -> Notices {
+        Notices {
+            rules: Arc::clone(rules),
+            year: batch.year,
+            noticed: Noticed::default(),
+            starts: starts(&batch),
+            batch,
+            at: Vec::new(),
+            waiting: Vec::new(),
+            cannot_mail: Vec::new(),
+        }
+    }
+
     /// The year noticed.
     pub fn year(&self) -> i32 {
         self.year
@@ -290,146 +414,92 @@ impl<'a> Notices<'a> {
         &self.rules
     }
 
-    /// The noticed obligations that are mailed, letter by letter.
-    pub fn items(&self) -> &[&'a Obligation] {
-        &self.items
-    }
-
-    /// The number of letters (owner mailing addresses noticed).
+    /// The number of letters.
     pub fn letter_count(&self) -> usize {
-        self.letters.len()
+        self.batch.letters.len()
     }
 
-    /// The letters, one per owner mailing address.
-    pub fn letters(&self) -> impl Iterator<Item = Letter<'_>> + '_ {
-        self.letters.iter().enumerate().map(|(i, range)| Letter {
-            number: i + 1,
-            items: &self.items[range.clone()],
-            rows: self.rows,
-        })
+    /// The number of duties the letters notice.
+    pub fn item_count(&self) -> usize {
+        self.batch.letters.iter().map(|l| l.items.len()).sum()
     }
 
-    /// The noticed obligations that cannot be mailed, each with what is missing, by parcel: the
-    /// `cannot_mail.csv` report ([`CannotMail`]).
-    pub fn cannot_mail(&self) -> &[(&'a Obligation, &'static str)] {
+    /// The duties already noticed at their stage, nothing more due yet.
+    pub fn waiting(&self) -> &[Waiting] {
+        &self.waiting
+    }
+
+    /// The duties that cannot be mailed, with why.
+    pub fn cannot_mail(&self) -> &[Unmailed] {
         &self.cannot_mail
     }
 
-    /// Why `obligation` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise
-    /// what started the obligation and its particulars.
-    pub fn why(&self, obligation: &Obligation) -> String {
-        if obligation.kind == ObligationKind::PERIODIC_INSPECTION {
-            let mut reason = String::new();
-            self.rows.at(obligation.parcel).push_reason(&self.rules, &mut reason);
-            return reason;
-        }
-        let trigger = obligation.trigger.as_str().replace('-', " ");
-        let mut why = match obligation.since {
-            Some(since) => format!("Because of the {trigger} of {since}"),
-            None => format!("Because of the {trigger}"),
-        };
-        if let Some(detail) = obligation.detail.as_deref().filter(|d| !d.is_empty()) {
-            why.push_str(": ");
-            why.push_str(detail);
-        }
-        why.push('.');
-        why
+    /// The letters of each stage, counted.
+    pub fn by_stage(&self) -> Vec<(Stage, usize)> {
+        Stage::ALL
+            .into_iter()
+            .map(|s| (s, self.batch.letters.iter().filter(|l| l.stage == s).count()))
+            .filter(|(_, n)| *n > 0)
+            .collect()
     }
 
-    /// The 1-based letter number of table row `row`.
-    fn letter_of(&self, row: usize) -> usize {
-        self.letters.partition_point(|r| r.end <= row) + 1
-    }
-
-    /// The cell of obligation `o` in a column shared by `notices.csv` and `cannot_mail.csv`.
-    fn obligation_cell<'s>(&'s self, o: &'s Obligation, column: &str) -> Cell<'s> {
-        let r = self.rows.at(o.parcel);
-        match column {
-            "parcel_id" => Cell::Text(Cow::Borrowed(&r.parcel.id)),
-            "owner" => text(r.parcel.owner.as_deref()),
-            "location" => text(r.parcel.location.as_deref()),
-            "town" => text(town(r)),
-            "obligation" => Cell::Text(Cow::Borrowed(o.kind.as_str())),
-            "what" => Cell::Text(Cow::Borrowed(&o.what)),
-            "due" => o.due.map_or(Cell::Null, Cell::Date),
-            "overdue" => Cell::Bool(o.overdue),
-            "citation" => Cell::Text(Cow::Borrowed(&o.citation)),
-            _ => Cell::Text(Cow::Owned(self.why(o))),
-        }
+    /// The row of the parcel at position `at`, when the notices were made from a run.
+    fn row(&self, at: usize) -> Option<&Row> {
+        (!self.noticed.rows.is_empty()).then(|| self.noticed.row(at))
     }
 }
 
-/// The parcel's town: the classified one, else the parcel layer's attribute (as the obligations table).
-pub fn town(row: &Row) -> Option<&str> {
-    row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
+/// Per letter of `batch`, the number of items of the letters before it.
+fn starts(batch: &Batch) -> Vec<usize> {
+    let mut before = 0;
+    batch
+        .letters
+        .iter()
+        .map(|l| {
+            let start = before;
+            before += l.items.len();
+            start
+        })
+        .collect()
 }
 
-impl Table for Notices<'_> {
-    fn columns(&self) -> &[(&'static str, Kind)] {
-        COLUMNS
-    }
-
-    fn len(&self) -> usize {
-        self.items.len()
-    }
-
-    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.rows.at(self.items[row].parcel).parcel.shape.as_ref()
-    }
-
-    fn cell(&self, row: usize, column: usize) -> Cell<'_> {
-        let o = self.items[row];
-        let address = || Address::of(&self.rows.at(o.parcel).parcel).ok();
-        match COLUMNS[column].0 {
-            "letter" => Cell::Int(self.letter_of(row) as i64),
-            "address" => text(address().map(|a| a.street)),
-            "city" => text(address().and_then(|a| a.city)),
-            "state" => text(address().and_then(|a| a.state)),
-            "zip" => text(address().and_then(|a| a.zip)),
-            name => self.obligation_cell(o, name),
-        }
+/// What a letter, the tables and the store say of obligation `o` of `row` (whose binding system is `system`).
+fn item(rules: &RuleSet, row: &Row, system: Option<&String>, o: &Obligation) -> Item {
+    let periodic = o.kind == ObligationKind::PERIODIC_INSPECTION;
+    Item {
+        parcel_id: row.parcel.id.to_string(),
+        system_id: system.filter(|_| periodic).cloned(),
+        obligation: o.kind.to_string(),
+        due: o.due.unwrap_or(NaiveDate::MIN),
+        overdue: o.overdue,
+        location: row.parcel.location.clone(),
+        town: town(row).map(str::to_string),
+        what: o.what.to_string(),
+        citation: o.citation.to_string(),
+        why: why(rules, row, o),
+        words: "{}".to_string(),
     }
 }
 
-/// The `cannot_mail.csv` columns, in order.
-pub const CANNOT_MAIL_COLUMNS: &[(&str, Kind)] = &[
-    ("parcel_id", Kind::Text),
-    ("owner", Kind::Text),
-    ("location", Kind::Text),
-    ("town", Kind::Text),
-    ("obligation", Kind::Text),
-    ("what", Kind::Text),
-    ("due", Kind::Date),
-    ("overdue", Kind::Bool),
-    ("citation", Kind::Text),
-    ("cannot_mail_because", Kind::Text),
-    ("why", Kind::Text),
-];
-
-/// The noticed obligations whose owner has no usable mailing address, one row each with what is missing:
-/// `cannot_mail.csv`, for the office to find the address or deliver by hand.
-pub struct CannotMail<'n, 'a>(pub &'n Notices<'a>);
-
-impl Table for CannotMail<'_, '_> {
-    fn columns(&self) -> &[(&'static str, Kind)] {
-        CANNOT_MAIL_COLUMNS
+/// Why `o` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise what started
+/// the obligation and its particulars.
+pub fn why(rules: &RuleSet, row: &Row, o: &Obligation) -> String {
+    if o.kind == ObligationKind::PERIODIC_INSPECTION {
+        let mut reason = String::new();
+        row.push_reason(rules, &mut reason);
+        return reason;
     }
-
-    fn len(&self) -> usize {
-        self.0.cannot_mail.len()
+    let trigger = o.trigger.as_str().replace('-', " ");
+    let mut why = match o.since {
+        Some(since) => format!("Because of the {trigger} of {since}"),
+        None => format!("Because of the {trigger}"),
+    };
+    if let Some(detail) = o.detail.as_deref().filter(|d| !d.is_empty()) {
+        why.push_str(": ");
+        why.push_str(detail);
     }
-
-    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.0.rows.at(self.0.cannot_mail[row].0.parcel).parcel.shape.as_ref()
-    }
-
-    fn cell(&self, row: usize, column: usize) -> Cell<'_> {
-        let (o, because) = self.0.cannot_mail[row];
-        match CANNOT_MAIL_COLUMNS[column].0 {
-            "cannot_mail_because" => Cell::Text(Cow::Borrowed(because)),
-            name => self.0.obligation_cell(o, name),
-        }
-    }
+    why.push('.');
+    why
 }
 
 #[cfg(test)]

@@ -84,6 +84,9 @@ pub const CONDITION_BREACH: EventKind = EventKind("condition-breach");
 /// The event `permit-issued`: a permit issued (column `expires`).
 pub const PERMIT_ISSUED: EventKind = EventKind("permit-issued");
 
+/// The event `transfer`: a conveyance of the property (its deed date).
+pub const TRANSFER: EventKind = EventKind("transfer");
+
 /// The event `system-installed`: a new system put in service (its construction finished).
 pub const SYSTEM_INSTALLED: EventKind = EventKind("system-installed");
 /// The event `system-replaced`: an existing system replaced by a new one, put in service.
@@ -95,7 +98,7 @@ pub const SYSTEM_ABANDONED: EventKind = EventKind("system-abandoned");
 /// Every event kind, in the order the README lists them.
 pub const EVENTS: &[EventEntry] = &[
     EventEntry {
-        kind: EventKind("transfer"),
+        kind: TRANSFER,
         aliases: &["conveyance", "sale"],
         meaning: "conveyance of the property (deed date); column arms_length",
         derived: false,

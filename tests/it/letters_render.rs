@@ -25,7 +25,7 @@ const PAGE_PX: (u32, u32) = (816, 1056);
 
 /// One letter as the mail-merge table lists it: its number, the owners of its rows and its address lines.
 struct Mailed {
-    number: usize,
+    number: String,
     owners: Vec<String>,
     street: String,
 }
@@ -38,7 +38,7 @@ fn sample_letters(label: &str, template: &Template) -> (PathBuf, Vec<Mailed>) {
     let config = Config::new(ConfigFile::load(&path).unwrap(), as_of).unwrap();
     let run = run_schedule(&config).unwrap();
     let (obligations, _, _) = run.obligations(as_of);
-    let list = notices(&run, &obligations, 2027);
+    let list = notices(&run, &obligations, 2027, as_of);
     assert!(list.letter_count() > 1, "the sample has letters for 2027");
     let dir = common::fresh_dir(label);
     let file = write_letters(&list, template, &dir, as_of).unwrap();
@@ -47,7 +47,7 @@ fn sample_letters(label: &str, template: &Template) -> (PathBuf, Vec<Mailed>) {
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
     let mut mailed: Vec<Mailed> = Vec::new();
     for row in rows {
-        let number: usize = row["letter"].parse().unwrap();
+        let number = row["letter"].clone();
         match mailed.last_mut() {
             Some(last) if last.number == number => last.owners.push(row["owner"].to_uppercase()),
             _ => mailed.push(Mailed {

@@ -32,13 +32,13 @@ fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
     let config = sample_config();
     let run = run_schedule(&config).expect("the sample runs");
     let (obligations, _, _) = run.obligations(config.as_of);
-    let list = notices(&run, &obligations, year);
+    let list = notices(&run, &obligations, year, config.as_of);
     let dir = common::fresh_dir(&format!("notices-{year}"));
     write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     write_letters(&list, &Template::builtin().unwrap(), &dir, config.as_of).unwrap();
     write_table(&CannotMail(&list), &dir, "cannot_mail", &[OutputFormat::Csv], &config.crs).unwrap();
     write_labels(&list, &dir).unwrap();
-    assert_eq!(list.len(), list.items().len());
+    assert_eq!(list.len(), list.item_count());
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();
     (dir, rows, list.letter_count())
 }
@@ -94,11 +94,16 @@ fn rows_carry_the_owners_mailing_address_and_a_reason() {
     assert_eq!(row["town"], "Owasco");
     assert!(row["citation"].contains("§IV.A"), "{}", row["citation"]);
     assert!(!row["why"].is_empty());
-    // Letters are numbered 1.., each one's rows together.
-    let numbers: Vec<usize> = rows.iter().map(|r| r["letter"].parse().unwrap()).collect();
+    // Letters are numbered 2027-000001.. (the year of the as-of date; no store: the first number), each
+    // one's rows together, in ZIP-code order as a bulk mailing needs.
+    let numbers: Vec<usize> =
+        rows.iter().map(|r| r["letter"].strip_prefix("2027-").unwrap().parse().unwrap()).collect();
     assert_eq!(numbers.first(), Some(&1));
     assert_eq!(numbers.last(), Some(&letters));
     assert!(numbers.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+    let zips: Vec<String> = rows.iter().map(|r| r["zip"].chars().take(5).collect()).collect();
+    assert!(zips.windows(2).all(|w| w[0] <= w[1]), "letters not in ZIP order: {zips:?}");
+    assert!(rows.iter().all(|r| r["stage"] == "first" && r["served"] == "first-class"));
 }
 
 #[test]
@@ -167,13 +172,15 @@ fn envelope(fields: &[String; 4]) -> String {
 fn one_letter_per_owner_mailing_address_and_the_unmailable_listed() {
     let (dir, rows, letters) = write_notices(2027);
     let mail = mailing_fields();
-    // Every mailed row's address is the parcel's, and each letter is one address.
-    let mut by_letter: std::collections::BTreeMap<usize, std::collections::BTreeSet<String>> =
+    // Every mailed row's address is the parcel's (as its letter spells it: the letter's first parcel's way),
+    // and each letter is one address.
+    let mut by_letter: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
         Default::default();
     for row in &rows {
         let fields = &mail[&row["parcel_id"]];
-        assert_eq!(row["address"], fields[0], "{}", row["parcel_id"]);
-        by_letter.entry(row["letter"].parse().unwrap()).or_default().insert(envelope(fields));
+        let written = [&row["address"], &row["city"], &row["state"], &row["zip"]].map(|c| c.to_string());
+        assert_eq!(envelope(&written), envelope(fields), "{}", row["parcel_id"]);
+        by_letter.entry(row["letter"].clone()).or_default().insert(envelope(fields));
     }
     assert!(by_letter.values().all(|a| a.len() == 1), "a letter with two addresses: {by_letter:?}");
     let distinct: std::collections::BTreeSet<&String> = by_letter.values().flatten().collect();

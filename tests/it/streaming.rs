@@ -23,7 +23,7 @@ use lakeshore::model::table::Table;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
 use lakeshore::report::letters::{write_letters, Template};
-use lakeshore::report::notices::{notices, notices_among, stream_noticed, CannotMail};
+use lakeshore::report::notices::{notices, stream_noticed, CannotMail, Notices};
 use lakeshore::report::obligations::{
     stream_obligations_files_in_blocks, ObligationSummary, ObligationTable,
 };
@@ -215,7 +215,7 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
 
 /// `notices.csv`, `cannot_mail.csv` and `letters.html` of `list` in `dir`, read back.
 fn notice_files(
-    list: &lakeshore::report::notices::Notices<'_>,
+    list: &lakeshore::report::notices::Notices,
     dir: &Path,
     as_of: NaiveDate,
 ) -> Vec<Vec<u8>> {
@@ -235,13 +235,13 @@ fn notices_in_blocks_are_the_whole_run_s(county: &str) {
     let whole = run_schedule(&config).expect("the sample runs");
     let (found, _, _) = whole.obligations(config.as_of);
     let year = 2027;
-    let expected = notice_files(&notices(&whole, &found, year), &dir.join("whole"), config.as_of);
+    let expected = notice_files(&notices(&whole, &found, year, config.as_of), &dir.join("whole"), config.as_of);
     assert!(expected[0].len() > 200, "{county}: the sample has notices");
     for block in [1, 7, 64] {
         let (run, noticed) =
             stream_noticed(&config, &Progress::default(), year, block).expect("the sample runs in blocks");
         assert!(noticed.rows.len() < whole.rows.len(), "{county}: only the noticed parcels' rows are kept");
-        let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
+        let list = Notices::new(&run.rules, noticed, year, config.as_of, None).unwrap();
         let found = notice_files(&list, &dir.join(format!("blocks-{block}")), config.as_of);
         for (file, (found, expected)) in
             ["notices.csv", "cannot_mail.csv", "letters.html"].iter().zip(found.iter().zip(&expected))

@@ -2,6 +2,7 @@
 
 use super::*;
 use chrono::NaiveDate;
+use std::borrow::Cow;
 
 fn date(text: &str) -> NaiveDate {
     text.parse().unwrap()
@@ -66,15 +67,21 @@ fn letters_go_to_each_owner_at_an_address() {
     let list: Vec<Obligation> = (0..4)
         .map(|i| obligation(i, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")))
         .collect();
-    let notices = notices_among(&std::sync::Arc::new(rules), &rows, &list, 2027);
-    let letters: Vec<(Option<String>, Vec<usize>)> =
-        notices.letters().map(|l| (l.owner(), l.parcels().map(|r| r.at).collect())).collect();
+    let noticed = Noticed { rows: rows.to_vec(), obligations: list, ..Default::default() };
+    let notices = Notices::new(&std::sync::Arc::new(rules), noticed, 2027, date("2027-01-15"), None).unwrap();
+    let letters: Vec<(&str, Option<String>, Vec<&str>)> = notices
+        .batch
+        .letters
+        .iter()
+        .map(|l| (l.number.as_str(), l.owner.clone(), table::parcel_ids(l)))
+        .collect();
+    // In bulk-mail order (one ZIP code: by address, then owner), numbered in that order.
     assert_eq!(
         letters,
         [
-            (Some("ZIMMERMAN-LEE JAMES".into()), vec![0]),
-            (Some("OKONJO JOHN".into()), vec![1]),
-            (Some("MARSH-TILLEY GRACE".into()), vec![2, 3]),
+            ("2027-000001", Some("ZIMMERMAN-LEE JAMES".into()), vec!["050100-1.00-1-0"]),
+            ("2027-000002", Some("OKONJO JOHN".into()), vec!["050100-1.00-1-1"]),
+            ("2027-000003", Some("MARSH-TILLEY GRACE".into()), vec!["050100-1.00-1-2", "050100-1.00-1-3"]),
         ]
     );
 }
