@@ -81,25 +81,25 @@ pub fn counts(n: &Issued, duty: &Duty<'_>) -> bool {
 }
 
 /// The notices of a parcel's `history` (each with its duty's kind and due date) that are of the chain of a duty
-/// of `kind` due `due`. A duty of a grid of due dates (the periodic inspection, a drainage pipe's) left
-/// unanswered stays one chain as its grid's next date passes: its chain is every notice of its kind for a due
-/// date up to `due` issued after the last inspection on record (`answered`). Any other duty's chain is the
-/// notices of its kind and due date.
+/// of `kind` due `due`: the notices of its kind and due date.
+///
+/// The periodic inspection left unanswered stays one chain as the next date of its grid passes: while it is
+/// `overdue`, its chain also holds the notices of its kind for earlier due dates issued after the last
+/// inspection on record (`answered`), which would have ended it. (An inspection answers the due date it was
+/// made for, which may be a day after the grid's date where a deadline rolled to a business day, so an
+/// inspection ends only the chains of the notices issued before it.)
 pub fn chain(
     kind: ObligationKind,
     due: NaiveDate,
+    overdue: bool,
     answered: Option<NaiveDate>,
     history: &[(String, NaiveDate, Issued)],
 ) -> Vec<Issued> {
-    let grid = kind == ObligationKind::PERIODIC_INSPECTION || kind == ObligationKind::PIPE_INSPECTION;
+    let spans = overdue && kind == ObligationKind::PERIODIC_INSPECTION;
     history
         .iter()
         .filter(|(k, d, n)| {
-            k == kind.as_str()
-                && match grid {
-                    true => *d <= due && answered.is_none_or(|a| n.issued > a),
-                    false => *d == due,
-                }
+            k == kind.as_str() && (*d == due || (spans && *d < due && answered.is_none_or(|a| n.issued > a)))
         })
         .map(|(_, _, n)| n.clone())
         .collect()
@@ -220,8 +220,9 @@ mod tests {
         assert_eq!(next(rules, &order, &first, d("2027-07-01")), Next::Notice(Stage::Referral));
     }
 
-    /// A periodic inspection due 2027-11-01 noticed and never answered is still one chain when 2034-11-01
-    /// passes; once inspected (2035-03-01), a notice before it is of no chain.
+    /// A periodic inspection due 2027-11-01 noticed and never answered (the last inspection 2020-05-01) is
+    /// still one chain when 2034-11-01 passes and it stands overdue; inspected 2035-03-01, a notice before it
+    /// is of no chain. One not yet overdue starts its own.
     #[test]
     fn an_unanswered_periodic_duty_keeps_its_chain_across_its_grid() {
         let periodic = ObligationKind::PERIODIC_INSPECTION;
@@ -231,13 +232,17 @@ mod tests {
             (kind.clone(), d("2027-11-01"), issued(Stage::Reminder, "2027-12-01")),
             ("transfer-inspection".to_string(), d("2027-11-01"), issued(Stage::First, "2027-06-01")),
         ];
-        let found = chain(periodic, d("2034-11-01"), Some(d("2020-05-01")), &history);
+        let found = chain(periodic, d("2034-11-01"), true, Some(d("2020-05-01")), &history);
         assert_eq!(found.iter().map(|n| n.stage).collect::<Vec<_>>(), [Stage::First, Stage::Reminder]);
-        assert!(chain(periodic, d("2041-11-01"), Some(d("2035-03-01")), &history).is_empty());
+        assert!(chain(periodic, d("2041-11-01"), true, Some(d("2035-03-01")), &history).is_empty());
+        // Answered on time in 2027 (recorded late or not), the 2034 duty is noticed afresh.
+        assert!(chain(periodic, d("2034-11-01"), false, Some(d("2027-10-20")), &history).is_empty());
+        // Its own due date's notices are its chain whatever came before.
+        assert_eq!(chain(periodic, d("2027-11-01"), false, Some(d("2020-05-01")), &history).len(), 2);
         // An event's duty keeps to its own due date.
         let sale = ObligationKind::clock(crate::rules::Text::new("transfer-inspection"));
-        assert_eq!(chain(sale, d("2027-11-01"), None, &history).len(), 1);
-        assert!(chain(sale, d("2028-11-01"), None, &history).is_empty());
+        assert_eq!(chain(sale, d("2027-11-01"), true, None, &history).len(), 1);
+        assert!(chain(sale, d("2028-11-01"), true, None, &history).is_empty());
     }
 
     #[test]

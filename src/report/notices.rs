@@ -320,7 +320,7 @@ impl Notices {
                 let Some(due) = o.due else { continue };
                 let duty = Duty { kind: o.kind.as_str(), due, owner: &owner_key, sold: noticed.sold.get(&at).copied() };
                 let answered = row.entry.last_inspection.as_ref().map(|l| l.date);
-                let chain = escalation::chain(o.kind, due, answered, &history);
+                let chain = escalation::chain(o.kind, due, o.overdue, answered, &history);
                 let stage = match escalation::next(rules.notices.as_ref(), &duty, &chain, as_of) {
                     Next::Notice(stage) => stage,
                     Next::Waiting { stage, letter, issued, next } => {

@@ -182,10 +182,11 @@ impl NoticeRules {
         self.direct.iter().find(|d| d.obligations.iter().any(|o| o == kind))
     }
 
-    /// The shortest wait between two stages, days: what a program year must be stepped by to see each one.
+    /// The shortest wait between two stages of a chain (reminder, final notice, referral), days: how often a
+    /// department must issue to send each stage on time.
     pub fn shortest_interval(&self) -> u32 {
         let steps = [&self.reminder, &self.final_notice, &self.referral].map(|s| s.after_days);
-        steps.into_iter().chain(self.direct.iter().map(|d| d.after_days)).filter(|d| *d > 0).min().unwrap_or(1)
+        steps.into_iter().filter(|d| *d > 0).min().unwrap_or(1)
     }
 }
 

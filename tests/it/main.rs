@@ -31,6 +31,8 @@ mod one_story;
 mod output_set;
 mod outputs;
 mod planted;
+mod program_store;
+mod program_years;
 mod publish_faults;
 mod qgis_style;
 // Used by the digests, which the `proj` backend's run leaves out.
