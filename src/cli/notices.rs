@@ -153,7 +153,10 @@ fn summary(list: &Notices, year: i32, issue: bool) {
         if stages.is_empty() { String::new() } else { format!(": {}", stages.join(", ")) }
     );
     if !list.waiting().is_empty() {
-        println!("{} already noticed at their stage, nothing more due yet (listed in notices.csv)", list.waiting().len());
+        println!(
+            "{} already noticed at their stage, nothing more due yet (listed in notices.csv)",
+            list.waiting().len()
+        );
     }
     if !list.cannot_mail().is_empty() {
         println!("{} notices cannot be mailed: see cannot_mail.csv", list.cannot_mail().len());
@@ -169,7 +172,10 @@ fn reprint(
     chromium: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let Some(store) = Store::read(&config.store)? else {
-        anyhow::bail!("{}: no program store: no batch has been issued to print again", config.store.display());
+        anyhow::bail!(
+            "{}: no program store: no batch has been issued to print again",
+            config.store.display()
+        );
     };
     let batch = store.batch(batch)?;
     let set = output_set(&a.run.out)?;
@@ -179,7 +185,12 @@ fn reprint(
     let mut written: Vec<PathBuf> = written.iter().map(|p| set.published(p)).collect();
     written.extend(set.publish(list.batch.issued)?.pop());
     if !a.run.quiet {
-        println!("{} letters of batch {} printed again, as issued on {}", list.letter_count(), batch_id(&list), list.batch.issued);
+        println!(
+            "{} letters of batch {} printed again, as issued on {}",
+            list.letter_count(),
+            batch_id(&list),
+            list.batch.issued
+        );
         for path in &written {
             println!("wrote {}", path.display());
         }
@@ -203,7 +214,8 @@ pub(super) fn mail(a: MailArgs, what: Mail) -> anyhow::Result<ExitCode> {
         (None, Some(config)) => lakeshore::pipeline::config::ConfigFile::load(config)?.store(),
         (None, None) => PathBuf::from(lakeshore::program::DEFAULT_STORE),
     };
-    let mut letters: Vec<(String, NaiveDate)> = a.letters.iter().map(|l| (l.trim().to_string(), on)).collect();
+    let mut letters: Vec<(String, NaiveDate)> =
+        a.letters.iter().map(|l| (l.trim().to_string(), on)).collect();
     if let Some(file) = &a.from {
         letters.extend(read_letters(file, on)?);
     }
@@ -231,11 +243,19 @@ fn read_letters(file: &Path, on: NaiveDate) -> anyhow::Result<Vec<(String, Naive
     let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
-        anyhow::bail!("{}: the file is empty; give a header `letter,date` and a letter a line", file.display());
+        anyhow::bail!(
+            "{}: the file is empty; give a header `letter,date` and a letter a line",
+            file.display()
+        );
     };
-    let names: Vec<String> = header.split(',').map(|h| h.trim().trim_matches('"').to_ascii_lowercase()).collect();
+    let names: Vec<String> =
+        header.split(',').map(|h| h.trim().trim_matches('"').to_ascii_lowercase()).collect();
     let Some(letter) = names.iter().position(|n| n == "letter") else {
-        anyhow::bail!("{}: no `letter` column (found {}); name the column of letter numbers `letter`", file.display(), names.join(", "));
+        anyhow::bail!(
+            "{}: no `letter` column (found {}); name the column of letter numbers `letter`",
+            file.display(),
+            names.join(", ")
+        );
     };
     let date = names.iter().position(|n| n == "date");
     let mut found = Vec::new();
@@ -244,12 +264,20 @@ fn read_letters(file: &Path, on: NaiveDate) -> anyhow::Result<Vec<(String, Naive
         let number = cells.get(letter).copied().unwrap_or_default();
         let day = match date.and_then(|d| cells.get(d)).filter(|d| !d.is_empty()) {
             Some(text) => lakeshore::records::parse_date(text).ok_or_else(|| {
-                anyhow::anyhow!("{}, line {}: date '{text}' is not a date; write it as YYYY-MM-DD", file.display(), i + 1)
+                anyhow::anyhow!(
+                    "{}, line {}: date '{text}' is not a date; write it as YYYY-MM-DD",
+                    file.display(),
+                    i + 1
+                )
             })?,
             None => on,
         };
         if number.is_empty() {
-            anyhow::bail!("{}, line {}: no letter number; give one or remove the line", file.display(), i + 1);
+            anyhow::bail!(
+                "{}, line {}: no letter number; give one or remove the line",
+                file.display(),
+                i + 1
+            );
         }
         found.push((number.to_string(), day));
     }

@@ -71,7 +71,8 @@ pub struct Duty<'a> {
 
 /// The day notice `n` is taken to have reached the owner: its receipt, or its mailing plus `mailing_days`.
 pub fn reached(n: &Issued, mailing_days: u32) -> NaiveDate {
-    n.received.unwrap_or_else(|| n.issued.checked_add_days(Days::new(u64::from(mailing_days))).unwrap_or(n.issued))
+    n.received
+        .unwrap_or_else(|| n.issued.checked_add_days(Days::new(u64::from(mailing_days))).unwrap_or(n.issued))
 }
 
 /// Whether notice `n` counts for `duty`: not returned, issued to the owner it now falls on, since the last
@@ -157,8 +158,12 @@ mod tests {
         }
     }
 
-    const DUTY: Duty<'static> =
-        Duty { kind: "periodic-inspection", due: NaiveDate::from_ymd_opt(2027, 11, 1).unwrap(), owner: "SMITH JOHN", sold: None };
+    const DUTY: Duty<'static> = Duty {
+        kind: "periodic-inspection",
+        due: NaiveDate::from_ymd_opt(2027, 11, 1).unwrap(),
+        owner: "SMITH JOHN",
+        sold: None,
+    };
 
     /// Cayuga's `[notices]`: reminder 30 days after the due date (the first notice having reached the owner by
     /// then), final 30 days after the reminder reached the owner, referral 30 days after the final; 5 days
@@ -171,27 +176,40 @@ mod tests {
         let first = issued(Stage::First, "2027-01-15");
         // Due 2027-11-01; reached the owner 01-20; the reminder comes 30 days after the due date: 12-01.
         let waiting = next(rules, &DUTY, std::slice::from_ref(&first), d("2027-11-30"));
-        assert!(matches!(waiting, Next::Waiting { stage: Stage::First, next: Some(n), .. } if n == d("2027-12-01")));
-        assert_eq!(next(rules, &DUTY, std::slice::from_ref(&first), d("2027-12-01")), Next::Notice(Stage::Reminder));
+        assert!(
+            matches!(waiting, Next::Waiting { stage: Stage::First, next: Some(n), .. } if n == d("2027-12-01"))
+        );
+        assert_eq!(
+            next(rules, &DUTY, std::slice::from_ref(&first), d("2027-12-01")),
+            Next::Notice(Stage::Reminder)
+        );
         // The reminder mailed 12-01 reaches the owner 12-06; the final notice 30 days later: 2028-01-05.
         let reminder = issued(Stage::Reminder, "2027-12-01");
         let both = [first.clone(), reminder];
-        assert!(matches!(next(rules, &DUTY, &both, d("2028-01-04")), Next::Waiting { next: Some(n), .. } if n == d("2028-01-05")));
+        assert!(
+            matches!(next(rules, &DUTY, &both, d("2028-01-04")), Next::Waiting { next: Some(n), .. } if n == d("2028-01-05"))
+        );
         assert_eq!(next(rules, &DUTY, &both, d("2028-01-05")), Next::Notice(Stage::Final));
         // The final notice's return receipt is signed 01-09: the referral comes 30 days after, 02-08.
         let mut last = issued(Stage::Final, "2028-01-05");
         last.received = Some(d("2028-01-09"));
         let three = [both[0].clone(), both[1].clone(), last];
-        assert_eq!(next(rules, &DUTY, &three, d("2028-02-07")).clone(), Next::Waiting {
-            stage: Stage::Final,
-            letter: "2028-000001".into(),
-            issued: d("2028-01-05"),
-            next: Some(d("2028-02-08")),
-        });
+        assert_eq!(
+            next(rules, &DUTY, &three, d("2028-02-07")).clone(),
+            Next::Waiting {
+                stage: Stage::Final,
+                letter: "2028-000001".into(),
+                issued: d("2028-01-05"),
+                next: Some(d("2028-02-08")),
+            }
+        );
         assert_eq!(next(rules, &DUTY, &three, d("2028-02-08")), Next::Notice(Stage::Referral));
         let mut four = three.to_vec();
         four.push(issued(Stage::Referral, "2028-02-08"));
-        assert!(matches!(next(rules, &DUTY, &four, d("2030-01-01")), Next::Waiting { stage: Stage::Referral, next: None, .. }));
+        assert!(matches!(
+            next(rules, &DUTY, &four, d("2030-01-01")),
+            Next::Waiting { stage: Stage::Referral, next: None, .. }
+        ));
     }
 
     #[test]
@@ -216,7 +234,9 @@ mod tests {
         let rules = rules.notices.as_ref();
         let order = Duty { kind: "repair-order", due: d("2027-06-30"), ..DUTY };
         let first = [issued(Stage::First, "2027-03-01")];
-        assert!(matches!(next(rules, &order, &first, d("2027-06-30")), Next::Waiting { next: Some(n), .. } if n == d("2027-07-01")));
+        assert!(
+            matches!(next(rules, &order, &first, d("2027-06-30")), Next::Waiting { next: Some(n), .. } if n == d("2027-07-01"))
+        );
         assert_eq!(next(rules, &order, &first, d("2027-07-01")), Next::Notice(Stage::Referral));
     }
 
@@ -248,6 +268,9 @@ mod tests {
     #[test]
     fn without_notice_rules_a_duty_is_noticed_once() {
         let first = [issued(Stage::First, "2027-01-15")];
-        assert!(matches!(next(None, &DUTY, &first, d("2029-01-01")), Next::Waiting { stage: Stage::First, next: None, .. }));
+        assert!(matches!(
+            next(None, &DUTY, &first, d("2029-01-01")),
+            Next::Waiting { stage: Stage::First, next: None, .. }
+        ));
     }
 }

@@ -152,8 +152,10 @@ impl Store {
             .map_err(self.sql())?;
         let mut found = Vec::new();
         for row in rows {
-            let (obligation, due, stage, letter, issued, owner, received, returned) = row.map_err(self.sql())?;
-            let (Some(due), Some(stage), Some(issued)) = (day(&due), Stage::parse(&stage), day(&issued)) else {
+            let (obligation, due, stage, letter, issued, owner, received, returned) =
+                row.map_err(self.sql())?;
+            let (Some(due), Some(stage), Some(issued)) = (day(&due), Stage::parse(&stage), day(&issued))
+            else {
                 return Err(self.corrupt(&format!("letter {letter} has an item it cannot read")));
             };
             let (received, returned) = (received.as_deref().and_then(day), returned.as_deref().and_then(day));
@@ -170,8 +172,9 @@ impl Store {
         let sql = |e| super::damaged(&path, e);
         let token = token();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql)?;
-        let last: Option<String> =
-            tx.query_row("SELECT max(issued) FROM batch WHERE state = 'issued'", [], |r| r.get(0)).map_err(sql)?;
+        let last: Option<String> = tx
+            .query_row("SELECT max(issued) FROM batch WHERE state = 'issued'", [], |r| r.get(0))
+            .map_err(sql)?;
         if let Some(last) = last.as_deref().and_then(day).filter(|last| *last > batch.issued) {
             return Err(Error::format(
                 &path,
@@ -267,7 +270,8 @@ impl Store {
                 .conn
                 .prepare("SELECT id, out_dir, token FROM batch WHERE state = 'pending' ORDER BY id")
                 .map_err(self.sql())?;
-            let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(self.sql())?;
+            let rows =
+                statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(self.sql())?;
             rows.collect::<rusqlite::Result<_>>().map_err(self.sql())?
         };
         let mut told = Vec::new();
@@ -275,7 +279,9 @@ impl Store {
             let dir = PathBuf::from(&out_dir);
             if published(&dir, &token)? {
                 self.mark_issued(id)?;
-                told.push(format!("batch {id}, cut short after its letters were published in {out_dir}, is issued"));
+                told.push(format!(
+                    "batch {id}, cut short after its letters were published in {out_dir}, is issued"
+                ));
             } else {
                 self.conn.execute("DELETE FROM batch WHERE id = ?1", [id]).map_err(self.sql())?;
                 told.push(format!("batch {id}, cut short before its letters were published, was not issued"));
@@ -296,11 +302,18 @@ impl Store {
         let Some((year, issued, state)) = found else {
             let last: Option<i64> =
                 self.conn.query_row("SELECT max(id) FROM batch", [], |r| r.get(0)).map_err(self.sql())?;
-            let known = last.map_or("no batch has been issued yet".to_string(), |l| format!("batches are 1 to {l}"));
-            return Err(Error::format(&self.path, format!("there is no batch {id} in the program store ({known})")));
+            let known =
+                last.map_or("no batch has been issued yet".to_string(), |l| format!("batches are 1 to {l}"));
+            return Err(Error::format(
+                &self.path,
+                format!("there is no batch {id} in the program store ({known})"),
+            ));
         };
         if state != "issued" {
-            return Err(Error::format(&self.path, format!("batch {id} was never issued: it has nothing to print")));
+            return Err(Error::format(
+                &self.path,
+                format!("batch {id} was never issued: it has nothing to print"),
+            ));
         }
         let issued = day(&issued).ok_or_else(|| self.corrupt(&format!("batch {id} has no date")))?;
         let mut letters = self.letters_of(id)?;
@@ -326,9 +339,18 @@ impl Store {
                 })
                 .map_err(self.sql())?;
             for row in rows {
-                let (parcel_id, system_id, obligation, due, overdue, (location, town), (what, citation, why, words)) =
-                    row.map_err(self.sql())?;
-                let due = day(&due).ok_or_else(|| self.corrupt(&format!("letter {} has an item with no due date", letter.number)))?;
+                let (
+                    parcel_id,
+                    system_id,
+                    obligation,
+                    due,
+                    overdue,
+                    (location, town),
+                    (what, citation, why, words),
+                ) = row.map_err(self.sql())?;
+                let due = day(&due).ok_or_else(|| {
+                    self.corrupt(&format!("letter {} has an item with no due date", letter.number))
+                })?;
                 letter.items.push(Item {
                     parcel_id,
                     system_id,
@@ -401,7 +423,8 @@ impl Store {
 fn token() -> String {
     use sha2::{Digest, Sha256};
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let hash = Sha256::digest(format!("{}:{nanos}:{n}", std::process::id()));
     hash.iter().take(12).map(|b| format!("{b:02x}")).collect()

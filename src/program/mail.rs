@@ -72,7 +72,11 @@ impl Store {
                 continue;
             }
             let before: Option<String> = tx
-                .query_row("SELECT day FROM mail WHERE letter = ?1 AND kind = ?2", [letter, what.as_str()], |r| r.get(0))
+                .query_row(
+                    "SELECT day FROM mail WHERE letter = ?1 AND kind = ?2",
+                    [letter, what.as_str()],
+                    |r| r.get(0),
+                )
                 .optional()
                 .map_err(sql)?;
             match before.as_deref().and_then(day) {
@@ -89,10 +93,7 @@ impl Store {
             }
         }
         if !mistakes.is_empty() {
-            return Err(Error::format(
-                &path,
-                format!("nothing was recorded:\n- {}", mistakes.join("\n- ")),
-            ));
+            return Err(Error::format(&path, format!("nothing was recorded:\n- {}", mistakes.join("\n- "))));
         }
         tx.commit().map_err(sql)?;
         Ok(marked)
@@ -113,7 +114,8 @@ impl Store {
         let mut found = Vec::new();
         for row in rows {
             let (owner_key, address_key, letter, on) = row.map_err(self.sql())?;
-            let day = day(&on).ok_or_else(|| self.corrupt(&format!("letter {letter} was returned on no day")))?;
+            let day =
+                day(&on).ok_or_else(|| self.corrupt(&format!("letter {letter} was returned on no day")))?;
             found.push(ReturnedAddress { owner_key, address_key, letter, day });
         }
         Ok(found)

@@ -46,7 +46,9 @@ impl Store {
     /// Opens the store at `path`, made if it is not there, migrated if it is older.
     pub fn open(path: &Path) -> Result<Store> {
         refuse_network(path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| damaged(path, e))?;
         let mut store = Store { path: path.to_path_buf(), conn };
         store.prepare()?;
@@ -77,7 +79,9 @@ impl Store {
         if check != "ok" {
             return Err(Error::format(
                 &self.path,
-                format!("the program store is damaged ({check}); restore it from a backup. Nothing was issued"),
+                format!(
+                    "the program store is damaged ({check}); restore it from a backup. Nothing was issued"
+                ),
             ));
         }
         let id: i32 = self.conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(sql)?;
@@ -196,7 +200,8 @@ fn network_kind(magic: i64) -> Option<&'static str> {
 #[cfg(not(target_os = "linux"))]
 fn network_file_system(path: &Path) -> Option<&'static str> {
     let text = path.to_string_lossy();
-    (text.starts_with(r"\\") && !text.starts_with(r"\\?\") && !text.starts_with(r"\\.\")).then_some("a network share")
+    (text.starts_with(r"\\") && !text.starts_with(r"\\?\") && !text.starts_with(r"\\.\"))
+        .then_some("a network share")
 }
 
 /// The lock of a store for a run that records in it: an exclusive lock on the file beside it

@@ -55,7 +55,10 @@ fn a_batch_is_issued_only_once_published_and_reads_back_whole() {
     let path = fresh("round-trip");
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.next_serial(2027).unwrap(), 1);
-    let b = batch("2027-01-15", vec![letter("2027-000001", "A", Stage::First), letter("2027-000002", "B", Stage::First)]);
+    let b = batch(
+        "2027-01-15",
+        vec![letter("2027-000001", "A", Stage::First), letter("2027-000002", "B", Stage::First)],
+    );
     let (id, token) = store.record_pending(&b, "out".as_ref(), "lakeshore notices --issue").unwrap();
     // Pending: numbers are taken, but nothing counts as noticed.
     assert_eq!(store.next_serial(2027).unwrap(), 3);
@@ -93,13 +96,29 @@ fn a_pending_batch_whose_files_were_not_published_is_forgotten() {
 fn mail_is_recorded_all_or_nothing() {
     let path = fresh("mail");
     let mut store = Store::open(&path).unwrap();
-    let (id, _) = store.record_pending(&batch("2027-01-15", vec![letter("2027-000001", "A", Stage::First)]), "o".as_ref(), "x").unwrap();
+    let (id, _) = store
+        .record_pending(
+            &batch("2027-01-15", vec![letter("2027-000001", "A", Stage::First)]),
+            "o".as_ref(),
+            "x",
+        )
+        .unwrap();
     store.mark_issued(id).unwrap();
-    let bad = store.mark(Mail::Returned, &[("2027-000001".into(), d("2027-02-01")), ("2027-000099".into(), d("2027-02-01"))], d("2027-02-03"));
+    let bad = store.mark(
+        Mail::Returned,
+        &[("2027-000001".into(), d("2027-02-01")), ("2027-000099".into(), d("2027-02-01"))],
+        d("2027-02-03"),
+    );
     assert!(bad.unwrap_err().to_string().contains("2027-000099: no issued letter has this number"));
     assert!(store.returned_addresses().unwrap().is_empty());
-    assert_eq!(store.mark(Mail::Returned, &[("2027-000001".into(), d("2027-02-01"))], d("2027-02-03")).unwrap(), 1);
-    assert_eq!(store.mark(Mail::Returned, &[("2027-000001".into(), d("2027-02-01"))], d("2027-02-04")).unwrap(), 0);
+    assert_eq!(
+        store.mark(Mail::Returned, &[("2027-000001".into(), d("2027-02-01"))], d("2027-02-03")).unwrap(),
+        1
+    );
+    assert_eq!(
+        store.mark(Mail::Returned, &[("2027-000001".into(), d("2027-02-01"))], d("2027-02-04")).unwrap(),
+        0
+    );
     let returned = store.returned_addresses().unwrap();
     assert_eq!((returned[0].letter.as_str(), returned[0].day), ("2027-000001", d("2027-02-01")));
     assert_eq!(store.noticed("A").unwrap()[0].2.returned, Some(d("2027-02-01")));
@@ -126,7 +145,10 @@ fn a_store_of_the_first_version_is_migrated_and_keeps_its_notices() {
     let version: i64 = store.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(version, schema::VERSION);
     assert_eq!(store.noticed("P").unwrap()[0].2.letter, "2026-000001");
-    assert_eq!(store.mark(Mail::Received, &[("2026-000001".into(), d("2026-01-20"))], d("2026-02-01")).unwrap(), 1);
+    assert_eq!(
+        store.mark(Mail::Received, &[("2026-000001".into(), d("2026-01-20"))], d("2026-02-01")).unwrap(),
+        1
+    );
     assert_eq!(store.next_serial(2026).unwrap(), 2);
 }
 
@@ -143,7 +165,12 @@ fn a_damaged_or_foreign_file_is_refused_naming_it() {
     assert!(e.contains("is not a lakeshore program store"), "{e}");
 
     let newer = fresh("newer");
-    Connection::open(&newer).unwrap().execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 99; CREATE TABLE t (x);")).unwrap();
+    Connection::open(&newer)
+        .unwrap()
+        .execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 99; CREATE TABLE t (x);"
+        ))
+        .unwrap();
     let e = Store::open(&newer).err().expect("refused").to_string();
     assert!(e.contains("version 99, made by a newer lakeshore"), "{e}");
 }

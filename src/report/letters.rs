@@ -390,12 +390,7 @@ pub fn long_date(date: NaiveDate) -> String {
 }
 
 /// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.
-pub fn write_letters(
-    notices: &Notices,
-    template: &Template,
-    dir: &Path,
-    date: NaiveDate,
-) -> Result<PathBuf> {
+pub fn write_letters(notices: &Notices, template: &Template, dir: &Path, date: NaiveDate) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join("letters.html");
     write_atomic(&path, |out| template.render(notices, date, out))?;

@@ -174,7 +174,8 @@ impl Noticed {
                 self.sold.insert(at, sale);
             }
             if let Some(line) = row.systems.iter().find(|l| l.binds) {
-                self.systems.insert(at, run.systems.id(line.index, line.served_first(&row.parcel.id)).into_owned());
+                self.systems
+                    .insert(at, run.systems.id(line.index, line.served_first(&row.parcel.id)).into_owned());
             }
             self.rows.push(row);
         }
@@ -226,6 +227,42 @@ pub fn stream_noticed(
         run.problems.push(Problem::new(parcels, Location::Fields, gap.clone()));
     }
     Ok((run, noticed))
+}
+
+/// What the program store recorded of one parcel's notices, as the stages of its duties need it: the notices
+/// issued for it, its owner (normalised), its last inspection and its last sale. The notices and the map ask
+/// it alike, so both tell a duty's stage one way.
+#[derive(Debug, Clone, Default)]
+pub struct NoticeHistory {
+    history: Vec<crate::program::batch::Noticed>,
+    /// The owner the parcel layer names, normalised ([`mailing::owner_key`]).
+    pub owner_key: String,
+    answered: Option<NaiveDate>,
+    sold: Option<NaiveDate>,
+}
+
+impl NoticeHistory {
+    /// The record of the parcel of `row`, sold last on `sold`, in `store` (none: nothing was ever issued).
+    pub fn of(store: Option<&Store>, row: &Row, sold: Option<NaiveDate>) -> Result<NoticeHistory> {
+        Ok(NoticeHistory {
+            history: match store {
+                Some(store) => store.noticed(&row.parcel.id)?,
+                None => Vec::new(),
+            },
+            owner_key: mailing::owner_key(row.parcel.owner.as_deref().unwrap_or_default()),
+            answered: row.entry.last_inspection.as_ref().map(|l| l.date),
+            sold,
+        })
+    }
+
+    /// What the notices of duty `o` call for on `as_of` under `rules` ([`escalation::next`] of its
+    /// [`escalation::chain`]); `None` for a duty without a due date, which is never noticed.
+    pub fn next(&self, rules: &RuleSet, o: &Obligation, as_of: NaiveDate) -> Option<Next> {
+        let due = o.due?;
+        let duty = Duty { kind: o.kind.as_str(), due, owner: &self.owner_key, sold: self.sold };
+        let chain = escalation::chain(o.kind, due, o.overdue, self.answered, &self.history);
+        Some(escalation::next(rules.notices.as_ref(), &duty, &chain, as_of))
+    }
 }
 
 /// A duty already noticed at the stage it is at, nothing more due yet: listed, not printed again.
@@ -309,21 +346,15 @@ impl Notices {
         for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
             let at = parcel[0].parcel;
             let row = noticed.row(at);
-            let history = match store {
-                Some(store) => store.noticed(&row.parcel.id)?,
-                None => Vec::new(),
-            };
+            let record = NoticeHistory::of(store, row, noticed.sold.get(&at).copied())?;
             let address = Address::of(&row.parcel);
-            let owner_key = mailing::owner_key(row.parcel.owner.as_deref().unwrap_or_default());
+            let owner_key = record.owner_key.clone();
             for o in parcel {
                 let item = item(rules, row, noticed.systems.get(&at), o);
-                let Some(due) = o.due else { continue };
-                let duty = Duty { kind: o.kind.as_str(), due, owner: &owner_key, sold: noticed.sold.get(&at).copied() };
-                let answered = row.entry.last_inspection.as_ref().map(|l| l.date);
-                let chain = escalation::chain(o.kind, due, o.overdue, answered, &history);
-                let stage = match escalation::next(rules.notices.as_ref(), &duty, &chain, as_of) {
-                    Next::Notice(stage) => stage,
-                    Next::Waiting { stage, letter, issued, next } => {
+                let stage = match record.next(rules, o, as_of) {
+                    None => continue,
+                    Some(Next::Notice(stage)) => stage,
+                    Some(Next::Waiting { stage, letter, issued, next }) => {
                         waiting.push(Waiting { letter, stage, noticed_on: issued, next_on: next, item, at });
                         continue;
                     }
@@ -344,7 +375,8 @@ impl Notices {
                     cannot_mail.push(Unmailed { item, stage, because, at });
                     continue;
                 }
-                let served = rules.notices.as_ref().map_or(Service::FirstClass, |n| n.served(stage, o.kind.as_str()));
+                let served =
+                    rules.notices.as_ref().map_or(Service::FirstClass, |n| n.served(stage, o.kind.as_str()));
                 let key = (owner_key.clone(), address_key.clone(), stage, served);
                 let next = letters.len();
                 let index = *groups.entry(key).or_insert(next);
@@ -353,7 +385,13 @@ impl Notices {
                         number: String::new(),
                         stage,
                         served,
-                        owner: row.parcel.owner.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string),
+                        owner: row
+                            .parcel
+                            .owner
+                            .as_deref()
+                            .map(str::trim)
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_string),
                         owner_key: owner_key.clone(),
                         street: address.street.to_string(),
                         city: address.city.map(str::to_string),
@@ -371,7 +409,12 @@ impl Notices {
         // Bulk-mail order: ZIP code, address, owner, stage; numbered in that order.
         letters.sort_by(|(a, _), (b, _)| {
             let zip = |l: &Letter| mailing::zip5(l.zip.as_deref().unwrap_or_default());
-            (zip(a), &a.address_key, &a.owner_key, a.stage).cmp(&(zip(b), &b.address_key, &b.owner_key, b.stage))
+            (zip(a), &a.address_key, &a.owner_key, a.stage).cmp(&(
+                zip(b),
+                &b.address_key,
+                &b.owner_key,
+                b.stage,
+            ))
         });
         let first = match store {
             Some(store) => store.next_serial(as_of.year())?,

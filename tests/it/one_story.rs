@@ -51,6 +51,14 @@ fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> 
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Every item of the store at `path` as (letter, parcel, obligation, due), read with SQL.
+fn stored_items(path: &Path) -> BTreeSet<(String, String, String, String)> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut statement = conn.prepare("SELECT letter, parcel_id, obligation, due FROM item").unwrap();
+    let found = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap();
+    found.collect::<Result<_, _>>().unwrap()
+}
+
 fn rows(path: &Path) -> Vec<common::Row> {
     common::read_rows(path).unwrap_or_else(|e| panic!("{e}")).1
 }
@@ -175,7 +183,26 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
     // The year's notices mail exactly the periodic inspections owed by the end of the year, with their dates;
     // those that cannot be mailed are in the cannot-mail list.
     let year_arg = year.to_string();
-    run("notices", &["--format", "csv", "--year", &year_arg], config, as_of, &dir("notices"));
+    let store = dir("store").join("program.sqlite");
+    std::fs::create_dir_all(dir("store")).unwrap();
+    let store_arg = store.to_string_lossy().into_owned();
+    let issue = ["--format", "csv", "--year", &year_arg, "--issue", "--store", &store_arg];
+    run("notices", &issue, config, as_of, &dir("notices"));
+    // The program store holds what the table printed: each duty under its letter, and nothing else.
+    let printed: BTreeSet<(String, String, String, String)> = rows(&dir("notices").join("notices.csv"))
+        .iter()
+        .filter(|r| r["already_noticed"] == "false")
+        .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
+        .collect();
+    assert_eq!(stored_items(&store), printed, "the program store against notices.csv");
+    // Issued again the same day: every duty already noticed, under the letter the store gave it.
+    run("notices", &issue, config, as_of, &dir("again"));
+    let again: BTreeSet<(String, String, String, String)> = rows(&dir("again").join("notices.csv"))
+        .iter()
+        .inspect(|r| assert_eq!(r["already_noticed"], "true", "{} noticed twice", r["parcel_id"]))
+        .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
+        .collect();
+    assert_eq!(again, printed, "a second issue against the first");
     let end_of_year = format!("{year}-12-31");
     let mut noticed: BTreeMap<String, (String, bool)> = BTreeMap::new();
     for file in ["notices.csv", "cannot_mail.csv"] {

@@ -27,7 +27,9 @@ fn text(output: &Output) -> String {
 /// `notices` of the sample into `out` with the store `store`, dated `as_of`, with `more` flags.
 fn notices(store: &Path, out: &Path, as_of: &str, more: &[&str], fault: Option<&str>) -> Output {
     let (store, out) = (store.to_string_lossy(), out.to_string_lossy());
-    let mut args = vec!["notices", "--config", CONFIG, "--store", &store, "--as-of", as_of, "--out", &out, "--format", "csv"];
+    let mut args = vec![
+        "notices", "--config", CONFIG, "--store", &store, "--as-of", as_of, "--out", &out, "--format", "csv",
+    ];
     args.extend_from_slice(more);
     lakeshore(&args, fault.map(|f| ("LAKESHORE_FAULT", f)))
 }
@@ -67,7 +69,8 @@ fn a_draft_records_nothing_and_an_issue_records_once() {
     assert_eq!(numbers(&drafted), numbers(&rows));
     let letters = std::collections::BTreeSet::from_iter(numbers(&rows)).len() as i64;
     assert_eq!(batches(&store), [(1, "issued".to_string(), letters)]);
-    let batch: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("batch.json")).unwrap()).unwrap();
+    let batch: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("batch.json")).unwrap()).unwrap();
     assert_eq!(batch["batch"], 1);
 
     // Again on the same day: nothing new, every duty already noticed.
@@ -80,7 +83,11 @@ fn a_draft_records_nothing_and_an_issue_records_once() {
     // Earlier than the last batch: refused, nothing recorded.
     let early = notices(&store, &out, "2027-01-10", &["--issue"], None);
     assert_eq!(code(&early), Some(1));
-    assert!(text(&early).contains("a batch was issued on 2027-01-15, after --as-of 2027-01-10"), "{}", text(&early));
+    assert!(
+        text(&early).contains("a batch was issued on 2027-01-15, after --as-of 2027-01-10"),
+        "{}",
+        text(&early)
+    );
     assert_eq!(batches(&store).len(), 1);
 }
 
@@ -93,15 +100,25 @@ fn a_reprint_prints_the_batch_as_issued() {
     assert_eq!(code(&notices(&store, &dir.join("later"), "2027-06-01", &[], None)), Some(0));
     let store_s = store.to_string_lossy();
     let again_s = again.to_string_lossy();
-    let reprint = lakeshore(&["notices", "--config", CONFIG, "--store", &store_s, "--reprint", "1", "--out", &again_s], None);
+    let reprint = lakeshore(
+        &["notices", "--config", CONFIG, "--store", &store_s, "--reprint", "1", "--out", &again_s],
+        None,
+    );
     assert_eq!(code(&reprint), Some(0), "{}", text(&reprint));
     for file in ["letters.html", "labels.html", "letters.csv"] {
         let (a, b) = (std::fs::read(out.join(file)).unwrap(), std::fs::read(again.join(file)).unwrap());
         assert!(a == b, "{file} printed again differs from the one issued");
     }
-    let missing = lakeshore(&["notices", "--config", CONFIG, "--store", &store_s, "--reprint", "7", "--out", &again_s], None);
+    let missing = lakeshore(
+        &["notices", "--config", CONFIG, "--store", &store_s, "--reprint", "7", "--out", &again_s],
+        None,
+    );
     assert_eq!(code(&missing), Some(1));
-    assert!(text(&missing).contains("there is no batch 7 in the program store (batches are 1 to 1)"), "{}", text(&missing));
+    assert!(
+        text(&missing).contains("there is no batch 7 in the program store (batches are 1 to 1)"),
+        "{}",
+        text(&missing)
+    );
 }
 
 #[test]
@@ -112,7 +129,8 @@ fn the_post_s_word_is_recorded_and_a_returned_address_is_not_mailed() {
     let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
     let first = rows[0].clone();
     let store_s = store.to_string_lossy();
-    let returned = lakeshore(&["returned", "--store", &store_s, "--as-of", "2027-02-03", &first["letter"]], None);
+    let returned =
+        lakeshore(&["returned", "--store", &store_s, "--as-of", "2027-02-03", &first["letter"]], None);
     assert_eq!(code(&returned), Some(0), "{}", text(&returned));
     let unknown = lakeshore(&["received", "--store", &store_s, "--as-of", "2027-02-03", "2027-999999"], None);
     assert_eq!(code(&unknown), Some(1));
@@ -121,10 +139,18 @@ fn the_post_s_word_is_recorded_and_a_returned_address_is_not_mailed() {
     let later = notices(&store, &dir.join("later"), "2027-12-15", &[], None);
     assert_eq!(code(&later), Some(0), "{}", text(&later));
     let (_, mailed) = common::read_rows(&dir.join("later/notices.csv")).unwrap();
-    assert!(mailed.iter().all(|r| r["parcel_id"] != first["parcel_id"]), "mailed again to a returned address");
+    assert!(
+        mailed.iter().all(|r| r["parcel_id"] != first["parcel_id"]),
+        "mailed again to a returned address"
+    );
     let (_, staff) = common::read_rows(&dir.join("later/cannot_mail.csv")).unwrap();
     let held: Vec<&common::Row> = staff.iter().filter(|r| r["parcel_id"] == first["parcel_id"]).collect();
-    assert!(!held.is_empty() && held.iter().all(|r| r["cannot_mail_because"].contains("came back undeliverable on 2027-02-03")));
+    assert!(
+        !held.is_empty()
+            && held
+                .iter()
+                .all(|r| r["cannot_mail_because"].contains("came back undeliverable on 2027-02-03"))
+    );
 }
 
 /// Where a kill leaves the batch: not recorded at all, or issued once the next run settles it.
@@ -172,7 +198,11 @@ fn a_run_killed_while_issuing_leaves_the_store_as_before() {
             }
             After::Issued => {
                 assert_eq!(now.len(), before.len() + 1, "{fault}: {now:?}");
-                assert!(text(&next).contains("cut short after its letters were published"), "{fault}: {}", text(&next));
+                assert!(
+                    text(&next).contains("cut short after its letters were published"),
+                    "{fault}: {}",
+                    text(&next)
+                );
                 assert!(text(&next).contains("0 notices for 2027 in 0 letters"), "{fault}: {}", text(&next));
             }
         }
@@ -187,7 +217,21 @@ fn two_runs_at_once_leave_one_batch() {
         let (store, out) = (store.to_string_lossy().into_owned(), out.to_string_lossy().into_owned());
         Command::new(env!("CARGO_BIN_EXE_lakeshore"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["notices", "--config", CONFIG, "--store", &store, "--as-of", "2027-01-15", "--out", &out, "--format", "csv", "--issue", "-q"])
+            .args([
+                "notices",
+                "--config",
+                CONFIG,
+                "--store",
+                &store,
+                "--as-of",
+                "2027-01-15",
+                "--out",
+                &out,
+                "--format",
+                "csv",
+                "--issue",
+                "-q",
+            ])
             .output()
     };
     let (a, b) = std::thread::scope(|s| {
@@ -199,7 +243,11 @@ fn two_runs_at_once_leave_one_batch() {
     assert_eq!(found.len(), 1, "{found:?}\n{}\n{}", text(&a), text(&b));
     for run in [&a, &b] {
         let ok = code(run) == Some(0);
-        assert!(ok || text(run).contains("another lakeshore run is recording in this program store"), "{}", text(run));
+        assert!(
+            ok || text(run).contains("another lakeshore run is recording in this program store"),
+            "{}",
+            text(run)
+        );
     }
 }
 

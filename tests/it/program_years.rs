@@ -27,7 +27,8 @@ use std::process::Command;
 use chrono::{Datelike, Days, NaiveDate};
 
 fn binary() -> PathBuf {
-    std::env::var_os("LAKESHORE_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_lakeshore")), PathBuf::from)
+    std::env::var_os("LAKESHORE_BIN")
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_lakeshore")), PathBuf::from)
 }
 
 /// The rule set's intervals as the test reads them (Cayuga's `[notices]`): days after the due date for the
@@ -151,7 +152,20 @@ fn store_items(path: &Path) -> Vec<Noticed> {
 /// The periodic inspections `workload` counts due in `year` (the backlog apart), as of `as_of`.
 fn workload_due(config: &Path, as_of: NaiveDate, year: i32, out: &Path) -> u64 {
     let year_text = year.to_string();
-    lakeshore(&["workload", "--config", &config.to_string_lossy(), "--as-of", &as_of.to_string(), "--years", &year_text, "--format", "csv", "-q", "--out", &out.to_string_lossy()]);
+    lakeshore(&[
+        "workload",
+        "--config",
+        &config.to_string_lossy(),
+        "--as-of",
+        &as_of.to_string(),
+        "--years",
+        &year_text,
+        "--format",
+        "csv",
+        "-q",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
     let (_, rows) = common::read_rows(&out.join("workload.csv")).unwrap();
     rows.iter().filter(|r| r["year"] == year_text).map(|r| r["due"].parse::<u64>().unwrap()).sum()
 }
@@ -164,7 +178,8 @@ fn program_years(county: &Path, label: &str, start: NaiveDate, years: i32) {
     let config = folder.join("county.toml");
     let store = dir.join("program.sqlite");
     let out = dir.join("out");
-    let (config_s, store_s, out_s) = (config.to_string_lossy(), store.to_string_lossy(), out.to_string_lossy());
+    let (config_s, store_s, out_s) =
+        (config.to_string_lossy(), store.to_string_lossy(), out.to_string_lossy());
     let history = folder.join("history.csv");
     let columns = std::fs::read_to_string(&history).unwrap().lines().next().unwrap().split(',').count();
     let end = NaiveDate::from_ymd_opt(start.year() + years, 1, 1).unwrap();
@@ -207,10 +222,14 @@ fn program_years(county: &Path, label: &str, start: NaiveDate, years: i32) {
         }
         let first_of_year = steps.last().is_none_or(|last: &NaiveDate| last.year() != as_of.year());
         if first_of_year {
-            due_by_year.insert(as_of.year(), workload_due(&config, as_of, as_of.year(), &dir.join("workload")));
+            due_by_year
+                .insert(as_of.year(), workload_due(&config, as_of, as_of.year(), &dir.join("workload")));
         }
         let as_of_s = as_of.to_string();
-        lakeshore(&["notices", "--config", &config_s, "--store", &store_s, "--as-of", &as_of_s, "--issue", "--format", "csv", "-q", "--out", &out_s]);
+        lakeshore(&[
+            "notices", "--config", &config_s, "--store", &store_s, "--as-of", &as_of_s, "--issue",
+            "--format", "csv", "-q", "--out", &out_s,
+        ]);
         if first_of_year {
             let (_, unmailed) = common::read_rows(&out.join("cannot_mail.csv")).unwrap();
             let year = unmailed_by_year.entry(as_of.year()).or_default();
@@ -288,7 +307,10 @@ fn program_years(county: &Path, label: &str, start: NaiveDate, years: i32) {
     for n in items.iter().filter(|n| n.returned.is_none()) {
         let key = (n.parcel.clone(), n.obligation.clone());
         let due = match (n.obligation.as_str(), n.stage.as_str()) {
-            ("periodic-inspection", "first") => *started.entry(key).insert_entry(n.due).get(),
+            ("periodic-inspection", "first") => {
+                started.insert(key, n.due);
+                n.due
+            }
             ("periodic-inspection", _) => started.get(&key).copied().unwrap_or(n.due),
             _ => n.due,
         };
@@ -327,15 +349,20 @@ fn program_years(county: &Path, label: &str, start: NaiveDate, years: i32) {
     let last_step = *steps.last().unwrap();
     for r in last.iter().filter(|r| r["already_noticed"] == "true" && r["stage"] != "referral") {
         let next = day(&r["next_stage_on"]);
-        assert!(next > last_step, "{label}: {} {} should have moved on by {last_step}", r["parcel_id"], r["obligation"]);
+        assert!(
+            next > last_step,
+            "{label}: {} {} should have moved on by {last_step}",
+            r["parcel_id"],
+            r["obligation"]
+        );
     }
 
     // No letter to an owner at an address mail came back from, after it came back.
     for gone in items.iter().filter(|n| n.returned.is_some()) {
         let back = gone.returned.unwrap();
-        let again = items.iter().find(|n| {
-            n.issued > back && n.owner_key == gone.owner_key && n.address_key == gone.address_key
-        });
+        let again = items
+            .iter()
+            .find(|n| n.issued > back && n.owner_key == gone.owner_key && n.address_key == gone.address_key);
         assert!(again.is_none(), "{label}: mailed again to a returned address: {again:?} after {gone:?}");
     }
 }

@@ -214,11 +214,7 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
 }
 
 /// `notices.csv`, `cannot_mail.csv` and `letters.html` of `list` in `dir`, read back.
-fn notice_files(
-    list: &lakeshore::report::notices::Notices,
-    dir: &Path,
-    as_of: NaiveDate,
-) -> Vec<Vec<u8>> {
+fn notice_files(list: &lakeshore::report::notices::Notices, dir: &Path, as_of: NaiveDate) -> Vec<Vec<u8>> {
     std::fs::create_dir_all(dir).unwrap();
     write_csv(&dir.join("notices.csv"), list).unwrap();
     write_csv(&dir.join("cannot_mail.csv"), &CannotMail(list)).unwrap();
@@ -235,7 +231,8 @@ fn notices_in_blocks_are_the_whole_run_s(county: &str) {
     let whole = run_schedule(&config).expect("the sample runs");
     let (found, _, _) = whole.obligations(config.as_of);
     let year = 2027;
-    let expected = notice_files(&notices(&whole, &found, year, config.as_of), &dir.join("whole"), config.as_of);
+    let expected =
+        notice_files(&notices(&whole, &found, year, config.as_of), &dir.join("whole"), config.as_of);
     assert!(expected[0].len() > 200, "{county}: the sample has notices");
     for block in [1, 7, 64] {
         let (run, noticed) =
