@@ -464,7 +464,7 @@ impl Notices {
 
     /// The number of duties the letters notice.
     pub fn item_count(&self) -> usize {
-        self.batch.letters.iter().map(|l| l.items.len()).sum()
+        self.starts.last().zip(self.batch.letters.last()).map_or(0, |(start, l)| start + l.items.len())
     }
 
     /// The duties already noticed at their stage, nothing more due yet.
