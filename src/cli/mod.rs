@@ -372,6 +372,7 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let (config, formats) = prepare_tables(&a.run)?;
+    let template = template.with_office(&config.office);
     let year = a.year.unwrap_or(config.as_of.year());
     let set = output_set(&a.run.out)?;
     // Only the noticed obligations and their parcels' rows are kept of each block.
@@ -381,7 +382,17 @@ fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let list = notices_among(&run.rules, &noticed.rows, &noticed.obligations, year);
     let dir = set.staging();
-    let (mut written, problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
+    let (mut written, mut problems) = write_table(&list, dir, "notices", &formats, &config.crs)?;
+    // A draft whose letters would print a placeholder contact, or none, is warned: the office must be set
+    // before the letters are posted.
+    if let Some(why) = template.contact_problem() {
+        let config_file = a.run.config.clone().unwrap_or_else(|| PathBuf::from("county.toml"));
+        problems.push(lakeshore::model::error::Problem::new(
+            config_file,
+            lakeshore::model::error::Location::WholeFile,
+            why,
+        ));
+    }
     let unmailed = lakeshore::report::notices::CannotMail(&list);
     // Its text is the notices' text, reported with them.
     written.extend(write_table(&unmailed, dir, "cannot_mail", &[OutputFormat::Csv], &config.crs)?.0);

@@ -19,7 +19,13 @@ use crate::formats::write::write_atomic;
 use crate::law::obligations::Obligation;
 use crate::model::controls::{is_control, REPLACEMENT};
 use crate::model::error::{Error, Result};
+use crate::pipeline::config::Office;
 use crate::report::notices::{town, Letter, Notices};
+use crate::report::wording;
+pub use crate::report::wording::long_date;
+
+mod contact;
+pub use contact::{contact_problem, fictional_number, office_values, OFFICE_FIELDS};
 
 /// The built-in letter template (`data/templates/letter.html`), used when the county gives none.
 pub const BUILTIN_TEMPLATE: &str = include_str!("../../data/templates/letter.html");
@@ -30,7 +36,7 @@ pub const BUILTIN_TEMPLATE_PATH: &str = "data/templates/letter.html (built in)";
 /// How letters and labels name an owner the parcel layer does not give.
 pub const NO_OWNER: &str = "Property owner";
 
-/// Placeholders usable anywhere in a template.
+/// Placeholders usable anywhere in a template besides the office's ([`OFFICE_FIELDS`]).
 pub const DOCUMENT_FIELDS: &[&str] = &["jurisdiction", "law", "date", "year", "letter_count"];
 
 /// Placeholders usable inside `{{#letters}}`.
@@ -58,6 +64,10 @@ pub const ITEM_FIELDS: &[&str] = &[
     "status",
     "citation",
     "why",
+    "plain_what",
+    "plain_when",
+    "plain_why",
+    "reference",
 ];
 
 /// Appends `text` to `out` with the characters HTML gives meaning to (`& < > " '`) escaped, so a value is
@@ -208,6 +218,10 @@ impl Part {
 #[derive(Debug, Clone)]
 pub struct Template {
     path: PathBuf,
+    /// The template's text, for [`Template::contact_problem`].
+    source: String,
+    /// The `[office]` the letters print ([`Template::with_office`]).
+    office: Office,
     head: Part,
     letter_head: Part,
     item: Option<Part>,
@@ -273,7 +287,7 @@ impl Template {
             )
         })?;
         // Field i of every part is entry i of these lists; `render` fills its values in the same order.
-        let document: Vec<&str> = DOCUMENT_FIELDS.to_vec();
+        let document: Vec<&str> = DOCUMENT_FIELDS.iter().chain(OFFICE_FIELDS).copied().collect();
         let in_letter: Vec<&str> = document.iter().chain(LETTER_FIELDS).copied().collect();
         let in_item: Vec<&str> = in_letter.iter().chain(ITEM_FIELDS).copied().collect();
         let at = letters.inside_at;
@@ -291,6 +305,8 @@ impl Template {
         };
         Ok(Template {
             path: path.to_path_buf(),
+            source: text.to_string(),
+            office: Office::default(),
             head: Part::new(letters.before, path, &document, text, 0)?,
             letter_head,
             item,
@@ -304,23 +320,37 @@ impl Template {
         &self.path
     }
 
+    /// The template printing `office` (the config's `[office]`) in its `office_*` placeholders.
+    pub fn with_office(mut self, office: &Office) -> Self {
+        self.office = office.clone();
+        self
+    }
+
+    /// Whether letters printed from this template with its office would print a placeholder contact or
+    /// none ([`contact_problem`]).
+    pub fn contact_problem(&self) -> Option<String> {
+        contact_problem(&self.source, &self.office)
+            .map(|why| format!("{why} (template {})", self.path.display()))
+    }
+
     /// Writes the letters of `notices`, dated `date`, to `out`.
     pub fn render(&self, notices: &Notices<'_>, date: NaiveDate, out: &mut dyn Write) -> std::io::Result<()> {
         let rules = notices.rules();
-        let document: [String; DOCUMENT_FIELDS.len()] = [
+        let mut values = vec![
             rules.jurisdiction.name.clone(),
             rules.jurisdiction.law.clone(),
             long_date(date),
             notices.year().to_string(),
             notices.letter_count().to_string(),
         ];
-        let mut values = document.to_vec();
+        values.extend(office_values(&self.office, &rules.jurisdiction.name));
+        let in_document = values.len();
         let mut buffer = String::new();
         self.head.render(&values, &mut buffer);
         out.write_all(buffer.as_bytes())?;
-        let in_letter = DOCUMENT_FIELDS.len() + LETTER_FIELDS.len();
+        let in_letter = in_document + LETTER_FIELDS.len();
         for letter in notices.letters() {
-            values.truncate(DOCUMENT_FIELDS.len());
+            values.truncate(in_document);
             values.extend(letter_values(&letter));
             buffer.clear();
             self.letter_head.render(&values, &mut buffer);
@@ -335,7 +365,7 @@ impl Template {
             self.letter_tail.render(&values, &mut buffer);
             out.write_all(buffer.as_bytes())?;
         }
-        values.truncate(DOCUMENT_FIELDS.len());
+        values.truncate(in_document);
         buffer.clear();
         self.tail.render(&values, &mut buffer);
         out.write_all(buffer.as_bytes())
@@ -366,6 +396,7 @@ fn item_values(notices: &Notices<'_>, letter: &Letter<'_>, o: &Obligation) -> [S
         _ => format!("Due by {due}"),
     };
     let row = letter.row(o);
+    let plain = wording::plain(o, row, notices.rules());
     [
         row.parcel.id.to_string(),
         row.parcel.location.clone().unwrap_or_default(),
@@ -378,12 +409,11 @@ fn item_values(notices: &Notices<'_>, letter: &Letter<'_>, o: &Obligation) -> [S
         (if o.overdue { "overdue" } else { "due" }).to_string(),
         o.citation.to_string(),
         notices.why(o),
+        plain.what,
+        plain.when,
+        plain.why,
+        plain.reference,
     ]
-}
-
-/// A date as a letter writes it: "November 1, 2027".
-pub fn long_date(date: NaiveDate) -> String {
-    date.format("%B %-d, %Y").to_string()
 }
 
 /// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.

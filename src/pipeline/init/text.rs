@@ -23,6 +23,23 @@ pub fn toml_string(text: &str) -> String {
     out
 }
 
+/// The `[office]` table `init` writes: every key, empty, for the county to fill in.
+const OFFICE_TEXT: &str = r#"
+# The office that sends the notices, printed on every letter: fill these in before printing letters.
+# Owners need a return address and a telephone, an email or a website to reach you.
+[office]
+name = ""                      # the agency: "Cayuga County Health Department"
+division = ""                  # "Environmental Health Division"
+street = ""                    # return address for window envelopes: "8 Dill Street"
+city_line = ""                 # "Auburn, NY 13021"
+telephone = ""
+email = ""
+website = ""
+hours = ""                     # "Monday to Friday, 8:30 a.m. to 4:30 p.m."
+signature = ""                 # who signs the letters
+title = ""                     # the signer's title
+"#;
+
 /// The commented `county.toml` for a survey; paths are relative to the folder.
 pub fn config_text(survey: &Survey) -> String {
     let mut out = String::from(
@@ -85,6 +102,7 @@ pub fn config_text(survey: &Survey) -> String {
             let _ = writeln!(out, "{role} = {}", toml_string(column));
         }
     }
+    out.push_str(OFFICE_TEXT);
     for (title, lines) in [("Notes", &survey.notes), ("Not decided", &survey.undecided)] {
         if !lines.is_empty() {
             let _ = writeln!(out, "\n# {title}:");
