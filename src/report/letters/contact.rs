@@ -87,14 +87,28 @@ fn real_number(text: &str) -> bool {
     })
 }
 
+/// `template` without its HTML comments (`<!-- ... -->`), which no letter prints.
+fn printed(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(&rest[..open]);
+        rest = rest[open..].find("-->").map_or("", |close| &rest[open + close + 3..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a run printing letters from `template` (the template's text) with the config's `office` would
-/// print a placeholder contact or none: the problem in a sentence naming what to change, or `None`.
+/// print a placeholder contact or none: the problem in a sentence naming what to change, or `None`. Only
+/// what a letter prints counts: the template's HTML comments are left out.
 ///
 /// - a fictional 555-01xx number in the template's own text, or in `[office] telephone`, is a problem;
 /// - otherwise the letters need a way to reach the office: the template's own telephone number, or
 ///   office placeholders filled from `[office]` with a return address (`street` and `city_line`) and a
 ///   telephone, an email or a website.
 pub fn contact_problem(template: &str, office: &Office) -> Option<String> {
+    let template = &printed(template);
     if let Some(number) = fictional_number(template) {
         return Some(format!(
             "the letter template prints the fictional telephone number {number}: replace it with {{{{office_telephone}}}} and set [office] telephone in the config"
@@ -209,6 +223,24 @@ mod tests {
     fn a_template_with_its_own_real_number_needs_no_office() {
         assert_eq!(contact_problem("<p>Call (315) 253-1405.</p>", &Office::default()), None);
         assert_eq!(contact_problem("<p>Call 585.526.6317.</p>", &Office::default()), None);
+        // A number in a comment is not printed: it neither reaches the office nor is a problem.
+        let commented = "<!-- e.g. (315) 253-1405 or 555-0100 --><p>{{office_reach}}</p>";
+        let problem = contact_problem(commented, &Office::default()).unwrap();
+        assert!(problem.contains("[office] telephone (or email, or website)"), "{problem}");
+    }
+
+    #[test]
+    fn the_builtin_template_prints_the_office_and_no_number_of_its_own() {
+        let builtin = crate::report::letters::BUILTIN_TEMPLATE;
+        assert_eq!(fictional_number(&printed(builtin)), None);
+        assert!(!real_number(&printed(builtin)));
+        let full = office(&[
+            ("street", "8 Dill Street"),
+            ("city_line", "Auburn, NY 13021"),
+            ("telephone", "(315) 253-1405"),
+        ]);
+        assert_eq!(contact_problem(builtin, &full), None);
+        assert!(contact_problem(builtin, &Office::default()).is_some());
     }
 
     #[test]
