@@ -73,7 +73,7 @@ pub struct DemSettings {
 
 /// The office that sends the notices, as its letters print it (`[office]`): the letterhead, the return address
 /// for window envelopes, how owners reach it and who signs. Every key is optional; a letter printed without a
-/// way to reach the office is reported ([`crate::report::letters::contact_problem`]).
+/// way to reach the office is reported (`report::letters::contact_problem`).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Office {
