@@ -119,3 +119,24 @@ pub fn config_text(survey: &Survey) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::config::{Office, OFFICE_KEYS};
+
+    #[test]
+    fn init_writes_every_office_key_empty() {
+        #[derive(serde::Deserialize)]
+        struct File {
+            office: Office,
+        }
+        let file: File = toml::from_str(OFFICE_TEXT).unwrap();
+        assert_eq!(file.office.name.as_deref(), Some(""));
+        for key in OFFICE_KEYS {
+            assert!(OFFICE_TEXT.contains(&format!("\n{key} = \"\"")), "init does not write [office] {key}");
+            assert_eq!(file.office.get(key), None, "{key} is not empty");
+        }
+        assert!(OFFICE_TEXT.contains("fill these in"));
+    }
+}
