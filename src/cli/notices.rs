@@ -45,6 +45,12 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let (config, formats) = prepare_tables(&a.run)?;
+    let template = template.with_office(&config.office);
+    // Letters that would print a placeholder contact, or none, are not issued; a draft is warned.
+    let contact = template.contact_problem();
+    if let (true, Some(why)) = (a.issue, &contact) {
+        anyhow::bail!("{why}; nothing was issued");
+    }
     if let Some(batch) = a.reprint {
         return reprint(&a, &config, batch, &template, chromium.as_deref());
     }
@@ -84,11 +90,20 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         lakeshore::formats::write::write_atomic(&dir.join(BATCH_FILE), |out| out.write_all(text.as_bytes()))?;
         pending = Some(id);
     }
-    let written = write_notices(&list, &dir, &formats, &config.crs, &template, chromium.as_deref())?;
+    let (written, mut problems) =
+        write_notices(&list, &dir, &formats, &config.crs, &template, chromium.as_deref())?;
+    if let Some(why) = contact {
+        let file = a.run.config.clone().unwrap_or_else(|| PathBuf::from("county.toml"));
+        problems.push(lakeshore::model::error::Problem::new(
+            file,
+            lakeshore::model::error::Location::WholeFile,
+            why,
+        ));
+    }
     if !a.run.quiet {
         summary(&list, year, a.issue);
     }
-    let finished = finish(&a.run, &config, &mut run, written.1, written.0, set, writing);
+    let finished = finish(&a.run, &config, &mut run, problems, written, set, writing);
     match (pending, store.as_mut()) {
         (Some(id), Some(store)) => match finished {
             Ok(code) => {

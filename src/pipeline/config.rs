@@ -79,6 +79,69 @@ pub struct ProgramSettings {
     pub store: Option<PathBuf>,
 }
 
+/// The office that sends the notices, as its letters print it (`[office]`): the letterhead, the return address
+/// for window envelopes, how owners reach it and who signs. Every key is optional; a letter printed without a
+/// way to reach the office is reported (`report::letters::contact_problem`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Office {
+    /// The agency, e.g. "Cayuga County Health Department".
+    pub name: Option<String>,
+    /// The division or office within it, e.g. "Environmental Health Division".
+    pub division: Option<String>,
+    /// The street or post-office box line of the return address.
+    pub street: Option<String>,
+    /// The last line of the return address: "Auburn, NY 13021".
+    pub city_line: Option<String>,
+    /// The telephone owners call, e.g. "(315) 253-1405".
+    pub telephone: Option<String>,
+    /// An email address owners may write to.
+    pub email: Option<String>,
+    /// A website owners may visit.
+    pub website: Option<String>,
+    /// The office's hours, e.g. "Monday to Friday, 8:30 a.m. to 4:30 p.m.".
+    pub hours: Option<String>,
+    /// Who signs the letters.
+    pub signature: Option<String>,
+    /// The signer's title.
+    pub title: Option<String>,
+}
+
+impl Office {
+    /// The value of `[office]` key `key` (one of [`OFFICE_KEYS`]), trimmed; `None` when it is absent, empty
+    /// or no key.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        let value = match key {
+            "name" => &self.name,
+            "division" => &self.division,
+            "street" => &self.street,
+            "city_line" => &self.city_line,
+            "telephone" => &self.telephone,
+            "email" => &self.email,
+            "website" => &self.website,
+            "hours" => &self.hours,
+            "signature" => &self.signature,
+            "title" => &self.title,
+            _ => &None,
+        };
+        value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+    }
+}
+
+/// The `[office]` keys, in the order `lakeshore init` writes them.
+pub const OFFICE_KEYS: &[&str] = &[
+    "name",
+    "division",
+    "street",
+    "city_line",
+    "telephone",
+    "email",
+    "website",
+    "hours",
+    "signature",
+    "title",
+];
+
 /// A county config with every key, commented: what `lakeshore init` starts from, and where config error
 /// messages take their examples.
 pub const EXAMPLE_CONFIG: &str = r#"crs = "EPSG:2261"              # working CRS, projected, in feet (default EPSG:2261, NY Central ftUS)
@@ -134,6 +197,18 @@ system_parcel_2 = "PARCEL_ID_2"   # a second parcel a shared system serves
 [fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
 parcel_id = "SBL"
 date = "INSPECTED"
+
+[office]                       # who sends the notices: printed on every letter; fill them in
+name = "Cayuga County Health Department"
+division = "Environmental Health Division"
+street = "8 Dill Street"       # the return address, for window envelopes
+city_line = "Auburn, NY 13021"
+telephone = "(315) 253-1405"   # a telephone, an email or a website: owners need one way to reach you
+email = ""                     # empty: not printed
+website = "www.cayugacounty.us"
+hours = ""                     # e.g. "Monday to Friday, 8:30 a.m. to 4:30 p.m."
+signature = ""                 # who signs the letters
+title = ""                     # the signer's title
 "#;
 
 /// A county configuration file (`county.toml`).
@@ -163,6 +238,9 @@ pub struct ConfigFile {
     /// The program store.
     #[serde(default)]
     pub program: ProgramSettings,
+    /// The office that sends the notices.
+    #[serde(default)]
+    pub office: Office,
 }
 
 impl ConfigFile {
@@ -264,6 +342,8 @@ pub struct Config {
     pub dem_datum: Option<String>,
     /// Attribute-name overrides.
     pub fields: FieldNames,
+    /// The office that sends the notices (`[office]`).
+    pub office: Office,
     /// The rule set.
     pub rules: Arc<RuleSet>,
     /// The working CRS (projected, feet).
@@ -351,6 +431,7 @@ impl Config {
             dem_unit,
             dem_datum: file.dem.vertical_datum,
             fields: file.fields,
+            office: file.office,
             rules: Arc::new(rules),
             crs,
             assume_crs,

@@ -1,5 +1,7 @@
 //! Mailing labels for the year's notices (`labels.html`): one label per letter (per owner mailing address) on Avery 5160 sheets (US Letter,
-//! 3 × 10 labels of 2⅝ × 1 in), positioned with CSS in inches for a browser to print at 100 %.
+//! 3 × 10 labels of 2⅝ × 1 in), positioned with CSS in inches for a browser to print at 100 %. A line too
+//! long for a label wraps at its spaces, and the type shrinks from 10 pt down to 6 pt until the lines fit
+//! ([`LabelSheet::fit`]): nothing is cut short.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -54,7 +56,82 @@ pub struct LabelPosition {
     pub top_in: f64,
 }
 
+/// The room inside a label for its text: the label less its padding on each side, in inches.
+pub const LABEL_PADDING_IN: (f64, f64) = (0.18, 0.14);
+
+/// The type sizes a label may shrink to, points, largest first.
+pub const LABEL_SIZES_PT: &[f64] = &[10.0, 9.0, 8.0, 7.0, 6.0];
+
+/// The line height, as a multiple of the type size.
+const LINE_HEIGHT: f64 = 1.25;
+
+/// The width of a character on average, as a multiple of the type size: generous for Arial's capitals
+/// (owners' names are often all capitals), so that a line estimated to fit does fit.
+const CHAR_WIDTH: f64 = 0.66;
+
+/// How a label's lines fit: the type size and the lines wrapped to the label's width.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelFit {
+    /// The type size, points.
+    pub size_pt: f64,
+    /// The lines as printed: each given line, wrapped at spaces (or, a word longer than a line, within it).
+    pub lines: Vec<String>,
+}
+
+/// `line` wrapped into lines of at most `width` characters: at spaces, and a word longer than a line cut
+/// into pieces of `width` characters. No character is dropped but the spaces lines break at.
+pub fn wrap(line: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in line.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        let used = current.chars().count();
+        if used > 0 && used + 1 + word.len() <= width {
+            current.push(' ');
+            current.extend(&word);
+            continue;
+        }
+        if used > 0 {
+            out.push(std::mem::take(&mut current));
+        }
+        while word.len() > width {
+            out.push(word.drain(..width).collect());
+        }
+        current.extend(&word);
+    }
+    if !current.is_empty() || out.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
 impl LabelSheet {
+    /// How `lines` fit on a label of this sheet: at the largest of [`LABEL_SIZES_PT`] at which, wrapped to
+    /// the label's width, they fit its height; at the smallest, wrapped, when none does (every character is
+    /// still printed, the last lines running past the label's foot rather than cut).
+    pub fn fit(&self, lines: &[String]) -> LabelFit {
+        let (width_pt, height_pt) = (
+            (self.width_in - 2.0 * LABEL_PADDING_IN.0) * 72.0,
+            (self.height_in - 2.0 * LABEL_PADDING_IN.1) * 72.0,
+        );
+        let at = |size_pt: f64| {
+            let chars = (width_pt / (size_pt * CHAR_WIDTH)).floor() as usize;
+            let wrapped: Vec<String> = lines.iter().flat_map(|l| wrap(l, chars)).collect();
+            let rows = (height_pt / (size_pt * LINE_HEIGHT)).floor() as usize;
+            (LabelFit { size_pt, lines: wrapped.clone() }, wrapped.len() <= rows)
+        };
+        let mut last = None;
+        for &size in LABEL_SIZES_PT {
+            let (fit, fits) = at(size);
+            if fits {
+                return fit;
+            }
+            last = Some(fit);
+        }
+        last.unwrap_or_else(|| LabelFit { size_pt: LABEL_SIZES_PT[0], lines: lines.to_vec() })
+    }
+
     /// Labels per sheet.
     pub fn per_sheet(&self) -> usize {
         self.columns * self.rows
@@ -85,8 +162,8 @@ pub fn render_labels(notices: &Notices, sheet: &LabelSheet, out: &mut dyn Write)
   body {{ font: 10pt/1.25 \"Liberation Sans\", Arial, Helvetica, sans-serif; color: #000; }}
   .sheet {{ position: relative; width: 8.5in; height: 11in; overflow: hidden; page-break-after: always; break-after: page; }}
   .sheet:last-of-type {{ page-break-after: auto; break-after: auto; }}
-  .label {{ position: absolute; width: {w}in; height: {h}in; box-sizing: border-box; padding: 0.14in 0.18in; overflow: hidden; }}
-  .label div {{ white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
+  .label {{ position: absolute; width: {w}in; height: {h}in; box-sizing: border-box; padding: {py}in {px}in; line-height: {lh}; }}
+  .label div {{ white-space: nowrap; }}
   @media screen {{
     body {{ background: #ccc; }}
     .sheet {{ background: #fff; margin: 0 auto 0.25in; }}
@@ -98,6 +175,9 @@ pub fn render_labels(notices: &Notices, sheet: &LabelSheet, out: &mut dyn Write)
 ",
         w = sheet.width_in,
         h = sheet.height_in,
+        px = LABEL_PADDING_IN.0,
+        py = LABEL_PADDING_IN.1,
+        lh = LINE_HEIGHT,
     ));
     for (i, letter) in notices.batch.letters.iter().enumerate() {
         let at = sheet.position(i);
@@ -107,17 +187,18 @@ pub fn render_labels(notices: &Notices, sheet: &LabelSheet, out: &mut dyn Write)
             }
             buffer.push_str(&format!("<div class=\"sheet\" id=\"sheet-{}\">\n", at.sheet + 1));
         }
-        buffer.push_str(&format!(
-            "<div class=\"label\" style=\"left: {}in; top: {}in\">",
-            at.left_in, at.top_in
-        ));
-        for line in [
+        let fit = sheet.fit(&[
             letter.owner.clone().unwrap_or_else(|| NO_OWNER.to_string()),
             letter.street.clone(),
             city_line(letter.city.as_deref(), letter.state.as_deref(), letter.zip.as_deref()),
-        ] {
+        ]);
+        buffer.push_str(&format!(
+            "<div class=\"label\" style=\"left: {}in; top: {}in; font-size: {}pt\">",
+            at.left_in, at.top_in, fit.size_pt
+        ));
+        for line in &fit.lines {
             buffer.push_str("<div>");
-            escape_html(&line, &mut buffer);
+            escape_html(line, &mut buffer);
             buffer.push_str("</div>");
         }
         buffer.push_str("</div>\n");
@@ -165,5 +246,54 @@ mod tests {
         // The last label ends where the bottom margin begins, the last column where the side margin does.
         assert_eq!(at(29).2 + s.height_in, 11.0 - s.top_margin_in);
         assert_eq!(at(29).1 + s.width_in, 8.5 - s.side_margin_in);
+    }
+
+    fn lines(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|t| t.to_string()).collect()
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces_and_within_words_too_long() {
+        assert_eq!(wrap("ABCDEFGHIJ KLMNOPQRST UVWXYZ", 24), ["ABCDEFGHIJ KLMNOPQRST", "UVWXYZ"]);
+        assert_eq!(wrap("ABCDEFGHIJKL MN", 5), ["ABCDE", "FGHIJ", "KL MN"]);
+        assert_eq!(wrap("", 5), [""]);
+    }
+
+    #[test]
+    fn a_short_label_keeps_its_size_and_lines() {
+        // Inside the padding a 5160 label is 2.265 in (163.08 pt) by 0.72 in (51.84 pt); at 10 pt a line
+        // holds 163.08 / 6.6 = 24 characters and the label 51.84 / 12.5 = 4 lines.
+        let short = lines(&["OKONJO JOHN", "12 N Lake St", "Auburn, NY 13021"]);
+        assert_eq!(AVERY_5160.fit(&short), LabelFit { size_pt: 10.0, lines: short.clone() });
+        // 28 characters wrap at 24 into two lines: four lines still fit at 10 pt.
+        let wrapped =
+            AVERY_5160.fit(&lines(&["ABCDEFGHIJ KLMNOPQRST UVWXYZ", "1 Main St", "Auburn, NY 13021"]));
+        assert_eq!(wrapped.size_pt, 10.0);
+        assert_eq!(wrapped.lines, ["ABCDEFGHIJ KLMNOPQRST", "UVWXYZ", "1 Main St", "Auburn, NY 13021"]);
+    }
+
+    #[test]
+    fn a_long_owner_and_street_shrink_and_wrap_never_cut() {
+        let owner = "FITZWILLIAM-SANTISTEVAN BARTHOLOMEW & MARGARETHE REVOCABLE TRUST"; // 63 characters
+        let street = "12345 West Lake Road Extension Apt 4B"; // 37 characters
+        let fit = AVERY_5160.fit(&lines(&[owner, street, "Moravia, NY 13118"]));
+        // 10 and 9 pt hold 24 and 27 characters a line and 4 lines: too few. 8 pt holds
+        // 163.08 / 5.28 = 30 characters and 51.84 / 10 = 5 lines: the owner takes 3 lines (words of 23, 21
+        // and 17 characters), the street 2 (30, 6), the city line 1: six lines, too many. 7 pt holds
+        // 163.08 / 4.62 = 35 characters and 51.84 / 8.75 = 5 lines: owner 2 (35, 27), street 2 (34, 2),
+        // city 1: five lines, which fit.
+        assert_eq!(fit.size_pt, 7.0);
+        assert_eq!(
+            fit.lines,
+            [
+                "FITZWILLIAM-SANTISTEVAN BARTHOLOMEW",
+                "& MARGARETHE REVOCABLE TRUST",
+                "12345 West Lake Road Extension Apt",
+                "4B",
+                "Moravia, NY 13118",
+            ]
+        );
+        // Every word is printed, none cut with an ellipsis.
+        assert_eq!(fit.lines.join(" "), format!("{owner} {street} Moravia, NY 13118"));
     }
 }

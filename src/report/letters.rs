@@ -18,9 +18,17 @@ use chrono::NaiveDate;
 use crate::formats::write::write_atomic;
 use crate::model::controls::{is_control, REPLACEMENT};
 use crate::model::error::{Error, Result};
+use crate::pipeline::config::Office;
 use crate::program::batch::{Item, Letter};
 use crate::report::notices::table::parcel_ids;
 use crate::report::notices::{city_line, Notices};
+pub use crate::report::wording::long_date;
+use crate::report::wording::Plain;
+use crate::rules::notices::Stage;
+use crate::rules::RuleSet;
+
+mod contact;
+pub use contact::{contact_problem, fictional_number, office_values, OFFICE_FIELDS};
 
 /// The built-in letter template (`data/templates/letter.html`), used when the county gives none.
 pub const BUILTIN_TEMPLATE: &str = include_str!("../../data/templates/letter.html");
@@ -31,7 +39,7 @@ pub const BUILTIN_TEMPLATE_PATH: &str = "data/templates/letter.html (built in)";
 /// How letters and labels name an owner the parcel layer does not give.
 pub const NO_OWNER: &str = "Property owner";
 
-/// Placeholders usable anywhere in a template.
+/// Placeholders usable anywhere in a template besides the office's ([`OFFICE_FIELDS`]).
 pub const DOCUMENT_FIELDS: &[&str] = &["jurisdiction", "law", "date", "year", "letter_count"];
 
 /// Placeholders usable inside `{{#letters}}`.
@@ -46,6 +54,8 @@ pub const LETTER_FIELDS: &[&str] = &[
     "item_count",
     "stage",
     "served",
+    "stage_title",
+    "stage_text",
 ];
 
 /// Placeholders usable inside `{{#items}}`: the obligation and the parcel it is owed for.
@@ -61,6 +71,10 @@ pub const ITEM_FIELDS: &[&str] = &[
     "status",
     "citation",
     "why",
+    "plain_what",
+    "plain_when",
+    "plain_why",
+    "reference",
 ];
 
 /// Appends `text` to `out` with the characters HTML gives meaning to (`& < > " '`) escaped, so a value is
@@ -211,6 +225,10 @@ impl Part {
 #[derive(Debug, Clone)]
 pub struct Template {
     path: PathBuf,
+    /// The template's text, for [`Template::contact_problem`].
+    source: String,
+    /// The `[office]` the letters print ([`Template::with_office`]).
+    office: Office,
     head: Part,
     letter_head: Part,
     item: Option<Part>,
@@ -276,7 +294,7 @@ impl Template {
             )
         })?;
         // Field i of every part is entry i of these lists; `render` fills its values in the same order.
-        let document: Vec<&str> = DOCUMENT_FIELDS.to_vec();
+        let document: Vec<&str> = DOCUMENT_FIELDS.iter().chain(OFFICE_FIELDS).copied().collect();
         let in_letter: Vec<&str> = document.iter().chain(LETTER_FIELDS).copied().collect();
         let in_item: Vec<&str> = in_letter.iter().chain(ITEM_FIELDS).copied().collect();
         let at = letters.inside_at;
@@ -294,6 +312,8 @@ impl Template {
         };
         Ok(Template {
             path: path.to_path_buf(),
+            source: text.to_string(),
+            office: Office::default(),
             head: Part::new(letters.before, path, &document, text, 0)?,
             letter_head,
             item,
@@ -307,24 +327,38 @@ impl Template {
         &self.path
     }
 
+    /// The template printing `office` (the config's `[office]`) in its `office_*` placeholders.
+    pub fn with_office(mut self, office: &Office) -> Self {
+        self.office = office.clone();
+        self
+    }
+
+    /// Whether letters printed from this template with its office would print a placeholder contact or
+    /// none ([`contact_problem`]).
+    pub fn contact_problem(&self) -> Option<String> {
+        contact_problem(&self.source, &self.office)
+            .map(|why| format!("{why} (template {})", self.path.display()))
+    }
+
     /// Writes the letters of `notices`, dated `date`, to `out`.
     pub fn render(&self, notices: &Notices, date: NaiveDate, out: &mut dyn Write) -> std::io::Result<()> {
         let rules = notices.rules();
-        let document: [String; DOCUMENT_FIELDS.len()] = [
+        let mut values = vec![
             rules.jurisdiction.name.clone(),
             rules.jurisdiction.law.clone(),
             long_date(date),
             notices.year().to_string(),
             notices.letter_count().to_string(),
         ];
-        let mut values = document.to_vec();
+        values.extend(office_values(&self.office, &rules.jurisdiction.name));
+        let in_document = values.len();
         let mut buffer = String::new();
         self.head.render(&values, &mut buffer);
         out.write_all(buffer.as_bytes())?;
-        let in_letter = DOCUMENT_FIELDS.len() + LETTER_FIELDS.len();
+        let in_letter = in_document + LETTER_FIELDS.len();
         for letter in &notices.batch.letters {
-            values.truncate(DOCUMENT_FIELDS.len());
-            values.extend(letter_values(letter));
+            values.truncate(in_document);
+            values.extend(letter_values(letter, rules, notices.year()));
             buffer.clear();
             self.letter_head.render(&values, &mut buffer);
             if let Some(part) = &self.item {
@@ -338,16 +372,17 @@ impl Template {
             self.letter_tail.render(&values, &mut buffer);
             out.write_all(buffer.as_bytes())?;
         }
-        values.truncate(DOCUMENT_FIELDS.len());
+        values.truncate(in_document);
         buffer.clear();
         self.tail.render(&values, &mut buffer);
         out.write_all(buffer.as_bytes())
     }
 }
 
-/// The values of [`LETTER_FIELDS`] for `letter`, in order.
-fn letter_values(letter: &Letter) -> [String; LETTER_FIELDS.len()] {
+/// The values of [`LETTER_FIELDS`] for `letter` of the notices of `year` under `rules`, in order.
+fn letter_values(letter: &Letter, rules: &RuleSet, year: i32) -> [String; LETTER_FIELDS.len()] {
     let parcels = parcel_ids(letter);
+    let (title, text) = stage_words(letter, rules, year, parcels.len());
     [
         letter.number.clone(),
         letter.owner.clone().unwrap_or_else(|| NO_OWNER.to_string()),
@@ -359,7 +394,60 @@ fn letter_values(letter: &Letter) -> [String; LETTER_FIELDS.len()] {
         letter.items.len().to_string(),
         letter.stage.as_str().to_string(),
         letter.served.words().to_string(),
+        title,
+        text,
     ]
+}
+
+/// The title and opening of a letter at its stage: what it is and what follows, with the rule set's words
+/// for who a referral goes to and the clause.
+fn stage_words(letter: &Letter, rules: &RuleSet, year: i32, parcels: usize) -> (String, String) {
+    let law = &rules.jurisdiction.law;
+    let notices = rules.notices.as_ref();
+    let properties = if parcels == 1 { "property" } else { "properties" };
+    match letter.stage {
+        Stage::First => (
+            "Notice".to_string(),
+            format!(
+                "Our records show that the following septic-system requirements for the {properties} named above \
+                 are due in {year} or are already overdue. Each is required by the {law}."
+            ),
+        ),
+        Stage::Reminder => (
+            "Reminder".to_string(),
+            format!(
+                "We wrote to you about the requirements below, and our records do not yet show them met. Each is \
+                 required by the {law}; please arrange them now."
+            ),
+        ),
+        Stage::Final => {
+            let then = notices.map_or(String::new(), |n| {
+                format!(
+                    " If they are not met within {} days of your receiving this letter, the matter will be referred \
+                     to {}.",
+                    n.referral.after_days, n.referral.to
+                )
+            });
+            ("Final notice".to_string(), format!("This is our final notice of the requirements below, which our records still do not show met.{then}"))
+        }
+        Stage::Referral => {
+            let mut to: Vec<String> = Vec::new();
+            for item in &letter.items {
+                let referred = notices.map(|n| match n.direct_for(&item.obligation) {
+                    Some(direct) => format!("{} ({})", direct.to, direct.citation),
+                    None => format!("{} ({})", n.referral.to, n.referral.citation),
+                });
+                if let Some(referred) = referred.filter(|r| !to.contains(r)) {
+                    to.push(referred);
+                }
+            }
+            let to = if to.is_empty() { "enforcement".to_string() } else { to.join("; and to ") };
+            (
+                "Notice of referral".to_string(),
+                format!("The requirements below were still not met after our notice. The matter has been referred to {to}."),
+            )
+        }
+    }
 }
 
 /// The values of [`ITEM_FIELDS`] for `item`, in order.
@@ -369,6 +457,7 @@ fn item_values(item: &Item) -> [String; ITEM_FIELDS.len()] {
         true => format!("Overdue: it was due {due}"),
         false => format!("Due by {due}"),
     };
+    let plain = Plain::from_json(&item.words);
     [
         item.parcel_id.clone(),
         item.location.clone().unwrap_or_default(),
@@ -381,12 +470,11 @@ fn item_values(item: &Item) -> [String; ITEM_FIELDS.len()] {
         (if item.overdue { "overdue" } else { "due" }).to_string(),
         item.citation.clone(),
         item.why.clone(),
+        plain.what,
+        plain.when,
+        plain.why,
+        plain.reference,
     ]
-}
-
-/// A date as a letter writes it: "November 1, 2027".
-pub fn long_date(date: NaiveDate) -> String {
-    date.format("%B %-d, %Y").to_string()
 }
 
 /// Writes `<dir>/letters.html`: the letters of `notices` from `template`, dated `date`; returns its path.

@@ -13,6 +13,7 @@ pub mod problems;
 pub mod schedule;
 pub mod summary;
 pub mod systems;
+pub mod wording;
 pub mod workload;
 
 use std::path::{Path, PathBuf};

@@ -520,7 +520,7 @@ fn item(rules: &RuleSet, row: &Row, system: Option<&String>, o: &Obligation) -> 
         what: o.what.to_string(),
         citation: o.citation.to_string(),
         why: why(rules, row, o),
-        words: "{}".to_string(),
+        words: crate::report::wording::plain(o, row, rules).to_json(),
     }
 }
 

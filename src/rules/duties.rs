@@ -350,6 +350,11 @@ pub struct Clock {
     pub weekly_fine_usd: Option<f64>,
     /// Where the clock comes from.
     pub citation: Text,
+    /// What the owner is to do, in plain words for the letter (see [`super::Rule::plain_what`]).
+    pub plain_what: Option<String>,
+    /// Why the owner owes it, in plain words for the letter, facts named in braces
+    /// ([`super::plain::PLAIN_NAMES`]): "You sold or bought the property on {date}; ..."
+    pub plain_why: Option<String>,
 }
 
 impl Clock {

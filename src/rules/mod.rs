@@ -8,6 +8,7 @@ pub mod calendar;
 mod duties;
 pub mod notices;
 mod places;
+pub mod plain;
 mod sewer;
 mod terms;
 mod text;
@@ -252,6 +253,13 @@ pub struct Rule {
     pub cycle_years: u32,
     /// Where the rule comes from.
     pub citation: Text,
+    /// What the owner is to do, in plain words for the letter ("Have your septic system inspected by a
+    /// county-certified inspector"); without it the letter prints the duty as the obligations table does.
+    pub plain_what: Option<String>,
+    /// Why the rule applies to the owner's property, in plain words for the letter, facts named in braces
+    /// ([`plain::PLAIN_NAMES`]): "Your property borders {water}; the county requires an inspection of
+    /// lakefront systems every {years} years."
+    pub plain_why: Option<String>,
 }
 
 /// A periodic rule of a rule set, by its place in [`RuleSet::rules`] (the order in which the rules are tried).
@@ -346,6 +354,16 @@ impl RuleSet {
                     "SWIS '{head}' = '{town}': keys are the code's first four digits, values municipalities{}",
                     if self.municipality(town).is_none() { meant(town, mistakes.len()) } else { String::new() }
                 ));
+            }
+        }
+        let plain = self.rules.iter().map(|r| ("rule", r.id, [&r.plain_what, &r.plain_why]));
+        for (what, id, texts) in
+            plain.chain(self.clocks.iter().map(|c| ("clock", c.id, [&c.plain_what, &c.plain_why])))
+        {
+            for (key, text) in ["plain_what", "plain_why"].into_iter().zip(texts) {
+                if let Some(Err(e)) = text.as_deref().map(plain::check) {
+                    mistakes.push(format!("{what} '{id}': {key}: {e}"));
+                }
             }
         }
         let limit = self.systems.max_outside_parcel_ft;

@@ -173,3 +173,22 @@ fn bad_rule_sets_are_refused_with_the_reason() {
     assert!(err.starts_with(&format!("z.toml:{line}:1: [[rule]] cycle_year: unknown key")), "{err}");
     assert!(err.contains("did you mean `cycle_years`?"), "{err}");
 }
+
+#[test]
+fn plain_sentences_are_checked_when_the_rule_set_is_read() {
+    // Every periodic rule of the county rule set says in plain words what and why.
+    let set = RuleSet::cayuga_art_v();
+    assert!(set.rules.iter().all(|r| r.plain_what.is_some() && r.plain_why.is_some()));
+    let text = CAYUGA_ART_V.replacen("every {years} years.\"", "every {yeras} years.\"", 1);
+    let err = RuleSet::from_toml(&text, Path::new("mine.toml")).unwrap_err().to_string();
+    assert!(
+        err.contains("rule 'lakefront': plain_why") && err.contains("{yeras}") && err.contains("mine.toml"),
+        "{err}"
+    );
+    let text = GORHAM_CH56.replacen("plain_what = \"", "plain_what = \"{", 1);
+    let err = RuleSet::from_toml(&text, Path::new("town.toml")).unwrap_err().to_string();
+    assert!(
+        err.contains("clock 'conveyance-inspection': plain_what") && err.contains("never closed"),
+        "{err}"
+    );
+}

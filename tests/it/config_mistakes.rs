@@ -70,3 +70,13 @@ fn a_rule_set_with_many_unknown_keys_is_told_the_same_way() {
     let n: usize = count.split_whitespace().find_map(|w| w.parse().ok()).expect("a number");
     assert!(n >= KEYS - 20, "{count}");
 }
+
+#[test]
+fn an_unknown_office_key_is_told_with_the_key_meant() {
+    let told = told(
+        "office",
+        "[layers]\nparcels = \"p.shp\"\n[office]\nname = \"Town of Gorham\"\ntelephon = \"(585) 526-6317\"\n",
+    );
+    assert!(told.contains(":5:1: [office] telephon: unknown key `telephon`"), "{told}");
+    assert!(told.contains("did you mean `telephone`?"), "{told}");
+}

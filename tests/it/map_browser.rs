@@ -312,6 +312,33 @@ fn the_html_map_loads_clean_and_answers_clicks_and_filters() {
     assert_eq!(browser.count(), expected);
     assert_eq!(browser.run("return window.lakeshoreMap.drawn();"), json!(expected));
 
+    // The legend's numbers add up to the schedule's: each tier entry (drawn + overdue + failed, drawn apart)
+    // to the golden schedule's count of that tier.
+    let legend =
+        browser.run("return Array.from(document.querySelectorAll('#legend div')).map(d => d.textContent);");
+    let (_, rows) =
+        common::read_rows(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sample/expected.csv"))
+            .unwrap();
+    for (label, tier) in [
+        ("Lakefront", "lakefront"),
+        ("Within 500 ft of shore", "near-shore"),
+        ("Watershed", "watershed"),
+        ("Rest of county", "county"),
+    ] {
+        let entry = legend
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .find(|t| t.starts_with(&format!("{label} (")));
+        let numbers = entry.unwrap_or_else(|| panic!("no {label} entry in {legend}"));
+        let sum: usize = numbers[label.len() + 2..numbers.len() - 1]
+            .split(" + ")
+            .map(|n| n.split(' ').next().unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(sum, rows.iter().filter(|r| r["tier"] == tier).count(), "{numbers}");
+    }
+
     // A click far from every parcel (the map's bottom right corner, beyond the county) opens nothing.
     let (x, y) = browser.point(
         "(() => { const r = window.lakeshoreMap.map.getContainer().getBoundingClientRect();

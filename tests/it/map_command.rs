@@ -71,12 +71,13 @@ fn county_map_svg_legend_counts_statuses() {
     assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{}", &svg[..60.min(svg.len())]);
     // expected.csv: 12 overdue, 40 current, 11 never inspected, 2 due this year, 8 unscheduled (73 parcels);
     // the three failed systems (052889-133.14-1-1 overdue, 054889-165.00-1-1 and 054889-171.00-1-1 current;
-    // permits.csv) are drawn as failed instead. 054889-160.12-1-3's failed system was replaced under permit:
-    // its findings were the old system's, the lot has no class, and it is drawn current.
+    // permits.csv) are drawn as failed instead, and their statuses' entries say so. 054889-160.12-1-3's
+    // failed system was replaced under permit: its findings were the old system's, the lot has no class, and
+    // it is drawn current.
     let entries = [
         "Failed inspection (3)",
-        "Overdue (11)",
-        "Current (38)",
+        "Overdue (11 + 1 failed)",
+        "Current (38 + 2 failed)",
         "Never inspected (11)",
         "Due this year (2)",
         "Unscheduled (8)",
@@ -89,6 +90,94 @@ fn county_map_svg_legend_counts_statuses() {
         assert!(svg.contains(layer), "the legend lacks {layer:?}");
     }
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// The legend's parcel entries of an SVG map: each class's label and the numbers in its brackets.
+fn legend_numbers(svg: &str) -> Vec<(String, Vec<u64>)> {
+    let mut out = Vec::new();
+    for text in svg.split("<text").skip(1) {
+        let Some(body) =
+            text.split_once('>').and_then(|(_, rest)| rest.split_once("</text>")).map(|(b, _)| b)
+        else {
+            continue;
+        };
+        let Some((label, numbers)) = body.strip_suffix(')').and_then(|b| b.split_once(" (")) else {
+            continue;
+        };
+        let numbers: Vec<u64> = numbers
+            .split(" + ")
+            .map(|n| n.split_whitespace().next().unwrap_or("").replace(',', "").parse())
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        if !numbers.is_empty() {
+            out.push((label.to_string(), numbers));
+        }
+    }
+    out
+}
+
+/// Each parcel entry's numbers add up to the schedule's count of its status or tier, counted here from
+/// `schedule.csv` by a separate run; the failed and overdue entries, drawn apart, make the sum of the
+/// numbers drawn the parcels drawn.
+#[test]
+fn legend_numbers_add_up_to_the_schedule() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::fresh_dir("legend-schedule");
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["schedule", "--format", "csv", "-q", "--config"])
+        .arg(root.join("data/sample/county.toml"))
+        .args(["--as-of", "2027-01-15", "--out"])
+        .arg(&out)
+        .output()
+        .expect("cannot run the lakeshore binary");
+    assert!(out.join("schedule.csv").exists(), "{output:?}");
+    let (_, rows) = common::read_rows(&out.join("schedule.csv")).unwrap();
+    let count = |name: &str, value: &str| rows.iter().filter(|r| r[name] == value).count() as u64;
+    let failed = count("class", "failed");
+    for (by, file, classes) in [
+        (
+            "status",
+            "status.svg",
+            [
+                ("Current", "current"),
+                ("Overdue", "overdue"),
+                ("Never inspected", "never-inspected"),
+                ("Due this year", "due-this-year"),
+                ("Unscheduled", ""),
+            ]
+            .as_slice(),
+        ),
+        (
+            "tier",
+            "tier.svg",
+            [
+                ("Lakefront", "lakefront"),
+                ("Within 500 ft of shore", "near-shore"),
+                ("Watershed", "watershed"),
+                ("Rest of county", "county"),
+                ("Unscheduled", "unscheduled"),
+            ]
+            .as_slice(),
+        ),
+    ] {
+        let svg = std::fs::read_to_string(map(&["--by", by], file)).unwrap();
+        let legend = legend_numbers(&svg);
+        let entry = |label: &str| legend.iter().find(|(l, _)| l == label).map(|(_, n)| n.clone());
+        let key = if by == "status" { "status" } else { "tier" };
+        for (label, value) in classes {
+            let expected = count(key, value);
+            let got: u64 = entry(label).unwrap_or_default().iter().sum();
+            assert_eq!(
+                got, expected,
+                "{by} map: {label} adds up to {got}, the schedule has {expected}: {legend:?}"
+            );
+        }
+        assert_eq!(entry("Failed inspection"), Some(vec![failed]), "{by} map: {legend:?}");
+        // The first number of each entry is what is drawn in it: together, every parcel.
+        let drawn: u64 = legend.iter().map(|(_, n)| n[0]).sum();
+        assert_eq!(drawn, rows.len() as u64, "{by} map: {legend:?}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -202,3 +202,55 @@ fn one_letter_per_owner_mailing_address_and_the_unmailable_listed() {
     assert!(unmailed[0]["cannot_mail_because"].contains("no mailing address"));
     assert!(!unmailed[0]["owner"].is_empty(), "the owner is named, for the office to look up");
 }
+
+/// Runs `lakeshore notices` on the sample with the config text `config` (its layer paths made absolute);
+/// returns the exit code, `problems.csv` and `letters.html`.
+fn notices_run(label: &str, config: &str) -> (Option<i32>, String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+    let dir = common::fresh_dir(label);
+    let text: String = config
+        .lines()
+        .map(|line| match line.split_once(" = \"") {
+            Some((key, file)) if !key.contains(' ') && file.contains('.') && !line.starts_with("crs") => {
+                format!("{key} = \"{}/{file}", root.display())
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let toml = dir.join("county.toml");
+    std::fs::write(&toml, text).unwrap();
+    let out = dir.join("out");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["notices", "--as-of", AS_OF, "-q", "--config"])
+        .arg(&toml)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).unwrap_or_default();
+    (status.code(), read("problems.csv"), read("letters.html"))
+}
+
+/// The sample's office prints on its letters, and no fictional number does; a county with no `[office]` is
+/// warned (exit 2), the problem naming the config key to set.
+#[test]
+fn the_office_prints_on_the_letters_and_a_missing_one_is_warned() {
+    let sample =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml"))
+            .unwrap();
+    let (code, problems, letters) = notices_run("office-set", &sample);
+    assert!(matches!(code, Some(0 | 2)), "{code:?}");
+    assert!(!problems.contains("[office]"), "{problems}");
+    for text in
+        ["Cayuga County Health Department", "8 Dill Street", "Auburn, NY 13021", "call (315) 253-1405"]
+    {
+        assert!(letters.contains(text), "the letters lack {text:?}");
+    }
+    assert!(!letters.contains("555-01"), "a fictional number is printed");
+    let without = &sample[..sample.find("[office]").expect("the sample has an office")];
+    let (code, problems, letters) = notices_run("office-missing", without);
+    assert_eq!(code, Some(2), "{problems}");
+    assert!(problems.contains("[office] telephone (or email, or website)"), "{problems}");
+    assert!(letters.contains("write to us at the address above"), "the letters are still written (a draft)");
+}

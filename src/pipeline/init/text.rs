@@ -23,6 +23,23 @@ pub fn toml_string(text: &str) -> String {
     out
 }
 
+/// The `[office]` table `init` writes: every key, empty, for the county to fill in.
+const OFFICE_TEXT: &str = r#"
+# The office that sends the notices, printed on every letter: fill these in before printing letters.
+# Owners need a return address and a telephone, an email or a website to reach you.
+[office]
+name = ""                      # the agency: "Cayuga County Health Department"
+division = ""                  # "Environmental Health Division"
+street = ""                    # return address for window envelopes: "8 Dill Street"
+city_line = ""                 # "Auburn, NY 13021"
+telephone = ""
+email = ""
+website = ""
+hours = ""                     # "Monday to Friday, 8:30 a.m. to 4:30 p.m."
+signature = ""                 # who signs the letters
+title = ""                     # the signer's title
+"#;
+
 /// The commented `county.toml` for a survey; paths are relative to the folder.
 pub fn config_text(survey: &Survey) -> String {
     let mut out = String::from(
@@ -85,6 +102,7 @@ pub fn config_text(survey: &Survey) -> String {
             let _ = writeln!(out, "{role} = {}", toml_string(column));
         }
     }
+    out.push_str(OFFICE_TEXT);
     for (title, lines) in [("Notes", &survey.notes), ("Not decided", &survey.undecided)] {
         if !lines.is_empty() {
             let _ = writeln!(out, "\n# {title}:");
@@ -100,4 +118,25 @@ pub fn config_text(survey: &Survey) -> String {
         let _ = writeln!(out, "\n# Left out (optional, none found): {}", survey.absent.join(", "));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::config::{Office, OFFICE_KEYS};
+
+    #[test]
+    fn init_writes_every_office_key_empty() {
+        #[derive(serde::Deserialize)]
+        struct File {
+            office: Office,
+        }
+        let file: File = toml::from_str(OFFICE_TEXT).unwrap();
+        assert_eq!(file.office.name.as_deref(), Some(""));
+        for key in OFFICE_KEYS {
+            assert!(OFFICE_TEXT.contains(&format!("\n{key} = \"\"")), "init does not write [office] {key}");
+            assert_eq!(file.office.get(key), None, "{key} is not empty");
+        }
+        assert!(OFFICE_TEXT.contains("fill these in"));
+    }
 }

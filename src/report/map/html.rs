@@ -233,6 +233,17 @@ fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
+/// `{name: index}` of the class each of `names` stands for ([`ParcelClass::ALL`] indexes): the script finds
+/// a parcel's tier or status class by them, to count a parcel drawn as overdue or failed in its tier's or
+/// status's legend entry too.
+fn class_indexes(names: &[&str], class: fn(&str) -> Option<ParcelClass>) -> Value {
+    let pairs = names.iter().filter_map(|n| {
+        let i = ParcelClass::ALL.iter().position(|c| Some(*c) == class(n))?;
+        Some((n.to_string(), json!(i)))
+    });
+    Value::Object(pairs.collect())
+}
+
 /// The data of `map` as the page's script reads it (see the module docs), but for its parcels, which
 /// [`parcels_json`] writes, and the string table they fill: those members are `null` here, their places kept
 /// in the members' order.
@@ -270,6 +281,8 @@ fn data(map: &HtmlMap) -> Value {
         "quantum": QUANTUM_DEGREES,
         "fields": PARCEL_FIELDS,
         "classes": classes,
+        "class_of_tier": class_indexes(&["lakefront", "near-shore", "watershed", "county"], ParcelClass::from_tier),
+        "class_of_status": class_indexes(&["current", "due-this-year", "overdue", "never-inspected"], ParcelClass::from_status),
         "strings": Value::Null,
         "parcels": Value::Null,
         "unmapped": map.unmapped,

@@ -172,6 +172,10 @@ pub struct MapInput<'a> {
     /// The class of each parcel of the map that has no usable shape: not drawn, but counted in the legend
     /// and the title, so the map counts every parcel the schedule lists.
     pub unmapped: Vec<ParcelClass>,
+    /// The class of each parcel's tier or status, for the parcels of `parcels` then those of `unmapped`, in
+    /// order: a parcel drawn as `Overdue` or `Failed` is set apart from it, and the legend says so ("Current
+    /// (38 + 2 failed)"), so that its numbers add up to the schedule's. Empty: each parcel's class is its own.
+    pub set_apart_from: Vec<ParcelClass>,
     /// Tier or status (heads the legend).
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
@@ -235,12 +239,25 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         ParcelClass::ALL.iter().map(|c| MapLayer::new(format!("parcels-{c:?}"), c.style())).collect();
     let index = |class: &ParcelClass| ParcelClass::ALL.iter().position(|c| c == class).unwrap_or(0);
     let mut counts = [0u64; ParcelClass::ALL.len()];
-    for (shape, class) in input.parcels.iter().filter(|(shape, _)| in_view(shape.bounding_rect())) {
-        counts[index(class)] += 1;
-        classes[index(class)].polygons.push(Cow::Borrowed(*shape));
+    // Of each class, how many are drawn set apart as overdue and as failed.
+    let mut apart = [[0u64; 2]; ParcelClass::ALL.len()];
+    let of = |i: usize, class: ParcelClass| input.set_apart_from.get(i).copied().unwrap_or(class);
+    let mut count = |class: ParcelClass, of: ParcelClass| {
+        counts[index(&class)] += 1;
+        match class {
+            ParcelClass::Overdue if of != class => apart[index(&of)][0] += 1,
+            ParcelClass::Failed if of != class => apart[index(&of)][1] += 1,
+            _ => {}
+        }
+    };
+    for (i, (shape, class)) in input.parcels.iter().enumerate() {
+        if in_view(shape.bounding_rect()) {
+            count(*class, of(i, *class));
+            classes[index(class)].polygons.push(Cow::Borrowed(*shape));
+        }
     }
-    for class in &input.unmapped {
-        counts[index(class)] += 1;
+    for (i, class) in input.unmapped.iter().enumerate() {
+        count(*class, of(input.parcels.len() + i, *class));
     }
     let shown: u64 = counts.iter().sum();
 
@@ -280,10 +297,9 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     // Tiers from the lake outwards, then statuses from worst to best, as a reader scans for trouble.
     let legend_order = [4, 3, 2, 1, 9, 8, 7, 6, 5, 0];
     for i in legend_order {
-        let n = counts[i];
-        if n > 0 {
+        if counts[i] > 0 || apart[i] != [0, 0] {
             let c = ParcelClass::ALL[i];
-            legend.push(LegendEntry { label: format!("{} ({})", c.label(), thousands(n)), style: c.style() });
+            legend.push(LegendEntry { label: legend_label(c, counts[i], apart[i]), style: c.style() });
         }
     }
     let references = [
@@ -324,6 +340,20 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     layers.extend([flood, towns, watershed, buffer, checked, shore]);
     layers.retain(|l| !l.is_empty());
     Scene { title: input.title.clone(), subtitle, extent, layers, labels, legend, units_per_foot: 1.0 }
+}
+
+/// The legend text of `class`: its label and the parcels drawn in it, and those of its tier or status drawn
+/// apart as overdue and as failed (`[overdue, failed]`), so that the numbers of one entry add up to the
+/// schedule's count: "Current (38 + 2 failed)".
+pub fn legend_label(class: ParcelClass, drawn: u64, apart: [u64; 2]) -> String {
+    let mut label = format!("{} ({}", class.label(), thousands(drawn));
+    for (n, what) in apart.iter().zip(["overdue", "failed"]) {
+        if *n > 0 {
+            label.push_str(&format!(" + {} {what}", thousands(*n)));
+        }
+    }
+    label.push(')');
+    label
 }
 
 /// `r` with `d` added on every side.
@@ -436,6 +466,45 @@ mod tests {
         // Failed parcels are drawn after (over) the tiers; reference outlines over the parcels.
         let order: Vec<&str> = scene.layers.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(order, ["parcels-Watershed", "parcels-Failed", "watershed"]);
+    }
+
+    #[test]
+    fn a_legend_entry_counts_what_is_drawn_apart() {
+        assert_eq!(legend_label(ParcelClass::Current, 38, [0, 2]), "Current (38 + 2 failed)");
+        assert_eq!(legend_label(ParcelClass::Lakefront, 10, [4, 1]), "Lakefront (10 + 4 overdue + 1 failed)");
+        assert_eq!(legend_label(ParcelClass::Overdue, 1200, [0, 0]), "Overdue (1,200)");
+    }
+
+    #[test]
+    fn parcels_drawn_apart_are_counted_in_their_tiers_entries() {
+        let square = |x: f64| rectangle([x, 0.0, x + 5.0, 5.0]);
+        let (a, b, c) = (square(0.0), square(10.0), square(20.0));
+        let input = MapInput {
+            parcels: vec![
+                (&a, ParcelClass::Lakefront),
+                (&b, ParcelClass::Overdue),
+                (&c, ParcelClass::Failed),
+            ],
+            unmapped: vec![ParcelClass::Overdue],
+            set_apart_from: vec![
+                ParcelClass::Lakefront,
+                ParcelClass::Lakefront,
+                ParcelClass::Lakefront,
+                ParcelClass::County,
+            ],
+            ..MapInput::default()
+        };
+        let labels = names(&schedule_scene(&input));
+        assert_eq!(
+            labels[..4],
+            [
+                "Inspection tier",
+                "Lakefront (1 + 1 overdue + 1 failed)",
+                "Rest of county (0 + 1 overdue)",
+                "Failed inspection (1)"
+            ]
+        );
+        assert_eq!(labels[4], "Overdue (2)");
     }
 
     #[test]

@@ -35,18 +35,26 @@ fn town_of(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
-/// The class a parcel is drawn in: failed systems and (on a tier map) overdue parcels stand out.
+/// The class of a parcel's tier or status, as the schedule gives it.
+fn base_class(row: &Row, colour_by: ColourBy) -> ParcelClass {
+    let e = &row.entry;
+    let by_tier = || ParcelClass::from_tier(e.tier.as_str()).unwrap_or(ParcelClass::Unscheduled);
+    match (colour_by, e.status) {
+        (ColourBy::Tier, _) | (ColourBy::Status, None) => by_tier(),
+        (ColourBy::Status, Some(status)) => ParcelClass::from_status(status.as_str()).unwrap_or_else(by_tier),
+    }
+}
+
+/// The class a parcel is drawn in: failed systems and (on a tier map) overdue parcels stand out, set apart
+/// from the class of their tier or status ([`base_class`]).
 fn class_of(row: &Row, colour_by: ColourBy) -> ParcelClass {
     let e = &row.entry;
     if e.permit.as_ref().is_some_and(|p| p.class == Class::Failed) {
         return ParcelClass::Failed;
     }
-    let by_tier = || ParcelClass::from_tier(e.tier.as_str()).unwrap_or(ParcelClass::Unscheduled);
-    let overdue = e.owed.is_some_and(|o| o.overdue);
-    match (colour_by, e.status) {
-        (ColourBy::Tier, _) if overdue => ParcelClass::Overdue,
-        (ColourBy::Tier, _) | (ColourBy::Status, None) => by_tier(),
-        (ColourBy::Status, Some(status)) => ParcelClass::from_status(status.as_str()).unwrap_or_else(by_tier),
+    match colour_by {
+        ColourBy::Tier if e.owed.is_some_and(|o| o.overdue) => ParcelClass::Overdue,
+        _ => base_class(row, colour_by),
     }
 }
 
@@ -71,14 +79,22 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
         }
         (Some(_), None) => false,
     };
-    let (mut parcels, mut unmapped) = (Vec::new(), Vec::new());
+    let (mut parcels, mut unmapped, mut mapped_of, mut unmapped_of) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for row in run.rows.iter().filter(|row| wanted(town_of(row))) {
-        let class = class_of(row, options.colour_by);
+        let (class, of) = (class_of(row, options.colour_by), base_class(row, options.colour_by));
         match row.parcel.shape.as_ref() {
-            Some(shape) => parcels.push((shape, class)),
-            None => unmapped.push(class),
+            Some(shape) => {
+                parcels.push((shape, class));
+                mapped_of.push(of);
+            }
+            None => {
+                unmapped.push(class);
+                unmapped_of.push(of);
+            }
         }
     }
+    mapped_of.extend(unmapped_of);
     let towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)> = reference
         .towns
         .iter()
@@ -121,6 +137,7 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
     Ok(MapInput {
         parcels,
         unmapped,
+        set_apart_from: mapped_of,
         colour_by: options.colour_by,
         shoreline,
         shoreline_layer: reference
