@@ -115,6 +115,7 @@ parcel_mail_zip = "MAIL_ZIP"
 shoreline_name = "NAME"
 watershed_name = "NAME"
 town_name = "NAME"
+floodplain_bfe = "STATIC_BFE"    # the base flood elevation of each flood-hazard zone, feet
 system_parcel = "PARCEL_ID"
 system_bottom = "BOTTOM_FT"
 system_id = "SYSTEM_ID"           # each system's own id, which records and events name it by
@@ -123,6 +124,9 @@ system_parcel_2 = "PARCEL_ID_2"   # a second parcel a shared system serves
 [fields.history]               # a record file's columns by role (also events, pump_outs, samples, pipes)
 parcel_id = "SBL"
 date = "INSPECTED"
+
+[water_bodies]                 # names the shoreline and watershed layers give a rule-set water body
+"Owasco Lake" = ["Headwaters Owasco Inlet", "Owasco Inlet", "Owasco Lake-Owasco Outlet"]
 "#;
 
 /// A county configuration file (`county.toml`).
@@ -149,6 +153,11 @@ pub struct ConfigFile {
     /// Attribute-name overrides.
     #[serde(default)]
     pub fields: FieldNames,
+    /// The names the shoreline and watershed layers give each of the rule set's water bodies, beside its own
+    /// name and aliases: a lake named otherwise, or a watershed handed over as HUC-12 pieces, each piece
+    /// named.
+    #[serde(default)]
+    pub water_bodies: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl ConfigFile {
@@ -240,6 +249,9 @@ pub struct Config {
     pub dem_datum: Option<String>,
     /// Attribute-name overrides.
     pub fields: FieldNames,
+    /// The names the shoreline and watershed layers give the rule set's water bodies (`[water_bodies]`),
+    /// each with the water body's own name.
+    pub water_body_names: Vec<(String, String)>,
     /// The rule set.
     pub rules: Arc<RuleSet>,
     /// The working CRS (projected, feet).
@@ -313,6 +325,10 @@ impl Config {
                 "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
             )));
         }
+        let water_body_names = match &rules {
+            Some(rules) => keep(&mut errors, water_body_names(&file, rules)).unwrap_or_default(),
+            None => Vec::new(),
+        };
         let (Some(crs), Some(assume_crs), Some(rules), true) = (crs, assume_crs, rules, errors.is_empty())
         else {
             return Err(one_or_all(errors));
@@ -322,6 +338,7 @@ impl Config {
             dem_unit,
             dem_datum: file.dem.vertical_datum,
             fields: file.fields,
+            water_body_names,
             rules: Arc::new(rules),
             crs,
             assume_crs,
@@ -330,6 +347,23 @@ impl Config {
             keep_shapes: true,
         })
     }
+}
+
+/// The `[water_bodies]` table as (name in a layer, the rule set's water body): each key must name one of the
+/// rule set's water bodies.
+fn water_body_names(file: &ConfigFile, rules: &RuleSet) -> Result<Vec<(String, String)>> {
+    let mut names = Vec::new();
+    for (key, found) in &file.water_bodies {
+        let Some(body) = rules.water_body(key) else {
+            let known: Vec<String> = rules.water_bodies.iter().map(|w| w.name.clone()).collect();
+            return Err(Error::Config(format!(
+                "[water_bodies] \"{key}\": the rule set has no such water body; its water bodies are: {}",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )));
+        };
+        names.extend(found.iter().map(|n| (n.clone(), body.name.clone())));
+    }
+    Ok(names)
 }
 
 #[cfg(test)]
