@@ -59,6 +59,15 @@ pub(super) enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a built-in rule set, to start a county's own from.
+    ///
+    /// Example: lakeshore rules --jurisdiction gorham > my-rules.toml
+    Rules {
+        /// The built-in rule set: `cayuga` (Cayuga County Sanitary Code Article V, the default) or `gorham`
+        /// (Town of Gorham Local Law Chapter 56).
+        #[arg(long, value_enum, default_value = "cayuga")]
+        jurisdiction: JurisdictionArg,
+    },
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -66,6 +75,15 @@ pub(super) enum Command {
         /// The shell: bash, zsh, fish, powershell or elvish.
         shell: clap_complete::Shell,
     },
+}
+
+/// A value of `rules --jurisdiction`: the built-in rule sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum JurisdictionArg {
+    /// Cayuga County Health District, Sanitary Code Article V.
+    Cayuga,
+    /// Town of Gorham, Local Law Chapter 56.
+    Gorham,
 }
 
 /// A value of `--format`: the tables' file formats, and the map's.

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use chrono::{Datelike, NaiveDate};
 
 pub use args::Args;
-use args::{BufferArgs, Command, FormatArg, NoticesArgs, RunArgs, WorkloadArgs};
+use args::{BufferArgs, Command, FormatArg, JurisdictionArg, NoticesArgs, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::formats::write::OutputSet;
 use lakeshore::model::controls::for_terminal;
@@ -31,6 +31,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Notices(a) => notices(a),
         Command::Map(a) => map::map(a),
         Command::Init { dir, force } => init(&dir, force),
+        Command::Rules { jurisdiction } => {
+            use std::io::Write;
+            let text = match jurisdiction {
+                JurisdictionArg::Cayuga => lakeshore::rules::CAYUGA_ART_V,
+                JurisdictionArg::Gorham => lakeshore::rules::GORHAM_CH56,
+            };
+            // A closed pipe (`| head`) is no error.
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;

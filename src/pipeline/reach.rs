@@ -1,7 +1,7 @@
 //! Whether the run reached the county its rule set is for: a rule set with periodic rules that schedules no
-//! parcel, or that finds no town or no rule for most of the parcels the law covers, was given another
+//! parcel, or for most of the parcels it could cover finds no town it knows (so no rule), was given another
 //! county's towns (or a towns layer named otherwise), and its schedule would list every such parcel as held
-//! back. Such a run stops, naming the towns found and the towns the rule set knows, instead of exiting as a
+//! back. A parcel of a known town that no rule covers is no sign: a law of shore tiers alone covers few. Such a run stops, naming the towns found and the towns the rule set knows, instead of exiting as a
 //! run with a few bad records does.
 
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ const KEPT: usize = 1000;
 pub(super) struct Reach {
     /// Rows a periodic rule schedules.
     scheduled: AtomicUsize,
-    /// Rows the law covers that match no town of the rule set or no rule.
+    /// Rows held back or left without a rule because their town is not one the rule set knows.
     unmatched: AtomicUsize,
     /// The towns the parcels were found in, with the number of parcels of each (known or not).
     towns: Mutex<BTreeMap<String, usize>>,
@@ -36,14 +36,15 @@ impl Reach {
     pub(super) fn block(&self, rows: &[Row]) {
         let mut towns = self.towns.lock().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
+            let Some(facts) = &row.facts else { continue };
             match row.entry.exclusion {
                 None if row.entry.rule.is_some() => _ = self.scheduled.fetch_add(1, Ordering::Relaxed),
-                Some(Exclusion::UnknownTown | Exclusion::NoRule) => {
+                Some(Exclusion::UnknownTown) => _ = self.unmatched.fetch_add(1, Ordering::Relaxed),
+                Some(Exclusion::NoRule) if facts.unknown_town.is_some() => {
                     _ = self.unmatched.fetch_add(1, Ordering::Relaxed)
                 }
                 _ => continue,
             }
-            let Some(facts) = &row.facts else { continue };
             let town = facts.unknown_town.as_deref().or(facts.town.as_deref());
             if let Some(town) = town.map(str::trim).filter(|t| !t.is_empty()) {
                 if towns.len() < KEPT || towns.contains_key(town) {
@@ -54,7 +55,7 @@ impl Reach {
     }
 
     /// Stops the run whose rule set has periodic rules when no parcel of `parcels` (the layer's file) is
-    /// scheduled, or when more than half of those the law covers match no town or no rule.
+    /// scheduled, or when more than half of those it could cover lie in towns it does not know.
     pub(super) fn finish(self, rules: &RuleSet, parcels: &Path) -> Result<()> {
         if rules.rules.is_empty() {
             return Ok(());
@@ -75,7 +76,10 @@ impl Reach {
         let known = &rules.jurisdiction.municipalities;
         let what = match scheduled {
             0 => "no parcel is scheduled".to_string(),
-            _ => format!("{unmatched} of the {covered} parcels the law covers match no town or no rule"),
+            _ => format!(
+                "{unmatched} of the {covered} parcels the law could cover lie in towns the rule set does not \
+                 know, so no rule can schedule them"
+            ),
         };
         Err(Error::format(
             parcels,

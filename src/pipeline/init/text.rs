@@ -43,7 +43,15 @@ pub fn config_text(survey: &Survey) -> String {
     out.push_str(
         "border_tolerance_ft = 10.0     # a parcel edge this close to the mean-high-water line borders it\n",
     );
-    out.push_str("# rules = \"my-rules.toml\"      # default: the built-in Cayuga County Article V rules\n");
+    match &survey.rules {
+        Some(rules) => {
+            let _ =
+                writeln!(out, "rules = {}        # the county's own rule set: fill it", toml_string(rules));
+        }
+        None => out.push_str(
+            "# rules = \"my-rules.toml\"      # default: the built-in Cayuga County Article V rules\n",
+        ),
+    }
     out.push_str("# assume_crs = \"EPSG:2261\"     # for shapefiles that came without a .prj\n\n[layers]\n");
     for signal in SIGNALS {
         match survey.file(signal.role) {
