@@ -16,6 +16,7 @@ use std::ops::Deref;
 pub const ID_FIELDS: &[&[&str]] = &[
     &["PARCEL_ID"],
     &["PARCELID"],
+    &["PID"],
     &["SWIS", "PRINT_KEY"],
     &["SWIS", "PRINT_KEY_ID"],
     &["SWIS_PRINT_KEY_ID"],
