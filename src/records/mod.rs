@@ -416,11 +416,12 @@ impl<'a> Checker<'a> {
             }
             None => self.last.insert((id.to_string(), position(id))).1,
         };
-        self.ids.count(id, at.is_some());
-        if at.is_none() {
-            self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
+        let found = tally::found(at);
+        self.ids.count(id, found.is_some());
+        if found.is_none() {
+            self.report(line, tally::not_found(id, at));
         }
-        at
+        found
     }
 
     /// A required date in `column`, not after `as_of`.

@@ -5,6 +5,28 @@
 /// nothing of how the parcels are kept.
 pub type Position<'a> = &'a dyn Fn(&str) -> Option<usize>;
 
+/// The answer of a [`Position`] function for an id that more than one parcel has (a print key the same in
+/// two towns): no parcel is taken, and the reader says which and how to make the id one parcel's.
+pub const AMBIGUOUS: usize = usize::MAX;
+
+/// The parcel a [`Position`] function's answer names: `None` for no parcel and for [`AMBIGUOUS`].
+pub fn found(at: Option<usize>) -> Option<usize> {
+    at.filter(|&at| at != AMBIGUOUS)
+}
+
+/// What a record naming `id` is told when [`found`] finds no parcel for `at`: the id names several parcels,
+/// or none.
+pub fn not_found(id: &str, at: Option<usize>) -> String {
+    let id = crate::model::id::shown(id);
+    match at {
+        Some(AMBIGUOUS) => format!(
+            "parcel {id} matches two or more parcels of the parcels layer (the same print key in two towns); \
+             add the SWIS code to the id (SWIS-{id}) so that it names one"
+        ),
+        _ => format!("parcel {id} is not in the parcels layer; fix the id"),
+    }
+}
+
 /// How many parcel ids of a file found their parcel, and the first of those that found none: what tells a
 /// file keyed by another id than the parcels' from one with a few bad ids.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

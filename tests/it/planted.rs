@@ -14,6 +14,7 @@
 //! must schedule as the shipped county does. They show that the conversions the mistakes are built on keep
 //! every parcel's schedule, so a difference is the mistake's.
 
+mod messages;
 mod roles;
 
 use crate::common;

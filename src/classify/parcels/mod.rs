@@ -9,7 +9,7 @@ mod mailing;
 mod positions;
 mod systems;
 
-pub use keys::OtherKeys;
+pub use keys::{Lookup, OtherKeys};
 use mailing::address_line;
 pub use mailing::{MailingAddress, MailingFields};
 pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
