@@ -253,6 +253,10 @@ pub(super) struct RunArgs {
     /// --field history.date=INSPECTED --field history.parcel_id=SBL
     #[arg(long = "field", value_name = "KEY=FIELD|KIND.ROLE=COLUMN")]
     pub(super) fields: Vec<String>,
+    /// How the record files write slash dates: `month-first` (3/4/2026 is March 4, the US convention) or
+    /// `day-first` (3 April). Without it each date column takes the convention its dates show.
+    #[arg(long, value_name = "month-first|day-first")]
+    pub(super) date_order: Option<String>,
     /// Drainage-pipes register CSV (parcel_id, pipe_id; optional removed, treated): pipes known on parcels,
     /// sampled or not.
     #[arg(long, value_name = "FILE")]

@@ -100,6 +100,12 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     for assignment in &a.fields {
         file.fields.set(assignment)?;
     }
+    if let Some(order) = &a.date_order {
+        let f = &mut file.fields;
+        for map in [&mut f.history, &mut f.events, &mut f.pump_outs, &mut f.samples, &mut f.pipes] {
+            map.entry(lakeshore::records::dates::DATE_ORDER_KEY.into()).or_insert_with(|| order.clone());
+        }
+    }
     Ok(file)
 }
 

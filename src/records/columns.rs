@@ -146,6 +146,9 @@ pub fn resolve(
     let mut used = vec![false; found.len()];
     // The config first, then lakeshore's own spelling.
     for (key, column) in fields {
+        if key == crate::records::dates::DATE_ORDER_KEY {
+            continue;
+        }
         let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
         else {
             let keys: Vec<String> = spec.roles.iter().map(|r| r.name.to_string()).collect();

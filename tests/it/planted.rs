@@ -14,6 +14,7 @@
 //! must schedule as the shipped county does. They show that the conversions the mistakes are built on keep
 //! every parcel's schedule, so a difference is the mistake's.
 
+mod dates;
 mod messages;
 mod roles;
 
@@ -733,7 +734,7 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
     let expected = corrected.verdicts();
     let ids: BTreeSet<String> = expected.iter().map(|r| r["parcel_id"].clone()).collect();
     let mut failures = Vec::new();
-    for (n, mistake) in MISTAKES.iter().chain(roles::MISTAKES).enumerate() {
+    for (n, mistake) in MISTAKES.iter().chain(roles::MISTAKES).chain(dates::MISTAKES).enumerate() {
         let mut county = County::copy_of(config, &format!("m{n}"));
         let Some(planted) = (mistake.plant)(&mut county, &ids) else {
             eprintln!("{:<60} not applicable to this county", mistake.name);
