@@ -68,6 +68,10 @@ impl<'a> Matcher<'a> {
         if tally.unmatched == 0 {
             return Ok((value, None));
         }
+        // Ids Excel rounded would find the wrong parcels by a looser key: they stop the run first.
+        if let Some(why) = tally.excel_rounded() {
+            return Err(Error::format(file, why));
+        }
         let other = self.other()?;
         let keys: Vec<usize> = other.ranked(&tally.unmatched_ids).into_iter().map(|(k, _)| k).collect();
         let (value, after, said) = if keys.is_empty() {

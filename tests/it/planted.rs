@@ -735,8 +735,13 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
     let expected = corrected.verdicts();
     let ids: BTreeSet<String> = expected.iter().map(|r| r["parcel_id"].clone()).collect();
     let mut failures = Vec::new();
-    for (n, mistake) in
-        MISTAKES.iter().chain(roles::MISTAKES).chain(dates::MISTAKES).chain(parts::MISTAKES).enumerate()
+    for (n, mistake) in MISTAKES
+        .iter()
+        .chain(roles::MISTAKES)
+        .chain(dates::MISTAKES)
+        .chain(parts::MISTAKES)
+        .chain(parts::ROUNDED)
+        .enumerate()
     {
         let mut county = County::copy_of(config, &format!("m{n}"));
         let Some(planted) = (mistake.plant)(&mut county, &ids) else {

@@ -48,3 +48,82 @@ fn an_empty_part_is_dropped_with_a_note() {
     assert!(line.contains("parcels_parts.geojson") && line.contains("record 1"), "{line}");
     assert!(line.contains("other parts are kept"), "{line}");
 }
+
+/// `digits` as an Excel number cell keeps them: leading zeros gone, 15 significant digits rounded half up,
+/// the rest zeros; in scientific notation (`5.46891E+24`) when `scientific`.
+fn excel_number(digits: &str, scientific: bool) -> String {
+    let digits = digits.trim_start_matches('0');
+    let mut kept: Vec<u8> = digits.bytes().take(15).map(|b| b - b'0').collect();
+    if digits.as_bytes().get(15).is_some_and(|&b| b >= b'5') {
+        let mut i = kept.len();
+        while i > 0 {
+            i -= 1;
+            kept[i] += 1;
+            if kept[i] < 10 {
+                break;
+            }
+            kept[i] = 0;
+        }
+    }
+    let text: String = kept.iter().map(|d| char::from(b'0' + d)).collect();
+    if scientific {
+        let mantissa = text[1..6].trim_end_matches('0');
+        let dot = if mantissa.is_empty() { "" } else { "." };
+        format!("{}{dot}{mantissa}E+{}", &text[..1], digits.len() - 1)
+    } else {
+        format!("{text}{}", "0".repeat(digits.len().saturating_sub(15)))
+    }
+}
+
+/// The inspection log keyed by SWIS + SBL (26 digits), as a spreadsheet's number cells round them.
+fn rounded_log(
+    c: &mut super::County,
+    ids: &std::collections::BTreeSet<String>,
+    scientific: bool,
+) -> Option<()> {
+    let parcels = c.read("parcels")?;
+    let field = |name: &str| parcels.field_index(name);
+    let (swis, key, sbl) = (field("SWIS")?, field("PRINT_KEY")?, field("SBL")?);
+    let text = |f: &lakeshore::crs::layer::Feature, i: usize| f.values[i].as_text().unwrap_or_default();
+    let numbers: std::collections::BTreeMap<String, String> = parcels
+        .features
+        .iter()
+        .map(|f| {
+            (format!("{}-{}", text(f, swis), text(f, key)), format!("{}{}", text(f, swis), text(f, sbl)))
+        })
+        .collect();
+    let round = |rows: &mut Vec<Vec<String>>, col: usize| {
+        for id in rows.iter_mut().skip(1).filter_map(|row| row.get_mut(col)) {
+            if let Some(number) = numbers.get(id.as_str()).filter(|n| n.len() > 20) {
+                *id = excel_number(number, scientific);
+            }
+        }
+    };
+    super::rewrite_csv(c, "history", ids, round, ',')
+}
+
+/// Ids Excel rounded: the mistakes.
+pub(super) const ROUNDED: &[Mistake] = &[
+    Mistake {
+        name: "inspection log keyed by SWIS + SBL Excel rounded",
+        plant: |c, ids| {
+            rounded_log(c, ids, false)?;
+            super::stop_or_correct(&["as text"])
+        },
+    },
+    Mistake {
+        name: "inspection log keyed by SWIS + SBL in scientific notation",
+        plant: |c, ids| {
+            rounded_log(c, ids, true)?;
+            super::stop_or_correct(&["as text"])
+        },
+    },
+];
+
+#[test]
+fn excel_keeps_fifteen_digits() {
+    // 05468912800500010001000000: SWIS 054689, SBL 12800500010001000000.
+    assert_eq!(excel_number("05468912800500010001000000", false), "5468912800500010000000000");
+    assert_eq!(excel_number("05468912800500010001000000", true), "5.46891E+24");
+    assert_eq!(excel_number("19999999999999995", false), "20000000000000000");
+}
