@@ -117,6 +117,8 @@ pub struct Records {
     orders: ColumnOrders,
     /// What was decided of the file's dates that the user should know.
     date_notes: Vec<String>,
+    /// Columns a role was detected in where a close second could have been it: warnings.
+    guesses: Vec<String>,
 }
 
 /// Where the rows of a record file come from.
@@ -215,6 +217,7 @@ impl Records {
         }
         let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
         let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
+        let guesses = columns::date_guesses(&header, &sample, spec, fields, &columns);
         if separator != b',' {
             said.push_str(&format!(" (fields separated by {}s)", separator_name(separator)));
         }
@@ -227,6 +230,7 @@ impl Records {
         });
         let (orders, date_notes) = date_orders(path, &input, &columns, &header, spec.key, fields)?;
         Ok(Records {
+            guesses,
             orders,
             date_notes,
             path: path.to_path_buf(),
@@ -261,7 +265,9 @@ impl Records {
                 line(&self.path, first)
             ));
         }
-        Read { value, problems: check.problems, columns: self.said.clone(), notes, ids: check.ids }
+        let mut problems = check.problems;
+        problems.extend(self.guesses.iter().map(|g| Problem::new(&self.path, Location::Fields, g.clone())));
+        Read { value, problems, columns: self.said.clone(), notes, ids: check.ids }
     }
 
     /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.

@@ -741,6 +741,7 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
         .chain(dates::MISTAKES)
         .chain(parts::MISTAKES)
         .chain(parts::ROUNDED)
+        .chain(dates::COLUMNS)
         .enumerate()
     {
         let mut county = County::copy_of(config, &format!("m{n}"));

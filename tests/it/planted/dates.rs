@@ -87,3 +87,27 @@ fn date_order_settles_a_mixed_column() {
     let problems = std::fs::read_to_string(run.out.join("problems.csv")).expect("problems.csv");
     assert!(problems.contains("is not a date"), "{problems}");
 }
+
+/// The log with its report-received column renamed `Date Received` and moved before the visit date, itself
+/// renamed `Visit Date`: both say "date", and the visit is the inspection's.
+pub(super) const COLUMNS: &[Mistake] = &[Mistake {
+    name: "inspection log with a received-date column before the visit date",
+    plant: |c, ids| {
+        let reorder = |rows: &mut Vec<Vec<String>>, _: usize| {
+            let at = |name: &str| rows[0].iter().position(|h| h == name);
+            let (Some(visit), Some(received)) = (at("inspection_date"), at("report_received")) else {
+                return;
+            };
+            rows[0][visit] = "Visit Date".into();
+            rows[0][received] = "Date Received".into();
+            for row in rows.iter_mut() {
+                if row.len() > received.max(visit) {
+                    let cell = row.remove(received);
+                    row.insert(visit, cell);
+                }
+            }
+        };
+        rewrite_csv(c, "history", ids, reorder, ',')?;
+        correct()
+    },
+}];
