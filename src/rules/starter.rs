@@ -33,9 +33,10 @@ pub fn unfilled(text: &str) -> Vec<(usize, String, String)> {
     found
 }
 
-/// `text` as a TOML basic string.
-fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
+/// `text` as a TOML basic string, quoted and escaped.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -52,12 +53,12 @@ fn quoted(text: &str) -> String {
 
 /// A list of TOML strings.
 fn list(items: &[String]) -> String {
-    items.iter().map(|i| quoted(i)).collect::<Vec<_>>().join(", ")
+    items.iter().map(|i| toml_string(i)).collect::<Vec<_>>().join(", ")
 }
 
 /// A value to fill, saying what it is.
 fn fill(what: &str) -> String {
-    quoted(&format!("{TO_FILL}: {what}"))
+    toml_string(&format!("{TO_FILL}: {what}"))
 }
 
 /// The starter rule set for a county whose towns are `towns` and whose shoreline names `water_bodies`: the
@@ -82,7 +83,7 @@ pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
     out.push_str("watershed_suffixes = [\"Watershed\", \"Drainage Basin\", \"Basin\"]\n");
     for body in water_bodies {
         out.push_str("\n# A water body found in the shoreline layer. Delete flood_elevation_ft if the law designates none.\n");
-        let _ = writeln!(out, "[[water_body]]\nname = {}", quoted(body));
+        let _ = writeln!(out, "[[water_body]]\nname = {}", toml_string(body));
         let _ = writeln!(out, "mhw_ft = {}", fill("mean high water, feet"));
         let _ = writeln!(out, "flood_elevation_ft = {}", fill("designated flood elevation, feet"));
         let _ = writeln!(out, "citation = {}", fill("the clause defining mean high water"));
@@ -113,9 +114,9 @@ pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
         let _ = writeln!(
             out,
             "\n[[rule]]\nid = {}\ntier = {}\ndescription = {}",
-            quoted(id),
-            quoted(id),
-            quoted(description)
+            toml_string(id),
+            toml_string(id),
+            toml_string(description)
         );
         let _ = writeln!(out, "{test}");
         rule_values(&mut out);

@@ -5,23 +5,7 @@ use std::fmt::Write as _;
 use super::signals::SIGNALS;
 use super::{name, place, Survey};
 
-/// `text` as a TOML basic string, quoted and escaped.
-pub fn toml_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::rules::starter::toml_string;
 
 /// The commented `county.toml` for a survey; paths are relative to the folder.
 pub fn config_text(survey: &Survey) -> String {
