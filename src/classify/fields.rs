@@ -45,6 +45,8 @@ pub struct FieldNames {
     pub watershed_name: Option<String>,
     /// The name field of the towns layer.
     pub town_name: Option<String>,
+    /// The base flood elevation field of the floodplain layer (feet; NFHL `STATIC_BFE`).
+    pub floodplain_bfe: Option<String>,
     /// The parcel-id field of the systems layer.
     pub system_parcel: Option<String>,
     /// The absorption-field bottom elevation field of the systems layer (feet).
@@ -83,7 +85,7 @@ const RECORD_TABLES: [(&str, &str, &str); 5] = [
 ];
 
 /// The `[fields]` keys naming one field of a layer, as `--field KEY=FIELD` sets them too.
-pub const LAYER_FIELD_KEYS: [&str; 17] = [
+pub const LAYER_FIELD_KEYS: [&str; 18] = [
     "parcel_town",
     "parcel_class",
     "parcel_sewer",
@@ -97,6 +99,7 @@ pub const LAYER_FIELD_KEYS: [&str; 17] = [
     "shoreline_name",
     "watershed_name",
     "town_name",
+    "floodplain_bfe",
     "system_parcel",
     "system_bottom",
     "system_id",
@@ -151,6 +154,7 @@ impl FieldNames {
             "shoreline_name" => &mut self.shoreline_name,
             "watershed_name" => &mut self.watershed_name,
             "town_name" => &mut self.town_name,
+            "floodplain_bfe" => &mut self.floodplain_bfe,
             "system_parcel" => &mut self.system_parcel,
             "system_bottom" => &mut self.system_bottom,
             "system_id" => &mut self.system_id,

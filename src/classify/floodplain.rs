@@ -16,6 +16,8 @@ pub struct FloodZone {
     pub sfha: bool,
     /// `STATIC_BFE`, feet, when the zone has one.
     pub static_bfe_ft: Option<f64>,
+    /// Whether the layer has no base flood elevation field, so that none could be read.
+    pub bfe_unread: bool,
 }
 
 impl FloodZone {
@@ -39,7 +41,7 @@ impl FloodZone {
         };
         // NFHL marks "no BFE" with -9999 (and sometimes 0 in older exports).
         let static_bfe_ft = static_bfe.filter(|v| v.is_finite() && *v > -9000.0 && *v != 0.0);
-        FloodZone { zone: label, sfha, static_bfe_ft }
+        FloodZone { zone: label, sfha, static_bfe_ft, bfe_unread: false }
     }
 }
 
@@ -88,7 +90,12 @@ impl Floodplain {
             .iter()
             .map(|&i| {
                 let (zone, lake) = &self.zones[i as usize];
-                ZoneFacts { zone: &zone.zone, static_bfe_ft: zone.static_bfe_ft, lake: lake.as_deref() }
+                ZoneFacts {
+                    zone: &zone.zone,
+                    static_bfe_ft: zone.static_bfe_ft,
+                    bfe_unread: zone.bfe_unread,
+                    lake: lake.as_deref(),
+                }
             })
             .collect();
         Some(FloodZones { zones, basis })
@@ -134,7 +141,8 @@ mod tests {
         // elevation binds is the law's (717.13 + 2, law::flood). Up the inlet (1500-1700) the zone is no
         // lake's; outside every zone, no zones.
         let own = plain.zones_at(&parcel(1100.0, 719.2)).expect("in a zone");
-        let found = ZoneFacts { zone: "AE", static_bfe_ft: None, lake: Some("Owasco Lake") };
+        let found =
+            ZoneFacts { zone: "AE", static_bfe_ft: None, bfe_unread: false, lake: Some("Owasco Lake") };
         assert_eq!((own.zones, own.basis), (vec![found, found], Basis::System));
         let inlet = plain.zones_at(&parcel(1600.0, 740.0)).expect("in a zone");
         assert_eq!(inlet.zones, [ZoneFacts { lake: None, ..found }]);

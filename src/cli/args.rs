@@ -71,6 +71,15 @@ pub(super) enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a built-in rule set, to start a county's own from.
+    ///
+    /// Example: lakeshore rules --jurisdiction gorham > my-rules.toml
+    Rules {
+        /// The built-in rule set: `cayuga` (Cayuga County Sanitary Code Article V, the default) or `gorham`
+        /// (Town of Gorham Local Law Chapter 56).
+        #[arg(long, value_enum, default_value = "cayuga")]
+        jurisdiction: JurisdictionArg,
+    },
     /// Print a shell completion script.
     ///
     /// Example: lakeshore completions bash > /etc/bash_completion.d/lakeshore
@@ -78,6 +87,15 @@ pub(super) enum Command {
         /// The shell: bash, zsh, fish, powershell or elvish.
         shell: clap_complete::Shell,
     },
+}
+
+/// A value of `rules --jurisdiction`: the built-in rule sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum JurisdictionArg {
+    /// Cayuga County Health District, Sanitary Code Article V.
+    Cayuga,
+    /// Town of Gorham, Local Law Chapter 56.
+    Gorham,
 }
 
 /// A value of `--format`: the tables' file formats, and the map's.
@@ -277,6 +295,10 @@ pub(super) struct RunArgs {
     /// --field history.date=INSPECTED --field history.parcel_id=SBL
     #[arg(long = "field", value_name = "KEY=FIELD|KIND.ROLE=COLUMN")]
     pub(super) fields: Vec<String>,
+    /// How the record files write slash dates: `month-first` (3/4/2026 is March 4, the US convention) or
+    /// `day-first` (3 April). Without it each date column takes the convention its dates show.
+    #[arg(long, value_name = "month-first|day-first")]
+    pub(super) date_order: Option<String>,
     /// Drainage-pipes register CSV (parcel_id, pipe_id; optional removed, treated): pipes known on parcels,
     /// sampled or not.
     #[arg(long, value_name = "FILE")]

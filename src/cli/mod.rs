@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use chrono::{Datelike, NaiveDate};
 
 pub use args::Args;
-use args::{BufferArgs, Command, FormatArg, RunArgs, WorkloadArgs};
+use args::{BufferArgs, Command, FormatArg, JurisdictionArg, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
 use lakeshore::formats::write::OutputSet;
 use lakeshore::model::controls::for_terminal;
@@ -34,6 +34,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Received(a) => notices::mail(a, lakeshore::program::mail::Mail::Received),
         Command::Map(a) => map::map(a),
         Command::Init { dir, force } => init(&dir, force),
+        Command::Rules { jurisdiction } => {
+            use std::io::Write;
+            let text = match jurisdiction {
+                JurisdictionArg::Cayuga => lakeshore::rules::CAYUGA_ART_V,
+                JurisdictionArg::Gorham => lakeshore::rules::GORHAM_CH56,
+            };
+            // A closed pipe (`| head`) is no error.
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             use std::io::Write;
@@ -93,6 +103,12 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     }
     for assignment in &a.fields {
         file.fields.set(assignment)?;
+    }
+    if let Some(order) = &a.date_order {
+        let f = &mut file.fields;
+        for map in [&mut f.history, &mut f.events, &mut f.pump_outs, &mut f.samples, &mut f.pipes] {
+            map.entry(lakeshore::records::dates::DATE_ORDER_KEY.into()).or_insert_with(|| order.clone());
+        }
     }
     Ok(file)
 }

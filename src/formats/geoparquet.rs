@@ -313,7 +313,14 @@ fn layer(
         let shape = match wkb {
             None => Err(Unusable::new(GeometryError::NullRow, FIX_GEOMETRY)),
             Some(bytes) => match super::wkb::read(bytes) {
-                Ok(g) => check_geometry(&g).map(|()| g),
+                Ok(mut g) => check_geometry(&g).map(|()| {
+                    problems.extend(super::drop_empty_parts(
+                        &mut g,
+                        path,
+                        crate::model::error::Location::Record(record),
+                    ));
+                    g
+                }),
                 Err(reason) => Err(Unusable::new(GeometryError::UnreadableWkb(reason), FIX_GEOMETRY)),
             },
         };

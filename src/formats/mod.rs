@@ -242,15 +242,48 @@ fn check_geometry(geometry: &Geometry<f64>) -> Result<(), Unusable> {
         Geometry::Polygon(p) => check_polygon(p),
         Geometry::MultiPoint(mp) if mp.0.is_empty() => Err(empty()),
         Geometry::MultiPoint(mp) => mp.0.iter().try_for_each(|p| finite(p.x(), p.y())),
-        Geometry::MultiLineString(mls) if mls.0.is_empty() => Err(empty()),
-        Geometry::MultiLineString(mls) => mls.0.iter().try_for_each(check_line),
-        Geometry::MultiPolygon(mp) if mp.0.is_empty() => Err(empty()),
-        Geometry::MultiPolygon(mp) => mp.0.iter().try_for_each(check_polygon),
+        // Empty parts are dropped by `drop_empty_parts`; a geometry of empty parts alone is empty.
+        Geometry::MultiLineString(mls) if mls.0.iter().all(|l| l.0.is_empty()) => Err(empty()),
+        Geometry::MultiLineString(mls) => mls.0.iter().filter(|l| !l.0.is_empty()).try_for_each(check_line),
+        Geometry::MultiPolygon(mp) if mp.0.iter().all(empty_polygon) => Err(empty()),
+        Geometry::MultiPolygon(mp) => mp.0.iter().filter(|p| !empty_polygon(p)).try_for_each(check_polygon),
         Geometry::GeometryCollection(gc) if gc.0.is_empty() => Err(empty()),
         Geometry::GeometryCollection(gc) => gc.0.iter().try_for_each(check_geometry),
         Geometry::Rect(r) => finite(r.min().x, r.min().y).and(finite(r.max().x, r.max().y)),
         Geometry::Triangle(t) => t.to_array().iter().try_for_each(|c| finite(c.x, c.y)),
     }
+}
+
+/// Whether a polygon has no points at all.
+fn empty_polygon(polygon: &Polygon<f64>) -> bool {
+    polygon.exterior().0.is_empty() && polygon.interiors().iter().all(|r| r.0.is_empty())
+}
+
+/// Drops the empty parts of a multi-part geometry that [`check_geometry`] passed (a MultiPolygon's polygon
+/// without points, a MultiLineString's line without points), as GDAL and shapely read them: the feature
+/// keeps its other parts, and the problem returned, for the feature at `location` of `path`, says so.
+fn drop_empty_parts(geometry: &mut Geometry<f64>, path: &Path, location: Location) -> Option<Problem> {
+    let dropped = match geometry {
+        Geometry::MultiPolygon(mp) => {
+            let before = mp.0.len();
+            mp.0.retain(|p| !empty_polygon(p));
+            before - mp.0.len()
+        }
+        Geometry::MultiLineString(mls) => {
+            let before = mls.0.len();
+            mls.0.retain(|l| !l.0.is_empty());
+            before - mls.0.len()
+        }
+        _ => 0,
+    };
+    (dropped > 0).then(|| {
+        let parts = if dropped == 1 { "an empty part".to_string() } else { format!("{dropped} empty parts") };
+        Problem::new(
+            path,
+            location,
+            format!("{parts} of the multi-part geometry dropped, as GDAL and shapely read it; its other parts are kept"),
+        )
+    })
 }
 
 fn finite(x: f64, y: f64) -> Result<(), Unusable> {

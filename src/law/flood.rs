@@ -59,6 +59,14 @@ fn zone_elevation(rules: &RuleSet, z: &ZoneFacts<'_>) -> (Option<f64>, String) {
     let designated =
         z.lake.and_then(|l| rules.water_body(l)).and_then(|w| w.flood_elevation_ft.map(|fe| (fe, w)));
     match (designated, z.static_bfe_ft) {
+        (Some((fe, w)), None) if z.bfe_unread => (
+            Some(fe),
+            format!(
+                "{}'s designated flood elevation, zone {} being the lake's own; the floodplain layer gives no \
+                 base flood elevation, which binds where it is higher",
+                w.name, z.zone
+            ),
+        ),
         (Some((fe, w)), Some(bfe)) if bfe > fe => (
             Some(bfe),
             format!(
@@ -97,6 +105,8 @@ pub fn flood_check<'a>(
     let freeboard = rules.floodplain.as_ref().map_or(0.0, |r| r.freeboard_ft);
     let required_bottom_ft = flood_elevation_ft.map(|fe| round_hundredths(fe + freeboard));
     let verdict = match (bottom_ft, required_bottom_ft) {
+        // A base flood elevation left unread may be higher than the lake's: only "below" is sure.
+        (Some(b), Some(req)) if b >= req && zone.bfe_unread => FloodVerdict::Unknown,
         (Some(b), Some(req)) if b >= req => FloodVerdict::Ok,
         (Some(_), Some(_)) => FloodVerdict::Below,
         _ => FloodVerdict::Unknown,
@@ -129,7 +139,7 @@ mod tests {
     use crate::model::facts::Basis;
 
     fn zone(zone: &'static str, bfe: Option<f64>, lake: Option<&'static str>) -> ZoneFacts<'static> {
-        ZoneFacts { zone, static_bfe_ft: bfe, lake }
+        ZoneFacts { zone, static_bfe_ft: bfe, bfe_unread: false, lake }
     }
 
     fn check(zones: &[ZoneFacts<'static>], bottom: Option<f64>) -> FloodCheck {
@@ -146,6 +156,21 @@ mod tests {
         assert!(flood_screening(&rules, 722.0, Some(719.13)).unwrap().likely_ok);
         assert!(!flood_screening(&rules, 721.5, Some(719.13)).unwrap().likely_ok);
         assert!(flood_screening(&rules, 722.0, None).is_none());
+    }
+
+    /// A floodplain layer without a base flood elevation field: the lake's own zone takes 717.13 (+ 2 =
+    /// 719.13), and a bottom below that is below whatever FEMA's elevation; a bottom above it is unknown, the
+    /// unread BFE may bind higher (718.40 → 720.40 in the sample). A zone up an inlet has no elevation at all.
+    #[test]
+    fn an_unread_base_flood_elevation_leaves_only_below_sure() {
+        let unread = |lake| ZoneFacts { bfe_unread: true, ..zone("AE", None, lake) };
+        let below = check(&[unread(Some("Owasco Lake"))], Some(719.12));
+        assert_eq!((below.flood_elevation_ft, below.verdict), (Some(717.13), FloodVerdict::Below));
+        let above = check(&[unread(Some("Owasco Lake"))], Some(720.0));
+        assert_eq!((above.required_bottom_ft, above.verdict), (Some(719.13), FloodVerdict::Unknown));
+        assert!(above.source.contains("no base flood elevation"), "{}", above.source);
+        let inlet = check(&[unread(None)], Some(760.0));
+        assert_eq!((inlet.flood_elevation_ft, inlet.verdict), (None, FloodVerdict::Unknown));
     }
 
     /// §X: "two feet above the designated flood elevation, except in Owasco Lake where the designated flood

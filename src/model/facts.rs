@@ -220,6 +220,9 @@ pub struct ZoneFacts<'a> {
     pub zone: &'a str,
     /// FEMA's static base flood elevation, feet, when the zone has one.
     pub static_bfe_ft: Option<f64>,
+    /// Whether the layer gave no base flood elevation field at all, so that the zone's elevation is not
+    /// known to be absent but unread: a water body's designated elevation may not be the one that binds.
+    pub bfe_unread: bool,
     /// The water body whose own zone this is (it touches or lies near its mean-high-water line).
     pub lake: Option<&'a str>,
 }

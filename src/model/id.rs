@@ -16,6 +16,7 @@ use std::ops::Deref;
 pub const ID_FIELDS: &[&[&str]] = &[
     &["PARCEL_ID"],
     &["PARCELID"],
+    &["PID"],
     &["SWIS", "PRINT_KEY"],
     &["SWIS", "PRINT_KEY_ID"],
     &["SWIS_PRINT_KEY_ID"],
@@ -34,6 +35,36 @@ pub const ID_FIELDS: &[&[&str]] = &[
     &["SBL_ID"],
     &["TAX_MAP_ID"],
 ];
+
+/// An id as a message shows it: a character a reader cannot see (a no-break or zero-width space, a soft
+/// hyphen, a byte-order mark, a direction mark, a control character) written as `<U+200B>`, so that an id
+/// that looks right but is not can be told.
+///
+/// ```
+/// use lakeshore::model::id::shown;
+/// assert_eq!(shown("054689-128.05-1-1\u{200B}"), "054689-128.05-1-1<U+200B>");
+/// assert_eq!(shown("054689\u{A0}128.05-1-1"), "054689<U+00A0>128.05-1-1");
+/// assert_eq!(shown("054689-128.05-1-1"), "054689-128.05-1-1");
+/// ```
+pub fn shown(id: &str) -> std::borrow::Cow<'_, str> {
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{A0}' | '\u{AD}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}')
+            || matches!(c, '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{FEFF}')
+    };
+    if !id.chars().any(invisible) {
+        return std::borrow::Cow::Borrowed(id);
+    }
+    let mut out = String::with_capacity(id.len() + 8);
+    for c in id.chars() {
+        if invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// The names of [`ID_FIELDS`] that hold a whole id in one field, in order of preference.
 pub fn whole_id_fields() -> impl Iterator<Item = &'static str> {

@@ -189,6 +189,7 @@ parcel_mail_zip = "MAIL_ZIP"
 shoreline_name = "NAME"
 watershed_name = "NAME"
 town_name = "NAME"
+floodplain_bfe = "STATIC_BFE"    # the base flood elevation of each flood-hazard zone, feet
 system_parcel = "PARCEL_ID"
 system_bottom = "BOTTOM_FT"
 system_id = "SYSTEM_ID"           # each system's own id, which records and events name it by
@@ -209,6 +210,8 @@ website = "www.cayugacounty.us"
 hours = ""                     # e.g. "Monday to Friday, 8:30 a.m. to 4:30 p.m."
 signature = ""                 # who signs the letters
 title = ""                     # the signer's title
+[water_bodies]                 # names the shoreline and watershed layers give a rule-set water body
+"Owasco Lake" = ["Headwaters Owasco Inlet", "Owasco Inlet", "Owasco Lake-Owasco Outlet"]
 "#;
 
 /// A county configuration file (`county.toml`).
@@ -241,6 +244,11 @@ pub struct ConfigFile {
     /// The office that sends the notices.
     #[serde(default)]
     pub office: Office,
+    /// The names the shoreline and watershed layers give each of the rule set's water bodies, beside its own
+    /// name and aliases: a lake named otherwise, or a watershed handed over as HUC-12 pieces, each piece
+    /// named.
+    #[serde(default)]
+    pub water_bodies: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl ConfigFile {
@@ -344,6 +352,9 @@ pub struct Config {
     pub fields: FieldNames,
     /// The office that sends the notices (`[office]`).
     pub office: Office,
+    /// The names the shoreline and watershed layers give the rule set's water bodies (`[water_bodies]`),
+    /// each with the water body's own name.
+    pub water_body_names: Vec<(String, String)>,
     /// The rule set.
     pub rules: Arc<RuleSet>,
     /// The working CRS (projected, feet).
@@ -420,6 +431,10 @@ impl Config {
                 "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
             )));
         }
+        let water_body_names = match &rules {
+            Some(rules) => keep(&mut errors, water_body_names(&file, rules)).unwrap_or_default(),
+            None => Vec::new(),
+        };
         let (Some(crs), Some(assume_crs), Some(rules), true) = (crs, assume_crs, rules, errors.is_empty())
         else {
             return Err(one_or_all(errors));
@@ -432,6 +447,7 @@ impl Config {
             dem_datum: file.dem.vertical_datum,
             fields: file.fields,
             office: file.office,
+            water_body_names,
             rules: Arc::new(rules),
             crs,
             assume_crs,
@@ -440,6 +456,23 @@ impl Config {
             keep_shapes: true,
         })
     }
+}
+
+/// The `[water_bodies]` table as (name in a layer, the rule set's water body): each key must name one of the
+/// rule set's water bodies.
+fn water_body_names(file: &ConfigFile, rules: &RuleSet) -> Result<Vec<(String, String)>> {
+    let mut names = Vec::new();
+    for (key, found) in &file.water_bodies {
+        let Some(body) = rules.water_body(key) else {
+            let known: Vec<String> = rules.water_bodies.iter().map(|w| w.name.clone()).collect();
+            return Err(Error::Config(format!(
+                "[water_bodies] \"{key}\": the rule set has no such water body; its water bodies are: {}",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )));
+        };
+        names.extend(found.iter().map(|n| (n.clone(), body.name.clone())));
+    }
+    Ok(names)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod init;
 mod parcel;
 pub mod problems;
 mod progress;
+mod reach;
 mod records;
 pub mod reference;
 mod warnings;
@@ -342,6 +343,7 @@ pub fn stream_schedule_in_blocks(
         notes.extend(said);
         columns.extend(system_joined);
         let warnings = Warnings::new(system_names.as_ref());
+        let reach = reach::Reach::default();
         clock.lap("read systems and records");
 
         let mut run = Run {
@@ -391,6 +393,8 @@ pub fn stream_schedule_in_blocks(
         let mut screen = Screen::new(&config.crs);
         let mut seen = 0;
         let mut met = others.is_empty();
+        // Each layer's role is checked once the layers are known to lie where the parcels do.
+        let mut roles_checked = false;
         for block in receiver {
             // Between blocks is a safe point to stop at (see `crate::model::stop`): every command that
             // schedules parcels answers SIGINT and SIGTERM here, whatever it does with the rows.
@@ -410,6 +414,10 @@ pub fn stream_schedule_in_blocks(
             if !met && seen >= known.len() {
                 check_overlap(&extent, &others, &config.crs)?;
             }
+            if met && !roles_checked {
+                reference::roles::check(config, &run.reference, &mut run.notes)?;
+                roles_checked = true;
+            }
             let before = handed.take();
             let (scheduled, consumed) = rayon::join(
                 || scheduler.block(features),
@@ -419,12 +427,15 @@ pub fn stream_schedule_in_blocks(
             let (rows, found) = scheduled?;
             run.problems.extend(found);
             let mut found = Vec::new();
-            after_block(&rows, (known, &path), &warnings, (events, reports), config, &mut found);
+            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
             run.problems.extend(found);
             handed = Some(rows);
         }
         if !met {
             check_overlap(&extent, &others, &config.crs)?;
+        }
+        if !roles_checked {
+            reference::roles::check(config, &run.reference, &mut run.notes)?;
         }
         if let Some(rows) = handed {
             each_block(&run, rows)?;
@@ -434,7 +445,7 @@ pub fn stream_schedule_in_blocks(
         if !points.is_empty() {
             let hosts = hosts::find(config, (schema, known, reprojector), &path, &crs, &points)?;
             let (mut rows, mut found) = scheduler.waited(hosts);
-            after_block(&rows, (known, &path), &warnings, (events, reports), config, &mut found);
+            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
             run.problems.extend(found);
             // Handed over a block at a time, as every other row.
             while !rows.is_empty() {
@@ -452,6 +463,7 @@ pub fn stream_schedule_in_blocks(
             schema.sewer.as_deref(),
             config.layers.systems.as_deref(),
         ));
+        reach.finish(&config.rules, &path)?;
         Ok(run)
     })?;
     progress.start("writing", 0);
@@ -465,13 +477,14 @@ pub fn stream_schedule_in_blocks(
 fn after_block(
     rows: &[Row],
     (known, path): (&ParcelPositions, &Path),
-    warnings: &Warnings,
+    (warnings, reach): (&Warnings, &reach::Reach),
     (events, reports): (&[Event], &[Option<Box<crate::records::inspections::Report>>]),
     config: &Config,
     found: &mut Vec<Problem>,
 ) {
     report_parcel_problems(rows, known, path, found);
     warnings.block(rows);
+    reach.block(rows);
     let history = config.layers.history.as_deref();
     report_permit_terms(rows, &config.rules, (events, reports), history, found);
 }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::{
-    system_fields, OtherKeys, ParcelPositions, ParcelSchema, SystemFields, SystemJoin, Systems,
+    system_fields, Lookup, OtherKeys, ParcelPositions, ParcelSchema, SystemFields, SystemJoin, Systems,
 };
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::blocks::LayerBlocks;
@@ -18,7 +18,7 @@ use crate::pipeline::config::Config;
 use crate::records::columns::FieldMap;
 use crate::records::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
 use crate::records::inspections::{read_inspections, Inspections, LastInspection, LateReports};
-use crate::records::tally::{IdTally, Position};
+use crate::records::tally::{IdTally, Position, AMBIGUOUS};
 use crate::records::Read;
 use crate::rules::RuleSet;
 
@@ -68,14 +68,31 @@ impl<'a> Matcher<'a> {
         if tally.unmatched == 0 {
             return Ok((value, None));
         }
+        // Ids Excel rounded would find the wrong parcels by a looser key: they stop the run first.
+        if let Some(why) = tally.excel_rounded() {
+            return Err(Error::format(file, why));
+        }
         let other = self.other()?;
         let keys: Vec<usize> = other.ranked(&tally.unmatched_ids).into_iter().map(|(k, _)| k).collect();
         let (value, after, said) = if keys.is_empty() {
             (value, tally.clone(), None)
         } else {
             let cursor = self.known.cursor();
-            let joined =
-                |id: &str| cursor.position(id).or_else(|| keys.iter().find_map(|&k| other.position(k, id)));
+            // The first key naming one parcel gives it; an id several parcels have under a key names none.
+            let joined = |id: &str| {
+                cursor.position(id).or_else(|| {
+                    let found = keys.iter().map(|&k| other.lookup(k, id));
+                    let mut many = false;
+                    for lookup in found {
+                        match lookup {
+                            Lookup::One(at) => return Some(at),
+                            Lookup::Many => many = true,
+                            Lookup::None => {}
+                        }
+                    }
+                    many.then_some(AMBIGUOUS)
+                })
+            };
             let (value, after) = read(&joined)?;
             let names: Vec<&str> = keys.iter().map(|&k| other.name(k)).collect();
             let said = format!(

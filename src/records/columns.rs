@@ -120,6 +120,56 @@ fn holds_some_dates(sample: &[&Record], field: usize) -> bool {
     all > 0 && dates * 2 >= all
 }
 
+/// Words of a column name that say it holds another day of the record than the one a date role wants:
+/// "Date Received", "Permit Expires", "Installed".
+const OTHER_DAYS: [&str; 9] =
+    ["receiv", "expir", "install", "issu", "accept", "permit", "due", "sent", "mail"];
+
+/// Whether a column's name says it holds another day of the record ([`OTHER_DAYS`]).
+fn names_another_day(name: &str) -> bool {
+    let name = normal(name);
+    OTHER_DAYS.iter().any(|w| name.contains(w))
+}
+
+/// The guesses of the date roles [`resolve`] detected that a close second could have won: for each, another
+/// column left unused, named like the role's date and holding dates, which is a warning naming both and the
+/// setting that decides. `columns` are the columns as [`resolve`] named them, `found` the header.
+pub fn date_guesses(
+    found: &[String],
+    sample: &[&Record],
+    spec: &Spec<'_>,
+    fields: &FieldMap,
+    columns: &[(String, Column)],
+) -> Vec<String> {
+    let mut guesses = Vec::new();
+    for role in spec.roles {
+        let Detect::Date(words) = role.detect else { continue };
+        let taken = columns.iter().position(|(n, _)| n == role.name);
+        let Some(taken) = taken.filter(|&i| found.get(i).is_some_and(|f| normal(f) != role.name)) else {
+            continue;
+        };
+        if fields.contains_key(role.name) || role.aliases.iter().any(|a| fields.contains_key(*a)) {
+            continue;
+        }
+        let unused = |i: usize| spec.roles.iter().all(|r| columns[i].0 != r.name);
+        let second = (0..found.len()).find(|&i| {
+            i != taken
+                && unused(i)
+                && !names_another_day(&found[i])
+                && words.iter().any(|w| normal(&found[i]).contains(w))
+                && holds_dates(sample, i)
+        });
+        if let Some(second) = second {
+            guesses.push(format!(
+                "columns '{}' and '{}' both look like the {} and hold dates; '{}' was taken: if the other is \
+                 meant, name it with --field {}.{}=COLUMN (or [fields.{}] {} = \"COLUMN\")",
+                found[taken], found[second], role.name, found[taken], spec.key, role.name, spec.key, role.name
+            ));
+        }
+    }
+    guesses
+}
+
 /// How a role's column was found.
 enum How {
     Config,
@@ -146,6 +196,9 @@ pub fn resolve(
     let mut used = vec![false; found.len()];
     // The config first, then lakeshore's own spelling.
     for (key, column) in fields {
+        if key == crate::records::dates::DATE_ORDER_KEY {
+            continue;
+        }
         let Some(role) = spec.roles.iter().find(|r| r.name == key || r.aliases.contains(&key.as_str()))
         else {
             let keys: Vec<String> = spec.roles.iter().map(|r| r.name.to_string()).collect();
@@ -213,8 +266,10 @@ pub fn resolve(
             }
             // By each word in turn: a column that holds dates, else one that holds dates in half its cells.
             Detect::Date(words) => words.iter().find_map(|w| {
-                let named: Vec<usize> =
+                let mut named: Vec<usize> =
                     (0..found.len()).filter(free).filter(|&i| normal(&found[i]).contains(w)).collect();
+                // A column named for another day of the record ("Date Received") comes after the others.
+                named.sort_by_key(|&i| names_another_day(&found[i]));
                 let clean = named.iter().find(|&&i| holds_dates(sample, i));
                 let said = |why: &str| format!("its name says '{w}' and {why}");
                 clean.map(|&i| (i, said("it holds dates"))).or_else(|| {
@@ -435,5 +490,44 @@ mod tests {
             err.contains("'Date Visited' holds 1 dates in its first 3 filled cells (not '04.03.2026')"),
             "{err}"
         );
+    }
+}
+
+#[cfg(test)]
+mod guesses {
+    use super::*;
+    use crate::records::inspections::SPEC;
+
+    /// The columns and first rows of a log, resolved, with the guesses a close second leaves.
+    fn guesses(columns: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
+        let header: Vec<String> = columns.iter().map(|(n, _)| n.to_string()).collect();
+        let mut record = Record::new(2);
+        columns.iter().for_each(|(_, v)| record.push(v));
+        let sample = [&record];
+        let (named, _) =
+            resolve(Path::new("log.csv"), &header, &sample, &SPEC, &FieldMap::new()).expect("resolved");
+        let taken = named.iter().map(|(n, _)| n.clone()).collect();
+        (taken, date_guesses(&header, &sample, &SPEC, &FieldMap::new(), &named))
+    }
+
+    /// "Date Received" before "Visit Date": the visit is the inspection's, the other the report's; no guess.
+    #[test]
+    fn a_column_named_for_another_day_gives_way() {
+        let (taken, said) =
+            guesses(&[("SBL", "1.-1-1"), ("Date Received", "3/9/2026"), ("Visit Date", "3/4/2026")]);
+        assert_eq!(taken, ["parcel_id", "report_received", "inspection_date"]);
+        assert!(said.is_empty(), "{said:?}");
+    }
+
+    /// Two columns that could each be the inspection's date: the first is taken, and a warning names both and
+    /// the flag that decides.
+    #[test]
+    fn a_close_second_is_a_warning_naming_both_and_the_flag() {
+        let (taken, said) =
+            guesses(&[("SBL", "1.-1-1"), ("Date Inspected", "3/4/2026"), ("Visit Date", "3/5/2026")]);
+        assert_eq!(taken[1], "inspection_date");
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("'Date Inspected' and 'Visit Date'"), "{}", said[0]);
+        assert!(said[0].contains("--field history.inspection_date=COLUMN"), "{}", said[0]);
     }
 }

@@ -62,7 +62,8 @@ pub const SPEC: Spec<'static> = Spec {
         },
         Role { name: "result", aliases: &[], required: false, detect: Detect::Words(&["result", "outcome"]) },
         Role { name: "inspector", aliases: &[], required: false, detect: Detect::Words(&["inspector"]) },
-        Role::named("report_received"),
+        // "Date Received", "Received": a column named for the day the report came in.
+        Role { name: "report_received", aliases: &[], required: false, detect: Detect::Date(&["receiv"]) },
         Role::named("failure"),
         Role::named("overflow_points"),
         Role::named("components_working"),

@@ -10,6 +10,7 @@
 //! `M/D/YYYY` (`3/4/2026`) or Excel serial numbers (`46085`), of the years 1900 to 2100.
 
 pub mod columns;
+pub mod dates;
 pub mod events;
 pub mod inspections;
 pub mod tally;
@@ -24,6 +25,7 @@ use chrono::NaiveDate;
 use crate::formats::csv::{separator_name, CsvReader, Record};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::records::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
+use crate::records::dates::{DateOrder, OrderTally, DATE_ORDER_KEY};
 use crate::records::tally::IdTally;
 
 /// The Excel serial of 2100-12-31, the last day a record file's date may be.
@@ -47,12 +49,18 @@ const EXCEL_EPOCH_OFFSET: i64 = 25_569;
 /// assert_eq!(parse_date("1026-03-04"), None);
 /// ```
 pub fn parse_date(text: &str) -> Option<NaiveDate> {
-    use chrono::Datelike;
-    any_date(text).filter(|d| crate::formats::sheet::YEARS.contains(&d.year()))
+    parse_date_in(text, DateOrder::MonthFirst)
 }
 
-/// A date in one of the spellings [`parse_date`] reads, of any year.
-fn any_date(text: &str) -> Option<NaiveDate> {
+/// [`parse_date`] with slash dates read in `order`; Excel's date-times (`3/4/2026 0:00`) and written dates
+/// (`March 4, 2026`) are read too.
+pub fn parse_date_in(text: &str, order: DateOrder) -> Option<NaiveDate> {
+    use chrono::Datelike;
+    any_date(text, order).filter(|d| crate::formats::sheet::YEARS.contains(&d.year()))
+}
+
+/// A date in one of the spellings [`parse_date_in`] reads, of any year.
+fn any_date(text: &str, order: DateOrder) -> Option<NaiveDate> {
     let text = text.trim();
     if text.len() >= 10 && text.is_char_boundary(10) {
         if let Some(date) = crate::model::date::parse_iso_date(&text[..10]) {
@@ -61,17 +69,9 @@ fn any_date(text: &str) -> Option<NaiveDate> {
         }
     }
     if text.contains('/') {
-        let mut parts = text.split('/');
-        let mut part = |max: usize| {
-            parts.next().filter(|p| (1..=max).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let (m, d, y) = (part(2)?, part(2)?, part(4)?);
-        if y.len() != 4 || parts.next().is_some() {
-            return None;
-        }
-        return NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+        return dates::slash_date(text, order).flatten();
     }
-    excel_serial(text)
+    excel_serial(text).or_else(|| dates::written_date(text))
 }
 
 /// The date of a five-digit Excel serial number such as `46085` or `46085.5`.
@@ -113,6 +113,12 @@ pub struct Records {
     separator: u8,
     /// How many rows were read as Windows-1252 text (not UTF-8), and the line of the first.
     windows_1252: (usize, usize),
+    /// The date convention of each column not read month-first, by its name once the roles are given.
+    orders: ColumnOrders,
+    /// What was decided of the file's dates that the user should know.
+    date_notes: Vec<String>,
+    /// Columns a role was detected in where a close second could have been it: warnings.
+    guesses: Vec<String>,
 }
 
 /// Where the rows of a record file come from.
@@ -211,6 +217,7 @@ impl Records {
         }
         let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
         let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
+        let guesses = columns::date_guesses(&header, &sample, spec, fields, &columns);
         if separator != b',' {
             said.push_str(&format!(" (fields separated by {}s)", separator_name(separator)));
         }
@@ -221,7 +228,11 @@ impl Records {
             Column::Joined(swis, key) => Some((swis, key)),
             Column::Field(_) => None,
         });
+        let (orders, date_notes) = date_orders(path, &input, &columns, &header, spec.key, fields)?;
         Ok(Records {
+            guesses,
+            orders,
+            date_notes,
             path: path.to_path_buf(),
             input,
             header,
@@ -243,7 +254,8 @@ impl Records {
 
     /// What `value` and the problems and ids `check` found in this file make, with the columns taken.
     pub fn finish<T>(&self, value: T, check: Checker<'_>) -> Read<T> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> =
+            self.date_notes.iter().map(|n| format!("{}: {n}", self.path.display())).collect();
         if let (rows @ 1.., first) = self.windows_1252 {
             let rows = if rows == 1 { "1 row".to_string() } else { format!("{rows} rows") };
             notes.push(format!(
@@ -253,7 +265,9 @@ impl Records {
                 line(&self.path, first)
             ));
         }
-        Read { value, problems: check.problems, columns: self.said.clone(), notes, ids: check.ids }
+        let mut problems = check.problems;
+        problems.extend(self.guesses.iter().map(|g| Problem::new(&self.path, Location::Fields, g.clone())));
+        Read { value, problems, columns: self.said.clone(), notes, ids: check.ids }
     }
 
     /// The column named `name` (a role's name once the roles are given), or `None` when the file has none.
@@ -271,6 +285,9 @@ impl Records {
     /// and skipped; a row with a stray quote is reported and read as written. Only an error reading the file
     /// itself is an error.
     pub fn next_row(&mut self, check: &mut Checker<'_>) -> Result<Option<Row<'_>>> {
+        if check.orders.len() != self.orders.len() {
+            check.orders.clone_from(&self.orders);
+        }
         loop {
             match self.ahead.pop_front() {
                 Some(record) => self.record = record,
@@ -358,10 +375,73 @@ pub fn line(path: &Path, line: usize) -> Location {
     }
 }
 
+/// The date convention of each column not read month-first, by its name once the roles are given.
+type ColumnOrders = Vec<(String, DateOrder)>;
+
+/// The date convention of each column of the file read as `input` (its rows after the header), counted over
+/// the whole column (a CSV file is read once more for it), with the notes to give; `fields` may set it
+/// (`date_order`). A column mixing both conventions is an error naming it.
+fn date_orders(
+    path: &Path,
+    input: &Input,
+    columns: &[(String, Column)],
+    header: &[String],
+    kind: &str,
+    fields: &FieldMap,
+) -> Result<(ColumnOrders, Vec<String>)> {
+    let explicit = match fields.get(DATE_ORDER_KEY) {
+        None => None,
+        Some(text) => Some(DateOrder::parse(text).ok_or_else(|| {
+            Error::Config(format!(
+                "[fields.{kind}] {DATE_ORDER_KEY} = \"{text}\" (or --date-order): write day-first or month-first"
+            ))
+        })?),
+    };
+    let fields_at: Vec<(usize, &str)> = columns
+        .iter()
+        .filter_map(|(name, c)| match *c {
+            Column::Field(i) => Some((i, name.as_str())),
+            Column::Joined(..) => None,
+        })
+        .collect();
+    let mut tallies = vec![OrderTally::default(); fields_at.len()];
+    let mut count = |record: &Record| {
+        for (tally, &(i, _)) in tallies.iter_mut().zip(&fields_at) {
+            tally.add(record.field(i).unwrap_or("").trim());
+        }
+    };
+    match input {
+        Input::Sheet(rows) => rows.clone().for_each(|r| count(&r)),
+        Input::Csv(_) => {
+            let file = File::open(path).map_err(|e| Error::io(path, e))?;
+            let mut reader = CsvReader::sniffing(BufReader::with_capacity(BUFFER_BYTES, file))
+                .map_err(|e| Error::io(path, e))?;
+            let mut record = Record::default();
+            // The header first, then every row.
+            let mut first = true;
+            while reader.read(&mut record).map_err(|e| Error::io(path, e))? {
+                if !std::mem::take(&mut first) {
+                    count(&record);
+                }
+            }
+        }
+    }
+    let (mut orders, mut notes) = (Vec::new(), Vec::new());
+    for (tally, &(i, name)) in tallies.iter().zip(&fields_at) {
+        let shown = header.get(i).map_or(name, String::as_str);
+        let (order, note) = tally.decide(shown, kind, explicit).map_err(|e| Error::format(path, e))?;
+        notes.extend(note);
+        if order != DateOrder::MonthFirst {
+            orders.push((name.to_string(), order));
+        }
+    }
+    Ok((orders, notes))
+}
+
 /// What is wrong with the date cell `text` of `column`, which [`parse_date`] does not read, and the fix.
 fn not_a_date(column: &str, text: &str) -> String {
     let (first, last) = (crate::formats::sheet::YEARS.start(), crate::formats::sheet::YEARS.end());
-    if any_date(text).is_some() {
+    if any_date(text, DateOrder::MonthFirst).is_some() || any_date(text, DateOrder::DayFirst).is_some() {
         format!("{column} '{text}' is not a date of {first} to {last}; correct the year")
     } else if text.parse::<f64>().is_ok() || text.eq_ignore_ascii_case("nan") {
         format!(
@@ -382,12 +462,14 @@ pub struct Checker<'a> {
     pub ids: IdTally,
     /// The last parcel id looked up and its position: a parcel's lines often stand together.
     last: Option<(String, Option<usize>)>,
+    /// The date convention of each column not read month-first (set by [`Records::next_row`]).
+    orders: Vec<(String, DateOrder)>,
 }
 
 impl<'a> Checker<'a> {
     /// A checker for the file at `path`.
     pub fn new(path: &'a Path) -> Self {
-        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None }
+        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None, orders: Vec::new() }
     }
 
     /// Reports a problem on `line`.
@@ -416,11 +498,12 @@ impl<'a> Checker<'a> {
             }
             None => self.last.insert((id.to_string(), position(id))).1,
         };
-        self.ids.count(id, at.is_some());
-        if at.is_none() {
-            self.report(line, format!("parcel {id} is not in the parcels layer; fix the id"));
+        let found = tally::found(at);
+        self.ids.count(id, found.is_some());
+        if found.is_none() {
+            self.report(line, tally::not_found(id, at));
         }
-        at
+        found
     }
 
     /// A required date in `column`, not after `as_of`.
@@ -444,7 +527,8 @@ impl<'a> Checker<'a> {
         if text.is_empty() {
             return Some(None);
         }
-        let Some(date) = parse_date(text) else {
+        let order = self.orders.iter().find(|(c, _)| c == column).map_or(DateOrder::MonthFirst, |&(_, o)| o);
+        let Some(date) = parse_date_in(text, order) else {
             self.report(line, not_a_date(column, text));
             return None;
         };
@@ -505,7 +589,8 @@ pub fn record_roles(kind: &str) -> Option<Vec<&'static str>> {
         "pipes" => events::PIPE_SPEC.roles,
         _ => return None,
     };
-    Some(roles.iter().flat_map(|r| std::iter::once(r.name).chain(r.aliases.iter().copied())).collect())
+    let names = roles.iter().flat_map(|r| std::iter::once(r.name).chain(r.aliases.iter().copied()));
+    Some(names.chain([DATE_ORDER_KEY]).collect())
 }
 
 #[cfg(test)]

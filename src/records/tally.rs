@@ -1,9 +1,44 @@
 //! How many parcel ids of a record file (or the systems layer) found their parcel, and the function a reader
 //! finds them with: what tells a file keyed by another id than the parcels' from one with a few bad ids.
 
+/// Whether an id is a number as Excel rounds one: scientific notation (`5.46891E+24`), or more than 20
+/// digits (a SWIS code and an SBL, which alone is 20 and legitimately zero-padded) all zero past the 15th.
+fn is_excel_rounded(id: &str) -> bool {
+    let id = id.trim();
+    if let Some((mantissa, exponent)) = id.to_ascii_uppercase().split_once("E+") {
+        let digits = mantissa.replacen('.', "", 1);
+        return !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && exponent.parse::<u32>().is_ok_and(|e| e >= 10);
+    }
+    id.len() > 20 && id.bytes().all(|b| b.is_ascii_digit()) && id.bytes().skip(15).all(|b| b == b'0')
+}
+
 /// How a reader finds the position of the parcel an id names (`None` when none has it): the reader knows
 /// nothing of how the parcels are kept.
 pub type Position<'a> = &'a dyn Fn(&str) -> Option<usize>;
+
+/// The answer of a [`Position`] function for an id that more than one parcel has (a print key the same in
+/// two towns): no parcel is taken, and the reader says which and how to make the id one parcel's.
+pub const AMBIGUOUS: usize = usize::MAX;
+
+/// The parcel a [`Position`] function's answer names: `None` for no parcel and for [`AMBIGUOUS`].
+pub fn found(at: Option<usize>) -> Option<usize> {
+    at.filter(|&at| at != AMBIGUOUS)
+}
+
+/// What a record naming `id` is told when [`found`] finds no parcel for `at`: the id names several parcels,
+/// or none.
+pub fn not_found(id: &str, at: Option<usize>) -> String {
+    let id = crate::model::id::shown(id);
+    match at {
+        Some(AMBIGUOUS) => format!(
+            "parcel {id} matches two or more parcels of the parcels layer (the same print key in two towns); \
+             add the SWIS code to the id (SWIS-{id}) so that it names one"
+        ),
+        _ => format!("parcel {id} is not in the parcels layer; fix the id"),
+    }
+}
 
 /// How many parcel ids of a file found their parcel, and the first of those that found none: what tells a
 /// file keyed by another id than the parcels' from one with a few bad ids.
@@ -20,6 +55,31 @@ pub struct IdTally {
 impl IdTally {
     /// How many unmatched ids are kept, to try them against the parcels layer's other keys.
     pub const KEPT: usize = 1000;
+
+    /// Why the ids that found no parcel look rounded by Excel, when at least half of them do: written in
+    /// scientific notation (`5.46891E+24`), or a SWIS code and SBL of more than 20 digits all zero past the
+    /// 15th (a number cell keeps 15 digits). A zero-padded id that finds its parcel (the 20-character SBL) is no sign: only those that
+    /// find none are looked at. `None` when they do not.
+    pub fn excel_rounded(&self) -> Option<String> {
+        let rounded: Vec<&String> = self.unmatched_ids.iter().filter(|id| is_excel_rounded(id)).collect();
+        if rounded.is_empty() || rounded.len() * 2 < self.unmatched_ids.len() {
+            return None;
+        }
+        let mut shown: Vec<&str> = Vec::new();
+        for id in &rounded {
+            if shown.len() < 3 && !shown.contains(&id.as_str()) {
+                shown.push(id);
+            }
+        }
+        Some(format!(
+            "{} of the {} parcel ids that match no parcel look rounded by Excel ({}): a number of more than 15 \
+             digits keeps only 15, so the parcels they named cannot be told apart; format the id column as text \
+             in the spreadsheet (or export the ids with the file's other text) and save the file again",
+            rounded.len(),
+            self.unmatched_ids.len(),
+            shown.join(", ")
+        ))
+    }
 
     /// Counts one filled-in id, `found` or not.
     pub fn count(&mut self, id: &str, found: bool) {
@@ -63,5 +123,26 @@ mod tests {
         let many = tally(0, IdTally::KEPT + 3);
         assert_eq!((many.unmatched, many.unmatched_ids.len()), (IdTally::KEPT + 3, IdTally::KEPT));
         assert_eq!(many.unmatched_ids[0], "x0");
+    }
+
+    /// Excel keeps 15 digits of a number: 5468912800500010001000000 (SWIS 54689, SBL 128005-0001-0010-000000)
+    /// becomes 5468912800500010000000000, shown as 5.46891E+24.
+    #[test]
+    fn ids_excel_rounded_are_told_from_bad_ids() {
+        for rounded in ["5.46891E+24", "5.468912800500E+24", "5468912800500010000000000"] {
+            assert!(is_excel_rounded(rounded), "{rounded}");
+        }
+        for id in ["054689-128.05-1-1", "12800500010001000000", "1E+3", "5468912800500010001000000"] {
+            assert!(!is_excel_rounded(id), "{id}");
+        }
+        let mut tally = IdTally::default();
+        tally.count("5468912800500010000000000", false);
+        tally.count("5.46891E+24", false);
+        tally.count("054689-999.00-1-1", false);
+        let why = tally.excel_rounded().expect("rounded");
+        assert!(why.contains("2 of the 3") && why.contains("format the id column as text"), "{why}");
+        tally.count("054689-998.00-1-1", false);
+        tally.count("054689-997.00-1-1", false);
+        assert_eq!(tally.excel_rounded(), None, "two of five: bad ids, not a rounded column");
     }
 }

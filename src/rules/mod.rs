@@ -10,6 +10,7 @@ pub mod notices;
 mod places;
 pub mod plain;
 mod sewer;
+pub mod starter;
 mod terms;
 mod text;
 pub mod vocabulary;
@@ -291,6 +292,21 @@ impl RuleSet {
 
     /// Parses and validates a rule set; `origin` names it in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self> {
+        let unfilled = starter::unfilled(text);
+        if !unfilled.is_empty() {
+            let keys: Vec<String> =
+                unfilled.iter().map(|(line, table, key)| format!("- line {line}: {table} {key}")).collect();
+            return Err(Error::format(
+                origin,
+                format!(
+                    "{} values are still marked \"{}\"; give each from the law (or delete the key where the law \
+                     has no such value) before the rule set can be used:\n{}",
+                    unfilled.len(),
+                    starter::TO_FILL,
+                    keys.join("\n")
+                ),
+            ));
+        }
         // Every mistake of the TOML is told at once, then every one the types cannot catch.
         let parsed = crate::model::diagnose::parse_all::<RuleSet>(origin, text, CAYUGA_ART_V);
         if let Some(first) = parsed.first {

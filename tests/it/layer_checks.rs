@@ -390,9 +390,11 @@ fn real(relative: &str) -> Option<PathBuf> {
 }
 
 /// Real layers that are not the parcels' extent: the Owasco Lake watershed from USGS StreamStats (202 mi²,
-/// reaching far beyond the sample's parcels) and the Census outlines of eight counties around Cayuga, as the
-/// watershed and county layers, overlap the parcels and the run goes on. A real FEMA flood-zone layer of
-/// Vernonia, Oregon, as the floodplain, overlaps nothing and stops the run, naming it.
+/// reaching far beyond the sample's parcels, its one polygon named by its delineation's id and mapped to the
+/// lake in `[water_bodies]`) and the Census outlines of eight counties around Cayuga, as the watershed and
+/// county layers, overlap the parcels; the run goes on to check the watershed for its role, and stops because
+/// the layer holds no watershed of Little Sodus Bay, whose shoreline the sample has. A real FEMA flood-zone
+/// layer of Vernonia, Oregon, as the floodplain, overlaps nothing and stops the run, naming it.
 #[test]
 fn real_layers_larger_than_the_parcels_pass_and_one_of_another_state_stops() {
     let (Some(watershed), Some(counties), Some(oregon)) = (
@@ -405,11 +407,15 @@ fn real_layers_larger_than_the_parcels_pass_and_one_of_another_state_stops() {
     let dir = sample_copy("real-layers");
     set_layer(&dir, "watershed", &watershed.to_string_lossy());
     set_layer(&dir, "county", &counties.to_string_lossy());
+    let mut config = fs::read_to_string(dir.join("county.toml")).expect("config");
+    config.push_str("[water_bodies]\n\"Owasco Lake\" = [\"NY20230301214720579000\"]\n");
+    fs::write(dir.join("county.toml"), config).expect("config");
     let output = schedule(&dir, &[]);
-    assert!(matches!(output.status.code(), Some(0 | 2)), "{}", stderr(&output));
+    assert_stops(&dir, &output, &["globalwatershed.shp", "no watershed of Little Sodus Bay"]);
     assert!(!stderr(&output).contains("does not overlap"), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("Owasco Lake lies partly outside"), "{}", stderr(&output));
     set_layer(&dir, "floodplain", &oregon.to_string_lossy());
-    fs::remove_dir_all(dir.join("out")).expect("out");
+    fs::remove_dir_all(dir.join("out")).ok();
     let output = schedule(&dir, &[]);
     assert_stops(
         &dir,

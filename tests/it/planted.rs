@@ -14,6 +14,11 @@
 //! must schedule as the shipped county does. They show that the conversions the mistakes are built on keep
 //! every parcel's schedule, so a difference is the mistake's.
 
+mod dates;
+mod messages;
+mod parts;
+mod roles;
+
 use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -62,6 +67,7 @@ fn binary() -> PathBuf {
 /// What one run printed and wrote.
 struct Outcome {
     code: Option<i32>,
+    stdout: String,
     stderr: String,
     out: PathBuf,
 }
@@ -161,6 +167,7 @@ impl County {
             .expect("cannot run the lakeshore binary");
         Outcome {
             code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
             out,
         }
@@ -195,26 +202,60 @@ fn write_geojson(
     let mut features = Vec::new();
     for (k, feature) in layer.features.iter().enumerate() {
         let geometry = match &feature.geometry {
-            Ok(g) => {
-                let g: Geometry<f64> = reproject.transform(g).ok()?.map_coords(|c| change(k, c));
-                serde_json::to_value(geojson::Geometry::new(geojson::GeometryValue::from(&g))).ok()?
-            }
-            Err(_) => serde_json::Value::Null,
+            Ok(g) => Some(reproject.transform(g).ok()?.map_coords(|c| change(k, c))),
+            Err(_) => None,
         };
-        let mut props = Map::new();
-        for (name, value) in layer.fields.iter().zip(&feature.values) {
-            let value = match value {
-                Value::Null => serde_json::Value::Null,
-                Value::Text(t) => json!(t.as_ref()),
-                Value::Number(n) => json!(n),
-                Value::Bool(b) => json!(b),
-            };
-            props.insert(name.clone(), value);
-        }
+        let mut props = self::properties(layer, feature);
         properties(k, &mut props);
-        features.push(json!({"type": "Feature", "geometry": geometry, "properties": props}));
+        features.push((geometry, props));
     }
-    let mut collection = json!({"type": "FeatureCollection", "features": features});
+    geojson_file(county, file, crs, features)
+}
+
+/// A feature to write: its geometry (none: unusable) and its properties.
+type PlantedFeature = (Option<Geometry<f64>>, Map<String, serde_json::Value>);
+
+/// A feature's attributes as GeoJSON properties.
+fn properties(layer: &Layer, feature: &lakeshore::crs::layer::Feature) -> Map<String, serde_json::Value> {
+    let mut props = Map::new();
+    for (name, value) in layer.fields.iter().zip(&feature.values) {
+        let value = match value {
+            Value::Null => serde_json::Value::Null,
+            Value::Text(t) => json!(t.as_ref()),
+            Value::Number(n) => json!(n),
+            Value::Bool(b) => json!(b),
+        };
+        props.insert(name.clone(), value);
+    }
+    props
+}
+
+/// Writes `features` (geometry in `crs`, properties) as `file` in `county`'s folder. `None` when `crs` has no
+/// EPSG code to name it by.
+fn write_features(county: &County, file: &str, crs: &Crs, features: Vec<PlantedFeature>) -> Option<()> {
+    let name = match crs.is_geographic().ok()? {
+        true => None,
+        false => Some(format!("urn:ogc:def:crs:EPSG::{}", crs.epsg()?)),
+    };
+    geojson_file(county, file, name, features)
+}
+
+/// Writes a feature collection with a `crs` member naming `crs` (none: longitude/latitude).
+fn geojson_file(
+    county: &County,
+    file: &str,
+    crs: Option<String>,
+    features: Vec<PlantedFeature>,
+) -> Option<()> {
+    let mut written = Vec::new();
+    for (geometry, props) in features {
+        let geometry = match geometry {
+            Some(g) => serde_json::to_value(geojson::Geometry::new(geojson::GeometryValue::from(&g))).ok()?,
+            None => serde_json::Value::Null,
+        };
+        written.push(json!({"type": "Feature", "geometry": geometry, "properties": props}));
+    }
+    let mut collection = json!({"type": "FeatureCollection", "features": written});
     if let Some(name) = crs {
         collection["crs"] = json!({"type": "name", "properties": {"name": name}});
     }
@@ -339,6 +380,9 @@ enum Judge {
     BadRows(Vec<String>),
     /// The notices cannot all be mailed: `notices` must not exit 0.
     NoticesNotClean,
+    /// A layer lacks what some verdicts need: exit 2 with a warning holding one of the words, every row as
+    /// the corrected county's but that its floodplain verdict may be "unknown" (never another verdict).
+    Unknown(&'static [&'static str]),
 }
 
 /// A mistake planted in a copy of the county: the flags the run takes, and how it is judged. `None` when the
@@ -691,7 +735,15 @@ fn planted_suite(config: &Path, as_of: &str) -> Vec<String> {
     let expected = corrected.verdicts();
     let ids: BTreeSet<String> = expected.iter().map(|r| r["parcel_id"].clone()).collect();
     let mut failures = Vec::new();
-    for (n, mistake) in MISTAKES.iter().enumerate() {
+    for (n, mistake) in MISTAKES
+        .iter()
+        .chain(roles::MISTAKES)
+        .chain(dates::MISTAKES)
+        .chain(parts::MISTAKES)
+        .chain(parts::ROUNDED)
+        .chain(dates::COLUMNS)
+        .enumerate()
+    {
         let mut county = County::copy_of(config, &format!("m{n}"));
         let Some(planted) = (mistake.plant)(&mut county, &ids) else {
             eprintln!("{:<60} not applicable to this county", mistake.name);
@@ -756,6 +808,22 @@ fn judge(
                 return Some(format!("the bad cells of {ids:?} were not reported one by one"));
             }
             differences(&outcome.verdicts(), expected, |r| ids.contains(&r["parcel_id"]))
+        }
+        Judge::Unknown(words) => {
+            let lower = outcome.stderr.to_lowercase();
+            if outcome.code != Some(2) || !words.iter().any(|w| lower.contains(&w.to_lowercase())) {
+                return Some(format!("exit {:?} without a warning naming one of {words:?}", outcome.code));
+            }
+            let unknown = |got: &BTreeMap<String, String>, e: &BTreeMap<String, String>| {
+                got.iter().all(|(k, v)| e.get(k) == Some(v) || (k == "floodplain_verdict" && v == "unknown"))
+            };
+            let got = outcome.verdicts();
+            if got.len() != expected.len() {
+                return Some(format!("{} rows, the corrected county has {}", got.len(), expected.len()));
+            }
+            got.iter().zip(expected).find(|(g, e)| !unknown(g, e)).map(|(g, e)| {
+                format!("parcel {}: {g:?} where the corrected county has {e:?}", e["parcel_id"])
+            })
         }
         Judge::NoticesNotClean if outcome.code == Some(0) => {
             Some("notices exited 0 with nothing to mail".into())

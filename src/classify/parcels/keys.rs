@@ -18,6 +18,17 @@ use crate::formats::ReadOptions;
 use crate::model::error::Result;
 use crate::model::id::spelling::{id_key, IdKey};
 
+/// How many parcels have an id under a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// None.
+    None,
+    /// One, at this position.
+    One(usize),
+    /// More than one: the id does not say which (a print key the same in two towns).
+    Many,
+}
+
 /// The parcels layer's keys, each parcel's ids under them read with their spelling set aside.
 #[derive(Debug)]
 pub struct OtherKeys {
@@ -123,6 +134,15 @@ impl OtherKeys {
     /// has one and the key knows the parcels' SWIS, else without; `None` when no parcel, or more than one,
     /// has it.
     pub fn position(&self, key: usize, id: &str) -> Option<usize> {
+        match self.lookup(key, id) {
+            Lookup::One(at) => Some(at),
+            Lookup::None | Lookup::Many => None,
+        }
+    }
+
+    /// The parcels whose id under key `key` is `id`, spelling aside, as [`OtherKeys::position`] finds them:
+    /// none, one (its position) or more than one.
+    pub fn lookup(&self, key: usize, id: &str) -> Lookup {
         let k = &self.keys[key];
         let lookup = k.lookup.get_or_init(|| {
             let mut sorted = [Vec::new(), Vec::new()];
@@ -141,8 +161,11 @@ impl OtherKeys {
         let list = &lookup[side];
         let from = list.partition_point(|&(h, _)| h < wanted[side]);
         let mut found = list[from..].iter().take_while(|&&(h, _)| h == wanted[side]).map(|&(_, at)| at);
-        let first = found.next()?;
-        found.all(|at| at == first).then_some(first as usize)
+        let Some(first) = found.next() else { return Lookup::None };
+        match found.all(|at| at == first) {
+            true => Lookup::One(first as usize),
+            false => Lookup::Many,
+        }
     }
 
     /// The name of key `key` (`PRINT_KEY`, `SWIS + SBL`).

@@ -9,7 +9,7 @@ mod mailing;
 mod positions;
 mod systems;
 
-pub use keys::OtherKeys;
+pub use keys::{Lookup, OtherKeys};
 use mailing::address_line;
 pub use mailing::{MailingAddress, MailingFields};
 pub use systems::{system_fields, SystemFields, SystemJoin, Systems};
@@ -92,18 +92,34 @@ pub mod candidates {
         "ADD_MAIL",
         "OWNER_ADDR",
         "OWNER_ADDRESS",
+        "MAIL_1ADDR",
+        "MAILADDR1",
+        "MAIL_ADDR1",
+        "MAIL_ADDR_1",
+        "MAILING_ADDRESS1",
+        "MAIL_LINE1",
     ];
     /// The owner's post-office box (RPS `PO_BOX`), the address line when there is no street line.
     pub const MAIL_PO_BOX: &[&str] = &["PO_BOX", "MAIL_PO_BOX", "POBOX", "MAIL_POBOX", "P_O_BOX"];
     /// The owner's mailing city.
-    pub const MAIL_CITY: &[&str] = &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY"];
+    pub const MAIL_CITY: &[&str] =
+        &["MAIL_CITY", "MAILING_CITY", "MAILCITY", "MAIL_TOWN", "OWNER_CITY", "MAIL_1CITY", "MAIL_CTY"];
     /// The owner's mailing state.
-    pub const MAIL_STATE: &[&str] = &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE"];
+    pub const MAIL_STATE: &[&str] =
+        &["MAIL_STATE", "MAILING_STATE", "MAIL_ST", "MAILSTATE", "OWNER_STATE", "MAIL_1STAT", "MAIL_STAT"];
     /// The systems layer's bottom elevation.
     pub use super::systems::BOTTOM as SYSTEM_BOTTOM;
     /// The owner's mailing ZIP code.
-    pub const MAIL_ZIP: &[&str] =
-        &["MAIL_ZIP", "MAILING_ZIP", "MAIL_ZIP5", "MAIL_ZIPCODE", "MAILZIP", "MAIL_ZIP_CODE", "OWNER_ZIP"];
+    pub const MAIL_ZIP: &[&str] = &[
+        "MAIL_ZIP",
+        "MAILING_ZIP",
+        "MAIL_ZIP5",
+        "MAIL_ZIPCODE",
+        "MAILZIP",
+        "MAIL_ZIP_CODE",
+        "OWNER_ZIP",
+        "MAIL_1ZIP",
+    ];
 }
 
 /// Whether a layer's field name is this candidate: equal ignoring case, or the candidate cut to the 10

@@ -351,12 +351,19 @@ impl<'a> SystemJoin<'a> {
         let Some(id) = self.text(feature, 0) else {
             return Err(problem(format!("system has no {parcel_field}; fill it in")));
         };
-        let serves = (self.position)(&id);
+        let at = (self.position)(&id);
+        let serves = crate::records::tally::found(at);
         self.tally.count(&id, serves.is_some());
         let Some(serves) = serves else {
-            return Err(problem(format!(
-                "system names parcel {id}, which is not in the parcels layer; fix the id"
-            )));
+            return Err(problem(match at {
+                Some(crate::records::tally::AMBIGUOUS) => {
+                    format!("system: {}", crate::records::tally::not_found(&id, at))
+                }
+                _ => format!(
+                    "system names parcel {}, which is not in the parcels layer; fix the id",
+                    crate::model::id::shown(&id)
+                ),
+            }));
         };
         let location: Point<f64> = match &feature.geometry {
             Ok(Geometry::Point(p)) => *p,
@@ -386,7 +393,7 @@ impl<'a> SystemJoin<'a> {
         };
         let also = match self.text(feature, 3) {
             None => NONE,
-            Some(second) => match (self.position)(&second) {
+            Some(second) => match crate::records::tally::found((self.position)(&second)) {
                 Some(p) => u32::try_from(p).unwrap_or(NONE),
                 None => {
                     self.problems.push(problem(format!(

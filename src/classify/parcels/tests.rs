@@ -136,3 +136,17 @@ fn the_id_pass_and_the_records_agree() {
         assert_eq!(ids.slot(&record.id, 7), Some(0), "{swis:?} {key:?}: {}", record.id);
     }
 }
+
+/// Counties name the parcel id `PID` and the owner's first mailing line `MAIL_1ADDR` or `MAILADDR1`: each is
+/// found by its name.
+#[test]
+fn other_counties_id_and_mailing_fields_are_found() {
+    let path = Path::new("parcels.shp");
+    for (id, street, city) in [("PID", "MAIL_1ADDR", "MAIL_1CITY"), ("PARCELID", "MAILADDR1", "MAIL_CITY")] {
+        let fields: Vec<String> = [id, "OWNER", street, city, "MAIL_ZIP"].map(String::from).to_vec();
+        let schema = ParcelSchema::detect(&fields, &FieldNames::default(), path).expect("a schema");
+        assert_eq!(schema.id, [id]);
+        assert_eq!(schema.mailing.street.as_deref(), Some(street));
+        assert_eq!(schema.mailing.city.as_deref(), Some(city));
+    }
+}

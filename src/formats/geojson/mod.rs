@@ -287,6 +287,14 @@ fn to_feature(
     problems: &mut Vec<(usize, Problem)>,
 ) -> Feature {
     let geometry = geometry.unwrap_or_else(|| Err(Unusable::new(GeometryError::NotRead, FIX_GEOMETRY)));
+    let geometry = geometry.map(|mut g| {
+        if let Some(note) =
+            super::drop_empty_parts(&mut g, path, crate::model::error::Location::Record(record))
+        {
+            problems.push((record, note));
+        }
+        g
+    });
     let geometry = geometry.map_err(|unusable| {
         problems.push((record, unusable.problem(path, record)));
         unusable.reason

@@ -377,7 +377,10 @@ fn feature(
     let geometry = match row.get_ref(1)? {
         ValueRef::Null => Err(Unusable::new(GeometryError::NullRow, FIX_BLOB)),
         ValueRef::Blob(bytes) => match read_blob(bytes) {
-            Ok(Blob::Geometry(g)) => check_geometry(&g).map(|()| g),
+            Ok(Blob::Geometry(mut g)) => check_geometry(&g).map(|()| {
+                problems.extend(super::drop_empty_parts(&mut g, label, Location::record(record, fid)));
+                g
+            }),
             Ok(Blob::Empty) => Err(Unusable::new(GeometryError::Empty, super::FIX_EMPTY)),
             Err(reason) => Err(Unusable::new(GeometryError::UnreadableBlob(reason), FIX_BLOB)),
         },

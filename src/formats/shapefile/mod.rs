@@ -298,7 +298,14 @@ fn read_shapes(
             }),
             Err(e) => Err(Unusable::new(GeometryError::UnreadableShape(e.to_string()), FIX_UNREADABLE)),
         };
-        let geometry = geometry.and_then(|g| check_geometry(&g).map(|()| g)).map_err(|unusable| {
+        let geometry = geometry.and_then(|mut g| {
+            check_geometry(&g)?;
+            if let Some(note) = super::drop_empty_parts(&mut g, path, Location::Record(record)) {
+                problems.push((record, note));
+            }
+            Ok(g)
+        });
+        let geometry = geometry.map_err(|unusable| {
             problems.push((record, unusable.problem(path, record)));
             unusable.reason
         });

@@ -303,7 +303,7 @@ impl<'a> Gather<'a> {
 
 /// A sheet's rows (those with a non-empty cell), each a [`Record`] of the columns from the sheet's first
 /// non-empty column to its last, made as it is taken.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rows {
     text: String,
     cells: Vec<(u32, usize)>,

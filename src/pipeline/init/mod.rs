@@ -16,6 +16,7 @@
 
 pub mod assign;
 pub mod contents;
+pub mod jurisdiction;
 pub mod look;
 pub mod place;
 pub mod signals;
@@ -141,6 +142,9 @@ pub struct Survey {
     pub record_fields: Vec<RecordColumns>,
     /// The working CRS proposed; empty when none could be.
     pub crs: String,
+    /// The rule set the config names (a starter written beside it), when the built-in one is not the
+    /// county's.
+    pub rules: Option<String>,
 }
 
 impl Survey {
@@ -170,6 +174,9 @@ fn name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
+/// The starter rule set `init` writes beside the config for a county the built-in rule set does not know.
+pub const STARTER_RULES: &str = "rules.toml";
+
 /// Surveys `dir` and writes `dir/county.toml`, refusing to replace an existing one unless `force`.
 pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
     let target = dir.join("county.toml");
@@ -179,7 +186,25 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
             target.display()
         )));
     }
-    let survey = survey(dir)?;
+    let mut survey = survey(dir)?;
+    let builtin = crate::rules::RuleSet::cayuga_art_v();
+    if let Some(mismatch) = jurisdiction::compare(&survey, &builtin) {
+        let starter = dir.join(STARTER_RULES);
+        let kept = starter.exists() && !force;
+        if !kept {
+            let text = crate::rules::starter::starter(&mismatch.towns, &mismatch.water_bodies);
+            crate::formats::write::write_atomic(&starter, |w| w.write_all(text.as_bytes()))?;
+        }
+        survey.undecided.push(format!(
+            "{}: {} {STARTER_RULES}, a starter rule set with the county's towns and water bodies, and the \
+             config names it; give each value marked \"{}\" from the county's law (a run stops naming those \
+             left)",
+            mismatch.why,
+            if kept { "kept the existing" } else { "wrote" },
+            crate::rules::starter::TO_FILL
+        ));
+        survey.rules = Some(STARTER_RULES.into());
+    }
     let text = config_text(&survey);
     crate::formats::write::write_atomic(&target, |w| w.write_all(text.as_bytes()))?;
     Ok((target, survey))

@@ -36,7 +36,7 @@ pub const SIGNALS: &[Signal] = &[
         role: "shoreline",
         what: "lake polygons or mean-high-water lines, named by water body",
         shapes: &[Shape::Polygons, Shape::Lines],
-        names: &["shore", "lake", "mhw", "waterbod", "bay"],
+        names: &["shore", "lake", "mhw", "waterbod", "bay", "water", "pond", "reservoir"],
         fields: &["MHW_FT", "MHW", "WATERBODY", "LAKE_NAME"],
         not_names: &["watershed", "watercourse", "basin"],
     },

@@ -5,23 +5,7 @@ use std::fmt::Write as _;
 use super::signals::SIGNALS;
 use super::{name, place, Survey};
 
-/// `text` as a TOML basic string, quoted and escaped.
-pub fn toml_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::rules::starter::toml_string;
 
 /// The `[office]` table `init` writes: every key, empty, for the county to fill in.
 const OFFICE_TEXT: &str = r#"
@@ -60,7 +44,15 @@ pub fn config_text(survey: &Survey) -> String {
     out.push_str(
         "border_tolerance_ft = 10.0     # a parcel edge this close to the mean-high-water line borders it\n",
     );
-    out.push_str("# rules = \"my-rules.toml\"      # default: the built-in Cayuga County Article V rules\n");
+    match &survey.rules {
+        Some(rules) => {
+            let _ =
+                writeln!(out, "rules = {}        # the county's own rule set: fill it", toml_string(rules));
+        }
+        None => out.push_str(
+            "# rules = \"my-rules.toml\"      # default: the built-in Cayuga County Article V rules\n",
+        ),
+    }
     out.push_str("# assume_crs = \"EPSG:2261\"     # for shapefiles that came without a .prj\n\n[layers]\n");
     for signal in SIGNALS {
         match survey.file(signal.role) {

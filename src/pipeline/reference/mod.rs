@@ -7,6 +7,7 @@
 
 pub(crate) mod ground;
 pub mod mhw;
+pub(crate) mod roles;
 mod terms;
 
 pub use terms::TermFeature;
@@ -217,7 +218,7 @@ pub(crate) fn read_reference(
         let mut attributes = Vec::with_capacity(layer.features.len());
         for (i, f) in layer.features.iter().enumerate() {
             let name = value_text(&layer, i, field).unwrap_or_default();
-            let body = config.rules.water_body(&name).map(|body| body.name.clone());
+            let body = roles::water_body(config, &name);
             if body.is_none() && f.geometry.is_ok() {
                 ignored.insert(if name.is_empty() { "(unnamed)".to_string() } else { name });
             }
@@ -241,7 +242,7 @@ pub(crate) fn read_reference(
         let mut attributes = Vec::with_capacity(layer.features.len());
         for (i, f) in layer.features.iter().enumerate() {
             let name = value_text(&layer, i, field);
-            let canonical = name.as_deref().and_then(|n| rules.water_body(n)).map(|w| w.name.clone());
+            let canonical = name.as_deref().and_then(|n| roles::water_body(config, n));
             let area = f.geometry.as_ref().is_ok_and(|g| polygons(g).is_some());
             if canonical.is_none() && area {
                 unmatched.insert(name.clone().unwrap_or_else(|| "(unnamed)".into()));
@@ -305,18 +306,24 @@ pub(crate) fn read_reference(
         })?;
         let subtype = layer.field_index("ZONE_SUBTY");
         let sfha = layer.field_index("SFHA_TF");
-        let bfe = name_field(&layer, None, &["STATIC_BFE", "BFE", "BFE_ELEV"])?;
+        const BFE: [&str; 3] = ["STATIC_BFE", "BFE", "BFE_ELEV"];
+        let bfe = name_field(&layer, fields.floodplain_bfe.as_ref(), &BFE)?;
+        if bfe.is_none() {
+            problems.extend(roles::floodplain_without_bfe(config, &layer, &BFE));
+        }
         report_non_polygons(&layer, problems);
         let attributes = (0..layer.features.len())
             .map(|i| {
                 let text = |field| value_text(&layer, i, field);
                 let static_bfe = bfe.and_then(|b| layer.features[i].values[b].as_f64());
-                FloodZone::from_nfhl(
+                let mut zone = FloodZone::from_nfhl(
                     &text(Some(zone)).unwrap_or_default(),
                     text(subtype).as_deref(),
                     text(sfha).as_deref(),
                     static_bfe,
-                )
+                );
+                zone.bfe_unread = bfe.is_none();
+                zone
             })
             .collect();
         reference.floodplain = Some(ReferenceLayer { layer, attributes });
