@@ -484,6 +484,13 @@ systems = "systems.shp"
 sewered = "sewered.shp"
 county = "county.shp"
 history = "history.csv"
+
+[office]
+name = "Cayuga County Health Department"
+division = "Environmental Health Division"
+street = "8 Dill Street"
+city_line = "Auburn, NY 13021"
+telephone = "(315) 253-1405"
 "#;
 
 #[cfg(test)]

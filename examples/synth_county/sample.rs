@@ -334,8 +334,8 @@ pub fn write_sample(dir: &Path, bad: bool) -> Result<()> {
     crate::records::write_inspections(dir, &parcels, bad)?;
     crate::records::write_event_files(dir, bad)?;
     crate::records::write_watercourses(dir, &to_wgs)?;
-    write_text(&dir.join("county.toml"), &format!("{COUNTY_TOML}{LAYERS_TOML}"))?;
-    write_text(&dir.join("gorham.toml"), &format!("{GORHAM_TOML}{LAYERS_TOML}"))?;
+    write_text(&dir.join("county.toml"), &format!("{COUNTY_TOML}{LAYERS_TOML}{COUNTY_OFFICE}"))?;
+    write_text(&dir.join("gorham.toml"), &format!("{GORHAM_TOML}{LAYERS_TOML}{GORHAM_OFFICE}"))?;
     if !bad {
         crate::dem::write_dem(dir, &owasco_lake(), &format!("{COUNTY_DEM_TOML}{LAYERS_TOML}"))?;
     }
@@ -392,6 +392,32 @@ border_tolerance_ft = 10.0
 const COUNTY_TOML: &str = r#"# Sample county for lakeshore (SYNTHETIC)
 crs = "EPSG:2261"
 border_tolerance_ft = 10.0
+"#;
+
+/// The office that sends the sample county's notices, as its letters print it.
+const COUNTY_OFFICE: &str = r#"
+# The office that sends the notices (the Cayuga County Health Department's Environmental Health Division).
+[office]
+name = "Cayuga County Health Department"
+division = "Environmental Health Division"
+street = "8 Dill Street"
+city_line = "Auburn, NY 13021"
+telephone = "(315) 253-1405"
+website = "www.cayugacounty.us"
+"#;
+
+/// The office that sends the notices of the sample under the Town of Gorham's Chapter 56.
+const GORHAM_OFFICE: &str = r#"
+# The office that sends the notices: the Town of Gorham's code enforcement office, at the Town Hall (mail goes
+# to the Town's post-office box; the Town Hall is at 4736 South Street).
+[office]
+name = "Town of Gorham"
+division = "Code Enforcement"
+street = "PO Box 224"
+city_line = "Gorham, NY 14461"
+telephone = "(585) 526-6317"
+hours = "Building and zoning: Monday to Thursday 7 a.m. to 3 p.m., Friday 8 a.m. to 1 p.m."
+title = "Code Enforcement Officer"
 "#;
 
 /// The same layers and records under the Town of Gorham's Chapter 56 (event-driven obligations only).

@@ -103,7 +103,15 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
         let (run, found, mut problems) = run_obligations(&config, progress)?;
         let mut clock = lakeshore::pipeline::Stopwatch::new();
         progress.start("laying out the map", 0);
-        let extras = HtmlExtras { obligations: &found, years: (year, year + 9), basemap: a.basemap.clone() };
+        // The stage each parcel's notices reached, as the program store recorded them (none without a store).
+        let store = lakeshore::program::Store::read(&config.store)?;
+        let notices = lakeshore::report::notices::stages(&run, &found, config.as_of, store.as_ref())?;
+        let extras = HtmlExtras {
+            obligations: &found,
+            years: (year, year + 9),
+            basemap: a.basemap.clone(),
+            notices: &notices,
+        };
         let page = html_map(&run, &options, config.as_of, extras, &to_wgs84)?;
         clock.lap("map: layers and parcels");
         progress.start("writing the page", 0);

@@ -265,6 +265,40 @@ impl NoticeHistory {
     }
 }
 
+/// The last notice each parcel of `run` reached for its open `obligations` on `as_of`, as the program `store`
+/// recorded it and [`NoticeHistory::next`] reads it (the latest stage of any of its duties), by position; for
+/// the map. A parcel none of whose duties was noticed is not in it.
+pub fn stages(
+    run: &Run,
+    obligations: &[Obligation],
+    as_of: NaiveDate,
+    store: Option<&Store>,
+) -> Result<FxHashMap<usize, escalation::Issued>> {
+    let mut found: FxHashMap<usize, escalation::Issued> = FxHashMap::default();
+    let Some(store) = store else { return Ok(found) };
+    let mut sorted: Vec<&Obligation> = obligations.iter().collect();
+    sorted.sort_by_key(|o| o.parcel);
+    for parcel in sorted.chunk_by(|a, b| a.parcel == b.parcel) {
+        let at = parcel[0].parcel;
+        let Some(row) = run.rows.get(at).filter(|r| r.at == at) else { continue };
+        let events = crate::records::events::events_of(&run.events, at);
+        let sold = events.iter().filter(|e| e.kind == TRANSFER).map(|e| e.date).max();
+        let record = NoticeHistory::of(Some(store), row, sold)?;
+        for o in parcel {
+            if let Some(Next::Waiting { stage, letter, issued, .. }) = record.next(&run.rules, o, as_of) {
+                if found.get(&at).is_none_or(|n| (n.stage, n.issued) < (stage, issued)) {
+                    let owner = record.owner_key.clone();
+                    found.insert(
+                        at,
+                        escalation::Issued { stage, letter, issued, received: None, returned: None, owner },
+                    );
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// A duty already noticed at the stage it is at, nothing more due yet: listed, not printed again.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Waiting {

@@ -131,6 +131,16 @@ pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
         rule_values(&mut out);
     }
     out.push_str("\n[calendar]\nroll_forward = true\ncitation = \"N.Y. Gen. Constr. Law §25-a\"\n");
+    out.push_str(
+        "\n# Notices to owners and what follows an unanswered one. The intervals are practice (30 days each) unless\n\
+         # the law sets them; the referral goes to the enforcement the law provides.\n\
+         [notices]\nmailing_days = 5\n\n[notices.first]\nserved = \"first-class\"\n\n\
+         [notices.reminder]\nafter_days = 30\nserved = \"first-class\"\npractice = true\n\n\
+         [notices.final]\nafter_days = 30\nserved = \"certified\"\npractice = true\n\n\
+         [notices.referral]\nafter_days = 30\nserved = \"certified\"\npractice = true\n",
+    );
+    let _ = writeln!(out, "to = {}", fill("who enforces the law (a board, a court)"));
+    let _ = writeln!(out, "citation = {}", fill("the enforcement clause"));
     out
 }
 
@@ -155,8 +165,8 @@ mod tests {
         let text = starter(&towns, &["Cayuga Lake".to_string()]);
         let left = unfilled(&text);
         // name, law, short; mhw_ft, flood_elevation_ft, citation; floodplain citation; three coverage
-        // citations; three rules of three values each.
-        assert_eq!(left.len(), 3 + 3 + 1 + 3 + 9, "{left:?}");
+        // citations; three rules of three values each; the referral's addressee and clause.
+        assert_eq!(left.len(), 3 + 3 + 1 + 3 + 9 + 2, "{left:?}");
         let line = text.lines().position(|l| l.starts_with("mhw_ft")).expect("mhw_ft") + 1;
         assert!(left.contains(&(line, "[[water_body]]".into(), "mhw_ft".into())), "{left:?}");
         let err = RuleSet::from_toml(&text, Path::new("rules.toml")).expect_err("unfilled").to_string();
@@ -176,5 +186,6 @@ mod tests {
         assert_eq!(set.jurisdiction.municipalities, towns);
         assert_eq!(set.rules.len(), 3);
         assert_eq!(set.water_body("Cayuga Lake").map(|w| w.mhw_ft), Some(400.0));
+        assert_eq!(set.notices.map(|n| n.referral.after_days), Some(30));
     }
 }

@@ -51,6 +51,28 @@ fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> 
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Runs `lakeshore notices ARGS` (an `--issue`) as [`run`] does; `false` when it was refused, as it must be,
+/// because the county's letters would give no way to reach its office (no `[office]`), with nothing issued.
+fn issues(args: &[&str], config: &Path, as_of: &str, out: &Path) -> bool {
+    let output = Command::new(binary())
+        .arg("notices")
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .args(["--as-of", as_of, "--out"])
+        .arg(out)
+        .output()
+        .expect("cannot run the lakeshore binary");
+    let said = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(0 | 2) => true,
+        Some(1) if said.contains("no way to reach the office") && said.contains("nothing was issued") => {
+            false
+        }
+        code => panic!("notices --issue exited {code:?}:\n{said}"),
+    }
+}
+
 /// Every item of the store at `path` as (letter, parcel, obligation, due), read with SQL.
 fn stored_items(path: &Path) -> BTreeSet<(String, String, String, String)> {
     let conn = rusqlite::Connection::open(path).unwrap();
@@ -187,22 +209,27 @@ fn one_story(label: &str, config: &Path, as_of: &str, year: i32) {
     std::fs::create_dir_all(dir("store")).unwrap();
     let store_arg = store.to_string_lossy().into_owned();
     let issue = ["--format", "csv", "--year", &year_arg, "--issue", "--store", &store_arg];
-    run("notices", &issue, config, as_of, &dir("notices"));
-    // The program store holds what the table printed: each duty under its letter, and nothing else.
-    let printed: BTreeSet<(String, String, String, String)> = rows(&dir("notices").join("notices.csv"))
-        .iter()
-        .filter(|r| r["already_noticed"] == "false")
-        .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
-        .collect();
-    assert_eq!(stored_items(&store), printed, "the program store against notices.csv");
-    // Issued again the same day: every duty already noticed, under the letter the store gave it.
-    run("notices", &issue, config, as_of, &dir("again"));
-    let again: BTreeSet<(String, String, String, String)> = rows(&dir("again").join("notices.csv"))
-        .iter()
-        .inspect(|r| assert_eq!(r["already_noticed"], "true", "{} noticed twice", r["parcel_id"]))
-        .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
-        .collect();
-    assert_eq!(again, printed, "a second issue against the first");
+    if issues(&issue, config, as_of, &dir("notices")) {
+        // The program store holds what the table printed: each duty under its letter, and nothing else.
+        let printed: BTreeSet<(String, String, String, String)> = rows(&dir("notices").join("notices.csv"))
+            .iter()
+            .filter(|r| r["already_noticed"] == "false")
+            .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
+            .collect();
+        assert_eq!(stored_items(&store), printed, "the program store against notices.csv");
+        // Issued again the same day: every duty already noticed, under the letter the store gave it.
+        run("notices", &issue, config, as_of, &dir("again"));
+        let again: BTreeSet<(String, String, String, String)> = rows(&dir("again").join("notices.csv"))
+            .iter()
+            .inspect(|r| assert_eq!(r["already_noticed"], "true", "{} noticed twice", r["parcel_id"]))
+            .map(|r| (r["letter"].clone(), r["parcel_id"].clone(), r["obligation"].clone(), r["due"].clone()))
+            .collect();
+        assert_eq!(again, printed, "a second issue against the first");
+    } else {
+        // A county whose letters could not reach its office issues nothing: the draft tells the same story.
+        assert!(!store.exists(), "a refused issue made the program store");
+        run("notices", &["--format", "csv", "--year", &year_arg], config, as_of, &dir("notices"));
+    }
     let end_of_year = format!("{year}-12-31");
     let mut noticed: BTreeMap<String, (String, bool)> = BTreeMap::new();
     for file in ["notices.csv", "cannot_mail.csv"] {

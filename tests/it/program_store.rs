@@ -268,3 +268,37 @@ fn a_damaged_store_is_refused_and_nothing_is_issued() {
     }
     assert_eq!(std::fs::read(out.join("run.json")).unwrap(), manifest, "the output folder was touched");
 }
+
+/// The interactive map shows each parcel's notice stage as the store recorded it, and offers it as a filter.
+#[test]
+fn the_map_shows_each_parcel_s_notice_stage() {
+    let dir = common::fresh_dir("program-map");
+    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
+    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
+    let (store_s, page) = (store.to_string_lossy(), dir.join("map.html"));
+    let page_s = page.to_string_lossy();
+    let drawn = lakeshore(
+        &[
+            "map",
+            "--config",
+            CONFIG,
+            "--store",
+            &store_s,
+            "--as-of",
+            "2027-01-15",
+            "--format",
+            "html",
+            "--out",
+            &page_s,
+        ],
+        None,
+    );
+    assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"filter-notice\""));
+    for r in &rows {
+        let shown = format!("first {}, 2027-01-15", r["letter"]);
+        assert!(html.contains(&shown), "{}: {shown} not on the map", r["parcel_id"]);
+    }
+}

@@ -22,6 +22,11 @@ website = ""
 hours = ""                     # "Monday to Friday, 8:30 a.m. to 4:30 p.m."
 signature = ""                 # who signs the letters
 title = ""                     # the signer's title
+
+# The program store: the notices issued and what the post said of them. Keep it on a local disk (SQLite's
+# locks do not hold on a network share) and back it up with the county's files.
+[program]
+# store = "program.sqlite"     # default: program.sqlite beside this file
 "#;
 
 /// The commented `county.toml` for a survey; paths are relative to the folder.

@@ -63,8 +63,10 @@ pub struct HtmlParcel {
     pub obligations: Vec<HtmlObligation>,
 }
 
-/// The texts each parcel carries, in [`HtmlParcel::fields`] order; names as in `schedule.csv`.
-pub const PARCEL_FIELDS: [&str; 12] = [
+/// The texts each parcel carries, in [`HtmlParcel::fields`] order; names as in `schedule.csv`, and the stage
+/// its notices reached (`notice_stage`: first, reminder, final or referral; `notice`: the stage, letter and day,
+/// as the program store recorded them).
+pub const PARCEL_FIELDS: [&str; 14] = [
     "parcel_id",
     "town",
     "owner",
@@ -77,6 +79,8 @@ pub const PARCEL_FIELDS: [&str; 12] = [
     "last_inspection",
     "reason",
     "citation",
+    "notice_stage",
+    "notice",
 ];
 
 /// A reference layer the reader can switch on and off.

@@ -173,6 +173,9 @@ pub struct HtmlExtras<'a> {
     pub years: (i32, i32),
     /// A tile URL template for a base map.
     pub basemap: Option<String>,
+    /// The last notice each parcel's open duties reached, by the parcel's position
+    /// ([`crate::report::notices::stages`]).
+    pub notices: &'a rustc_hash::FxHashMap<usize, crate::law::escalation::Issued>,
 }
 
 /// The interactive map of `run` ([`crate::report::map::html`]): the parcels `options` selects with their schedule
@@ -237,8 +240,11 @@ pub fn html_map(
             unmapped += 1;
             continue;
         };
-        let fields = std::array::from_fn(|k| {
-            columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default()
+        let notice = extras.notices.get(&row.at);
+        let fields = std::array::from_fn(|k| match PARCEL_FIELDS[k] {
+            "notice_stage" => notice.map(|n| n.stage.to_string()).unwrap_or_default(),
+            "notice" => notice.map(|n| format!("{} {}, {}", n.stage, n.letter, n.issued)).unwrap_or_default(),
+            _ => columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default(),
         });
         let obligations = owed[i]
             .iter()
