@@ -457,7 +457,7 @@ pub fn write_bench(
     write_text(&dir.join("history.csv"), &parcels.history)?;
     let parcels_file = if format == ParcelsFormat::Shp { "parcels.shp" } else { "parcels.geojson" };
     let county_toml = BENCH_TOML.replace("parcels.shp", parcels_file);
-    write_text(&dir.join("county.toml"), &county_toml)?;
+    write_text(&dir.join("county.toml"), &format!("{county_toml}{}", crate::sample::COUNTY_OFFICE))?;
     if let Some(pixels) = dem {
         let bounds = [c[0], layout.origin.1, c[2], c[3]];
         crate::dem::write_bench_dem(dir, pixels, bounds, |p| layout.ground(p), &county_toml)?;
@@ -484,13 +484,6 @@ systems = "systems.shp"
 sewered = "sewered.shp"
 county = "county.shp"
 history = "history.csv"
-
-[office]
-name = "Cayuga County Health Department"
-division = "Environmental Health Division"
-street = "8 Dill Street"
-city_line = "Auburn, NY 13021"
-telephone = "(315) 253-1405"
 "#;
 
 #[cfg(test)]

@@ -395,7 +395,7 @@ border_tolerance_ft = 10.0
 "#;
 
 /// The office that sends the sample county's notices, as its letters print it.
-const COUNTY_OFFICE: &str = r#"
+pub const COUNTY_OFFICE: &str = r#"
 # The office that sends the notices (the Cayuga County Health Department's Environmental Health Division).
 [office]
 name = "Cayuga County Health Department"

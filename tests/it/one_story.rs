@@ -30,10 +30,9 @@ fn binary() -> PathBuf {
         .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_lakeshore")), PathBuf::from)
 }
 
-/// Runs `lakeshore COMMAND ARGS --config CONFIG --as-of AS_OF --out OUT`, which must exit 0 or 2 (a county with
-/// problems carries on), and returns its standard output.
-fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> String {
-    let output = Command::new(binary())
+/// Runs `lakeshore COMMAND ARGS --config CONFIG --as-of AS_OF --out OUT`.
+fn launch(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> std::process::Output {
+    Command::new(binary())
         .arg(command)
         .args(args)
         .arg("--config")
@@ -41,7 +40,13 @@ fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> 
         .args(["--as-of", as_of, "--out"])
         .arg(out)
         .output()
-        .expect("cannot run the lakeshore binary");
+        .expect("cannot run the lakeshore binary")
+}
+
+/// [`launch`]es a command, which must exit 0 or 2 (a county with problems carries on), and returns its standard
+/// output.
+fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> String {
+    let output = launch(command, args, config, as_of, out);
     let code = output.status.code();
     assert!(
         matches!(code, Some(0 | 2)),
@@ -54,15 +59,7 @@ fn run(command: &str, args: &[&str], config: &Path, as_of: &str, out: &Path) -> 
 /// Runs `lakeshore notices ARGS` (an `--issue`) as [`run`] does; `false` when it was refused, as it must be,
 /// because the county's letters would give no way to reach its office (no `[office]`), with nothing issued.
 fn issues(args: &[&str], config: &Path, as_of: &str, out: &Path) -> bool {
-    let output = Command::new(binary())
-        .arg("notices")
-        .args(args)
-        .arg("--config")
-        .arg(config)
-        .args(["--as-of", as_of, "--out"])
-        .arg(out)
-        .output()
-        .expect("cannot run the lakeshore binary");
+    let output = launch("notices", args, config, as_of, out);
     let said = String::from_utf8_lossy(&output.stderr);
     match output.status.code() {
         Some(0 | 2) => true,
