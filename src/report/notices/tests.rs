@@ -237,3 +237,40 @@ fn the_city_line_uses_the_parts_there_are() {
     a.city = None;
     assert_eq!(a.city_line(), "");
 }
+
+/// A letter the post returned is no notice: the owner's duties at that address go to staff, and once the
+/// parcel layer gives the owner a new address, the duty is mailed there from its first notice.
+#[test]
+fn a_returned_address_is_left_to_staff_until_the_parcel_layer_gives_a_new_one() {
+    let rules = std::sync::Arc::new(RuleSet::cayuga_art_v());
+    let dir = crate::scratch::root().join("notices-returned");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut store = Store::open(&dir.join("program.sqlite")).unwrap();
+    let noticed = |street: &str| Noticed {
+        rows: vec![parcel_row(0, "SMITH JOHN", street)],
+        obligations: vec![obligation(0, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01"))],
+        ..Default::default()
+    };
+    // January: the first notice, issued; February: it comes back.
+    let january =
+        Notices::new(&rules, noticed("12 Lake Rd"), 2027, date("2027-01-15"), Some(&store)).unwrap();
+    let number = january.batch.letters[0].number.clone();
+    let (id, _) = store.record_pending(&january.batch, "out".as_ref(), "x").unwrap();
+    store.mark_issued(id).unwrap();
+    let returned = [(number.clone(), date("2027-02-01"))];
+    store.mark(crate::program::mail::Mail::Returned, &returned, date("2027-02-03")).unwrap();
+    // December, the same address: nothing mailed, the duty left to staff with why.
+    let same = Notices::new(&rules, noticed("12 Lake Road"), 2027, date("2027-12-15"), Some(&store)).unwrap();
+    assert_eq!(same.letter_count(), 0);
+    assert_eq!(same.cannot_mail().len(), 1);
+    assert!(same.cannot_mail()[0]
+        .because
+        .contains(&format!("came back undeliverable on 2027-02-01 (letter {number})")));
+    // A new address in the parcel layer: mailed again, at the first notice (the returned one was none).
+    let moved = Notices::new(&rules, noticed("40 Elm St"), 2027, date("2027-12-15"), Some(&store)).unwrap();
+    assert_eq!(moved.letter_count(), 1);
+    assert_eq!(moved.batch.letters[0].stage, Stage::First);
+    assert_eq!(moved.batch.letters[0].street, "40 Elm St");
+    assert_eq!(moved.batch.letters[0].number, "2027-000002");
+}
