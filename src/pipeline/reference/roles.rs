@@ -97,11 +97,12 @@ fn check_shoreline(config: &Config, shore: &NamedLayer) -> Result<()> {
         return Err(Error::format(
             &layer.path,
             format!(
-                "the shoreline layer has no water-body name field (looked for {}; its fields: {}), so none of \
+                "the shoreline layer has no water-body name field (looked for {}; its fields in {}: {}), so none of \
                  its features can be told as one of the rule set's water bodies ({}) and no parcel would be \
                  measured from a lake; set [fields] shoreline_name = \"FIELD\" (or --field shoreline_name=FIELD) \
                  to the field holding the lake's name",
                 super::NAME_FIELDS.join(", "),
+                attributes_file(&layer.path),
                 fields_of(layer),
                 known_water_bodies(rules)
             ),
@@ -113,12 +114,14 @@ fn check_shoreline(config: &Config, shore: &NamedLayer) -> Result<()> {
         return Err(Error::format(
             &layer.path,
             format!(
-                "the shoreline layer names none of the rule set's water bodies ({}): its features name {}, so no \
+                "the shoreline layer names none of the rule set's water bodies ({}): its features name {} (in {}), \
+                 so no \
                  parcel would be measured from a lake; map the layer's names in the config, [water_bodies] \
                  \"{body}\" = [\"{example}\"], set [fields] shoreline_name to the field holding the lake's name, \
                  or add the name to the water body's aliases in the rule set",
                 known_water_bodies(rules),
-                listed(&names)
+                listed(&names),
+                attributes_file(&layer.path)
             ),
         ));
     }
@@ -196,6 +199,14 @@ fn found_name(config: &Config, sheds: &NamedLayer, i: usize) -> Option<String> {
     super::value_text(&sheds.layer, i, Some(field))
 }
 
+/// Where a layer's attributes are read from, for messages about its names and fields: the `.dbf` beside a
+/// shapefile, the file itself otherwise.
+fn attributes_file(path: &std::path::Path) -> String {
+    let shapefile = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("shp"));
+    let file = if shapefile { path.with_extension("dbf") } else { path.to_path_buf() };
+    file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
 /// The error for a watershed the layer does not hold, listing the names it does.
 fn not_found(config: &Config, sheds: &NamedLayer, body: &str) -> Error {
     let names: BTreeSet<String> =
@@ -204,6 +215,7 @@ fn not_found(config: &Config, sheds: &NamedLayer, body: &str) -> Error {
         .ok()
         .flatten()
         .map_or("no name field".to_string(), |f| format!("field {}", sheds.layer.fields[f]));
+    let field = format!("{field} in {}", attributes_file(&sheds.layer.path));
     Error::format(
         &sheds.layer.path,
         format!(

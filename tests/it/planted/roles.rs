@@ -228,7 +228,7 @@ fn a_layer_that_cannot_serve_its_role_stops_naming_the_fix() {
     let cases: [(&str, &[&str]); 5] = [
         (
             "shoreline without a name field",
-            &["shore_unnamed.geojson", "its fields: MHW_FT", "shoreline_name"],
+            &["shore_unnamed.geojson", "its fields in shore_unnamed.geojson: MHW_FT", "shoreline_name"],
         ),
         (
             "shoreline naming none of the rule set's water bodies",
