@@ -127,6 +127,9 @@ pub(super) enum ColourByArg {
     Tier,
     /// The compliance status (current, due, overdue, ...).
     Status,
+    /// The stage each parcel's notices reached (first, reminder, final, referral), from the program store.
+    #[value(alias = "stage")]
+    Notice,
 }
 
 /// Flags of `lakeshore buffer`.
@@ -195,7 +198,7 @@ pub(super) struct MailArgs {
 pub(super) struct MapArgs {
     #[command(flatten)]
     pub(super) run: RunArgs,
-    /// Colour parcels by tier or by status.
+    /// Colour parcels by tier, by status, or by the stage their notices reached in the program store.
     #[arg(long, value_enum, ignore_case = true, default_value_t = ColourByArg::Tier)]
     pub(super) by: ColourByArg,
     /// Map one town only, framed on its boundary.

@@ -28,10 +28,17 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     let (config, _) = prepare(&a.run)?;
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
     // The reference layers drawn are those the run read.
-    let options = MapOptions { colour_by, town: a.town.clone() };
+    let mut options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
     let (mut run, bytes, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
         let run = run_schedule_with(&config, progress)?;
         let mut clock = lakeshore::pipeline::Stopwatch::new();
+        if colour_by == lakeshore::report::map::ColourBy::Notice {
+            // The stage each parcel's open duties reached, as the program store recorded them.
+            let store = lakeshore::program::Store::read(&config.store)?;
+            let (found, _, _) = run.obligations(config.as_of);
+            let stages = lakeshore::report::notices::stages(&run, &found, config.as_of, store.as_ref())?;
+            options.notices = stages.into_iter().map(|(at, n)| (at, n.stage)).collect();
+        }
         progress.start("laying out the map", 0);
         let input = map_input(&run, &options, config.as_of.to_string())?;
         let scene = schedule_scene(&input);
@@ -98,7 +105,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
-    let options = MapOptions { colour_by, town: a.town.clone() };
+    let options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
     let (mut run, found, problems, html, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
         let (run, found, mut problems) = run_obligations(&config, progress)?;
         let mut clock = lakeshore::pipeline::Stopwatch::new();
@@ -142,5 +149,6 @@ fn colour_by(by: ColourByArg) -> lakeshore::report::map::ColourBy {
     match by {
         ColourByArg::Tier => lakeshore::report::map::ColourBy::Tier,
         ColourByArg::Status => lakeshore::report::map::ColourBy::Status,
+        ColourByArg::Notice => lakeshore::report::map::ColourBy::Notice,
     }
 }

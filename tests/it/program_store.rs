@@ -302,3 +302,53 @@ fn the_map_shows_each_parcel_s_notice_stage() {
         assert!(html.contains(&shown), "{}: {shown} not on the map", r["parcel_id"]);
     }
 }
+
+/// The static map coloured by notice stage: its legend counts the parcels the store noticed at each stage,
+/// and the rest of the map as not noticed.
+#[test]
+fn the_static_map_colours_parcels_by_notice_stage() {
+    let dir = common::fresh_dir("program-map-stage");
+    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
+    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    assert_eq!(code(&notices(&store, &dir.join("december"), "2027-12-15", &["--issue"], None)), Some(0));
+    // The parcels by the latest stage the store holds for them, read from its tables.
+    let conn = rusqlite::Connection::open(&store).unwrap();
+    let mut statement = conn
+        .prepare(
+            "SELECT i.parcel_id, max(CASE l.stage WHEN 'first' THEN 1 WHEN 'reminder' THEN 2 WHEN 'final' THEN 3
+             ELSE 4 END) FROM item i JOIN letter l ON l.number = i.letter GROUP BY i.parcel_id",
+        )
+        .unwrap();
+    let latest: Vec<(String, i64)> =
+        statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap();
+    let at = |stage: i64| latest.iter().filter(|(_, s)| *s == stage).count();
+    let (store_s, svg) = (store.to_string_lossy(), dir.join("map.svg"));
+    let svg_s = svg.to_string_lossy();
+    let drawn = lakeshore(
+        &[
+            "map",
+            "--config",
+            CONFIG,
+            "--store",
+            &store_s,
+            "--as-of",
+            "2027-12-15",
+            "--by",
+            "notice",
+            "--out",
+            &svg_s,
+        ],
+        None,
+    );
+    assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
+    let image = std::fs::read_to_string(&svg).unwrap();
+    assert!(image.contains("Notice stage"), "no legend heading");
+    for (label, stage) in [("First notice", 1), ("Reminder", 2), ("Referred", 4)] {
+        assert!(at(stage) > 0, "the sample has parcels at {label}");
+        assert!(
+            image.contains(&format!("{label} ({})", at(stage))),
+            "{label} ({}) not in the legend",
+            at(stage)
+        );
+    }
+}

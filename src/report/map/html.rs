@@ -280,7 +280,11 @@ fn data(map: &HtmlMap) -> Value {
     json!({
         "title": map.title,
         "asOf": map.as_of,
-        "colourBy": match map.colour_by { ColourBy::Tier => "tier", ColourBy::Status => "status" },
+        "colourBy": match map.colour_by {
+            // The page colours by tier or status; its notice stages are a filter of their own.
+            ColourBy::Tier | ColourBy::Notice => "tier",
+            ColourBy::Status => "status",
+        },
         "basemap": map.basemap,
         "quantum": QUANTUM_DEGREES,
         "fields": PARCEL_FIELDS,

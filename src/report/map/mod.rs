@@ -77,12 +77,22 @@ pub enum ParcelClass {
     Overdue,
     /// The latest inspection found the system failed.
     Failed,
+    /// Notice stage: no open duty of the parcel noticed.
+    NotNoticed,
+    /// Notice stage: a first notice sent.
+    FirstNotice,
+    /// Notice stage: a reminder sent.
+    Reminder,
+    /// Notice stage: a final notice sent.
+    FinalNotice,
+    /// Notice stage: referred for enforcement.
+    Referred,
 }
 
 impl ParcelClass {
     /// Every class in drawing order: later classes are drawn over earlier ones, so overdue and failed parcels
     /// are never hidden.
-    pub const ALL: [ParcelClass; 10] = [
+    pub const ALL: [ParcelClass; 15] = [
         ParcelClass::Unscheduled,
         ParcelClass::County,
         ParcelClass::Watershed,
@@ -93,6 +103,11 @@ impl ParcelClass {
         ParcelClass::NeverInspected,
         ParcelClass::Overdue,
         ParcelClass::Failed,
+        ParcelClass::NotNoticed,
+        ParcelClass::FirstNotice,
+        ParcelClass::Reminder,
+        ParcelClass::FinalNotice,
+        ParcelClass::Referred,
     ];
 
     /// The legend text.
@@ -108,6 +123,11 @@ impl ParcelClass {
             ParcelClass::NeverInspected => "Never inspected",
             ParcelClass::Overdue => "Overdue",
             ParcelClass::Failed => "Failed inspection",
+            ParcelClass::NotNoticed => "Not noticed",
+            ParcelClass::FirstNotice => "First notice",
+            ParcelClass::Reminder => "Reminder",
+            ParcelClass::FinalNotice => "Final notice",
+            ParcelClass::Referred => "Referred",
         }
     }
 
@@ -126,6 +146,12 @@ impl ParcelClass {
             ParcelClass::NeverInspected => Style::area(Rgba::hex(0xE69F00), outline, 0.5),
             ParcelClass::Overdue => Style::area(Rgba::hex(0xD7191C), Rgba::hex(0x67000D), 1.0),
             ParcelClass::Failed => Style { dash: true, ..Style::area(Rgba::hex(0x67000D), Rgba::BLACK, 1.5) },
+            // Notice stages: a sequential yellow-to-brown ramp, darker as a duty climbs towards enforcement.
+            ParcelClass::NotNoticed => Style::area(Rgba::hex(0xEEEEEE), outline, 0.5),
+            ParcelClass::FirstNotice => Style::area(Rgba::hex(0xFEE391), outline, 0.5),
+            ParcelClass::Reminder => Style::area(Rgba::hex(0xFE9929), outline, 0.5),
+            ParcelClass::FinalNotice => Style::area(Rgba::hex(0xCC4C02), outline, 0.8),
+            ParcelClass::Referred => Style::area(Rgba::hex(0x662506), Rgba::BLACK, 1.2),
         }
     }
 
@@ -138,6 +164,18 @@ impl ParcelClass {
             "watershed" => Some(ParcelClass::Watershed),
             "county" => Some(ParcelClass::County),
             _ => None,
+        }
+    }
+
+    /// The class of the stage a parcel's notices reached; `None`: none of its open duties was noticed.
+    pub fn from_stage(stage: Option<crate::rules::notices::Stage>) -> ParcelClass {
+        use crate::rules::notices::Stage;
+        match stage {
+            None => ParcelClass::NotNoticed,
+            Some(Stage::First) => ParcelClass::FirstNotice,
+            Some(Stage::Reminder) => ParcelClass::Reminder,
+            Some(Stage::Final) => ParcelClass::FinalNotice,
+            Some(Stage::Referral) => ParcelClass::Referred,
         }
     }
 
@@ -162,6 +200,8 @@ pub enum ColourBy {
     Tier,
     /// Schedule status.
     Status,
+    /// The stage the parcel's notices reached, as the program store recorded them.
+    Notice,
 }
 
 /// What [`schedule_scene`] maps, all in working-CRS feet.
@@ -291,11 +331,13 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         label: match input.colour_by {
             ColourBy::Tier => "Inspection tier".into(),
             ColourBy::Status => "Status".into(),
+            ColourBy::Notice => "Notice stage".into(),
         },
         style: Style::NONE,
     }];
-    // Tiers from the lake outwards, then statuses from worst to best, as a reader scans for trouble.
-    let legend_order = [4, 3, 2, 1, 9, 8, 7, 6, 5, 0];
+    // Tiers from the lake outwards, then statuses from worst to best, as a reader scans for trouble; notice
+    // stages from enforcement back.
+    let legend_order = [4, 3, 2, 1, 9, 8, 7, 6, 5, 0, 14, 13, 12, 11, 10];
     for i in legend_order {
         if counts[i] > 0 || apart[i] != [0, 0] {
             let c = ParcelClass::ALL[i];

@@ -21,25 +21,31 @@ use crate::report::map::html::{
 use crate::report::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
 use crate::report::schedule::ScheduleTable;
 use crate::report::workload::workload;
+use crate::rules::notices::Stage;
 
 /// What to map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MapOptions {
-    /// Colour parcels by tier or by status.
+    /// Colour parcels by tier, by status or by notice stage.
     pub colour_by: ColourBy,
     /// Only this town (case-insensitive), framed on its boundary.
     pub town: Option<String>,
+    /// The stage each parcel's notices reached, by position ([`crate::report::notices::stages`]), for a map by
+    /// notice stage.
+    pub notices: rustc_hash::FxHashMap<usize, crate::rules::notices::Stage>,
 }
 
 fn town_of(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
-/// The class of a parcel's tier or status, as the schedule gives it.
-fn base_class(row: &Row, colour_by: ColourBy) -> ParcelClass {
+/// The class of a parcel's tier or status, as the schedule gives it, or of the stage its notices reached
+/// (`notices`).
+fn base_class(row: &Row, colour_by: ColourBy, notices: &rustc_hash::FxHashMap<usize, Stage>) -> ParcelClass {
     let e = &row.entry;
     let by_tier = || ParcelClass::from_tier(e.tier.as_str()).unwrap_or(ParcelClass::Unscheduled);
     match (colour_by, e.status) {
+        (ColourBy::Notice, _) => ParcelClass::from_stage(notices.get(&row.at).copied()),
         (ColourBy::Tier, _) | (ColourBy::Status, None) => by_tier(),
         (ColourBy::Status, Some(status)) => ParcelClass::from_status(status.as_str()).unwrap_or_else(by_tier),
     }
@@ -47,14 +53,17 @@ fn base_class(row: &Row, colour_by: ColourBy) -> ParcelClass {
 
 /// The class a parcel is drawn in: failed systems and (on a tier map) overdue parcels stand out, set apart
 /// from the class of their tier or status ([`base_class`]).
-fn class_of(row: &Row, colour_by: ColourBy) -> ParcelClass {
+fn class_of(row: &Row, colour_by: ColourBy, notices: &rustc_hash::FxHashMap<usize, Stage>) -> ParcelClass {
     let e = &row.entry;
+    if colour_by == ColourBy::Notice {
+        return base_class(row, colour_by, notices);
+    }
     if e.permit.as_ref().is_some_and(|p| p.class == Class::Failed) {
         return ParcelClass::Failed;
     }
     match colour_by {
         ColourBy::Tier if e.owed.is_some_and(|o| o.overdue) => ParcelClass::Overdue,
-        _ => base_class(row, colour_by),
+        _ => base_class(row, colour_by, notices),
     }
 }
 
@@ -82,7 +91,10 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
     let (mut parcels, mut unmapped, mut mapped_of, mut unmapped_of) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for row in run.rows.iter().filter(|row| wanted(town_of(row))) {
-        let (class, of) = (class_of(row, options.colour_by), base_class(row, options.colour_by));
+        let (class, of) = (
+            class_of(row, options.colour_by, &options.notices),
+            base_class(row, options.colour_by, &options.notices),
+        );
         match row.parcel.shape.as_ref() {
             Some(shape) => {
                 parcels.push((shape, class));
@@ -132,6 +144,7 @@ pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Resul
     let what = match options.colour_by {
         ColourBy::Tier => "inspection tiers",
         ColourBy::Status => "inspection status",
+        ColourBy::Notice => "notice stages",
     };
     let place = options.town.as_deref().map(|t| format!(", {t}")).unwrap_or_default();
     Ok(MapInput {
@@ -258,8 +271,8 @@ pub fn html_map(
         parcels.push(HtmlParcel {
             shape,
             fields,
-            tier_class: class_of(row, ColourBy::Tier),
-            status_class: class_of(row, ColourBy::Status),
+            tier_class: class_of(row, ColourBy::Tier, &options.notices),
+            status_class: class_of(row, ColourBy::Status, &options.notices),
             overdue: row.entry.owed.is_some_and(|o| o.overdue),
             obligations,
         });
