@@ -69,7 +69,7 @@ fn bad_flags_say_what_to_write() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("write it as 2027..2036"));
     let out = lakeshore(&["map", "--config", "data/sample/county.toml", "--by", "colour"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: tier, status]"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: tier, status, notice]"));
     // Map formats are the map's: a table command says so.
     let out = lakeshore(&["schedule", "--config", "data/sample/county.toml", "--format", "csv,png"]);
     assert_eq!(out.status.code(), Some(1));

@@ -34,6 +34,14 @@ fn notices(store: &Path, out: &Path, as_of: &str, more: &[&str], fault: Option<&
     lakeshore(&args, fault.map(|f| ("LAKESHORE_FAULT", f)))
 }
 
+/// `map` of the sample with the store `store`, dated `as_of`, into `out`, with `more` flags.
+fn map(store: &Path, as_of: &str, more: &[&str], out: &Path) -> Output {
+    let (store, out) = (store.to_string_lossy(), out.to_string_lossy());
+    let mut args = vec!["map", "--config", CONFIG, "--store", &store, "--as-of", as_of, "--out", &out];
+    args.extend_from_slice(more);
+    lakeshore(&args, None)
+}
+
 /// The batches of the store at `path` as (id, state, letters), read with SQL.
 fn batches(path: &Path) -> Vec<(i64, String, i64)> {
     if !path.exists() {
@@ -276,24 +284,8 @@ fn the_map_shows_each_parcel_s_notice_stage() {
     let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
     assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
     let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
-    let (store_s, page) = (store.to_string_lossy(), dir.join("map.html"));
-    let page_s = page.to_string_lossy();
-    let drawn = lakeshore(
-        &[
-            "map",
-            "--config",
-            CONFIG,
-            "--store",
-            &store_s,
-            "--as-of",
-            "2027-01-15",
-            "--format",
-            "html",
-            "--out",
-            &page_s,
-        ],
-        None,
-    );
+    let page = dir.join("map.html");
+    let drawn = map(&store, "2027-01-15", &["--format", "html"], &page);
     assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("id=\"filter-notice\""));
@@ -322,24 +314,8 @@ fn the_static_map_colours_parcels_by_notice_stage() {
     let latest: Vec<(String, i64)> =
         statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap();
     let at = |stage: i64| latest.iter().filter(|(_, s)| *s == stage).count();
-    let (store_s, svg) = (store.to_string_lossy(), dir.join("map.svg"));
-    let svg_s = svg.to_string_lossy();
-    let drawn = lakeshore(
-        &[
-            "map",
-            "--config",
-            CONFIG,
-            "--store",
-            &store_s,
-            "--as-of",
-            "2027-12-15",
-            "--by",
-            "notice",
-            "--out",
-            &svg_s,
-        ],
-        None,
-    );
+    let svg = dir.join("map.svg");
+    let drawn = map(&store, "2027-12-15", &["--by", "notice"], &svg);
     assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
     let image = std::fs::read_to_string(&svg).unwrap();
     assert!(image.contains("Notice stage"), "no legend heading");
