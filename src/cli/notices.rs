@@ -203,7 +203,7 @@ fn reprint(
         println!(
             "{} letters of batch {} printed again, as issued on {}",
             list.letter_count(),
-            batch_id(&list),
+            list.batch.id.unwrap_or_default(),
             list.batch.issued
         );
         for path in &written {
@@ -211,10 +211,6 @@ fn reprint(
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn batch_id(list: &Notices) -> i64 {
-    list.batch.id.unwrap_or_default()
 }
 
 /// `lakeshore returned` and `lakeshore received`: records `what` of the letters named, in one transaction.

@@ -169,8 +169,7 @@ impl Noticed {
         let (kept, left): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, keep)| *keep);
         for (row, _) in kept {
             let at = row.at;
-            let events = crate::records::events::events_of(&run.events, at);
-            if let Some(sale) = events.iter().filter(|e| e.kind == TRANSFER).map(|e| e.date).max() {
+            if let Some(sale) = last_sale(run, at) {
                 self.sold.insert(at, sale);
             }
             if let Some(line) = row.systems.iter().find(|l| l.binds) {
@@ -229,6 +228,12 @@ pub fn stream_noticed(
     Ok((run, noticed))
 }
 
+/// The last transfer on record of the parcel at position `at` of `run`: a sale restarts its chains of notices.
+fn last_sale(run: &Run, at: usize) -> Option<NaiveDate> {
+    let events = crate::records::events::events_of(&run.events, at);
+    events.iter().filter(|e| e.kind == TRANSFER).map(|e| e.date).max()
+}
+
 /// What the program store recorded of one parcel's notices, as the stages of its duties need it: the notices
 /// issued for it, its owner (normalised), its last inspection and its last sale. The notices and the map ask
 /// it alike, so both tell a duty's stage one way.
@@ -281,9 +286,7 @@ pub fn stages(
     for parcel in sorted.chunk_by(|a, b| a.parcel == b.parcel) {
         let at = parcel[0].parcel;
         let Some(row) = run.rows.get(at).filter(|r| r.at == at) else { continue };
-        let events = crate::records::events::events_of(&run.events, at);
-        let sold = events.iter().filter(|e| e.kind == TRANSFER).map(|e| e.date).max();
-        let record = NoticeHistory::of(Some(store), row, sold)?;
+        let record = NoticeHistory::of(Some(store), row, last_sale(run, at))?;
         for o in parcel {
             if let Some(Next::Waiting { stage, letter, issued, .. }) = record.next(&run.rules, o, as_of) {
                 if found.get(&at).is_none_or(|n| (n.stage, n.issued) < (stage, issued)) {
