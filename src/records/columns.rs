@@ -84,7 +84,7 @@ pub enum Column {
 }
 
 /// A column name in lower case with every run of other characters than letters and digits made one `_`.
-fn normal(name: &str) -> String {
+pub(crate) fn normal(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.trim().chars() {
         if c.is_alphanumeric() {

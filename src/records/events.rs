@@ -188,7 +188,7 @@ fn each_dated<T>(
         let line = row.line();
         let parcel = check.parcel(line, row.get(ids), position);
         let date = check.date(line, "date", row.get(dates), as_of);
-        let source = Source { path: shared.clone(), line };
+        let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
         kept.extend(finish(&mut check, &row, Dated { line, parcel, date, source }));
     }
     Ok(records.finish(kept, check))
@@ -370,7 +370,7 @@ pub fn read_pipes(
             |column, name| check.optional_date(line, name, row.get(column), Some(as_of)).flatten();
         let (removed, treated) = (dated(removed, REMOVED), dated(treated, TREATED));
         if let Some(parcel) = parcel {
-            let source = Source { path: shared.clone(), line };
+            let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
             kept.push(Pipe { parcel, pipe: pipe.to_string(), removed, treated, source });
         }
     }

@@ -1,5 +1,6 @@
 //! Record files: tables of dated facts about parcels (inspections, events, pump-outs, coliform samples), as
-//! CSV or as a workbook sheet (`.xlsx`, `.xls`, `.ods`: the first sheet, or `FILE.xlsx:SHEET`), read row by
+//! CSV or as a workbook (`.xlsx`, `.xls`, `.ods`: its sheet of records, sheets sharing one header as one table,
+//! or `FILE.xlsx:SHEET`; [`sheets`]), read row by
 //! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
 //! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
 //! hold line breaks; [`crate::formats::csv`]), or its row number in the sheet, and problems call it so: `line 7` of a
@@ -13,12 +14,14 @@ pub mod columns;
 pub mod dates;
 pub mod events;
 pub mod inspections;
+mod sheets;
 pub mod tally;
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
@@ -119,14 +122,16 @@ pub struct Records {
     date_notes: Vec<String>,
     /// Columns a role was detected in where a close second could have been it: warnings.
     guesses: Vec<String>,
+    /// Data rows handed out so far (those read ahead among them once handed).
+    handed: usize,
 }
 
 /// Where the rows of a record file come from.
 enum Input {
     /// A CSV file, read as the rows are asked for.
     Csv(CsvReader<BufReader<File>>),
-    /// The rows of a workbook sheet after its header.
-    Sheet(crate::formats::sheet::Rows),
+    /// The rows of a workbook's table of records: one sheet, or several sharing one header.
+    Sheet(sheets::SheetTable),
 }
 
 impl Input {
@@ -134,7 +139,7 @@ impl Input {
     fn read(&mut self, path: &Path, record: &mut Record) -> Result<bool> {
         match self {
             Input::Csv(reader) => reader.read(record).map_err(|e| Error::io(path, e)),
-            Input::Sheet(rows) => Ok(rows.next().map(|row| *record = row).is_some()),
+            Input::Sheet(rows) => Ok(rows.next_record().map(|row| *record = row).is_some()),
         }
     }
 }
@@ -146,12 +151,19 @@ const BUFFER_BYTES: usize = 1 << 20;
 pub struct Row<'a> {
     record: &'a Record,
     joined: &'a str,
+    sheet: Option<&'a Arc<Path>>,
 }
 
 impl Row<'_> {
     /// The line the row starts on, as an editor shows it (the header is line 1); a sheet's row number.
     pub fn line(&self) -> usize {
         self.record.line()
+    }
+
+    /// The sheet the row is on (`history.xlsx:2024`) when the file is a workbook whose table is not its first
+    /// sheet alone; `None` when the file's own path names the row's place.
+    pub fn sheet(&self) -> Option<&Arc<Path>> {
+        self.sheet
     }
 
     /// The trimmed cell of `column`.
@@ -190,8 +202,11 @@ impl Records {
     pub fn read(path: &Path, spec: &Spec<'_>, fields: &FieldMap) -> Result<Self> {
         let (file, sheet) = crate::formats::split_member(path);
         let mut separator = b',';
+        let (mut sheet_notes, mut sheet_guesses) = (Vec::new(), Vec::new());
         let mut input = if crate::formats::sheet::is_workbook(&file) {
-            Input::Sheet(crate::formats::sheet::read_sheet(&file, sheet.as_deref())?)
+            let (table, notes, guesses) = sheets::table(path, &file, sheet.as_deref(), spec, fields)?;
+            (sheet_notes, sheet_guesses) = (notes, guesses);
+            Input::Sheet(table)
         } else {
             crate::formats::require_file(path)?;
             let file = File::open(path).map_err(|e| Error::io(path, e))?;
@@ -217,7 +232,8 @@ impl Records {
         }
         let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
         let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
-        let guesses = columns::date_guesses(&header, &sample, spec, fields, &columns);
+        let mut guesses = columns::date_guesses(&header, &sample, spec, fields, &columns);
+        guesses.append(&mut sheet_guesses);
         if separator != b',' {
             said.push_str(&format!(" (fields separated by {}s)", separator_name(separator)));
         }
@@ -228,7 +244,9 @@ impl Records {
             Column::Joined(swis, key) => Some((swis, key)),
             Column::Field(_) => None,
         });
-        let (orders, date_notes) = date_orders(path, &input, &columns, &header, spec.key, fields)?;
+        let (orders, mut date_notes) =
+            date_orders(path, &input, &ahead, &columns, &header, spec.key, fields)?;
+        date_notes.append(&mut sheet_notes);
         Ok(Records {
             guesses,
             orders,
@@ -244,6 +262,7 @@ impl Records {
             joined_text: String::new(),
             separator,
             windows_1252,
+            handed: 0,
         })
     }
 
@@ -294,6 +313,8 @@ impl Records {
                 None if self.input.read(&self.path, &mut self.record)? => {}
                 None => return Ok(None),
             }
+            self.handed += 1;
+            check.sheet = self.sheet().cloned();
             if self.record.windows_1252() {
                 if self.windows_1252.0 == 0 {
                     self.windows_1252.1 = self.record.line();
@@ -318,7 +339,16 @@ impl Records {
                 self.joined_text.extend([swis, "-", key]);
             }
         }
-        Ok(Some(Row { record: &self.record, joined: &self.joined_text }))
+        let sheet = self.sheet();
+        Ok(Some(Row { record: &self.record, joined: &self.joined_text, sheet }))
+    }
+
+    /// The sheet of the row handed out last, when the file's own path does not name its place.
+    fn sheet(&self) -> Option<&Arc<Path>> {
+        match &self.input {
+            Input::Sheet(table) => table.path_of(self.handed.saturating_sub(1)),
+            Input::Csv(_) => None,
+        }
     }
 }
 
@@ -384,6 +414,7 @@ type ColumnOrders = Vec<(String, DateOrder)>;
 fn date_orders(
     path: &Path,
     input: &Input,
+    ahead: &VecDeque<Record>,
     columns: &[(String, Column)],
     header: &[String],
     kind: &str,
@@ -411,7 +442,13 @@ fn date_orders(
         }
     };
     match input {
-        Input::Sheet(rows) => rows.clone().for_each(|r| count(&r)),
+        Input::Sheet(table) => {
+            ahead.iter().for_each(&mut count);
+            let mut rows = table.clone();
+            while let Some(record) = rows.next_record() {
+                count(&record);
+            }
+        }
         Input::Csv(_) => {
             let file = File::open(path).map_err(|e| Error::io(path, e))?;
             let mut reader = CsvReader::sniffing(BufReader::with_capacity(BUFFER_BYTES, file))
@@ -456,6 +493,9 @@ fn not_a_date(column: &str, text: &str) -> String {
 /// Checks cells and collects what is wrong with them, by file and line.
 pub struct Checker<'a> {
     path: &'a Path,
+    /// The sheet of the row being checked, when the file's path does not name its place (set by
+    /// [`Records::next_row`]).
+    sheet: Option<Arc<Path>>,
     /// The problems found so far.
     pub problems: Vec<Problem>,
     /// The parcel ids looked up so far, found or not.
@@ -469,12 +509,20 @@ pub struct Checker<'a> {
 impl<'a> Checker<'a> {
     /// A checker for the file at `path`.
     pub fn new(path: &'a Path) -> Self {
-        Checker { path, problems: Vec::new(), ids: IdTally::default(), last: None, orders: Vec::new() }
+        Checker {
+            path,
+            sheet: None,
+            problems: Vec::new(),
+            ids: IdTally::default(),
+            last: None,
+            orders: Vec::new(),
+        }
     }
 
     /// Reports a problem on `line`.
     pub fn report(&mut self, line: usize, message: impl Into<String>) {
-        self.problems.push(Problem::new(self.path, self::line(self.path, line), message));
+        let path = self.sheet.as_deref().unwrap_or(self.path);
+        self.problems.push(Problem::new(path, self::line(path, line), message));
     }
 
     /// The position of the parcel named in `id`, found by `position`; a blank or unknown id is reported.

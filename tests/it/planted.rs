@@ -291,40 +291,64 @@ fn rewrite_csv(
 
 /// Writes the inspection log `[layers] history`, a CSV, as `history.xlsx` and points the config at it: text
 /// cells, but the date columns' ISO dates as Excel date cells; `bad` may put another number in the date cell
-/// of a data row (1-based). Returns the parcel ids of the rows given a bad cell.
+/// of a data row (1-based). With `per_year`, the rows go to a sheet per year of their date, newest first, each
+/// with the header, after a cover sheet of one line, as an office keeping a sheet a year hands its log over.
+/// Returns the parcel ids of the rows given a bad cell.
 fn workbook(
     county: &mut County,
     ids: &BTreeSet<String>,
+    per_year: bool,
     bad: impl Fn(u32) -> Option<f64>,
 ) -> Option<Vec<String>> {
+    use chrono::Datelike;
     let path =
         county.layer("history").filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))?;
     let text = std::fs::read_to_string(&path).ok()?;
-    let rows = common::csv_records(&text);
+    let mut rows = common::csv_records(&text);
+    rows.retain(|r| !(r.len() == 1 && r[0].is_empty()));
     let id = id_column(&rows, ids)?;
     let date = rows[0].iter().position(|h| h.to_lowercase().contains("date"))?;
+    let iso = |cell: &str| chrono::NaiveDate::parse_from_str(cell, "%Y-%m-%d").ok();
+    // (sheet name, the data rows' indices into `rows`)
+    let mut sheets: Vec<(String, Vec<usize>)> = vec![("Log".into(), (1..rows.len()).collect())];
+    if per_year {
+        let year = |r: &usize| iso(&rows[*r][date]).map_or("undated".to_string(), |d| d.year().to_string());
+        let mut years: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for r in 1..rows.len() {
+            years.entry(year(&r)).or_default().push(r);
+        }
+        sheets = years.into_iter().rev().collect();
+    }
     let day = rust_xlsxwriter::Format::new().set_num_format("mm/dd/yyyy");
     let mut book = rust_xlsxwriter::Workbook::new();
-    let sheet = book.add_worksheet();
+    if per_year {
+        book.add_worksheet()
+            .set_name("About")
+            .ok()?
+            .write_string(0, 0, "Septic inspections, one sheet a year")
+            .ok()?;
+    }
     let mut damaged = Vec::new();
-    for (r, row) in rows.iter().filter(|r| !(r.len() == 1 && r[0].is_empty())).enumerate() {
-        let r = r as u32;
-        for (c, cell) in row.iter().enumerate() {
-            let iso = chrono::NaiveDate::parse_from_str(cell, "%Y-%m-%d").ok();
-            let serial = iso.map(|d| {
-                (d - chrono::NaiveDate::from_ymd_opt(1899, 12, 30).expect("a date")).num_days() as f64
-            });
-            let written = match (c == date && r > 0).then(|| bad(r)).flatten() {
-                Some(number) => {
-                    damaged.push(row[id].clone());
-                    sheet.write_number_with_format(r, c as u16, number, &day)
-                }
-                None => match serial {
-                    Some(serial) if r > 0 => sheet.write_number_with_format(r, c as u16, serial, &day),
-                    _ => sheet.write_string(r, c as u16, cell),
-                },
-            };
-            written.ok()?;
+    for (name, data) in sheets {
+        let sheet = book.add_worksheet().set_name(&name).ok()?;
+        for (r, at) in std::iter::once(0).chain(data).enumerate() {
+            let (r, row) = (r as u32, &rows[at]);
+            for (c, cell) in row.iter().enumerate() {
+                let serial = iso(cell).map(|d| {
+                    (d - chrono::NaiveDate::from_ymd_opt(1899, 12, 30).expect("a date")).num_days() as f64
+                });
+                let written = match (c == date && r > 0).then(|| bad(at as u32)).flatten() {
+                    Some(number) => {
+                        damaged.push(row[id].clone());
+                        sheet.write_number_with_format(r, c as u16, number, &day)
+                    }
+                    None => match serial {
+                        Some(serial) if r > 0 => sheet.write_number_with_format(r, c as u16, serial, &day),
+                        _ => sheet.write_string(r, c as u16, cell),
+                    },
+                };
+                written.ok()?;
+            }
         }
     }
     book.save(county.dir.join("history.xlsx")).ok()?;
@@ -684,14 +708,21 @@ const MISTAKES: &[Mistake] = &[
     Mistake {
         name: "inspection log as a workbook with Excel date cells",
         plant: |c, ids| {
-            workbook(c, ids, |_| None)?;
+            workbook(c, ids, false, |_| None)?;
+            correct()
+        },
+    },
+    Mistake {
+        name: "inspection log as a workbook with a sheet per year",
+        plant: |c, ids| {
+            workbook(c, ids, true, |_| None)?;
             correct()
         },
     },
     Mistake {
         name: "workbook date cells holding serials -1 and 23,980,000",
         plant: |c, ids| {
-            let rows = workbook(c, ids, |row| match row {
+            let rows = workbook(c, ids, false, |row| match row {
                 1 => Some(-1.0),
                 2 => Some(23_980_000.0),
                 _ => None,

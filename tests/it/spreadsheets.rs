@@ -343,3 +343,58 @@ fn every_config_mistake_is_told_not_only_the_first() {
     assert!(said.contains("2 mistakes in the configuration"), "{said}");
     assert!(said.contains("EPSG:4326 is geographic") && said.contains("border tolerance -3 ft"), "{said}");
 }
+
+/// A log kept a sheet a year (`2026` and `2025`, one header spelt two ways), after a cover sheet and beside a
+/// table of codes and an older log with other columns: the yearly sheets are read as one table and the run
+/// says so, a bad row names its own sheet, and the older log, which could be the inspections too, is a
+/// warning naming both and how to choose.
+#[test]
+fn sheets_sharing_one_header_are_one_table_and_a_close_second_is_a_warning() {
+    let dir = common::fresh_dir("sheet-per-year");
+    let path = dir.join("log.xlsx");
+    let mut book = Workbook::new();
+    book.add_worksheet().set_name("About").unwrap().write_string(0, 0, "Septic inspections by year").unwrap();
+    let sheets: [(&str, [&str; 3], &[[&str; 3]]); 4] = [
+        ("2026", ["parcel_id", "inspection_date", "result"], &[["054689-128.05-1-1", "2026-06-12", "pass"]]),
+        ("Codes", ["code", "meaning", "since"], &[["P", "pass", "1990"], ["F", "fail", "1990"]]),
+        (
+            "2025",
+            ["Parcel ID", "Inspection Date", "Result"],
+            &[["054689-128.05-1-3", "2025-07-01", "pass"], ["054689-128.05-1-5", "not yet", "pass"]],
+        ),
+        ("Old log", ["SBL", "Date Inspected", "Outcome"], &[["054689-128.05-1-6", "1999-07-01", "pass"]]),
+    ];
+    for (name, header, rows) in sheets {
+        let sheet = book.add_worksheet().set_name(name).unwrap();
+        for (r, row) in std::iter::once(&header).chain(rows.iter()).enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                sheet.write_string(r as u32, c as u16, *cell).unwrap();
+            }
+        }
+    }
+    book.save(&path).unwrap();
+    let mut file = ConfigFile::load(&sample().join("county.toml")).unwrap();
+    file.layers.history = Some(path.clone());
+    let run = run_schedule(&Config::new(file, AS_OF.parse().unwrap()).unwrap()).unwrap();
+    let inspected = |id: &str| {
+        run.rows.iter().find(|r| r.parcel.id.as_str() == id).and_then(|r| r.entry.last_inspection.clone())
+    };
+    assert_eq!(inspected("054689-128.05-1-1").map(|i| i.date.to_string()).as_deref(), Some("2026-06-12"));
+    assert_eq!(inspected("054689-128.05-1-3").map(|i| i.date.to_string()).as_deref(), Some("2025-07-01"));
+    // The old log is not read: its parcel keeps the sample's own history, absent from this log.
+    assert_eq!(inspected("054689-128.05-1-6"), None);
+    let problems: Vec<(String, String, String)> = run
+        .problems
+        .to_vec()
+        .unwrap()
+        .iter()
+        .filter(|p| p.path.to_string_lossy().contains("log.xlsx"))
+        .map(|p| (p.path.display().to_string(), p.location.to_string(), p.message.clone()))
+        .collect();
+    let bad = problems.iter().find(|(_, _, m)| m.contains("'not yet'")).expect("the bad date is reported");
+    assert!(bad.0.ends_with("log.xlsx:2025") && bad.1 == "row 3", "{bad:?}");
+    let second = problems.iter().find(|(_, _, m)| m.contains("'Old log'")).expect("the close second is told");
+    assert!(second.2.contains("'2026', '2025'") && second.2.contains("log.xlsx:Old log"), "{second:?}");
+    let notes = run.notes.join("\n");
+    assert!(notes.contains("sheets '2026', '2025' share one header and were read as one table"), "{notes}");
+}

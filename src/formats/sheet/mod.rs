@@ -130,6 +130,12 @@ pub fn sheet_names(file: &Path) -> Result<Vec<String>> {
     Ok(open(file)?.sheet_names())
 }
 
+/// Every sheet of the workbook `file`, in workbook order, each with its name and its rows as [`read_sheet`]
+/// reads them: for a workbook read without a sheet named, whose sheets may be one table split by year.
+pub fn read_sheets(file: &Path) -> Result<Vec<(String, Rows)>> {
+    sheet_names(file)?.into_iter().map(|name| Ok((name.clone(), read_sheet(file, Some(&name))?))).collect()
+}
+
 /// Reads the sheet `sheet` (or the first) of the workbook `file` as text rows, the header first, each with its
 /// row number in the sheet as its line.
 ///
