@@ -1,6 +1,6 @@
 //! Record files: tables of dated facts about parcels (inspections, events, pump-outs, coliform samples), as
 //! CSV or as a workbook (`.xlsx`, `.xls`, `.ods`: its sheet of records, sheets sharing one header as one table,
-//! or `FILE.xlsx:SHEET`; [`sheets`]), read row by
+//! or `FILE.xlsx:SHEET`; see `sheets`), read row by
 //! row as text and checked cell by cell, so that a bad cell names its file, line and column and the rest of
 //! the file still counts. A row's line is the line it starts on as an editor shows it (a quoted CSV field may
 //! hold line breaks; [`crate::formats::csv`]), or its row number in the sheet, and problems call it so: `line 7` of a

@@ -134,6 +134,14 @@ impl County {
         self.save();
     }
 
+    /// Takes `[layers] layer` out of the config, as a config written by hand may leave it; `None` when the
+    /// county has no such layer.
+    fn remove_layer(&mut self, layer: &str) -> Option<()> {
+        self.toml.get_mut("layers")?.as_table_mut()?.remove(layer)?;
+        self.save();
+        Some(())
+    }
+
     /// Reads `[layers] layer`, in its file's CRS.
     fn read(&self, layer: &str) -> Option<Layer> {
         let path = self.layer(layer)?;

@@ -14,7 +14,7 @@ use crate::geom::index::AreaIndex;
 use crate::geom::planar::polygons;
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::pipeline::config::Config;
-use crate::rules::RuleSet;
+use crate::rules::{Rule, RuleSet};
 
 use super::{NamedLayer, Reference};
 
@@ -43,9 +43,12 @@ fn squeeze(name: &str) -> String {
 /// Whether a periodic rule measures from the mean-high-water line: only then must the shoreline name the
 /// rule set's water bodies.
 fn uses_shoreline(rules: &RuleSet) -> bool {
-    rules.rules.iter().any(|r| {
-        r.borders_mhw.is_some() || r.parcel_within_mhw_ft.is_some() || r.system_within_mhw_ft.is_some()
-    })
+    rules.rules.iter().any(measures_from_mhw)
+}
+
+/// Whether the rule measures from the mean-high-water line.
+fn measures_from_mhw(r: &Rule) -> bool {
+    r.borders_mhw.is_some() || r.parcel_within_mhw_ft.is_some() || r.system_within_mhw_ft.is_some()
 }
 
 /// The rule set's water bodies, for messages.
@@ -74,10 +77,43 @@ fn listed(names: &BTreeSet<String>) -> String {
 /// Checks each reference layer the rule set uses for its role (see the module's documentation); called
 /// once the layers are known to overlap the parcels, so that a layer in the wrong place is told as such.
 pub(crate) fn check(config: &Config, reference: &Reference, notes: &mut Vec<String>) -> Result<()> {
+    check_present(config, reference)?;
     if let Some(shore) = &reference.shoreline {
         check_shoreline(config, shore)?;
     }
     check_watersheds(config, reference, notes)
+}
+
+/// A layer the rule set's periodic rules place parcels by must be given: without the shoreline every lakefront
+/// and near-shore parcel, and without the watersheds every watershed parcel, would fall to a lower tier.
+fn check_present(config: &Config, reference: &Reference) -> Result<()> {
+    let rules = &config.rules;
+    let missing = |role: &str, key: &str, what: String, falls: &str| {
+        Error::Config(format!(
+            "the rule set's periodic rules place parcels by the {role} ({what}), but the config names no {role} \
+             layer, so {falls} would fall to a lower tier; add [layers] {key} = \"FILE\" (or --{key} FILE)"
+        ))
+    };
+    let tiers = |pick: fn(&Rule) -> bool| {
+        let tiers: BTreeSet<&str> = rules.rules.iter().filter(|r| pick(r)).map(|r| &*r.tier).collect();
+        tiers.into_iter().collect::<Vec<_>>().join(", ")
+    };
+    if uses_shoreline(rules) && reference.shoreline.is_none() {
+        let what = format!(
+            "the mean-high-water line of {}: tiers {}",
+            known_water_bodies(rules),
+            tiers(measures_from_mhw)
+        );
+        return Err(missing("shoreline", "shoreline", what, "every parcel on or near a lake"));
+    }
+    let named: BTreeSet<&str> =
+        rules.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+    if !named.is_empty() && reference.watersheds.is_none() {
+        let bodies = named.into_iter().collect::<Vec<_>>().join(", ");
+        let what = format!("the watersheds of {bodies}: tiers {}", tiers(|r| r.watersheds.is_some()));
+        return Err(missing("watershed", "watershed", what, "every parcel of a watershed tier"));
+    }
+    Ok(())
 }
 
 /// The shoreline must tell some feature as one of the rule set's water bodies: without a name field, or

@@ -108,8 +108,22 @@ fn drop_fields(names: &'static [&'static str]) -> impl Fn(usize, &mut Map<String
     move |_, p| p.retain(|k, _| !names.iter().any(|n| n.eq_ignore_ascii_case(k)))
 }
 
-/// The mistakes of reference layers that load but cannot serve their role.
+/// The mistakes of reference layers that load but cannot serve their role, or are left out of the config.
 pub(super) const MISTAKES: &[Mistake] = &[
+    Mistake {
+        name: "shoreline layer left out of the config",
+        plant: |c, _| {
+            c.remove_layer("shoreline")?;
+            stop_or_correct(&["[layers] shoreline"])
+        },
+    },
+    Mistake {
+        name: "watershed layer left out of the config",
+        plant: |c, _| {
+            c.remove_layer("watershed")?;
+            stop_or_correct(&["[layers] watershed"])
+        },
+    },
     Mistake {
         name: "shoreline without a name field",
         plant: |c, _| {
