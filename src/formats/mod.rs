@@ -57,6 +57,35 @@ pub fn field_names(path: &Path) -> Result<Vec<String>> {
     reader.field_names(&LayerAt { file: &file, member: member.as_deref(), path })
 }
 
+/// [`field_names`] from every record: the same for a format that declares its fields once; for GeoJSON, whose
+/// features each carry their own properties, the names of every feature, reading the whole file.
+pub fn every_field_name(path: &Path) -> Result<Vec<String>> {
+    let (file, _) = split_member(path);
+    if reader_for(&file)?.extensions().contains(&"geojson") {
+        require_file(&file)?;
+        return geojson::every_field_name(&file);
+    }
+    field_names(path)
+}
+
+/// What `detect` makes of the field names of the layer at `path` ([`field_names`]); when it fails and
+/// [`every_field_name`] finds more names, it is asked again with those, so a field the first features leave
+/// out is still found and the message of a field no feature has lists every field of the layer.
+pub fn with_field_names<T>(path: &Path, detect: impl Fn(&[String]) -> Result<T>) -> Result<T> {
+    let first = field_names(path)?;
+    match detect(&first) {
+        Ok(found) => Ok(found),
+        Err(err) => {
+            let every = every_field_name(path)?;
+            if every.len() > first.len() {
+                detect(&every)
+            } else {
+                Err(err)
+            }
+        }
+    }
+}
+
 /// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
 /// format by extension.
 ///

@@ -34,7 +34,6 @@ use crate::classify::parcels::{
 use crate::crs::layer::{Feature, Layer};
 use crate::crs::{check_overlap, Crs, LayerExtent, Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
-use crate::formats::field_names;
 use crate::formats::ReadOptions;
 use crate::law::coverage::Exclusion;
 use crate::law::obligations::{Obligation, Records};
@@ -200,7 +199,8 @@ struct Parcels {
 fn open_parcels(config: &Config) -> Result<Parcels> {
     let path =
         config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
-    let schema = ParcelSchema::detect(&field_names(path)?, &config.fields, path)?;
+    let schema =
+        crate::formats::with_field_names(path, |fields| ParcelSchema::detect(fields, &config.fields, path))?;
     let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(schema.keep()) };
     let blocks = LayerBlocks::open(path, &options)?;
     let reprojector = config.reprojector(path, blocks.crs())?;

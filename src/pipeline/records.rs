@@ -11,7 +11,6 @@ use crate::classify::parcels::{
 };
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::blocks::LayerBlocks;
-use crate::formats::field_names;
 use crate::formats::ReadOptions;
 use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
@@ -69,10 +68,10 @@ impl<'a> Matcher<'a> {
             return Ok((value, None));
         }
         // Ids Excel rounded would find the wrong parcels by a looser key: they stop the run first.
-        if let Some(why) = tally.excel_rounded() {
+        let other = self.other()?;
+        if let Some(why) = tally.excel_rounded(&|digits| other.rounds_to(digits)) {
             return Err(Error::format(file, why));
         }
-        let other = self.other()?;
         let keys: Vec<usize> = other.ranked(&tally.unmatched_ids).into_iter().map(|(k, _)| k).collect();
         let (value, after, said) = if keys.is_empty() {
             (value, tally.clone(), None)
@@ -162,7 +161,8 @@ pub(super) fn read_systems(matcher: &Matcher<'_>) -> Result<SystemsRead> {
             extent: None,
         });
     };
-    let fields = system_fields(&field_names(path)?, &config.fields, path)?;
+    let fields =
+        crate::formats::with_field_names(path, |fields| system_fields(fields, &config.fields, path))?;
     let fix = "[fields] system_parcel = \"FIELD\" (or --field system_parcel=FIELD)";
     let ((systems, problems, extent), said) = matcher.read(path, fix, |position| {
         let (systems, problems, extent, tally) =

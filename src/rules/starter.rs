@@ -64,7 +64,7 @@ fn fill(what: &str) -> String {
 /// The starter rule set for a county whose towns are `towns` and whose shoreline names `water_bodies`: the
 /// shape of the Cayuga County rule set (lakefront, near-shore and watershed tiers, public sewer exempt), with
 /// the county's names in it and every value of the law marked [`TO_FILL`].
-pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
+pub fn starter(towns: &[String], water_bodies: &[String], watershed_layer: bool) -> String {
     let mut out = String::new();
     out.push_str(
         "# Starter rule set written by `lakeshore init` for the towns and water bodies found in the county's\n\
@@ -121,7 +121,7 @@ pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
         let _ = writeln!(out, "{test}");
         rule_values(&mut out);
     }
-    if !water_bodies.is_empty() {
+    if !water_bodies.is_empty() && watershed_layer {
         let _ = writeln!(
             out,
             "\n[[rule]]\nid = \"watershed\"\ntier = \"watershed\"\ndescription = \"system in the watershed\"\n\
@@ -129,6 +129,12 @@ pub fn starter(towns: &[String], water_bodies: &[String]) -> String {
             list(towns)
         );
         rule_values(&mut out);
+    } else if !water_bodies.is_empty() {
+        out.push_str(
+            "\n# No watershed layer was found, so no watershed tier is written: a rule placing parcels by a lake's\n\
+             # watershed needs one. Where the law has such a tier, add [layers] watershed to the config and a rule\n\
+             # with `watersheds = [...]` as `lakeshore rules --jurisdiction cayuga` shows.\n",
+        );
     }
     out.push_str("\n[calendar]\nroll_forward = true\ncitation = \"N.Y. Gen. Constr. Law §25-a\"\n");
     out.push_str(
@@ -162,7 +168,7 @@ mod tests {
     #[test]
     fn a_starter_loads_once_every_value_is_filled() {
         let towns = ["Dryden".to_string(), "Lansing".to_string()];
-        let text = starter(&towns, &["Cayuga Lake".to_string()]);
+        let text = starter(&towns, &["Cayuga Lake".to_string()], true);
         let left = unfilled(&text);
         // name, law, short; mhw_ft, flood_elevation_ft, citation; floodplain citation; three coverage
         // citations; three rules of three values each; the referral's addressee and clause.
@@ -187,5 +193,15 @@ mod tests {
         assert_eq!(set.rules.len(), 3);
         assert_eq!(set.water_body("Cayuga Lake").map(|w| w.mhw_ft), Some(400.0));
         assert_eq!(set.notices.map(|n| n.referral.after_days), Some(30));
+    }
+
+    /// Without a watershed layer the starter writes no watershed tier (a run would stop for want of the
+    /// layer), only a comment saying how to add one.
+    #[test]
+    fn a_county_without_a_watershed_layer_gets_no_watershed_tier() {
+        let text = starter(&["Dryden".to_string()], &["Cayuga Lake".to_string()], false);
+        assert!(!text.contains("watersheds = ["), "{text}");
+        assert!(text.contains("No watershed layer was found"), "{text}");
+        assert_eq!(unfilled(&text).len(), 3 + 3 + 1 + 3 + 6 + 2);
     }
 }

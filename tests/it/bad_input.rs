@@ -262,8 +262,10 @@ fn county(name: &str) -> TempDir {
 "#,
         ring.join(", ")
     );
+    fs::write(dir.path("watershed.geojson"), common::watershed_around(&shoreline, 1.0)).expect("watershed");
     fs::write(dir.path("shoreline.geojson"), shoreline).expect("write the shoreline");
-    let config = "crs = \"EPSG:2261\"\n\n[layers]\nshoreline = \"shoreline.geojson\"\n";
+    let config =
+        "crs = \"EPSG:2261\"\n\n[layers]\nshoreline = \"shoreline.geojson\"\nwatershed = \"watershed.geojson\"\n";
     fs::write(dir.path("county.toml"), config).expect("write county.toml");
     dir
 }
@@ -338,7 +340,7 @@ fn arg(path: &Path) -> &str {
 // ---------------------------------------------------------------------------------------------------------
 // Reading the outputs
 
-use crate::common::csv_records;
+use crate::common::{self, csv_records};
 
 /// The rows of a CSV file as maps column -> value.
 fn read_csv(path: &Path) -> Result<Vec<BTreeMap<String, String>>, String> {

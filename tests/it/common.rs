@@ -98,3 +98,39 @@ pub fn tool_or_skip(test: &str, name: &str, package: &str) -> Option<std::path::
     }
     found
 }
+
+/// The watershed of the lake of the shoreline GeoJSON `shoreline` (its first feature's `NAME`): the lake's
+/// bounding box grown by `margin` (in the layer's units) on every side, in the shoreline's `crs` member, as
+/// a watershed layer that holds its lake and reaches no parcel farther than `margin` from the box.
+#[allow(dead_code)]
+pub fn watershed_around(shoreline: &str, margin: f64) -> String {
+    let layer: serde_json::Value = serde_json::from_str(shoreline).expect("the shoreline is JSON");
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    fn each(v: &serde_json::Value, f: &mut dyn FnMut(f64, f64)) {
+        match v.as_array() {
+            Some(a) if a.len() >= 2 && a[0].is_number() => f(a[0].as_f64().unwrap(), a[1].as_f64().unwrap()),
+            Some(a) => a.iter().for_each(|x| each(x, f)),
+            None => {}
+        }
+    }
+    for feature in layer["features"].as_array().expect("features") {
+        each(&feature["geometry"]["coordinates"], &mut |x, y| {
+            lo = [lo[0].min(x), lo[1].min(y)];
+            hi = [hi[0].max(x), hi[1].max(y)];
+        });
+    }
+    let (x0, y0, x1, y1) = (lo[0] - margin, lo[1] - margin, hi[0] + margin, hi[1] + margin);
+    let name = layer["features"][0]["properties"]["NAME"].clone();
+    let mut out = serde_json::json!({
+        "type": "FeatureCollection",
+        "features": [{
+            "type": "Feature",
+            "properties": {"NAME": name},
+            "geometry": {"type": "Polygon", "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]}
+        }]
+    });
+    if let Some(crs) = layer.get("crs") {
+        out["crs"] = crs.clone();
+    }
+    out.to_string()
+}

@@ -353,3 +353,73 @@ fn sewer_words_are_read_and_an_unknown_word_is_reported_once() {
         }
     }
 }
+
+/// A systems layer exported by a tool that drops null properties: its first feature carries no `PARCEL_ID`
+/// at all. The field is found from the other features (the run schedules as the sample but for that system,
+/// reported), and a layer none of whose features has an id field is told with every field of the layer,
+/// not the first feature's alone.
+#[test]
+fn a_field_the_first_geojson_feature_leaves_out_is_found_and_listed() {
+    let edit = |dir: &Path, change: &dyn Fn(usize, &mut serde_json::Map<String, serde_json::Value>)| {
+        let path = dir.join("systems.geojson");
+        let mut layer: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+        for (i, feature) in layer["features"].as_array_mut().unwrap().iter_mut().enumerate() {
+            change(i, feature["properties"].as_object_mut().unwrap());
+        }
+        fs::write(&path, layer.to_string()).unwrap();
+    };
+    let dir = sample_copy("first-feature-fields");
+    edit(&dir, &|i, p| {
+        if i == 0 {
+            p.remove("PARCEL_ID");
+        }
+    });
+    let output = run("schedule", &dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let problems = read(&dir.join("out/problems.csv"));
+    assert!(problems.lines().any(|l| l.contains("systems.geojson") && l.contains("record 1")), "{problems}");
+
+    let dir = sample_copy("no-id-field-in-any-feature");
+    edit(&dir, &|i, p| {
+        let id = p.remove("PARCEL_ID").unwrap_or_default();
+        p.remove("PARCEL_ID_2");
+        if i == 5 {
+            p.insert("TAXKEY".into(), id);
+        }
+    });
+    let output = run("schedule", &dir, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("parcel id") && err.contains("TAXKEY") && err.contains("SYSTEM_ID"), "{err}");
+}
+
+/// Parcels whose 20-digit SBL carries a suffix past its 15th digit (`…000` + `0012` here), and a history
+/// keyed by that SBL saved from a spreadsheet whose number cells kept 15 digits: 12800500010001000012
+/// became 12800500010001000000, by hand. Zero-padded digits alone prove nothing (the ORPTS SBL is padded);
+/// that a parcel's SBL differs from them only past the 15th digit does, and the run stops naming the fix.
+#[test]
+fn a_twenty_digit_sbl_excel_rounded_is_told_against_the_parcels_ids() {
+    let dir = sample_copy("sbl-rounded");
+    let (names, _) = parcel_attributes();
+    let names: Vec<&str> = names.iter().map(|n| &*n.clone().leak()).collect();
+    let suffixed = |sbl: &str| format!("{}0012", &sbl[..16]);
+    rewrite_parcels(&dir, &names, |record| {
+        let mut record = record.clone();
+        let sbl = suffixed(&record["SBL"]);
+        record.insert("SBL".into(), sbl);
+        record
+    });
+    let (_, records) = parcel_attributes();
+    let by_id: BTreeMap<String, String> =
+        records.iter().map(|r| (format!("{}-{}", r["SWIS"], r["PRINT_KEY"]), r["SBL"].clone())).collect();
+    rewrite_column(&dir, "history.csv", "parcel_id", |_, id| {
+        let sbl = &by_id[id];
+        assert_eq!(&sbl[15..], "00000", "the sample's SBL {sbl} is zero past its 15th digit");
+        // 12800500010001000012 kept to 15 digits is the sample's own SBL: the suffix's 12 is gone.
+        sbl.to_string()
+    });
+    let output = run("schedule", &dir, &["--format", "csv"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("rounded by Excel") && err.contains("as text"), "{err}");
+}

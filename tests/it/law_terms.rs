@@ -89,11 +89,16 @@ fn county(label: &str, channel_properties: Option<&str>) -> PathBuf {
         (
             "county.toml",
             "crs = \"EPSG:2261\"\n[layers]\nparcels = \"parcels.geojson\"\nshoreline = \"shoreline.geojson\"\n\
-             systems = \"systems.geojson\"\nwatercourses = \"watercourses.geojson\"\nhistory = \"history.csv\"\n"
+             systems = \"systems.geojson\"\nwatercourses = \"watercourses.geojson\"\nhistory = \"history.csv\"\n\
+             watershed = \"watershed.geojson\"\n"
                 .to_string(),
         ),
     ];
     for (name, text) in files {
+        if name == "shoreline.geojson" {
+            fs::write(dir.join("watershed.geojson"), common::watershed_around(&text, 1.0))
+                .expect("watershed");
+        }
         fs::write(dir.join(name), text).expect("write the county");
     }
     dir

@@ -158,6 +158,9 @@ fn county(label: &str) -> PathBuf {
         ("notes.txt", "the GIS office's notes\n".to_string()),
     ];
     for (name, text) in files {
+        if name == "Owasco_Lake_MHW.geojson" {
+            fs::write(dir.join("Owasco_Watershed.geojson"), common::watershed_around(&text, 1.0)).unwrap();
+        }
         fs::write(dir.join(name), text).unwrap();
     }
     dir
@@ -207,7 +210,8 @@ fn ny_names_detected_and_bow_tie_reported_but_scheduled() {
     let config = dir.join("county.toml");
     fs::write(
         &config,
-        "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n",
+        "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n\
+         watershed = \"Owasco_Watershed.geojson\"\n",
     )
     .unwrap();
     let out = dir.join("out");
@@ -249,7 +253,7 @@ fn ny_names_detected_and_bow_tie_reported_but_scheduled() {
 fn init_tells_the_files_apart_and_its_config_schedules() {
     let dir = county("init");
     let run = lakeshore(&["init", dir.to_str().unwrap()]);
-    // Watershed, systems and others are missing: optional, so named and the exit code is 0.
+    // Systems and others are missing: optional, so named and the exit code is 0.
     assert_eq!(run.status.code(), Some(0), "{}", text(&run));
     let config = fs::read_to_string(dir.join("county.toml")).unwrap();
     for line in [
@@ -326,7 +330,8 @@ fn init_on_the_sample_schedules_identically() {
 fn config_errors_read_like_a_compilers() {
     let dir = county("config");
     let config = dir.join("county.toml");
-    let layers = "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n";
+    let layers = "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n\
+                  watershed = \"Owasco_Watershed.geojson\"\n";
     let refused = |toml: &str| {
         fs::write(&config, toml).unwrap();
         let run = schedule(&config, &dir.join("out"), &[]);

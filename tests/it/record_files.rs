@@ -106,13 +106,16 @@ fn an_excel_log_with_its_own_headers_is_detected_and_read() {
 }
 
 #[test]
-fn the_first_sheet_is_read_when_none_is_named() {
+fn the_sheet_of_records_is_read_when_none_is_named() {
     let dir = common::fresh_dir("xlsx-first");
     let book = dir.join("log.xlsx");
     workbook(&book, &["SBL", "Date Inspected"], &[&["054689-128.05-1-1", "6/12/2025"]]);
-    // The first sheet is the cover note: no parcel-id column there, and the error lists what it found.
-    let err = run_schedule(&config_with_history(&book, &[]).unwrap()).unwrap_err().to_string();
-    assert!(err.contains("columns found: Inspection log of the county health department"), "{err}");
+    // The first sheet is a cover note of one line: passed over for the sheet that holds the records, and
+    // the run says which it read.
+    let run = run_schedule(&config_with_history(&book, &[]).unwrap()).unwrap();
+    assert_eq!(last_inspection(&run, "054689-128.05-1-1"), Some(date("2025-06-12")));
+    let notes = run.notes.join("\n");
+    assert!(notes.contains("sheet 'Log' was read: the sheets before it hold no inspections"), "{notes}");
     let err = run_schedule(&config_with_history(&dir.join("log.xlsx:Missing"), &[]).unwrap()).unwrap_err();
     assert!(err.to_string().contains("sheets: Read me, Log"), "{err}");
 }

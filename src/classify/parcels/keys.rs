@@ -33,6 +33,10 @@ pub enum Lookup {
 #[derive(Debug)]
 pub struct OtherKeys {
     keys: Vec<Key>,
+    /// The hash of each id of a parcel under some key, as digits (leading zeros and other characters aside),
+    /// rounded as Excel rounds a number of more than 15 digits, where that changes it
+    /// ([`crate::records::tally::excel_rounding`]).
+    rounded: rustc_hash::FxHashSet<u64>,
 }
 
 /// One key of the parcels layer: the fields joined into it, and by position each parcel's id under it.
@@ -61,6 +65,13 @@ fn hashes(key: &IdKey, swis: Option<&str>) -> [u64; 2] {
     };
     let swis = key.swis.as_deref().or(swis.map(|s| s.trim().trim_start_matches('0')));
     [swis.map_or(0, |s| hash(&[s, &key.body])), hash(&[&key.body])]
+}
+
+/// The hash of a number's digits, for [`OtherKeys::rounds_to`].
+fn digits_hash(digits: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    digits.hash(&mut h);
+    h.finish()
 }
 
 impl OtherKeys {
@@ -103,6 +114,7 @@ impl OtherKeys {
             .collect();
         let every: Vec<usize> = (0..kept.len()).collect();
         let mut id = String::new();
+        let mut rounded = rustc_hash::FxHashSet::default();
         blocks.scan(&every, &mut |record, values| {
             id.clear();
             own.push_id(&values, record, &mut id);
@@ -111,12 +123,22 @@ impl OtherKeys {
             for (key, parts) in keys.iter_mut().zip(&columns) {
                 let Some(text) = joined(&values, parts) else { continue };
                 key.hashes[at] = hashes(&id_key(&text), swis.as_deref());
+                let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+                if let Some(excel) = crate::records::tally::excel_rounding(digits.trim_start_matches('0')) {
+                    rounded.insert(digits_hash(&excel));
+                }
                 if key.examples.len() < EXAMPLES {
                     key.examples.push(text);
                 }
             }
         })?;
-        Ok(OtherKeys { keys })
+        Ok(OtherKeys { keys, rounded })
+    }
+
+    /// Whether some parcel's id, as digits rounded as Excel rounds a number of more than 15 digits, is
+    /// `digits` while being another number: what tells a number cell Excel rounded from a zero-padded id.
+    pub fn rounds_to(&self, digits: &str) -> bool {
+        self.rounded.contains(&digits_hash(digits))
     }
 
     /// The keys that find the parcels of some of `ids`, with how many each finds, most first (the configured
@@ -222,6 +244,7 @@ mod tests {
                 key("PRINT_KEY", &["100.-1-16", "100.-1-16", "128.05-1-1"], &swis),
                 key("PARCEL_ID", &["R-0001", "R-0002", "R-0003"], &[None, None, None]),
             ],
+            rounded: Default::default(),
         }
     }
 

@@ -44,10 +44,16 @@ use crate::model::error::{Error, Problem, Result};
 
 const FIX_GEOMETRY: &str = "correct the feature's geometry or delete the feature";
 
-/// The property names of the first feature of the GeoJSON file at `path`, in the file's order; the file is
-/// read no further than that feature.
+/// The property names of the features of the GeoJSON file's first block (a few megabytes; all of a small
+/// file), in the order they first appear: a feature may leave out a property others have (an exporter that
+/// drops nulls), so the first feature alone would miss it. [`every_field_name`] reads the whole file.
 pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
-    field_names_in_blocks(path, stream::READ_BYTES)
+    field_names_in_blocks(path, stream::READ_BYTES, false)
+}
+
+/// The property names of every feature of the GeoJSON file at `path`, in the order they first appear.
+pub(super) fn every_field_name(path: &Path) -> Result<Vec<String>> {
+    field_names_in_blocks(path, stream::READ_BYTES, true)
 }
 
 /// Reads the GeoJSON FeatureCollection at `path`.
@@ -88,18 +94,21 @@ impl BlockReader for Blocks {
     }
 }
 
-/// [`field_names`], reading `block` bytes at a time.
-fn field_names_in_blocks(path: &Path, block: usize) -> Result<Vec<String>> {
+/// [`field_names`] (the first block) or [`every_field_name`] (`whole`), reading `block` bytes at a time.
+fn field_names_in_blocks(path: &Path, block: usize, whole: bool) -> Result<Vec<String>> {
     let fail = |fail| failure(path, fail);
     let mut walk = Walk::open(path, block, false).map_err(fail)?;
     let mut fields = Fields::new(None);
-    if let Some(batch) = walk.batch().map_err(fail)? {
-        if let Some(first) = batch.elements.first() {
-            let bytes = &batch.bytes[first.clone()];
-            let base = batch.base + first.start as u64;
+    while let Some(batch) = walk.batch().map_err(fail)? {
+        for element in &batch.elements {
+            let bytes = &batch.bytes[element.clone()];
+            let base = batch.base + element.start as u64;
             let parsed = feature::read(bytes, base, &fields.names, &Reading::CHECK, &mut Vec::new());
             let Parsed { mut values, new, .. } = parsed.map_err(|e| fail(e.into()))?;
             fields.learn(new, &mut values);
+        }
+        if !whole {
+            break;
         }
     }
     Ok(fields.kept)

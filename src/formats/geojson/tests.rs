@@ -157,16 +157,26 @@ fn keep_limits_fields_and_names_missing_ones() {
     assert!(err.to_string().contains("fields found: PIN, ACRES, SEPTIC, OWNER, ZIP"), "{err}");
 }
 
+/// A feature may leave out a property the others have (an exporter that drops nulls): the field names are
+/// those of every feature, in the order they first appear, not the first feature's alone.
 #[test]
-fn field_names_stop_at_the_first_feature() {
-    // Everything after the first feature is broken: field_names must not read it.
+fn field_names_are_every_features_not_the_first_alone() {
     let text = r#"{"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"Z": 1, "A": 2}, "geometry": null}, {"broken"#;
+        {"type": "Feature", "properties": {"Z": 1, "A": 2}, "geometry": null},
+        {"type": "Feature", "properties": {"A": 3, "OWNER": "Ames"}, "geometry": null}]}"#;
     let file = TempFile::new(text);
     for block in BLOCKS {
-        assert_eq!(field_names_in_blocks(&file.0, block).unwrap(), vec!["Z", "A"], "block {block}");
+        for whole in [false, true] {
+            let names = field_names_in_blocks(&file.0, block, whole).unwrap();
+            if whole || block >= text.len() {
+                assert_eq!(names, ["Z", "A", "OWNER"], "block {block}");
+            } else {
+                assert_eq!(&names[..2], ["Z", "A"], "block {block}");
+            }
+        }
     }
-    let err = read(&file.0, &ReadOptions::default()).unwrap_err();
+    let broken = TempFile::new(&text.replace("\"OWNER\"", "\"OWNER"));
+    let err = field_names_in_blocks(&broken.0, 1 << 20, true).unwrap_err();
     assert!(matches!(err, Error::Format { .. }), "{err:?}");
 }
 

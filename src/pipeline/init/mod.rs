@@ -192,7 +192,11 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
         let starter = dir.join(STARTER_RULES);
         let kept = starter.exists() && !force;
         if !kept {
-            let text = crate::rules::starter::starter(&mismatch.towns, &mismatch.water_bodies);
+            let text = crate::rules::starter::starter(
+                &mismatch.towns,
+                &mismatch.water_bodies,
+                survey.file("watershed").is_some(),
+            );
             crate::formats::write::write_atomic(&starter, |w| w.write_all(text.as_bytes()))?;
         }
         survey.undecided.push(format!(
@@ -204,6 +208,15 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
             crate::rules::starter::TO_FILL
         ));
         survey.rules = Some(STARTER_RULES.into());
+    } else if survey.file("watershed").is_none() {
+        let named: std::collections::BTreeSet<&str> =
+            builtin.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+        if !named.is_empty() {
+            survey.undecided.push(format!(
+                "no watershed layer found, and the rule set's watershed tier places parcels by the watersheds of                  {}: a run stops until [layers] watershed names one",
+                named.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+        }
     }
     let text = config_text(&survey);
     crate::formats::write::write_atomic(&target, |w| w.write_all(text.as_bytes()))?;
