@@ -107,7 +107,7 @@ fn county_folder(dir: &Path) {
 }
 
 /// A county handed over as a GeoPackage, a workbook and GeoJSON: init takes the newer parcels layer, finds
-/// the log's columns by what they hold and names the systems' bottom field only later features carry, and
+/// the log's columns by what they hold and finds the systems' bottom field the first feature leaves out, and
 /// the config it writes schedules exactly as the sample's own.
 #[test]
 fn init_on_a_county_folder_as_handed_over_schedules_as_the_sample() {
@@ -123,7 +123,6 @@ fn init_on_a_county_folder_as_handed_over_schedules_as_the_sample() {
         "systems = \"systems.geojson\"",
         "history = \"inspections.xlsx:Log\"",
         "events = \"events.csv\"",
-        "system_bottom = \"BOTTOM_FT\"",
         "[fields.history]",
         "parcel_id = \"Tax Map #\"",
         "inspection_date = \"Insp Dt\"",
@@ -266,6 +265,10 @@ fn init_surveys_geoparquet_and_places_the_sample_in_new_york_central() {
     fs::create_dir(&county).unwrap();
     fs::copy(dir.join("pq/schedule.parquet"), county.join("tax_parcels_2024.parquet")).unwrap();
     fs::copy(sample().join("shoreline.geojson"), county.join("shoreline.geojson")).unwrap();
+    for part in ["shp", "shx", "dbf", "prj"] {
+        let name = format!("watershed.{part}");
+        fs::copy(sample().join(&name), county.join(&name)).unwrap();
+    }
     let run = lakeshore(&["init", county.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run));
     let config = fs::read_to_string(county.join("county.toml")).unwrap();

@@ -268,9 +268,9 @@ fn init_tells_the_files_apart_and_its_config_schedules() {
     ] {
         assert!(config.contains(line), "no '{line}' in\n{config}");
     }
-    assert!(config.contains("# watershed = \"FILE\""), "{config}");
+    assert!(config.contains("watershed = \"Owasco_Watershed.geojson\""), "{config}");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.contains("left out (optional, no file fits): watershed, systems"), "{}", text(&run));
+    assert!(stdout.contains("left out (optional, no file fits): systems"), "{}", text(&run));
     assert!(!config.contains("notes.txt"), "{config}");
 
     let out = dir.join("out");
@@ -330,8 +330,7 @@ fn init_on_the_sample_schedules_identically() {
 fn config_errors_read_like_a_compilers() {
     let dir = county("config");
     let config = dir.join("county.toml");
-    let layers = "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n\
-                  watershed = \"Owasco_Watershed.geojson\"\n";
+    let layers = "[layers]\nparcels = \"Tax_Parcels_2024.shp\"\nshoreline = \"Owasco_Lake_MHW.geojson\"\n";
     let refused = |toml: &str| {
         fs::write(&config, toml).unwrap();
         let run = schedule(&config, &dir.join("out"), &[]);
@@ -373,7 +372,8 @@ fn config_errors_read_like_a_compilers() {
 
     // One field name for the id is a list of one: scheduled, the id from SWIS_SBL_I.
     fs::write(&config, format!("{layers}\n[fields]\nparcel_id = \"SWIS_SBL_I\"\n")).unwrap();
-    let run = schedule(&config, &dir.join("out"), &["-v"]);
+    let watershed = dir.join("Owasco_Watershed.geojson");
+    let run = schedule(&config, &dir.join("out"), &["-v", "--watershed", watershed.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run)); // the bow-tie
     assert!(
         String::from_utf8_lossy(&run.stderr).contains("parcel id       SWIS_SBL_I (set in [fields])"),
