@@ -423,3 +423,55 @@ fn a_twenty_digit_sbl_excel_rounded_is_told_against_the_parcels_ids() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(err.contains("rounded by Excel") && err.contains("as text"), "{err}");
 }
+
+/// A county whose parcels layer names its fields its own way: the id in `TAXKEY` (no SBL or print key
+/// beside it) and the owner's address in `OWN_ADR`, `OWN_TWN`, `OWN_ST` and `OWN_Z`. `init` finds each by
+/// its values and names it in the config, and that config schedules and addresses the notices as init's
+/// config of the sample itself does.
+#[test]
+fn init_finds_the_id_and_mailing_fields_by_their_values() {
+    let rename =
+        [("MAIL_ADDR", "OWN_ADR"), ("MAIL_CITY", "OWN_TWN"), ("MAIL_STATE", "OWN_ST"), ("MAIL_ZIP", "OWN_Z")];
+    let mut names = fields_renamed(&rename, &["SBL", "PRINT_KEY"]);
+    names.insert(1, "TAXKEY");
+    let renamed = |record: &BTreeMap<String, String>| {
+        let mut out: BTreeMap<String, String> = record
+            .iter()
+            .map(|(k, v)| {
+                (
+                    rename.iter().find(|(old, _)| old == k).map_or(k.clone(), |(_, new)| new.to_string()),
+                    v.clone(),
+                )
+            })
+            .collect();
+        out.insert("TAXKEY".into(), format!("{}-{}", record["SWIS"], record["PRINT_KEY"]));
+        out
+    };
+    let own = sample_copy("init-own-names");
+    rewrite_parcels(&own, &names, renamed);
+    let plain = sample_copy("init-sample-names");
+    for dir in [&own, &plain] {
+        let init = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+            .args(["init", "--force"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(matches!(init.status.code(), Some(0 | 2)), "{}", stderr(&init));
+    }
+    let config = read(&own.join("county.toml"));
+    for line in [
+        "parcel_id = [\"TAXKEY\"]",
+        "parcel_mail_street = \"OWN_ADR\"",
+        "parcel_mail_city = \"OWN_TWN\"",
+        "parcel_mail_state = \"OWN_ST\"",
+        "parcel_mail_zip = \"OWN_Z\"",
+    ] {
+        assert!(config.lines().any(|l| l.starts_with(line)), "no '{line}' in\n{config}");
+    }
+    for command in ["schedule", "notices"] {
+        let (a, b) = (run(command, &own, &["--format", "csv"]), run(command, &plain, &["--format", "csv"]));
+        assert_eq!(a.status.code(), b.status.code(), "{}\n{}", stderr(&a), stderr(&b));
+        let file = format!("out/{command}.csv");
+        assert_eq!(read(&own.join(&file)), read(&plain.join(&file)), "{command}");
+    }
+}

@@ -9,8 +9,6 @@ use std::collections::HashSet;
 use super::contents::{field_map, id_column};
 use super::signals::{score, ENOUGH, REQUIRED, SIGNALS};
 use super::{RecordColumns, Survey};
-use crate::classify::fields::FieldNames;
-use crate::classify::parcels::ParcelSchema;
 use crate::formats::{read_layer, ReadOptions};
 
 /// Added to the score of a file for a required role, so that the matching fills the required roles before it
@@ -101,7 +99,7 @@ fn parcel_candidates(survey: &Survey) -> Vec<usize> {
             let own = score(found, parcels);
             own >= ENOUGH
                 && SIGNALS.iter().all(|s| score(found, s) <= own)
-                && ParcelSchema::detect(&found.fields, &FieldNames::default(), &found.path).is_ok()
+                && super::parcel_values::schema(found).0.is_some()
         })
         .collect()
 }
@@ -133,9 +131,7 @@ fn newest(survey: &Survey, candidates: &[usize]) -> Option<(usize, String)> {
 /// of record files by contents; empty when they cannot be read.
 fn parcel_ids(survey: &Survey, f: usize) -> HashSet<String> {
     let found = &survey.found[f];
-    let Ok(schema) = ParcelSchema::detect(&found.fields, &FieldNames::default(), &found.path) else {
-        return HashSet::new();
-    };
+    let Some(schema) = super::parcel_values::schema(found).0 else { return HashSet::new() };
     let options = ReadOptions { assume_crs: None, keep: Some(schema.id.clone()) };
     let Ok((layer, _)) = read_layer(&found.path, &options) else { return HashSet::new() };
     let columns: Vec<Option<usize>> = schema.id.iter().map(|name| layer.field_index(name)).collect();

@@ -80,7 +80,21 @@ fn look_at_dem(path: &Path, words: String) -> Result<Found> {
         extent: None,
         modified: modified(path),
         table: None,
+        values: Vec::new(),
     })
+}
+
+/// Each field of the layer at `path` with the values of its first features as text, empty when null.
+fn first_values(path: &Path) -> Result<Vec<(String, Vec<String>)>> {
+    let mut blocks = crate::formats::blocks::LayerBlocks::open(path, &ReadOptions::default())?;
+    let fields = blocks.fields().to_vec();
+    let (features, _) = blocks.next_block(SAMPLE_ROWS)?;
+    let text = |f: &crate::crs::layer::Feature, i: usize| f.values.get(i).and_then(|v| v.as_text());
+    Ok(fields
+        .into_iter()
+        .enumerate()
+        .map(|(i, field)| (field, features.iter().map(|f| text(f, i).unwrap_or_default()).collect()))
+        .collect())
 }
 
 /// `FILE.gpkg:LAYER` (or `FILE.xlsx:SHEET`).
@@ -153,6 +167,7 @@ pub fn look_at_layer(path: &Path, words: String) -> Result<Found> {
         late_fields,
         modified: modified(path),
         table: None,
+        values: first_values(path).unwrap_or_default(),
     })
 }
 
@@ -186,6 +201,7 @@ fn table(path: &Path, words: String, header: Option<Record>, records: usize, row
         extent: None,
         modified: modified(path),
         table: Some(Table { rows, id: None, date }),
+        values: Vec::new(),
     }
 }
 

@@ -18,6 +18,7 @@ pub mod assign;
 pub mod contents;
 pub mod jurisdiction;
 pub mod look;
+pub mod parcel_values;
 pub mod place;
 pub mod signals;
 mod text;
@@ -31,7 +32,7 @@ use crate::formats::csv::Record;
 use crate::model::error::{Error, Result};
 
 /// What a file holds, as far as choosing its role goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Shape {
     /// Polygons or multipolygons.
     Polygons,
@@ -42,6 +43,7 @@ pub enum Shape {
     /// Polygons and lines together (watercourses and wetlands).
     Mixed,
     /// A table without geometry (CSV, a workbook sheet).
+    #[default]
     Table,
     /// An elevation raster (GeoTIFF, ESRI ASCII grid).
     Raster,
@@ -72,7 +74,7 @@ pub struct Table {
 }
 
 /// One layer or record file of the folder as it was found.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Found {
     /// The file, or `FILE.gpkg:LAYER` / `FILE.xlsx:SHEET` for one layer or sheet of it.
     pub path: PathBuf,
@@ -97,6 +99,9 @@ pub struct Found {
     pub modified: Option<SystemTime>,
     /// A record file's rows, for detection by contents.
     pub table: Option<Table>,
+    /// A layer's fields with the values of its first features as text (at most
+    /// [`crate::records::columns::SAMPLE_ROWS`]), for detection by contents.
+    pub values: Vec<(String, Vec<String>)>,
 }
 
 impl Found {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{name, Found, Survey};
 use crate::classify::fields::FieldNames;
-use crate::classify::parcels::{system_fields, ParcelSchema, SystemFields};
+use crate::classify::parcels::{system_fields, SystemFields};
 use crate::crs::zones::zones_for;
 
 /// The `[fields]` key of each part of the parcel record, by [`ParcelSchema::choices`] role.
@@ -37,8 +37,13 @@ pub fn parcel_fields_and_crs(survey: &mut Survey) {
         return;
     };
     let Some(found) = survey.found_at(&parcels).cloned() else { return };
-    match ParcelSchema::detect(&found.fields, &FieldNames::default(), &parcels) {
-        Ok(schema) => {
+    let (schema, by_values, undecided) = super::parcel_values::schema(&found);
+    survey.undecided.extend(undecided);
+    for (key, field, why) in by_values {
+        survey.fields.push((key, toml_fields(key, &[field]), why));
+    }
+    match schema {
+        Some(schema) => {
             for choice in schema.choices(&FieldNames::default()) {
                 let key = PARCEL_KEYS.iter().find(|(role, _)| *role == choice.role).map(|(_, k)| *k);
                 if let Some(key) = key.filter(|_| choice.fields.iter().any(|f| found.late_fields.contains(f))) {
@@ -47,7 +52,7 @@ pub fn parcel_fields_and_crs(survey: &mut Survey) {
                 survey.parcel_fields.push((choice.role, choice.fields));
             }
         }
-        Err(_) => survey.undecided.push(format!(
+        None => survey.undecided.push(format!(
             "cannot tell which field of {} holds the parcel id (fields: {}); set [fields] parcel_id = [\"FIELD\"]",
             name(&parcels),
             found.fields.join(", ")

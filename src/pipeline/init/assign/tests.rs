@@ -22,6 +22,7 @@ fn found(name: &str, shape: Shape, records: usize, fields: &[&str]) -> Found {
         extent: None,
         modified: None,
         table: (shape == Shape::Table).then(Table::default),
+        values: Vec::new(),
     }
 }
 
