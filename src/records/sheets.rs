@@ -50,6 +50,9 @@ impl SheetTable {
     }
 }
 
+/// A sheet by its name.
+type Sheet = (String, Rows);
+
 /// The table of the workbook `file` (named as `path`) for records of `spec`, with the notes it gives (several
 /// sheets read as one, a cover sheet passed over) and the guesses (a close second), as the module says.
 pub(super) fn table(
@@ -65,7 +68,8 @@ pub(super) fn table(
     }
     let sheets = read_sheets(file)?;
     let first = sheets.first().map(|(name, _)| name.clone());
-    let mut tables: Vec<(Vec<String>, Vec<(String, Rows)>)> = Vec::new();
+    // (the header as sheets are matched by it, its sheets by name)
+    let mut tables: Vec<(Vec<String>, Vec<Sheet>)> = Vec::new();
     for (name, rows) in sheets {
         // A header alone is a cover note, not a table of records.
         if rows.len() < 2 {

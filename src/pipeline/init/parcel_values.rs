@@ -29,6 +29,12 @@ const STATES: [&str; 59] = [
     "PR", "VI", "GU", "AS", "MP", "AA", "AE", "AP",
 ];
 
+/// What a field's sample of values shows of a role, when they fit it.
+type Fits = fn(&[String]) -> Option<String>;
+
+/// Whether the schema the names gave has a role's field already.
+type Has = fn(&ParcelSchema) -> bool;
+
 /// A field found by its values: the config key, the field, and what its values showed.
 pub type ByValues = (&'static str, String, String);
 
@@ -109,7 +115,7 @@ fn find(found: &Found, by_name: Option<&ParcelSchema>) -> (Vec<ByValues>, Vec<St
             used.insert(found.values.iter().find(|(f, _)| *f == id).map_or("", |(f, _)| f.as_str()));
         }
     }
-    let roles: [(&'static str, fn(&[String]) -> Option<String>, fn(&ParcelSchema) -> bool); 3] = [
+    let roles: [(&'static str, Fits, Has); 3] = [
         ("parcel_mail_zip", zip_values, |s| s.mailing.zip.is_some()),
         ("parcel_mail_state", state_values, |s| s.mailing.state.is_some()),
         ("parcel_mail_street", street_values, |s| s.mailing.street.is_some() || s.location.is_empty()),
