@@ -354,7 +354,9 @@ fn sheets_sharing_one_header_are_one_table_and_a_close_second_is_a_warning() {
     let path = dir.join("log.xlsx");
     let mut book = Workbook::new();
     book.add_worksheet().set_name("About").unwrap().write_string(0, 0, "Septic inspections by year").unwrap();
-    let sheets: [(&str, [&str; 3], &[[&str; 3]]); 4] = [
+    // (name, header, rows)
+    type Sheet<'a> = (&'a str, [&'a str; 3], &'a [[&'a str; 3]]);
+    let sheets: [Sheet; 4] = [
         ("2026", ["parcel_id", "inspection_date", "result"], &[["054689-128.05-1-1", "2026-06-12", "pass"]]),
         ("Codes", ["code", "meaning", "since"], &[["P", "pass", "1990"], ["F", "fail", "1990"]]),
         (
