@@ -170,6 +170,31 @@ pub fn date_guesses(
     guesses
 }
 
+/// The column that could have been the parcel id where [`resolve`] detected it among several: another
+/// single field named like one of [`ID_FIELDS`], left unused; `None` when the config names the column, the
+/// file has a column named `parcel_id`, or no other column is named like an id. Which of the two finds more
+/// parcels is counted as the rows are read ([`crate::records::Checker::parcel`]).
+pub fn id_second(
+    found: &[String],
+    spec: &Spec<'_>,
+    fields: &FieldMap,
+    columns: &[(String, Column)],
+) -> Option<usize> {
+    let role = spec.roles.iter().find(|r| matches!(r.detect, Detect::ParcelId))?;
+    if fields.contains_key(role.name) || role.aliases.iter().any(|a| fields.contains_key(*a)) {
+        return None;
+    }
+    let (_, taken) = columns.iter().find(|(n, _)| n == role.name)?;
+    let taken: Vec<usize> = match *taken {
+        Column::Field(i) if normal(&found[i]) == role.name => return None,
+        Column::Field(i) => vec![i],
+        Column::Joined(a, b) => vec![a, b],
+    };
+    let unused = |i: usize| !taken.contains(&i) && spec.roles.iter().all(|r| columns[i].0 != r.name);
+    crate::model::id::whole_id_fields()
+        .find_map(|name| (0..found.len()).find(|&i| unused(i) && names_id_field(&found[i], name)))
+}
+
 /// How a role's column was found.
 enum How {
     Config,

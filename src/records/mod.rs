@@ -124,6 +124,11 @@ pub struct Records {
     guesses: Vec<String>,
     /// Data rows handed out so far (those read ahead among them once handed).
     handed: usize,
+    /// Another column named like a parcel id, when the id column was detected among several (with the name
+    /// of the column taken): how many parcels its cells find is counted beside the id column's.
+    id_second: Option<(usize, String)>,
+    /// The file's key in `[fields.KEY]` (`history`).
+    kind: &'static str,
 }
 
 /// Where the rows of a record file come from.
@@ -232,6 +237,13 @@ impl Records {
         }
         let sample: Vec<&Record> = ahead.iter().filter(|r| damage(r, &header, separator).is_none()).collect();
         let (columns, mut said) = resolve(path, &header, &sample, spec, fields)?;
+        let id_second = columns::id_second(&header, spec, fields, &columns).map(|second| {
+            let taken = columns.iter().find(|(n, _)| n == "parcel_id").map(|&(_, c)| match c {
+                Column::Field(i) => header[i].clone(),
+                Column::Joined(a, b) => format!("{} + {}", header[a], header[b]),
+            });
+            (second, taken.unwrap_or_default())
+        });
         let mut guesses = columns::date_guesses(&header, &sample, spec, fields, &columns);
         guesses.append(&mut sheet_guesses);
         if separator != b',' {
@@ -263,6 +275,8 @@ impl Records {
             separator,
             windows_1252,
             handed: 0,
+            id_second,
+            kind: spec.key,
         })
     }
 
@@ -286,6 +300,21 @@ impl Records {
         }
         let mut problems = check.problems;
         problems.extend(self.guesses.iter().map(|g| Problem::new(&self.path, Location::Fields, g.clone())));
+        if let Some((second, taken)) =
+            self.id_second.as_ref().filter(|_| check.second.matched > check.ids.matched)
+        {
+            let (name, total) = (&self.header[*second], check.ids.matched + check.ids.unmatched);
+            problems.push(Problem::new(
+                &self.path,
+                Location::Fields,
+                format!(
+                    "columns '{taken}' and '{name}' could both be the parcel id: '{taken}' was taken and finds the \
+                     parcels of {} of {total} rows, '{name}' would find {}; if '{name}' is meant, name it with \
+                     --field {}.parcel_id=\"{name}\" (or [fields.{}] parcel_id = \"{name}\")",
+                    check.ids.matched, check.second.matched, self.kind, self.kind
+                ),
+            ));
+        }
         Read { value, problems, columns: self.said.clone(), notes, ids: check.ids }
     }
 
@@ -315,6 +344,10 @@ impl Records {
             }
             self.handed += 1;
             check.sheet = self.sheet().cloned();
+            if let Some((i, _)) = self.id_second {
+                check.second_id.clear();
+                check.second_id.push_str(self.record.field(i).unwrap_or("").trim());
+            }
             if self.record.windows_1252() {
                 if self.windows_1252.0 == 0 {
                     self.windows_1252.1 = self.record.line();
@@ -496,6 +529,10 @@ pub struct Checker<'a> {
     /// The sheet of the row being checked, when the file's path does not name its place (set by
     /// [`Records::next_row`]).
     sheet: Option<Arc<Path>>,
+    /// The row's cell of the column that could also have been the parcel id (set by [`Records::next_row`];
+    /// empty when there is none), and how many parcels those cells found.
+    second_id: String,
+    second: IdTally,
     /// The problems found so far.
     pub problems: Vec<Problem>,
     /// The parcel ids looked up so far, found or not.
@@ -512,6 +549,8 @@ impl<'a> Checker<'a> {
         Checker {
             path,
             sheet: None,
+            second_id: String::new(),
+            second: IdTally::default(),
             problems: Vec::new(),
             ids: IdTally::default(),
             last: None,
@@ -548,6 +587,10 @@ impl<'a> Checker<'a> {
         };
         let found = tally::found(at);
         self.ids.count(id, found.is_some());
+        if !self.second_id.is_empty() {
+            let other = tally::found(position(&self.second_id));
+            self.second.count(&self.second_id, other.is_some());
+        }
         if found.is_none() {
             self.report(line, tally::not_found(id, at));
         }

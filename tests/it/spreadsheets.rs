@@ -400,3 +400,33 @@ fn sheets_sharing_one_header_are_one_table_and_a_close_second_is_a_warning() {
     let notes = run.notes.join("\n");
     assert!(notes.contains("sheets '2026', '2025' share one header and were read as one table"), "{notes}");
 }
+
+/// A log with two columns named like a parcel id: `SBL` (taken first, by the order of the names lakeshore
+/// knows) holding an old numbering on two of three rows, and `TAX_ID` holding the parcels' ids on all three.
+/// The choice is admitted: a warning names both, how many rows each finds (1 and 3 of 3, by hand), and the
+/// flag that settles it.
+#[test]
+fn a_second_id_column_that_finds_more_parcels_is_a_warning() {
+    let dir = common::fresh_dir("id-second");
+    let history = dir.join("log.csv");
+    std::fs::write(
+        &history,
+        "SBL,TAX_ID,Date Inspected,Result\n\
+         054689-128.05-1-1,054689-128.05-1-1,6/12/2025,pass\n\
+         OLD-0002,054689-128.05-1-2,6/12/2025,pass\n\
+         OLD-0003,054689-128.05-1-3,6/12/2025,pass\n",
+    )
+    .unwrap();
+    let (problems, _) = run_with_history(&history).unwrap();
+    let warning = problems.iter().find(|(_, m)| m.contains("could both be the parcel id")).expect("warned");
+    let message = &warning.1;
+    assert!(message.contains("'SBL' was taken and finds the parcels of 1 of 3 rows"), "{message}");
+    assert!(message.contains("'TAX_ID' would find 3"), "{message}");
+    assert!(message.contains("--field history.parcel_id=\"TAX_ID\""), "{message}");
+
+    // The old numbering under a name no id has: TAX_ID is the only candidate, the log joins whole, nothing is warned.
+    std::fs::write(&history, std::fs::read_to_string(&history).unwrap().replace("SBL,", "Old Key,")).unwrap();
+    let (problems, inspected) = run_with_history(&history).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(inspected.contains(&"054689-128.05-1-3".to_string()));
+}
