@@ -208,7 +208,7 @@ pub enum ColourBy {
 #[derive(Clone, Debug, Default)]
 pub struct MapInput<'a> {
     /// Each parcel's shape and class.
-    pub parcels: Vec<(&'a MultiPolygon<f64>, ParcelClass)>,
+    pub parcels: Vec<(Cow<'a, MultiPolygon<f64>>, ParcelClass)>,
     /// The class of each parcel of the map that has no usable shape: not drawn, but counted in the legend
     /// and the title, so the map counts every parcel the schedule lists.
     pub unmapped: Vec<ParcelClass>,
@@ -293,7 +293,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     for (i, (shape, class)) in input.parcels.iter().enumerate() {
         if in_view(shape.bounding_rect()) {
             count(*class, of(i, *class));
-            classes[index(class)].polygons.push(Cow::Borrowed(*shape));
+            classes[index(class)].polygons.push(Cow::Borrowed(shape.as_ref()));
         }
     }
     for (i, class) in input.unmapped.iter().enumerate() {
