@@ -8,7 +8,8 @@
 //! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
 //!   on every core;
 //! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
-//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column;
+//! - `filegdb`: one feature class of an Esri File Geodatabase, `FILE.gdb:NAME` (or `FILE.gdb` holding one).
 //!
 //! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
@@ -22,6 +23,7 @@ mod shapefile;
 pub mod blocks;
 pub mod csv;
 pub mod dem;
+pub mod filegdb;
 pub mod gpkg;
 pub mod sheet;
 pub mod wkb;
@@ -97,8 +99,8 @@ trait LayerReader: Sync {
 }
 
 /// The reader of each layer format.
-const READERS: [&dyn LayerReader; 4] =
-    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet];
+const READERS: [&dyn LayerReader; 5] =
+    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet, &filegdb::FileGdb];
 
 /// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
 /// extension.
@@ -109,13 +111,14 @@ fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
         Error::format(
             file,
             "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
-             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
+             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER), GeoParquet (.parquet) or a File Geodatabase \
+             feature class (FILE.gdb or FILE.gdb:NAME)",
         )
     })
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
-const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+const CONTAINERS: [&str; 8] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite", "gdb"];
 
 /// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
 /// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
@@ -132,7 +135,7 @@ const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sq
 /// ```
 pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     let whole = (path.to_path_buf(), None);
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return whole;
     }
     let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
@@ -161,9 +164,10 @@ pub fn same_layer(a: &Path, b: &Path) -> bool {
     source(a) == source(b)
 }
 
-/// A missing layer file is named as such, before any of its siblings are looked for.
+/// A missing layer file (or File Geodatabase folder) is named as such, before any of its siblings are looked
+/// for.
 pub fn require_file(path: &Path) -> Result<()> {
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return Ok(());
     }
     let what = if path.exists() { "is not a file" } else { "not found" };
