@@ -1,0 +1,159 @@
+//! Esri File Geodatabases as GDAL writes them (its OpenFileGDB driver, through pyogrio in the writers' venv
+//! `tests/writers/venv.sh` makes), written at test time: the sample's parcels as `county.gdb`, scheduled as
+//! the shapefile is; a feature class with a deleted row, a multipart polygon with a hole, a true curve, a
+//! date and a non-ASCII text, read with expectations computed by hand; and `init` finding the parcels in a
+//! `.gdb`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use geo::{Area, CoordsIter, Geometry};
+use lakeshore::crs::layer::Value;
+use lakeshore::formats::{read_layer, ReadOptions};
+
+use crate::common;
+
+/// Writes `county.gdb` (the sample's parcels, feature class `Parcels`) and `features.gdb` (feature class
+/// `Lots`: object ids 1 to 4, the second deleted through GDAL's C API, which pyogrio carries) into argv[2].
+pub(crate) const WRITE_GDB: &str = r#"
+import ctypes, glob, os, struct, sys
+import numpy as np
+import geopandas, pyogrio, pyogrio.raw
+from shapely import wkt
+
+parcels, out = sys.argv[1], sys.argv[2]
+frame = geopandas.read_file(parcels)
+pyogrio.write_dataframe(frame, f"{out}/county.gdb", layer="Parcels", driver="OpenFileGDB", promote_to_multi=True)
+
+# CURVEPOLYGON(CIRCULARSTRING(0 0, 10 10, 20 0, 10 -10, 0 0)) as ISO WKB: the circle of radius 10 around (10, 0).
+ring = [(0, 0), (10, 10), (20, 0), (10, -10), (0, 0)]
+circle = struct.pack("<BII", 1, 10, 1) + struct.pack("<BII", 1, 8, len(ring)) + b"".join(struct.pack("<2d", *p) for p in ring)
+square = "POLYGON((0 0,0 10,10 10,10 0,0 0))"
+two = "MULTIPOLYGON(((0 0,0 10,10 10,10 0,0 0),(2 2,8 2,8 8,2 8,2 2)),((20 0,20 5,25 5,25 0,20 0)))"
+geometries = [wkt.loads(square).wkb, wkt.loads(square).wkb, wkt.loads(two).wkb, circle]
+names = np.array(["Plain lot", "Gone", "Skaneateles – Ñ", "Round lot"], dtype=object)
+numbers = np.array([1, 2, 3, 4], dtype="int32")
+sold = np.array(["2024-05-01T00:00:00", "2020-01-01T00:00:00", "2024-05-01T13:30:00", "NaT"], dtype="datetime64[ms]")
+pyogrio.raw.write(f"{out}/features.gdb", np.array(geometries, dtype=object), [names, numbers, sold],
+                  fields=["NAME", "N", "SOLD"], geometry_type="MultiPolygon", crs="EPSG:2261",
+                  driver="OpenFileGDB", layer="Lots", encoding="UTF-8")
+
+here = os.path.dirname(pyogrio.__file__)
+lib = (glob.glob(os.path.join(here, "..", "pyogrio.libs", "libgdal*")) + glob.glob(os.path.join(here, ".dylibs", "libgdal*")))[0]
+gdal = ctypes.CDLL(lib)
+gdal.GDALAllRegister()
+gdal.GDALOpenEx.restype = ctypes.c_void_p
+gdal.GDALOpenEx.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+gdal.GDALDatasetGetLayer.restype = ctypes.c_void_p
+gdal.GDALDatasetGetLayer.argtypes = [ctypes.c_void_p, ctypes.c_int]
+gdal.OGR_L_DeleteFeature.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+gdal.GDALClose.argtypes = [ctypes.c_void_p]
+GDAL_OF_UPDATE, GDAL_OF_VECTOR = 0x01, 0x04
+dataset = gdal.GDALOpenEx(f"{out}/features.gdb".encode(), GDAL_OF_UPDATE | GDAL_OF_VECTOR, None, None, None)
+assert dataset, "GDAL opens features.gdb for update"
+assert gdal.OGR_L_DeleteFeature(gdal.GDALDatasetGetLayer(dataset, 0), 2) == 0, "GDAL deletes object id 2"
+gdal.GDALClose(dataset)
+"#;
+
+/// A folder holding `county.gdb` and `features.gdb` as [`WRITE_GDB`] writes them, or `None` when the test is
+/// skipped (no writers' Python, and CI unset).
+pub(crate) fn written_by_gdal(test: &str) -> Option<PathBuf> {
+    let python = crate::geoparquet::writers_python(test)?;
+    let dir = common::fresh_dir(test);
+    let parcels = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/parcels.shp");
+    let written = Command::new(python).args(["-c", WRITE_GDB]).arg(parcels).arg(&dir).output().unwrap();
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    Some(dir)
+}
+
+fn schedule(parcels: Option<&Path>, out: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+    command.current_dir(root).args([
+        "schedule",
+        "--config",
+        "data/sample/county.toml",
+        "--as-of",
+        "2027-01-15",
+    ]);
+    if let Some(parcels) = parcels {
+        command.arg("--parcels").arg(parcels);
+    }
+    let output = command.args(["--format", "csv", "--out"]).arg(out).output().unwrap();
+    // Every record of the sample is good, in whatever format: a clean run.
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {}",
+        out.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(out.join("schedule.csv")).unwrap()
+}
+
+#[test]
+fn a_file_geodatabase_gdal_writes_schedules_as_the_sample_shapefile() {
+    let Some(dir) = written_by_gdal("filegdb-sample") else { return };
+    let sample = schedule(None, &dir.join("sample"));
+    // Named, in another case than the catalog's, and alone (the folder holds one feature class).
+    for (name, parcels) in
+        [("named", "county.gdb:Parcels"), ("case", "county.gdb:PARCELS"), ("alone", "county.gdb")]
+    {
+        let written = schedule(Some(&dir.join(parcels)), &dir.join(name));
+        assert!(written == sample, "{parcels}: schedule.csv differs:\n{sample}\n---\n{written}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn deleted_rows_holes_curves_dates_and_accents_read_as_written() {
+    let Some(dir) = written_by_gdal("filegdb-features") else { return };
+    let (layer, problems) = read_layer(&dir.join("features.gdb:Lots"), &ReadOptions::default()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(layer.crs.epsg(), Some(2261));
+    assert_eq!(layer.fields, ["NAME", "N", "SOLD"]);
+    // Object id 2 was deleted: three records, numbered by their place, each with its object id.
+    let ids: Vec<(usize, Option<i64>)> = layer.features.iter().map(|f| (f.record, f.fid)).collect();
+    assert_eq!(ids, [(1, Some(1)), (2, Some(3)), (3, Some(4))]);
+    let text = |s: &str| Value::Text(s.into());
+    let values: Vec<&[Value]> = layer.features.iter().map(|f| &f.values[..]).collect();
+    assert_eq!(values[0], [text("Plain lot"), Value::Number(1.0), text("2024-05-01")]);
+    assert_eq!(values[1], [text("Skaneateles – Ñ"), Value::Number(3.0), text("2024-05-01T13:30:00")]);
+    assert_eq!(values[2], [text("Round lot"), Value::Number(4.0), Value::Null]);
+
+    // GDAL stores coordinates on a grid of its own: 1e-4 ft of each written value.
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-4;
+    let Ok(Geometry::MultiPolygon(two)) = &layer.features[1].geometry else { panic!("a multipolygon") };
+    assert_eq!(two.0.len(), 2);
+    assert_eq!(two.0[0].interiors().len(), 1, "the hole is kept in its square");
+    // 10 × 10 less the 6 × 6 hole, and the 5 × 5 square (each side within 2e-5 ft of the grid's).
+    assert!((two.unsigned_area() - (100.0 - 36.0 + 25.0)).abs() < 1e-3, "{}", two.unsigned_area());
+
+    // The circle of radius 10 around (10, 0), as two arcs of 180°: chords of 1°, 360 of them (one more where
+    // GDAL's grid makes an arc a hair over 180°), every vertex on the circle; the area of the 360-gon is
+    // 360 · ½ · 10² · sin 1° = 314.143.
+    let Ok(round) = &layer.features[2].geometry else { panic!("the curve is read") };
+    let vertices = round.coords_count();
+    assert!((361..=363).contains(&vertices), "{vertices} vertices");
+    for c in round.coords_iter() {
+        assert!(near((c.x - 10.0).hypot(c.y), 10.0), "{c:?} is off the circle");
+    }
+    assert!((round.unsigned_area() - 314.143).abs() < 0.01, "{}", round.unsigned_area());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn init_finds_the_parcels_in_a_file_geodatabase() {
+    let Some(dir) = written_by_gdal("filegdb-init") else { return };
+    let county = dir.join("county");
+    std::fs::create_dir(&county).unwrap();
+    std::fs::rename(dir.join("county.gdb"), county.join("county.gdb")).unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+    std::fs::copy(sample.join("shoreline.geojson"), county.join("shoreline.geojson")).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_lakeshore")).arg("init").arg(&county).output().unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let config = std::fs::read_to_string(county.join("county.toml")).unwrap();
+    assert!(config.contains("parcels = \"county.gdb:Parcels\""), "{config}");
+    assert!(config.contains("crs = \"EPSG:2261\""), "{config}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
