@@ -51,7 +51,8 @@ pub struct ReadOptions {
 /// The attribute field names of the layer at `path`, without reading its records.
 ///
 /// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature; for a
-/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
+/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key); for a File
+/// Geodatabase feature class, its fields but the object id, the geometry, binary and raster ones.
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
     let (file, member) = split_member(path);
     let reader = reader_for(&file)?;
@@ -59,8 +60,8 @@ pub fn field_names(path: &Path) -> Result<Vec<String>> {
     reader.field_names(&LayerAt { file: &file, member: member.as_deref(), path })
 }
 
-/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
-/// format by extension.
+/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]`, `.parquet` or `.gdb[:NAME]`),
+/// choosing the format by extension.
 ///
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
@@ -337,6 +338,11 @@ mod tests {
         assert_eq!(first("lakes.json").unwrap(), "geojson");
         assert_eq!(first("county.GPKG").unwrap(), "gpkg");
         assert_eq!(first("county.sqlite").unwrap(), "gpkg");
+        assert_eq!(first("county.GDB").unwrap(), "gdb");
+        assert_eq!(
+            split_member(Path::new("/nonexistent/county.gdb:Parcels")),
+            (PathBuf::from("/nonexistent/county.gdb"), Some("Parcels".to_string()))
+        );
         assert_eq!(first("parcels.parquet").unwrap(), "parquet");
         assert_eq!(first("parcels.geoparquet").unwrap(), "parquet");
         let err = first("parcels.kml").unwrap_err();

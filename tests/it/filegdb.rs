@@ -157,3 +157,73 @@ fn init_finds_the_parcels_in_a_file_geodatabase() {
     assert!(config.contains("crs = \"EPSG:2261\""), "{config}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What cannot be read stops the read with a message naming the file and what to do: a table compressed by
+/// ArcGIS, a table of 64-bit object ids, and counts and sizes beyond the file that declares them.
+#[test]
+fn compressed_tables_and_hostile_sizes_are_refused_by_name() {
+    let Some(dir) = written_by_gdal("filegdb-refused") else { return };
+    let original = dir.join("features.gdb");
+    let table = |gdb: &Path| gdb.join("a00000009.gdbtable");
+    let index = |gdb: &Path| gdb.join("a00000009.gdbtablx");
+    let bytes = std::fs::read(table(&original)).unwrap();
+    let tablx = std::fs::read(index(&original)).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // The first row's offset, on the index's 4 to 6 bytes after its 16-byte header.
+    let size = u32_at(&tablx, 12) as usize;
+    let mut first = [0u8; 8];
+    first[..size].copy_from_slice(&tablx[16..16 + size]);
+    let first = u64::from_le_bytes(first) as usize;
+    let fields_at = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+    let patched = |table_bytes: Vec<u8>, tablx_bytes: Vec<u8>, name: &str| -> String {
+        let gdb = dir.join(format!("{name}.gdb"));
+        std::fs::create_dir(&gdb).unwrap();
+        for entry in std::fs::read_dir(&original).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, gdb.join(path.file_name().unwrap())).unwrap();
+        }
+        std::fs::write(table(&gdb), table_bytes).unwrap();
+        std::fs::write(index(&gdb), tablx_bytes).unwrap();
+        let lots = PathBuf::from(format!("{}:Lots", gdb.display()));
+        read_layer(&lots, &ReadOptions::default()).map(|_| ()).unwrap_err().to_string()
+    };
+    let with = |at: usize, new: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + new.len()].copy_from_slice(new);
+        b
+    };
+    let refused = |name: &str, table_bytes: Vec<u8>, tablx_bytes: Vec<u8>, wanted: &[&str]| {
+        let err = patched(table_bytes, tablx_bytes, name);
+        for w in wanted {
+            assert!(err.contains(w), "{name}: {w:?} not in {err}");
+        }
+    };
+    let version4 = with(0, &4u32.to_le_bytes());
+    refused("version4", version4, tablx.clone(), &["a00000009.gdbtable", "64-bit object ids", "Export"]);
+    let rows = with(4, &1_000_000u32.to_le_bytes());
+    refused("rows", rows, tablx.clone(), &["a00000009.gdbtable", "1000000 rows declared in a file of"]);
+    let count = with(4, &2u32.to_le_bytes());
+    refused("count", count, tablx.clone(), &["declares 2 rows but its index", "lists 3"]);
+    let fields = with(fields_at + 12, &u16::MAX.to_le_bytes());
+    refused("fields", fields, tablx.clone(), &["65535 fields declared in"]);
+    let row = with(first, &0x7fff_ffffu32.to_le_bytes());
+    refused(
+        "row",
+        row,
+        tablx.clone(),
+        &["the row of object id 1", "has 2147483647 bytes, beyond the file's"],
+    );
+    let mut blocks = tablx.clone();
+    blocks[4..8].copy_from_slice(&3_000_000u32.to_le_bytes());
+    refused(
+        "blocks",
+        bytes.clone(),
+        blocks,
+        &["a00000009.gdbtablx", "3000000 blocks of offsets declared in"],
+    );
+    // A table ArcGIS compressed keeps its rows in a .cdf file.
+    std::fs::write(original.join("a00000009.cdf"), b"compressed").unwrap();
+    let err = read_layer(&original, &ReadOptions::default()).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("feature class 'Lots' is compressed") && err.contains("Export Features"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

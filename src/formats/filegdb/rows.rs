@@ -32,8 +32,13 @@ pub(super) struct Row {
 /// of `len` bytes; `header` says how many there must be.
 pub(super) fn live_rows(tablx: &Path, table: &Path, header: &Header, len: u64) -> Result<Vec<Row>> {
     let bytes = std::fs::read(tablx).map_err(|e| Error::io(tablx, e))?;
-    let rows = index_rows(&bytes, len)
-        .map_err(|what| Error::format(tablx, format!("{what}: the table's index is damaged; {EXPORT}")))?;
+    let rows = index_rows(&bytes, len).map_err(|what| {
+        let table = table.display();
+        Error::format(
+            tablx,
+            format!("{what}: the index of {table} is damaged, or the table cut short; {EXPORT}"),
+        )
+    })?;
     if rows.len() as u64 != header.rows {
         return Err(Error::format(
             table,
