@@ -9,6 +9,7 @@ use std::process::Command;
 
 use geo::{Area, CoordsIter, Geometry};
 use lakeshore::crs::layer::Value;
+use lakeshore::formats::blocks::LayerBlocks;
 use lakeshore::formats::{read_layer, ReadOptions};
 
 use crate::common;
@@ -66,40 +67,15 @@ pub(crate) fn written_by_gdal(test: &str) -> Option<PathBuf> {
     Some(dir)
 }
 
-fn schedule(parcels: Option<&Path>, out: &Path) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
-    command.current_dir(root).args([
-        "schedule",
-        "--config",
-        "data/sample/county.toml",
-        "--as-of",
-        "2027-01-15",
-    ]);
-    if let Some(parcels) = parcels {
-        command.arg("--parcels").arg(parcels);
-    }
-    let output = command.args(["--format", "csv", "--out"]).arg(out).output().unwrap();
-    // Every record of the sample is good, in whatever format: a clean run.
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}: {}",
-        out.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    std::fs::read_to_string(out.join("schedule.csv")).unwrap()
-}
-
 #[test]
 fn a_file_geodatabase_gdal_writes_schedules_as_the_sample_shapefile() {
     let Some(dir) = written_by_gdal("filegdb-sample") else { return };
-    let sample = schedule(None, &dir.join("sample"));
+    let sample = common::sample_schedule(None, &dir.join("sample"));
     // Named, in another case than the catalog's, and alone (the folder holds one feature class).
     for (name, parcels) in
         [("named", "county.gdb:Parcels"), ("case", "county.gdb:PARCELS"), ("alone", "county.gdb")]
     {
-        let written = schedule(Some(&dir.join(parcels)), &dir.join(name));
+        let written = common::sample_schedule(Some(&dir.join(parcels)), &dir.join(name));
         assert!(written == sample, "{parcels}: schedule.csv differs:\n{sample}\n---\n{written}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -139,6 +115,19 @@ fn deleted_rows_holes_curves_dates_and_accents_read_as_written() {
         assert!(near((c.x - 10.0).hypot(c.y), 10.0), "{c:?} is off the circle");
     }
     assert!((round.unsigned_area() - 314.143).abs() < 0.01, "{}", round.unsigned_area());
+
+    // In blocks: the scan of a column, and records by number, as the whole read gives them.
+    let mut blocks = LayerBlocks::open(&dir.join("features.gdb:Lots"), &ReadOptions::default()).unwrap();
+    assert_eq!(blocks.len(), 3);
+    let mut scanned = Vec::new();
+    blocks.scan(&[1], &mut |record, values| scanned.push((record, values))).unwrap();
+    let numbers = |n: f64| vec![Value::Number(n)];
+    assert_eq!(scanned, [(1, numbers(1.0)), (2, numbers(3.0)), (3, numbers(4.0))]);
+    assert!(blocks.reads_any_records());
+    let (some, found) = blocks.read_records(&[1, 3]).unwrap();
+    assert!(found.is_empty(), "{found:?}");
+    let whole = [&layer.features[0], &layer.features[2]];
+    assert_eq!(format!("{some:?}"), format!("{whole:?}"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

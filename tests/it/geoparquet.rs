@@ -198,23 +198,8 @@ fn geoparquet_as_geopandas_and_duckdb_write_it_schedules_as_the_sample() {
         .output()
         .unwrap();
     assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
-    let schedule = |parcels: Option<&Path>, out: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
-        command.current_dir(root).args([
-            "schedule",
-            "--config",
-            "data/sample/county.toml",
-            "--as-of",
-            "2027-01-15",
-        ]);
-        if let Some(parcels) = parcels {
-            command.arg("--parcels").arg(parcels);
-        }
-        let output = command.args(["--format", "csv", "--out"]).arg(dir.join(out)).output().unwrap();
-        // Every record of the sample is good, in whatever file: a clean run.
-        assert_eq!(output.status.code(), Some(0), "{out}: {}", String::from_utf8_lossy(&output.stderr));
-        std::fs::read_to_string(dir.join(out).join("schedule.csv")).unwrap()
-    };
+    let schedule =
+        |parcels: Option<&Path>, out: &str| crate::common::sample_schedule(parcels, &dir.join(out));
     let sample = schedule(None, "sample");
     for name in ["geopandas", "geopandas-4326", "duckdb"] {
         let parquet = dir.join(format!("{name}.parquet"));
