@@ -44,7 +44,6 @@ pub(super) fn decode(blob: &[u8], grid: &Grid, tolerance: f64) -> Cut<Shape> {
     let mut c = Cursor::new(blob);
     let code = c.varuint()?;
     let base = code & 0xff;
-    let general = (50..=54).contains(&base);
     let (kind, z, m) = match base {
         0 => return Ok(Shape { geometry: None, orphans: Vec::new() }),
         1 | 21 | 52 => (Kind::Point, false, base == 21),
@@ -58,8 +57,8 @@ pub(super) fn decode(blob: &[u8], grid: &Grid, tolerance: f64) -> Cut<Shape> {
         31 | 32 | 54 => return Err("a multipatch (a 3-D surface), not a map shape".into()),
         _ => return Err(format!("an unknown shape type ({base})")),
     };
-    let z = z || (general && code & Z_FLAG != 0);
-    let m = m || (general && code & M_FLAG != 0);
+    let z = z || code & Z_FLAG != 0;
+    let m = m || code & M_FLAG != 0;
     let at = |n: i64, origin: f64| n as f64 / grid.xy_scale + origin;
     if kind == Kind::Point {
         let (x, y) = (c.varuint()?, c.varuint()?);

@@ -167,3 +167,19 @@ fn counts_beyond_the_blob_are_errors_not_allocations() {
     // A multipatch is not a map shape.
     assert!(shape::decode(&[32, 0], &grid(), 0.1).err().unwrap().contains("multipatch"));
 }
+
+#[test]
+fn z_and_m_values_are_skipped_to_reach_the_curves() {
+    // The arc of `an_arc_through_a_point_becomes_chords_of_one_degree`, with Z values (two varints) and the
+    // one byte 0x42 that stands for no M values before its curve.
+    let arc = curve(0, 1, &[10.0, 10.0], Some(0x80));
+    let mut after = Vec::new();
+    varint(5000, &mut after);
+    varint(-1000, &mut after);
+    after.push(0x42);
+    after.extend(&arc);
+    let line = blob(CURVED_LINE | 0x8000_0000 | 0x4000_0000, &[vec![(0, 0), (20_000, 0)]], &after, 1);
+    let points = coords(&shape::decode(&line, &grid(), 0.1).unwrap().geometry.unwrap());
+    assert_eq!(points.len(), 181);
+    assert!((points[90].y - 10.0).abs() < 1e-9, "{:?}", points[90]);
+}
