@@ -84,6 +84,8 @@ fn a_file_geodatabase_gdal_writes_schedules_as_the_sample_shapefile() {
 #[test]
 fn deleted_rows_holes_curves_dates_and_accents_read_as_written() {
     let Some(dir) = written_by_gdal("filegdb-features") else { return };
+    // The one feature class GDB_Items registers; the system tables are not listed.
+    assert_eq!(lakeshore::formats::filegdb::layer_names(&dir.join("features.gdb")).unwrap(), ["Lots"]);
     let (layer, problems) = read_layer(&dir.join("features.gdb:Lots"), &ReadOptions::default()).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(layer.crs.epsg(), Some(2261));

@@ -4,7 +4,8 @@
 //!
 //! - **The catalog.** `a00000001.gdbtable` (`GDB_SystemCatalog`) lists every table by name; the table of
 //!   object id `n` is the file `a{n:08x}.gdbtable` with its index `.gdbtablx`. The feature classes are the
-//!   tables with a geometry field, the system tables (`GDB_…`) left out ([`layer_names`]).
+//!   tables `GDB_Items` registers as such (in an ArcGIS 9 geodatabase, without it, the tables with a geometry
+//!   field but the system ones, `GDB_…`) ([`layer_names`]).
 //! - **The table** ([`table`]): its header, the fields (all but the object id, the geometry, binary and
 //!   raster columns are the layer's fields) and the geometry field's coordinate grid and CRS, a WKT read as a
 //!   `.prj` is (else `--assume-crs`).
@@ -85,21 +86,57 @@ fn catalog(gdb: &Path) -> Result<Vec<Entry>> {
              wrote it",
         ));
     }
-    let mut table = Table::open(gdb, 1)?;
-    let column = |name: &str| table.header.fields.iter().position(|f| f.name.eq_ignore_ascii_case(name));
-    let (Some(name), format) = (column("Name"), column("FileFormat")) else {
-        return Err(Error::format(&table.path, format!("not a catalog (it has no Name field); {EXPORT}")));
-    };
-    let mut entries = Vec::with_capacity(table.rows.len());
+    let rows = columns(gdb, 1, &["Name", "FileFormat"])?;
+    let entries = rows.into_iter().filter_map(|(id, values)| match &values[..] {
+        [Value::Text(name), format] => {
+            Some(Entry { id, name: name.to_string(), format: format.as_f64().unwrap_or(0.0) })
+        }
+        _ => None,
+    });
+    Ok(entries.collect())
+}
+
+/// The values of the fields `names` (null for a field the table lacks) of every live row of table `id`, with
+/// its object id; a table without the first of them is not the system table wanted.
+fn columns(gdb: &Path, id: u64, names: &[&str]) -> Result<Vec<(u64, Vec<Value>)>> {
+    let mut table = Table::open(gdb, id)?;
+    let fields = &table.header.fields;
+    let at: Vec<Option<usize>> =
+        names.iter().map(|n| fields.iter().position(|f| f.name.eq_ignore_ascii_case(n))).collect();
+    if at[0].is_none() {
+        return Err(Error::format(
+            &table.path,
+            format!("not the system table wanted (no {} field); {EXPORT}", names[0]),
+        ));
+    }
+    let mut out = Vec::with_capacity(table.rows.len());
     for row in table.rows.clone() {
         let bytes = table.file.read(row)?;
         let decoded = rows::decode(&table.header, &bytes)
             .map_err(|what| Error::format(&table.path, format!("object id {}: {what}; {EXPORT}", row.oid)))?;
-        let Value::Text(text) = &decoded.values[name] else { continue };
-        let format = format.and_then(|i| decoded.values[i].as_f64()).unwrap_or(0.0);
-        entries.push(Entry { id: row.oid, name: text.to_string(), format });
+        out.push((
+            row.oid,
+            at.iter().map(|i| i.map_or(Value::Null, |i| decoded.values[i].clone())).collect(),
+        ));
     }
-    Ok(entries)
+    Ok(out)
+}
+
+/// The type of a feature class among the items of `GDB_Items`.
+const FEATURE_CLASS_ITEM: &str = "{70737809-852C-4A03-9E22-2CECEA5B9BFA}";
+
+/// The names (in upper case) of the feature classes `GDB_Items` (table `id`) registers.
+fn registered(gdb: &Path, id: u64) -> Result<std::collections::HashSet<String>> {
+    let items = columns(gdb, id, &["Type", "PhysicalName", "Name"])?;
+    let names = items.into_iter().filter_map(|(_, values)| match &values[..] {
+        [Value::Text(kind), Value::Text(name), _] | [Value::Text(kind), Value::Null, Value::Text(name)]
+            if kind.eq_ignore_ascii_case(FEATURE_CLASS_ITEM) =>
+        {
+            Some(name.to_uppercase())
+        }
+        _ => None,
+    });
+    Ok(names.collect())
 }
 
 /// Whether the catalog entry is a system table.
@@ -123,26 +160,29 @@ fn stored_unreadably(gdb: &Path, entry: &Entry) -> Option<Error> {
     })
 }
 
-/// The feature classes of the catalog: the tables, not system ones, that have a geometry field, or are
-/// stored in a way this reader cannot open (so that naming one says why).
+/// The feature classes of the catalog: the tables `GDB_Items` registers as feature classes (raster and
+/// topology tables that carry a geometry are not), or, in a geodatabase without it (ArcGIS 9), the tables
+/// but the system ones that have a geometry field; and those stored in a way this reader cannot open or
+/// whose header cannot be read, so that naming one says why.
 fn feature_classes(gdb: &Path, entries: Vec<Entry>) -> Result<Vec<Entry>> {
-    let mut out = Vec::new();
-    for entry in entries.into_iter().filter(|e| !system(e)) {
-        if stored_unreadably(gdb, &entry).is_some() {
-            out.push(entry);
-            continue;
-        }
+    let items = entries.iter().find(|e| e.name.eq_ignore_ascii_case("GDB_Items"));
+    let registered = items.and_then(|items| registered(gdb, items.id).ok());
+    let has_geometry = |entry: &Entry| {
         let path = table_file(gdb, entry.id, "gdbtable");
-        if !path.is_file() {
-            continue;
-        }
-        let mut file = TableFile::open(&path)?;
-        let len = file.len();
-        if table::read_header(file.file(), &path, len)?.grid.is_some() {
-            out.push(entry);
-        }
-    }
-    Ok(out)
+        let header = TableFile::open(&path).and_then(|mut file| {
+            let len = file.len();
+            table::read_header(file.file(), &path, len)
+        });
+        path.is_file() && header.map_or(true, |h| h.grid.is_some())
+    };
+    let listed = |entry: &Entry| match &registered {
+        Some(names) => names.contains(&entry.name.to_uppercase()),
+        None => has_geometry(entry),
+    };
+    Ok(entries
+        .into_iter()
+        .filter(|e| !system(e) && (stored_unreadably(gdb, e).is_some() || listed(e)))
+        .collect())
 }
 
 /// The names of the File Geodatabase's feature classes, in the catalog's order (`FILE.gdb:NAME` reads one).

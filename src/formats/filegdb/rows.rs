@@ -216,17 +216,17 @@ fn value<'a>(c: &mut Cursor<'a>, kind: Kind, utf8: bool, geometry: &mut Option<&
         Kind::Int64 => number(c.i64()? as f64),
         Kind::Float32 => number(f64::from(c.f32()?)),
         Kind::Float64 => number(c.f64()?),
-        Kind::Text | Kind::Xml => {
+        Kind::Text => {
             let n = c.length("text")?;
             let bytes = c.take(n)?;
-            let text = if utf8 || kind == Kind::Xml {
+            let text = if utf8 {
                 std::str::from_utf8(bytes).map_err(|_| "text that is not UTF-8".to_string())?.to_string()
             } else {
                 Cursor::new(bytes).utf16(n / 2)?
             };
-            match (kind, text.trim()) {
-                (Kind::Xml, _) | (_, "") => Value::Null,
-                (_, text) => Value::Text(text.into()),
+            match text.trim() {
+                "" => Value::Null,
+                text => Value::Text(text.into()),
             }
         }
         Kind::Geometry => {
@@ -234,7 +234,7 @@ fn value<'a>(c: &mut Cursor<'a>, kind: Kind, utf8: bool, geometry: &mut Option<&
             *geometry = Some(c.take(n)?);
             Value::Null
         }
-        Kind::Binary | Kind::Raster { managed: false } => {
+        Kind::Binary | Kind::Xml | Kind::Raster { managed: false } => {
             let n = c.length("a blob")?;
             c.take(n)?;
             Value::Null
