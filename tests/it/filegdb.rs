@@ -14,8 +14,9 @@ use lakeshore::formats::{read_layer, ReadOptions};
 
 use crate::common;
 
-/// Writes `county.gdb` (the sample's parcels, feature class `Parcels`) and `features.gdb` (feature class
-/// `Lots`: object ids 1 to 4, the second deleted through GDAL's C API, which pyogrio carries) into argv[2].
+/// Writes `county.gdb` (the sample's parcels, feature class `Parcels`; `county-4326.gdb` the same in WGS 84)
+/// and `features.gdb` (feature class `Lots`: object ids 1 to 4, the second deleted through GDAL's C API,
+/// which pyogrio carries) into argv[2].
 pub(crate) const WRITE_GDB: &str = r#"
 import ctypes, glob, os, struct, sys
 import numpy as np
@@ -25,6 +26,8 @@ from shapely import wkt
 parcels, out = sys.argv[1], sys.argv[2]
 frame = geopandas.read_file(parcels)
 pyogrio.write_dataframe(frame, f"{out}/county.gdb", layer="Parcels", driver="OpenFileGDB", promote_to_multi=True)
+pyogrio.write_dataframe(frame.to_crs(4326), f"{out}/county-4326.gdb", layer="Parcels", driver="OpenFileGDB",
+                        promote_to_multi=True)
 
 # CURVEPOLYGON(CIRCULARSTRING(0 0, 10 10, 20 0, 10 -10, 0 0)) as ISO WKB: the circle of radius 10 around (10, 0).
 ring = [(0, 0), (10, 10), (20, 0), (10, -10), (0, 0)]
@@ -71,10 +74,15 @@ pub(crate) fn written_by_gdal(test: &str) -> Option<PathBuf> {
 fn a_file_geodatabase_gdal_writes_schedules_as_the_sample_shapefile() {
     let Some(dir) = written_by_gdal("filegdb-sample") else { return };
     let sample = common::sample_schedule(None, &dir.join("sample"));
-    // Named, in another case than the catalog's, and alone (the folder holds one feature class).
-    for (name, parcels) in
-        [("named", "county.gdb:Parcels"), ("case", "county.gdb:PARCELS"), ("alone", "county.gdb")]
-    {
+    // Named, in another case than the catalog's, alone (the folder holds one feature class), and in longitude
+    // and latitude.
+    let cases = [
+        ("named", "county.gdb:Parcels"),
+        ("case", "county.gdb:PARCELS"),
+        ("alone", "county.gdb"),
+        ("4326", "county-4326.gdb:Parcels"),
+    ];
+    for (name, parcels) in cases {
         let written = common::sample_schedule(Some(&dir.join(parcels)), &dir.join(name));
         assert!(written == sample, "{parcels}: schedule.csv differs:\n{sample}\n---\n{written}");
     }
