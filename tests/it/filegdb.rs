@@ -1,8 +1,8 @@
 //! Esri File Geodatabases as GDAL writes them (its OpenFileGDB driver, through pyogrio in the writers' venv
 //! `tests/writers/venv.sh` makes), written at test time: the sample's parcels as `county.gdb`, scheduled as
 //! the shapefile is; a feature class with a deleted row, a multipart polygon with a hole, a true curve, a
-//! date and a non-ASCII text, read with expectations computed by hand; and `init` finding the parcels in a
-//! `.gdb`.
+//! date and a non-ASCII text, read with expectations computed by hand; and `init` finding a whole county in
+//! a `.gdb`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,7 +14,8 @@ use lakeshore::formats::{read_layer, ReadOptions};
 
 use crate::common;
 
-/// Writes `county.gdb` (the sample's parcels, feature class `Parcels`; `county-4326.gdb` the same in WGS 84)
+/// Writes `county.gdb` (the sample's parcels, feature class `Parcels`; `county-4326.gdb` the same in WGS 84),
+/// `whole.gdb` (every layer of the sample but the watercourses, each a feature class named like its file)
 /// and `features.gdb` (feature class `Lots`: object ids 1 to 4, the second deleted through GDAL's C API,
 /// which pyogrio carries) into argv[2].
 pub(crate) const WRITE_GDB: &str = r#"
@@ -28,6 +29,12 @@ frame = geopandas.read_file(parcels)
 pyogrio.write_dataframe(frame, f"{out}/county.gdb", layer="Parcels", driver="OpenFileGDB", promote_to_multi=True)
 pyogrio.write_dataframe(frame.to_crs(4326), f"{out}/county-4326.gdb", layer="Parcels", driver="OpenFileGDB",
                         promote_to_multi=True)
+# Every layer of the sample but the watercourses (lines and polygons, which a feature class cannot mix).
+for name in ["parcels.shp", "shoreline.geojson", "watershed.shp", "floodplain.shp", "towns.geojson",
+             "systems.geojson", "sewered.geojson", "county.geojson"]:
+    layer = geopandas.read_file(f"{parcels.rsplit('/', 1)[0]}/{name}")
+    pyogrio.write_dataframe(layer, f"{out}/whole.gdb", layer=name.split(".")[0].title(), driver="OpenFileGDB",
+                            promote_to_multi=True)
 
 # CURVEPOLYGON(CIRCULARSTRING(0 0, 10 10, 20 0, 10 -10, 0 0)) as ISO WKB: the circle of radius 10 around (10, 0).
 ring = [(0, 0), (10, 10), (20, 0), (10, -10), (0, 0)]
@@ -141,19 +148,47 @@ fn deleted_rows_holes_curves_dates_and_accents_read_as_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `init` finds every layer of a county in one File Geodatabase, and the config it writes schedules the
+/// county as the sample's own config does.
 #[test]
-fn init_finds_the_parcels_in_a_file_geodatabase() {
+fn init_finds_a_county_in_a_file_geodatabase_and_it_schedules_as_the_sample() {
     let Some(dir) = written_by_gdal("filegdb-init") else { return };
     let county = dir.join("county");
     std::fs::create_dir(&county).unwrap();
-    std::fs::rename(dir.join("county.gdb"), county.join("county.gdb")).unwrap();
+    std::fs::rename(dir.join("whole.gdb"), county.join("county.gdb")).unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
-    std::fs::copy(sample.join("shoreline.geojson"), county.join("shoreline.geojson")).unwrap();
+    for name in
+        ["watercourses.geojson", "history.csv", "events.csv", "pump_outs.csv", "samples.csv", "pipes.csv"]
+    {
+        std::fs::copy(sample.join(name), county.join(name)).unwrap();
+    }
     let run = Command::new(env!("CARGO_BIN_EXE_lakeshore")).arg("init").arg(&county).output().unwrap();
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     let config = std::fs::read_to_string(county.join("county.toml")).unwrap();
-    assert!(config.contains("parcels = \"county.gdb:Parcels\""), "{config}");
+    for (role, layer) in [
+        ("parcels", "Parcels"),
+        ("shoreline", "Shoreline"),
+        ("watershed", "Watershed"),
+        ("floodplain", "Floodplain"),
+        ("towns", "Towns"),
+        ("systems", "Systems"),
+        ("sewered", "Sewered"),
+        ("county", "County"),
+    ] {
+        assert!(config.contains(&format!("{role} = \"county.gdb:{layer}\"")), "{role}: {config}");
+    }
     assert!(config.contains("crs = \"EPSG:2261\""), "{config}");
+    let schedule = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["schedule", "--config"])
+        .arg(county.join("county.toml"))
+        .args(["--as-of", "2027-01-15", "--format", "csv", "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(schedule.status.code(), Some(0), "{}", String::from_utf8_lossy(&schedule.stderr));
+    let written = std::fs::read_to_string(dir.join("out/schedule.csv")).unwrap();
+    let sample = common::sample_schedule(None, &dir.join("sample"));
+    assert!(written == sample, "schedule.csv differs:\n{sample}\n---\n{written}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
