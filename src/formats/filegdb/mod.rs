@@ -2,10 +2,10 @@
 //! `FILE.gdb` alone when the folder holds one feature class. Read natively, after the published description
 //! of the format (GDAL's OpenFileGDB notes, "FGDB Spec"): no Esri or GDAL library.
 //!
-//! - **The catalog.** `a00000001.gdbtable` (`GDB_SystemCatalog`) lists every table by name; the table of
-//!   object id `n` is the file `a{n:08x}.gdbtable` with its index `.gdbtablx`. The feature classes are the
-//!   tables `GDB_Items` registers as such (in an ArcGIS 9 geodatabase, without it, the tables with a geometry
-//!   field but the system ones, `GDB_…`) ([`layer_names`]).
+//! - **The catalog** ([`catalog`]): `a00000001.gdbtable` (`GDB_SystemCatalog`) lists every table by name;
+//!   the table of object id `n` is the file `a{n:08x}.gdbtable` with its index `.gdbtablx`. The feature
+//!   classes are the tables `GDB_Items` registers as such (in an ArcGIS 9 geodatabase, without it, the tables
+//!   with a geometry field but the system ones, `GDB_…`) ([`layer_names`]).
 //! - **The table** ([`table`]): its header, the fields (all but the object id, the geometry, binary and
 //!   raster columns are the layer's fields) and the geometry field's coordinate grid and CRS, a WKT read as a
 //!   `.prj` is (else `--assume-crs`).
@@ -22,6 +22,7 @@
 //! against the file that holds it before anything is allocated for it: a damaged table stops the run naming
 //! its file, never a huge allocation.
 
+mod catalog;
 mod cursor;
 mod curves;
 mod rows;
@@ -30,8 +31,11 @@ mod table;
 
 use std::path::{Path, PathBuf};
 
-use self::rows::{Row, TableFile};
-use self::table::{Header, Kind, EXPORT};
+use self::catalog::{choose, Table};
+use self::rows::TableFile;
+use self::table::{Header, Kind};
+
+pub use self::catalog::layer_names;
 use super::blocks::{BlockReader, LayerBlocks};
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
@@ -43,191 +47,6 @@ const FIX_BLOB: &str = "repair the geometry in ArcGIS (Repair Geometry) or redra
 /// Whether `path` is a File Geodatabase: a folder whose name ends in `.gdb`.
 pub fn is_geodatabase(path: &Path) -> bool {
     path.is_dir() && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gdb"))
-}
-
-/// A table of the catalog: its object id (which names its files), its name and its storage format (0 for
-/// the plain tables this reader reads).
-struct Entry {
-    id: u64,
-    name: String,
-    format: f64,
-}
-
-/// The file of table `id` of `gdb` with extension `ext`: `a00000009.gdbtable`.
-fn table_file(gdb: &Path, id: u64, ext: &str) -> PathBuf {
-    gdb.join(format!("a{id:08x}.{ext}"))
-}
-
-/// A table's header and live rows, and its file open to read them.
-struct Table {
-    path: PathBuf,
-    header: Header,
-    rows: Vec<Row>,
-    file: TableFile,
-}
-
-impl Table {
-    fn open(gdb: &Path, id: u64) -> Result<Table> {
-        let path = table_file(gdb, id, "gdbtable");
-        let mut file = TableFile::open(&path)?;
-        let len = file.len();
-        let header = table::read_header(file.file(), &path, len)?;
-        let rows = rows::live_rows(&table_file(gdb, id, "gdbtablx"), &path, &header, file.len())?;
-        Ok(Table { path, header, rows, file })
-    }
-}
-
-/// The catalog of `gdb`: every table it lists.
-fn catalog(gdb: &Path) -> Result<Vec<Entry>> {
-    if !table_file(gdb, 1, "gdbtable").is_file() {
-        return Err(Error::format(
-            gdb,
-            "not a File Geodatabase: its catalog a00000001.gdbtable is missing; give the .gdb folder as ArcGIS \
-             wrote it",
-        ));
-    }
-    let rows = columns(gdb, 1, &["Name", "FileFormat"])?;
-    let entries = rows.into_iter().filter_map(|(id, values)| match &values[..] {
-        [Value::Text(name), format] => {
-            Some(Entry { id, name: name.to_string(), format: format.as_f64().unwrap_or(0.0) })
-        }
-        _ => None,
-    });
-    Ok(entries.collect())
-}
-
-/// The values of the fields `names` (null for a field the table lacks) of every live row of table `id`, with
-/// its object id; a table without the first of them is not the system table wanted.
-fn columns(gdb: &Path, id: u64, names: &[&str]) -> Result<Vec<(u64, Vec<Value>)>> {
-    let mut table = Table::open(gdb, id)?;
-    let fields = &table.header.fields;
-    let at: Vec<Option<usize>> =
-        names.iter().map(|n| fields.iter().position(|f| f.name.eq_ignore_ascii_case(n))).collect();
-    if at[0].is_none() {
-        return Err(Error::format(
-            &table.path,
-            format!("not the system table wanted (no {} field); {EXPORT}", names[0]),
-        ));
-    }
-    let mut out = Vec::with_capacity(table.rows.len());
-    for row in table.rows.clone() {
-        let bytes = table.file.read(row)?;
-        let decoded = rows::decode(&table.header, &bytes)
-            .map_err(|what| Error::format(&table.path, format!("object id {}: {what}; {EXPORT}", row.oid)))?;
-        out.push((
-            row.oid,
-            at.iter().map(|i| i.map_or(Value::Null, |i| decoded.values[i].clone())).collect(),
-        ));
-    }
-    Ok(out)
-}
-
-/// The type of a feature class among the items of `GDB_Items`.
-const FEATURE_CLASS_ITEM: &str = "{70737809-852C-4A03-9E22-2CECEA5B9BFA}";
-
-/// The names (in upper case) of the feature classes `GDB_Items` (table `id`) registers.
-fn registered(gdb: &Path, id: u64) -> Result<std::collections::HashSet<String>> {
-    let items = columns(gdb, id, &["Type", "PhysicalName", "Name"])?;
-    let names = items.into_iter().filter_map(|(_, values)| match &values[..] {
-        [Value::Text(kind), Value::Text(name), _] | [Value::Text(kind), Value::Null, Value::Text(name)]
-            if kind.eq_ignore_ascii_case(FEATURE_CLASS_ITEM) =>
-        {
-            Some(name.to_uppercase())
-        }
-        _ => None,
-    });
-    Ok(names.collect())
-}
-
-/// Whether the catalog entry is a system table.
-fn system(entry: &Entry) -> bool {
-    entry.name.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("GDB_"))
-}
-
-/// Why the table of `entry` cannot be read as it is stored, if it cannot: compressed (CDF).
-fn stored_unreadably(gdb: &Path, entry: &Entry) -> Option<Error> {
-    let cdf = table_file(gdb, entry.id, "cdf");
-    (entry.format != 0.0 || cdf.is_file()).then(|| {
-        Error::format(
-            gdb,
-            format!(
-                "feature class '{}' is compressed (ArcGIS's Compressed Data Format, {}), which lakeshore does \
-                 not read: uncompress it in ArcGIS (\"Uncompress File Geodatabase Data\") or {EXPORT}",
-                entry.name,
-                cdf.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-            ),
-        )
-    })
-}
-
-/// The feature classes of the catalog: the tables `GDB_Items` registers as feature classes (raster and
-/// topology tables that carry a geometry are not), or, in a geodatabase without it (ArcGIS 9), the tables
-/// but the system ones that have a geometry field; and those stored in a way this reader cannot open or
-/// whose header cannot be read, so that naming one says why.
-fn feature_classes(gdb: &Path, entries: Vec<Entry>) -> Result<Vec<Entry>> {
-    let items = entries.iter().find(|e| e.name.eq_ignore_ascii_case("GDB_Items"));
-    let registered = items.and_then(|items| registered(gdb, items.id).ok());
-    let has_geometry = |entry: &Entry| {
-        let path = table_file(gdb, entry.id, "gdbtable");
-        let header = TableFile::open(&path).and_then(|mut file| {
-            let len = file.len();
-            table::read_header(file.file(), &path, len)
-        });
-        path.is_file() && header.map_or(true, |h| h.grid.is_some())
-    };
-    let listed = |entry: &Entry| match &registered {
-        Some(names) => names.contains(&entry.name.to_uppercase()),
-        None => has_geometry(entry),
-    };
-    Ok(entries
-        .into_iter()
-        .filter(|e| !system(e) && (stored_unreadably(gdb, e).is_some() || listed(e)))
-        .collect())
-}
-
-/// The names of the File Geodatabase's feature classes, in the catalog's order (`FILE.gdb:NAME` reads one).
-pub fn layer_names(gdb: &Path) -> Result<Vec<String>> {
-    Ok(feature_classes(gdb, catalog(gdb)?)?.into_iter().map(|e| e.name).collect())
-}
-
-/// The feature class `wanted` names (without regard to case), or the only one.
-fn choose(gdb: &Path, wanted: Option<&str>) -> Result<Entry> {
-    let entries = catalog(gdb)?;
-    let entry = match wanted {
-        Some(name) => {
-            let found = entries.into_iter().find(|e| e.name.eq_ignore_ascii_case(name));
-            match found {
-                Some(entry) => entry,
-                None => {
-                    let names = layer_names(gdb)?.join(", ");
-                    return Err(Error::format(
-                        gdb,
-                        format!(
-                            "no feature class '{name}' (feature classes: {names}); name one as FILE.gdb:NAME"
-                        ),
-                    ));
-                }
-            }
-        }
-        None => {
-            let mut found = feature_classes(gdb, entries)?;
-            match found.len() {
-                1 => found.remove(0),
-                0 => return Err(Error::format(gdb, "holds no feature class")),
-                n => {
-                    let names = found.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ");
-                    return Err(Error::format(
-                        gdb,
-                        format!("holds {n} feature classes ({names}); name the one to read as FILE.gdb:NAME"),
-                    ));
-                }
-            }
-        }
-    };
-    match stored_unreadably(gdb, &entry) {
-        Some(err) => Err(err),
-        None => Ok(entry),
-    }
 }
 
 /// A feature class opened for reading: its table, its CRS, the kept fields and the tolerance its curves are
