@@ -2,18 +2,18 @@
 //! `FILE.gdb` alone when the folder holds one feature class. Read natively, after the published description
 //! of the format (GDAL's OpenFileGDB notes, "FGDB Spec"): no Esri or GDAL library.
 //!
-//! - **The catalog** ([`catalog`]): `a00000001.gdbtable` (`GDB_SystemCatalog`) lists every table by name;
+//! - **The catalog** (`catalog`): `a00000001.gdbtable` (`GDB_SystemCatalog`) lists every table by name;
 //!   the table of object id `n` is the file `a{n:08x}.gdbtable` with its index `.gdbtablx`. The feature
 //!   classes are the tables `GDB_Items` registers as such (in an ArcGIS 9 geodatabase, without it, the tables
 //!   with a geometry field but the system ones, `GDB_…`) ([`layer_names`]).
-//! - **The table** ([`table`]): its header, the fields (all but the object id, the geometry, binary and
+//! - **The table** (`table`): its header, the fields (all but the object id, the geometry, binary and
 //!   raster columns are the layer's fields) and the geometry field's coordinate grid and CRS, a WKT read as a
 //!   `.prj` is (else `--assume-crs`).
-//! - **The rows** ([`rows`]): every live row, in object-id order, numbered from 1 by its place in the layer,
+//! - **The rows** (`rows`): every live row, in object-id order, numbered from 1 by its place in the layer,
 //!   its object id shown beside that number in problems (as a GeoPackage's `fid`); deleted rows are skipped
 //!   and the count of live rows must be the one the table declares. Text, numbers, dates (ISO 8601), GUIDs.
-//! - **The geometry** ([`shape`]): points, multipoints, lines and polygons with holes, multipart, Z and M
-//!   ignored; true curves densified ([`curves`] states the tolerance). A row whose geometry cannot be used
+//! - **The geometry** (`shape`): points, multipoints, lines and polygons with holes, multipart, Z and M
+//!   ignored; true curves densified (`curves` states the tolerance). A row whose geometry cannot be used
 //!   keeps its attributes, as every reader's does.
 //!
 //! What cannot be read is refused, naming the table and the export that fixes it: a table compressed in
