@@ -90,3 +90,38 @@ scratch.rmdir()
 square = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 0.0)]
 put("gpkg", "blob-le", gpkg_blob([square]))
 put("gpkg", "blob-be-no-envelope", gpkg_blob([square], envelope=False, big=True))
+
+
+# The gdb target: File Geodatabases as GDAL writes them, through the writers' Python (tests/writers/venv.sh).
+WRITE_GDB = """
+import struct, sys
+import numpy as np, geopandas, pyogrio, pyogrio.raw
+parcels, out = sys.argv[1], sys.argv[2]
+frame = geopandas.read_file(parcels)
+pyogrio.write_dataframe(frame, f"{out}/parcels.gdb", layer="Parcels", driver="OpenFileGDB", promote_to_multi=True)
+ring = [(0, 0), (10, 10), (20, 0), (10, -10), (0, 0)]
+circle = struct.pack("<BII", 1, 10, 1) + struct.pack("<BII", 1, 8, len(ring)) + b"".join(struct.pack("<2d", *p) for p in ring)
+pyogrio.raw.write(f"{out}/curve.gdb", np.array([circle], dtype=object), [np.array(["Round lot"], dtype=object)],
+                  fields=["NAME"], geometry_type="MultiPolygon", crs="EPSG:2261", driver="OpenFileGDB", layer="Lots")
+"""
+
+
+def gdb_seeds():
+    import os
+    import subprocess
+    import tempfile
+
+    venv = pathlib.Path.home() / ".cache/lakeshore-writers-venv/bin/python"
+    python = os.environ.get("LAKESHORE_WRITERS_PYTHON") or str(venv)
+    with tempfile.TemporaryDirectory() as out:
+        run = subprocess.run([python, "-c", WRITE_GDB, str(sample / "parcels.shp"), out], capture_output=True)
+        if run.returncode != 0:
+            print(f"gdb: no corpus ({python} cannot write File Geodatabases with GDAL)")
+            return
+        for gdb in pathlib.Path(out).glob("*.gdb"):
+            files = [gdb / name for name in ("a00000001.gdbtable", "a00000001.gdbtablx", "a00000009.gdbtablx")]
+            data = b"".join(struct.pack("<H", len(f.read_bytes())) + f.read_bytes() for f in files)
+            put("gdb", gdb.stem, data + (gdb / "a00000009.gdbtable").read_bytes())
+
+
+gdb_seeds()

@@ -6,8 +6,9 @@
 //! `.dbf`, without touching the shapes. GeoJSON is read block by block too: opening checks the whole
 //! document as a whole read does (so it fails where and as a whole read fails) and learns its fields, its
 //! number of features and its CRS, wherever the `crs` member stands; [`LayerBlocks::scan`] reads the chosen
-//! properties and passes over the geometries; each block is parsed on every core. GeoPackages and GeoParquet
-//! are read whole on opening and handed out in blocks from memory.
+//! properties and passes over the geometries; each block is parsed on every core. A File Geodatabase's rows
+//! are read a block at a time, or by record number, at the offsets its index gives. GeoPackages and
+//! GeoParquet are read whole on opening and handed out in blocks from memory.
 
 use std::path::{Path, PathBuf};
 

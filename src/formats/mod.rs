@@ -8,7 +8,8 @@
 //! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
 //!   on every core;
 //! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
-//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column;
+//! - `filegdb`: one feature class of an Esri File Geodatabase, `FILE.gdb:NAME` (or `FILE.gdb` holding one).
 //!
 //! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
@@ -22,6 +23,7 @@ mod shapefile;
 pub mod blocks;
 pub mod csv;
 pub mod dem;
+pub mod filegdb;
 pub mod gpkg;
 pub mod sheet;
 pub mod wkb;
@@ -49,7 +51,8 @@ pub struct ReadOptions {
 /// The attribute field names of the layer at `path`, without reading its records.
 ///
 /// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature; for a
-/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
+/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key); for a File
+/// Geodatabase feature class, its fields but the object id, the geometry, binary and raster ones.
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
     let (file, member) = split_member(path);
     let reader = reader_for(&file)?;
@@ -86,8 +89,8 @@ pub fn with_field_names<T>(path: &Path, detect: impl Fn(&[String]) -> Result<T>)
     }
 }
 
-/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
-/// format by extension.
+/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]`, `.parquet` or `.gdb[:NAME]`),
+/// choosing the format by extension.
 ///
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
@@ -126,8 +129,8 @@ trait LayerReader: Sync {
 }
 
 /// The reader of each layer format.
-const READERS: [&dyn LayerReader; 4] =
-    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet];
+const READERS: [&dyn LayerReader; 5] =
+    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet, &filegdb::FileGdb];
 
 /// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
 /// extension.
@@ -138,13 +141,14 @@ fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
         Error::format(
             file,
             "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
-             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
+             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER), GeoParquet (.parquet) or a File Geodatabase \
+             feature class (FILE.gdb or FILE.gdb:NAME)",
         )
     })
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
-const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+const CONTAINERS: [&str; 8] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite", "gdb"];
 
 /// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
 /// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
@@ -161,7 +165,7 @@ const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sq
 /// ```
 pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     let whole = (path.to_path_buf(), None);
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return whole;
     }
     let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
@@ -190,9 +194,10 @@ pub fn same_layer(a: &Path, b: &Path) -> bool {
     source(a) == source(b)
 }
 
-/// A missing layer file is named as such, before any of its siblings are looked for.
+/// A missing layer file (or File Geodatabase folder) is named as such, before any of its siblings are looked
+/// for.
 pub fn require_file(path: &Path) -> Result<()> {
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return Ok(());
     }
     let what = if path.exists() { "is not a file" } else { "not found" };
@@ -362,6 +367,11 @@ mod tests {
         assert_eq!(first("lakes.json").unwrap(), "geojson");
         assert_eq!(first("county.GPKG").unwrap(), "gpkg");
         assert_eq!(first("county.sqlite").unwrap(), "gpkg");
+        assert_eq!(first("county.GDB").unwrap(), "gdb");
+        assert_eq!(
+            split_member(Path::new("/nonexistent/county.gdb:Parcels")),
+            (PathBuf::from("/nonexistent/county.gdb"), Some("Parcels".to_string()))
+        );
         assert_eq!(first("parcels.parquet").unwrap(), "parquet");
         assert_eq!(first("parcels.geoparquet").unwrap(), "parquet");
         let err = first("parcels.kml").unwrap_err();

@@ -8,6 +8,7 @@ mod common;
 mod config_mistakes;
 mod crs_backends;
 mod dem;
+mod filegdb;
 mod first_run;
 mod floors;
 mod geoparquet;

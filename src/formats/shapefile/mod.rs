@@ -15,7 +15,7 @@
 //!   only the kept fields are decoded, at fixed offsets.
 
 mod dbf;
-mod rings;
+pub(super) mod rings;
 mod shp;
 
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@ use geo::{Coord, Geometry, LineString, MultiPolygon, Polygon};
 /// Builds polygons from a record's rings: each hole (counter-clockwise ring) goes to the smallest outer
 /// (clockwise) ring containing it; a hole inside no outer ring is reversed into a polygon of its own and its
 /// 1-based ring number returned. One polygon gives a `Polygon`, any other number a `MultiPolygon`.
-pub(super) fn assemble_rings(rings: Vec<Vec<Coord<f64>>>) -> (Geometry<f64>, Vec<usize>) {
+pub(in crate::formats) fn assemble_rings(rings: Vec<Vec<Coord<f64>>>) -> (Geometry<f64>, Vec<usize>) {
     let mut outers = Vec::with_capacity(rings.len());
     let mut holes = Vec::new();
     for (i, ring) in rings.into_iter().enumerate() {

@@ -12,7 +12,7 @@ use super::contents::date_column;
 use super::{Found, Shape, Survey, Table};
 use crate::crs::{Crs, CrsDef, Reprojector};
 use crate::formats::csv::{CsvReader, Record};
-use crate::formats::{field_names, gpkg, read_layer, sheet, ReadOptions};
+use crate::formats::{field_names, filegdb, gpkg, read_layer, sheet, ReadOptions};
 use crate::model::error::{Error, Result};
 use crate::records::columns::SAMPLE_ROWS;
 
@@ -29,7 +29,7 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
             "shp" | "geojson" | "json" | "parquet" | "geoparquet" => {
                 look_at_layer(&path, stem).map(|f| vec![f])
             }
-            "gpkg" => match gpkg::layer_names(&path) {
+            "gpkg" | "gdb" => match container_layers(&ext, &path) {
                 // A layer is told by its own name: the file's ("county.gpkg") names every layer in it. A layer
                 // that cannot be read leaves the others usable.
                 Ok(names) => {
@@ -47,14 +47,6 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
             "csv" => look_at_table(&path, stem).map(|f| vec![f]),
             "tif" | "tiff" | "asc" => look_at_dem(&path, stem).map(|f| vec![f]),
             "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => look_at_workbook(&path, &stem),
-            "gdb" => {
-                survey.undecided.push(format!(
-                    "{} was not looked into (a File Geodatabase cannot be read); export its layers to a \
-                     GeoPackage or shapefiles",
-                    super::name(&path)
-                ));
-                continue;
-            }
             _ => continue,
         };
         match looked {
@@ -63,6 +55,14 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The layers of a GeoPackage (`gpkg`) or the feature classes of a File Geodatabase (`gdb`).
+fn container_layers(ext: &str, path: &Path) -> Result<Vec<String>> {
+    match ext {
+        "gdb" => filegdb::layer_names(path),
+        _ => gpkg::layer_names(path),
+    }
 }
 
 /// Opens the elevation raster at `path` (its header alone): a DEM for the mean-high-water line.
@@ -97,7 +97,7 @@ fn first_values(path: &Path) -> Result<Vec<(String, Vec<String>)>> {
         .collect())
 }
 
-/// `FILE.gpkg:LAYER` (or `FILE.xlsx:SHEET`).
+/// `FILE.gpkg:LAYER` (or `FILE.gdb:NAME`, `FILE.xlsx:SHEET`).
 fn member(file: &Path, name: &str) -> PathBuf {
     let mut text = file.as_os_str().to_owned();
     text.push(":");

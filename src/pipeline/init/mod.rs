@@ -3,7 +3,7 @@
 //! CRS and fields, and write a commented `county.toml`. What cannot be decided is said, with how to decide it.
 //!
 //! - [`look`] reads every layer (shapefile, GeoJSON, GeoParquet, each layer of a GeoPackage as
-//!   `FILE.gpkg:LAYER`) and record file (CSV, each sheet of a workbook) with all its fields, GeoJSON
+//!   `FILE.gpkg:LAYER`, each feature class of a File Geodatabase as `FILE.gdb:NAME`) and record file (CSV, each sheet of a workbook) with all its fields, GeoJSON
 //!   properties that only later features carry included;
 //! - [`signals`] scores every file for every role from a table of signals (data, not code paths);
 //! - [`assign`] picks the newest of several parcels layers, then gives roles to files as one matching of the
@@ -76,7 +76,7 @@ pub struct Table {
 /// One layer or record file of the folder as it was found.
 #[derive(Debug, Clone, Default)]
 pub struct Found {
-    /// The file, or `FILE.gpkg:LAYER` / `FILE.xlsx:SHEET` for one layer or sheet of it.
+    /// The file, or `FILE.gpkg:LAYER` / `FILE.gdb:NAME` / `FILE.xlsx:SHEET` for one layer or sheet of it.
     pub path: PathBuf,
     /// The words its role is told by (lower case): the file's name, a GeoPackage layer's own name.
     pub words: String,
@@ -164,8 +164,9 @@ impl Survey {
     }
 }
 
-/// Reads every layer (`.shp`, `.geojson`, `.json`, `.parquet`, each layer of a `.gpkg`) and record file
-/// (`.csv`, each sheet of a `.xlsx`/`.xls`/`.ods`) in `dir` (not its subfolders) and decides which is which.
+/// Reads every layer (`.shp`, `.geojson`, `.json`, `.parquet`, each layer of a `.gpkg`, each feature class of
+/// a `.gdb`) and record file (`.csv`, each sheet of a `.xlsx`/`.xls`/`.ods`) in `dir` (not its subfolders) and
+/// decides which is which.
 pub fn survey(dir: &Path) -> Result<Survey> {
     let mut survey = Survey::default();
     look::look_at_folder(dir, &mut survey)?;
