@@ -18,7 +18,7 @@
 //!
 //! let lot = MultiPolygon(vec![polygon![(x: 0.0, y: 0.0), (x: 200.0, y: 0.0), (x: 200.0, y: 100.0), (x: 0.0, y: 100.0)]]);
 //! let input = MapInput {
-//!     parcels: vec![(&lot, ParcelClass::Overdue)],
+//!     parcels: vec![(std::borrow::Cow::Borrowed(&lot), ParcelClass::Overdue)],
 //!     title: "Owasco Lake watershed".into(),
 //!     as_of: "2027-01-15".into(),
 //!     ..MapInput::default()
