@@ -26,6 +26,7 @@ pub mod gpkg;
 pub mod sheet;
 pub mod wkb;
 pub mod write;
+pub mod zipped;
 
 use std::path::{Path, PathBuf};
 
@@ -97,8 +98,8 @@ trait LayerReader: Sync {
 }
 
 /// The reader of each layer format.
-const READERS: [&dyn LayerReader; 4] =
-    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet];
+const READERS: [&dyn LayerReader; 5] =
+    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet, &zipped::Zipped];
 
 /// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
 /// extension.
@@ -115,7 +116,7 @@ fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
-const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+const CONTAINERS: [&str; 8] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite", "zip"];
 
 /// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
 /// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,

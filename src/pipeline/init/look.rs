@@ -12,7 +12,7 @@ use super::contents::date_column;
 use super::{Found, Shape, Survey, Table};
 use crate::crs::{Crs, CrsDef, Reprojector};
 use crate::formats::csv::{CsvReader, Record};
-use crate::formats::{field_names, gpkg, read_layer, sheet, ReadOptions};
+use crate::formats::{field_names, gpkg, read_layer, sheet, zipped, ReadOptions};
 use crate::model::error::{Error, Result};
 use crate::records::columns::SAMPLE_ROWS;
 
@@ -44,6 +44,7 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
                 }
                 Err(e) => Err(e),
             },
+            "zip" => look_at_zip(&path, survey),
             "csv" => look_at_table(&path, stem).map(|f| vec![f]),
             "tif" | "tiff" | "asc" => look_at_dem(&path, stem).map(|f| vec![f]),
             "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => look_at_workbook(&path, &stem),
@@ -63,6 +64,24 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Each shapefile of the zip at `path`, told by its own name: the zip itself when it holds one (the readers
+/// read it when no member is named), else `FILE.zip:NAME.shp`. A shapefile that cannot be read leaves the
+/// others usable; a zip of none is passed over.
+fn look_at_zip(path: &Path, survey: &mut Survey) -> Result<Vec<Found>> {
+    let shapefiles = zipped::shapefiles(path)?;
+    let alone = shapefiles.len() == 1;
+    for shp in shapefiles {
+        let name = shp.rsplit('/').next().unwrap_or(&shp);
+        let words = name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_lowercase();
+        let layer = if alone { path.to_path_buf() } else { member(path, name) };
+        match look_at_layer(&layer, words) {
+            Ok(found) => survey.found.push(found),
+            Err(e) => survey.unreadable.push((layer, e.to_string())),
+        }
+    }
+    Ok(Vec::new())
 }
 
 /// Opens the elevation raster at `path` (its header alone): a DEM for the mean-high-water line.
