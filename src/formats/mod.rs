@@ -1,23 +1,34 @@
 //! Readers: the only code that reads layers from the filesystem.
 //!
-//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension; each
+//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by its content; each
 //! format is a `LayerReader`, which names a layer's fields, reads it whole and opens it in blocks
 //! ([`blocks::LayerBlocks`]):
 //!
 //! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
+//! - `zipped`: a shapefile in a zip (`.zip`, `.shp.zip`; `FILE.zip:LAYER.shp` when it holds several), read
+//!   in memory;
 //! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
-//!   on every core;
+//!   on every core, and a GeoJSON text sequence (`.geojsonl`, `.geojsons`, newline-delimited or RFC 8142);
+//! - `esrijson`: an Esri JSON FeatureSet (`.json`), as an ArcGIS REST query returns it;
 //! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
-//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column, or a native GeoArrow one;
+//! - `flatgeobuf`: a FlatGeobuf file (`.fgb`), with or without its spatial index.
+//!
+//! The format is told by the file's first bytes (`sniff`), and by its extension when they show none: a
+//! `.json` that is Esri JSON is read as Esri JSON, a `.geojson` of one feature a line as a sequence, and a
+//! file that is no layer (an HTML page, KML, a PDF) says what it looks like.
 //!
 //! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
 //! `geometry: Err(reason)` and a [`Problem`] saying what to fix (`check_geometry` is the one check all
 //! formats share); only the fields named in [`ReadOptions::keep`] are kept.
 
+mod esrijson;
+mod flatgeobuf;
 mod geojson;
 mod geoparquet;
 mod shapefile;
+mod sniff;
 
 pub mod blocks;
 pub mod csv;
@@ -58,8 +69,8 @@ pub fn field_names(path: &Path) -> Result<Vec<String>> {
     reader.field_names(&LayerAt { file: &file, member: member.as_deref(), path })
 }
 
-/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
-/// format by extension.
+/// Reads the layer at `path` (`.shp`, `.zip[:LAYER.shp]`, `.geojson`/`.json`, `.geojsonl`, `.gpkg[:LAYER]`,
+/// `.parquet` or `.fgb`), choosing the format by its content, else by its extension.
 ///
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
@@ -98,21 +109,36 @@ trait LayerReader: Sync {
 }
 
 /// The reader of each layer format.
-const READERS: [&dyn LayerReader; 5] =
-    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet, &zipped::Zipped];
+const READERS: [&dyn LayerReader; 8] = [
+    &shapefile::Shapefile,
+    &geojson::GeoJson,
+    &gpkg::GeoPackage,
+    &geoparquet::GeoParquet,
+    &zipped::Zipped,
+    &esrijson::EsriJson,
+    &geojson::GeoJsonSeq,
+    &flatgeobuf::FlatGeobuf,
+];
 
-/// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
-/// extension.
+/// The reader of the layer format of `file`: the one its first bytes show ([`sniff`]), else the one its
+/// extension names; an error saying what the file looks like when its bytes show something that is no layer
+/// format, or naming the formats known for another extension.
 fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let reader = READERS.into_iter().find(|r| r.extensions().contains(&ext.as_str()));
-    reader.ok_or_else(|| {
-        Error::format(
-            file,
-            "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
-             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
-        )
-    })
+    let by_extension = READERS.into_iter().find(|r| r.extensions().contains(&ext.as_str()));
+    match sniff::sniff(file) {
+        sniff::Sniffed::Reader(reader) => Ok(reader),
+        sniff::Sniffed::Other(what) => Err(Error::format(file, format!("not a layer: it looks like {what}"))),
+        sniff::Sniffed::Unknown => by_extension.ok_or_else(|| {
+            Error::format(
+                file,
+                "unsupported layer format: give a shapefile (.shp, or zipped: .zip, FILE.zip:LAYER.shp), a GeoJSON \
+                 FeatureCollection (.geojson, .json) or text sequence (.geojsonl, .geojsons), an Esri JSON \
+                 FeatureSet (.json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER), GeoParquet (.parquet) or \
+                 FlatGeobuf (.fgb)",
+            )
+        }),
+    }
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.

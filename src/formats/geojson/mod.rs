@@ -20,6 +20,7 @@ mod feature;
 mod geometry;
 mod json;
 mod search;
+mod seq;
 mod stream;
 mod walk;
 
@@ -34,6 +35,7 @@ use serde_json::Value as Json;
 pub(super) use self::blocks::Blocks;
 use self::feature::{Names, NewNames, Parsed, Reading};
 use self::json::{Parse, SyntaxError};
+pub(super) use self::seq::GeoJsonSeq;
 use self::stream::Fail;
 use self::walk::{Top, Walk};
 use super::blocks::{BlockReader, LayerBlocks};
@@ -92,13 +94,18 @@ impl BlockReader for Blocks {
 fn field_names_in_blocks(path: &Path, block: usize) -> Result<Vec<String>> {
     let fail = |fail| failure(path, fail);
     let mut walk = Walk::open(path, block, false).map_err(fail)?;
+    first_names(path, walk.batch().map_err(fail)?)
+}
+
+/// The property names of the first feature of `batch`, in its order (none without one).
+fn first_names(path: &Path, batch: Option<stream::Batch>) -> Result<Vec<String>> {
     let mut fields = Fields::new(None);
-    if let Some(batch) = walk.batch().map_err(fail)? {
+    if let Some(batch) = batch {
         if let Some(first) = batch.elements.first() {
             let bytes = &batch.bytes[first.clone()];
             let base = batch.base + first.start as u64;
             let parsed = feature::read(bytes, base, &fields.names, &Reading::CHECK, &mut Vec::new());
-            let Parsed { mut values, new, .. } = parsed.map_err(|e| fail(e.into()))?;
+            let Parsed { mut values, new, .. } = parsed.map_err(|e| failure(path, e.into()))?;
             fields.learn(new, &mut values);
         }
     }
@@ -122,16 +129,7 @@ fn read_in_blocks(path: &Path, options: &ReadOptions, block: usize) -> Result<(L
         collector.take(&mut parsed).map_err(|e| fail(e.into()))?;
     }
     let (crs, explicit) = collection_crs(path, walk.top(), &collector.fields.seen, keep)?;
-    let Collector { fields, mut features, mut problems, .. } = collector;
-    for feature in &mut features {
-        feature.values.resize(fields.kept.len(), Value::Null);
-    }
-    if crs == Crs::wgs84() {
-        check_lon_lat(path, explicit, &mut features, &mut problems)?;
-    }
-    problems.sort_by_key(|(record, _)| *record);
-    let problems = problems.into_iter().map(|(_, p)| p).collect();
-    Ok((Layer { path: path.to_path_buf(), crs, fields: fields.kept, features }, problems))
+    collector.finish(crs, explicit)
 }
 
 /// The error of a pass over the document at `path` that failed.
@@ -266,6 +264,24 @@ impl Collector<'_> {
             self.features.push(to_feature(self.path, record, geometry, values, &mut self.problems));
         }
         Ok(())
+    }
+}
+
+impl Collector<'_> {
+    /// The layer gathered, in `crs` (`explicit`ly named by the file, or not): every feature with a value
+    /// for each kept field, those outside longitude/latitude range of a WGS 84 layer made unusable, and the
+    /// problems in record order.
+    fn finish(self, crs: Crs, explicit: bool) -> Result<(Layer, Vec<Problem>)> {
+        let Collector { path, fields, mut features, mut problems } = self;
+        for feature in &mut features {
+            feature.values.resize(fields.kept.len(), Value::Null);
+        }
+        if crs == Crs::wgs84() {
+            check_lon_lat(path, explicit, &mut features, &mut problems)?;
+        }
+        problems.sort_by_key(|(record, _)| *record);
+        let problems = problems.into_iter().map(|(_, p)| p).collect();
+        Ok((Layer { path: path.to_path_buf(), crs, fields: fields.kept, features }, problems))
     }
 }
 

@@ -26,9 +26,8 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
         let looked: Result<Vec<Found>> = match ext.as_str() {
-            "shp" | "geojson" | "json" | "parquet" | "geoparquet" => {
-                look_at_layer(&path, stem).map(|f| vec![f])
-            }
+            "shp" | "geojson" | "json" | "parquet" | "geoparquet" | "fgb" | "geojsonl" | "geojsons"
+            | "geojsonseq" => look_at_layer(&path, stem).map(|f| vec![f]),
             "gpkg" => match gpkg::layer_names(&path) {
                 // A layer is told by its own name: the file's ("county.gpkg") names every layer in it. A layer
                 // that cannot be read leaves the others usable.
@@ -123,7 +122,7 @@ pub fn look_at_layer(path: &Path, words: String) -> Result<Found> {
     let first = field_names(path)?;
     let (file, _) = crate::formats::split_member(path);
     let ext = file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
-    let per_feature = matches!(ext.as_str(), "geojson" | "json");
+    let per_feature = matches!(ext.as_str(), "geojson" | "json" | "geojsonl" | "geojsons" | "geojsonseq");
     let keep = if per_feature { None } else { Some(Vec::new()) };
     let (mut layer, _) = read_layer(path, &ReadOptions { assume_crs: None, keep })?;
     if !per_feature {
