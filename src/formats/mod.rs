@@ -25,6 +25,7 @@
 
 mod esrijson;
 mod flatgeobuf;
+mod geoarrow;
 mod geojson;
 mod geoparquet;
 mod shapefile;
