@@ -146,8 +146,9 @@ fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
 const CONTAINERS: [&str; 8] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite", "zip"];
 
 /// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
-/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
-/// or whose part before the colon is not a GeoPackage or workbook, is the file itself.
+/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`), `county.zip:parcels.shp` is
+/// (`county.zip`, `parcels.shp`). A path that names an existing file, or whose part before the colon is not
+/// a GeoPackage, zip or workbook, is the file itself.
 ///
 /// ```
 /// use std::path::{Path, PathBuf};
@@ -165,7 +166,9 @@ pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     }
     let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
     let ext = Path::new(file).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    if member.is_empty() || member.contains(['/', '\\']) || !CONTAINERS.contains(&ext.as_str()) {
+    // A zip's member may lie in a folder of the zip (`county.zip:county/parcels.shp`).
+    let folder = member.contains(['/', '\\']) && ext != "zip";
+    if member.is_empty() || folder || !CONTAINERS.contains(&ext.as_str()) {
         return whole;
     }
     (PathBuf::from(file), Some(member.to_string()))

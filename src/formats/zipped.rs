@@ -218,6 +218,101 @@ fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+
+    /// A zip at `path` of `members` (name, bytes), deflated.
+    fn zip(path: &Path, members: &[(&str, Vec<u8>)]) {
+        let mut writer = zip::ZipWriter::new(File::create(path).unwrap());
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .large_file(true);
+        for (name, bytes) in members {
+            writer.start_file(*name, options).unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        writer.finish().unwrap();
+    }
+
+    /// The sample's parcels shapefile as zip members, each named `folder` + `parcels.EXT`.
+    fn parcels(folder: &str) -> Vec<(String, Vec<u8>)> {
+        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+        PARTS
+            .iter()
+            .map(|ext| {
+                (
+                    format!("{folder}parcels.{ext}"),
+                    std::fs::read(sample.join(format!("parcels.{ext}"))).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn scratch(label: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lakeshore-zipped-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn read(path: &Path) -> Result<(Layer, Vec<Problem>)> {
+        crate::formats::read_layer(path, &ReadOptions::default())
+    }
+
+    /// A zip of the sample's parcels reads as the shapefile itself: every record, field and problem, and
+    /// messages name the zip's member.
+    #[test]
+    fn a_zipped_shapefile_reads_as_the_shapefile() {
+        let dir = scratch("same");
+        let shp = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/parcels.shp");
+        let (layer, problems) = read(&shp).unwrap();
+        let members = parcels("");
+        let members: Vec<(&str, Vec<u8>)> = members.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("parcels.shp.zip"), &members);
+        let (zipped, zipped_problems) = read(&dir.join("parcels.shp.zip")).unwrap();
+        assert_eq!(format!("{:?}", zipped.features), format!("{:?}", layer.features));
+        assert_eq!((zipped.fields, zipped.crs), (layer.fields, layer.crs));
+        assert_eq!(zipped_problems.len(), problems.len());
+        // Beside another shapefile, in a folder of the zip: named after a colon, with or without .shp.
+        let mut more = parcels("county/");
+        more.push(("county/towns.shp".into(), Vec::new()));
+        let more: Vec<(&str, Vec<u8>)> = more.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("county.zip"), &more);
+        let err = read(&dir.join("county.zip")).unwrap_err().to_string();
+        assert!(err.contains("holds 2 shapefiles (county/parcels.shp, county/towns.shp): name one"), "{err}");
+        for name in ["county.zip:parcels.shp", "county.zip:PARCELS", "county.zip:county/parcels.shp"] {
+            let (named, _) = read(&dir.join(name)).unwrap();
+            assert_eq!(named.features.len(), layer.features.len(), "{name}");
+        }
+        let err = read(&dir.join("county.zip:lakes.shp")).unwrap_err().to_string();
+        assert!(err.contains("holds no shapefile 'lakes.shp'"), "{err}");
+        assert_eq!(shapefiles(&dir.join("county.zip")).unwrap(), ["county/parcels.shp", "county/towns.shp"]);
+        // The damaged towns.shp (empty) is named as a member of the zip.
+        let err = read(&dir.join("county.zip:towns.shp")).unwrap_err().to_string();
+        assert!(err.contains("county.zip:county/towns.shx: not found"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A member that inflates far beyond its compressed size (a `.dbf` of 64 MiB of blanks, about a thousand
+    /// to one) is refused before it is inflated, naming the member and the bound; a zip of no shapefile
+    /// says what it holds.
+    #[test]
+    fn members_past_the_bounds_are_refused_naming_them() {
+        let dir = scratch("bounds");
+        let mut members = parcels("");
+        members[2].1 = vec![b' '; 64 << 20];
+        let members: Vec<(&str, Vec<u8>)> = members.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("bomb.zip"), &members);
+        let err = read(&dir.join("bomb.zip")).unwrap_err().to_string();
+        assert!(err.contains("bomb.zip:parcels.dbf: declares 67108864 bytes unzipped from"), "{err}");
+        assert!(err.contains(&format!("a ratio over {MAX_RATIO} to 1")), "{err}");
+        zip(&dir.join("notes.zip"), &[("README.txt", b"hello".to_vec())]);
+        let err = read(&dir.join("notes.zip")).unwrap_err().to_string();
+        assert!(err.contains("holds no shapefile (.shp) but README.txt"), "{err}");
+        std::fs::write(dir.join("cut.zip"), b"PK\x03\x04 and nothing after").unwrap();
+        let err = read(&dir.join("cut.zip")).unwrap_err().to_string();
+        assert!(err.contains("not a readable zip"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn members_are_told_by_folder_stem_and_extension() {

@@ -269,6 +269,17 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
         });
         features.push(Feature { record, fid: None, geometry, values });
     }
+    if file.left > 0 {
+        // A count lowered by damage would otherwise leave features unread.
+        return Err(Error::format(
+            path,
+            format!(
+                "holds {} bytes after the {} features its header declares: the count or a feature's size is \
+                 damaged; {FIX_FILE}",
+                file.left, header.count
+            ),
+        ));
+    }
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
 }
 

@@ -239,6 +239,10 @@ fn declared_sizes_beyond_the_file_refuse_it_naming_it() {
     assert!(read_err(&bytes[..first + 4 + u32_at(&bytes, first).unwrap() as usize])
         .contains("ends before feature 2"));
     assert!(read_err(b"fgb\x03fgb\x00").contains("too short"));
+    // Bytes after the declared features: a count lowered by damage.
+    let mut longer = bytes.clone();
+    longer.extend([0; 9]);
+    assert!(read_err(&longer).contains("holds 9 bytes after the 2 features its header declares"));
     assert!(read_err(b"fgb\x02fgb\x00\x04\0\0\0\0\0\0\0").contains("magic bytes"));
 }
 
