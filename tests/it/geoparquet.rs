@@ -164,7 +164,7 @@ con.sql(f"COPY (SELECT {columns}, ST_GeomFromWKB(wkb) AS geometry FROM parcels) 
 
 /// A Python with GeoPandas and DuckDB: `LAKESHORE_WRITERS_PYTHON`, else the venv `tests/writers/venv.sh`
 /// makes, else `python3`; `None` after saying `test` is skipped when none has both (a failure when CI is set).
-fn writers_python(test: &str) -> Option<PathBuf> {
+pub fn writers_python(test: &str) -> Option<PathBuf> {
     let venv = std::env::var_os("HOME")
         .map(|home| PathBuf::from(home).join(".cache/lakeshore-writers-venv/bin/python"))
         .filter(|p| p.is_file());

@@ -10,6 +10,7 @@ mod crs_backends;
 mod dem;
 mod first_run;
 mod floors;
+mod formats_as_shipped;
 mod geoparquet;
 mod golden_obligations;
 mod golden_sample;

@@ -42,9 +42,8 @@ def esri_geometry(geometry):
     raise ValueError(kind)
 
 
-def main():
-    layer, out, wkid = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    latest = int(sys.argv[4]) if len(sys.argv) > 4 else None
+def write(layer, out, wkid, latest=None):
+    """Writes the layer at `layer` to `out`, its spatialReference `wkid` (and `latestWkid`)."""
     frame = geopandas.read_file(layer)
     columns = [c for c in frame.columns if c != "geometry"]
     fields = [{"name": "OBJECTID", "type": "esriFieldTypeOID", "alias": "OBJECTID"}]
@@ -69,4 +68,5 @@ def main():
         json.dump(document, f, allow_nan=False)
 
 
-main()
+if __name__ == "__main__":
+    write(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else None)
