@@ -185,7 +185,7 @@ fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usiz
         Error::format(
             shown,
             format!(
-                "{what}, past what this reader takes (zip::limits in the README); no GIS writes such a \
+                "{what}, past what this reader takes (README, \"Limits\"); no GIS writes such a \
                  shapefile: unzip it and check its files, or export the layer again"
             ),
         )

@@ -116,8 +116,9 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
 
 /// Reads the layer at `path`: its geometries, and the fields of every feature.
 ///
-/// A shapefile, GeoPackage or GeoParquet layer declares its fields once, so their values are not kept; a
-/// GeoJSON feature has its own properties, so they are read from every feature.
+/// A layer of declared fields (a shapefile, GeoPackage, GeoParquet, FlatGeobuf) has its values left unread; a
+/// GeoJSON feature (in a collection or a sequence) has its own properties, so they are read from every
+/// feature.
 pub fn look_at_layer(path: &Path, words: String) -> Result<Found> {
     let first = field_names(path)?;
     let (file, _) = crate::formats::split_member(path);
