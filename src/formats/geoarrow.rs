@@ -66,11 +66,12 @@ fn shape(encoding: &str, level: &Level, range: Range<usize>) -> Result<Geometry<
         "multilinestring" => {
             MultiLineString(lists(level, range)?.into_iter().map(LineString).collect()).into()
         }
-        _ => {
+        "multipolygon" => {
             let Level::Lists(offsets, rings) = level else { return Err(layout(encoding)) };
             let polygons = range.map(|i| polygon(rings, span(offsets, i)?)).collect::<Result<Vec<_>, _>>()?;
             MultiPolygon(polygons).into()
         }
+        _ => return Err(layout(encoding)),
     })
 }
 

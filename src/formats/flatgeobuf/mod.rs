@@ -76,20 +76,35 @@ impl Opened {
         let mut bytes = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
         (&mut self.reader).take(n).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         if (bytes.len() as u64) < n {
-            return Err(Error::format(
-                path,
-                "the file ended sooner than its size said: it was cut short while it was read; read it again \
-                 once nothing is writing it",
-            ));
+            return Err(ended_sooner(path));
         }
         self.left -= n;
         Ok(bytes)
+    }
+
+    /// Passes over the next `n` bytes, which the caller has checked are no more than [`Opened::left`].
+    fn skip(&mut self, path: &Path, n: u64) -> Result<()> {
+        let skipped = std::io::copy(&mut (&mut self.reader).take(n), &mut std::io::sink());
+        if skipped.map_err(|e| Error::io(path, e))? < n {
+            return Err(ended_sooner(path));
+        }
+        self.left -= n;
+        Ok(())
     }
 
     /// A little-endian `u32` size, with the bytes left after it.
     fn size(&mut self, path: &Path) -> Result<u64> {
         Ok(u64::from(u32_at(&self.take(path, 4)?, 0).unwrap_or(0)))
     }
+}
+
+/// The error for a file that ends sooner than its size when it was opened said.
+fn ended_sooner(path: &Path) -> Error {
+    Error::format(
+        path,
+        "the file ended sooner than its size said: it was cut short while it was read; read it again once \
+         nothing is writing it",
+    )
 }
 
 /// What the header says.
@@ -226,9 +241,11 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
                 ),
             ));
         }
-        file.take(path, size)?;
+        file.skip(path, size)?;
     }
-    let mut features = Vec::with_capacity(usize::try_from(header.count).unwrap_or(0));
+    // Room for the declared features, up to a bound: a count is checked only against the bytes left, and a
+    // feature takes more memory than its 4 bytes.
+    let mut features = Vec::with_capacity(usize::try_from(header.count.min(1 << 16)).unwrap_or(0));
     let mut problems = Vec::new();
     let mut record = 0;
     while (header.count == 0 && file.left > 0) || (record as u64) < header.count {
