@@ -23,11 +23,11 @@ use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
-use super::shapefile::rings::assemble_rings;
-use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
+use super::shapefile::rings::{assemble_rings, orphan_problem};
+use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
-use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 
 const FIX_GEOMETRY: &str = "correct the feature's geometry or delete the feature";
 const FIX_CURVE: &str = "query the layer again with returnTrueCurves=false (or export it densified) so that \
@@ -141,24 +141,15 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
         let values =
             fields.iter().zip(&dates).map(|(name, &date)| value(attributes.get(name), date)).collect();
         let geometry = match feature.geometry {
-            None | Some(Json::Null) => Err(Unusable::new(GeometryError::NoGeometry, "add one or delete the feature")),
-            Some(json) => geometry(&json).and_then(|(mut g, orphans)| {
-                for ring in orphans {
-                    let message = format!(
-                        "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
-                         polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
-                    );
-                    problems.push(Problem::new(path, Location::Record(record), message));
-                }
-                check_geometry(&g)?;
-                problems.extend(super::drop_empty_parts(&mut g, path, Location::Record(record)));
-                Ok(g)
+            None | Some(Json::Null) => {
+                Err(Unusable::new(GeometryError::NoGeometry, "add one or delete the feature"))
+            }
+            Some(json) => geometry(&json).map(|(g, orphans)| {
+                problems.extend(orphans.into_iter().map(|ring| orphan_problem(path, record, ring)));
+                g
             }),
         };
-        let geometry = geometry.map_err(|unusable| {
-            problems.push(unusable.problem(path, record));
-            unusable.reason
-        });
+        let geometry = super::settle(geometry, path, record, &mut problems);
         features.push(Feature { record, fid: None, geometry, values });
     }
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))

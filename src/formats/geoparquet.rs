@@ -24,7 +24,7 @@ use polars::io::mmap::MmapBytesReader;
 use polars::prelude::*;
 use serde_json::Value as Json;
 
-use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
+use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
@@ -366,20 +366,9 @@ fn layer(
         let record = i + 1;
         let shape = match read {
             None => Err(Unusable::new(GeometryError::NullRow, FIX_GEOMETRY)),
-            Some(Ok(mut g)) => check_geometry(&g).map(|()| {
-                problems.extend(super::drop_empty_parts(
-                    &mut g,
-                    path,
-                    crate::model::error::Location::Record(record),
-                ));
-                g
-            }),
-            Some(Err(reason)) => Err(Unusable::new(reason, FIX_GEOMETRY)),
+            Some(read) => read.map_err(|reason| Unusable::new(reason, FIX_GEOMETRY)),
         };
-        let geometry = shape.map_err(|unusable| {
-            problems.push(unusable.problem(path, record));
-            unusable.reason
-        });
+        let geometry = super::settle(shape, path, record, &mut problems);
         let values = columns.iter_mut().map(|c| c.next().unwrap_or(Value::Null)).collect();
         features.push(Feature { record, fid: None, geometry, values });
     }

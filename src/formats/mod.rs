@@ -317,6 +317,26 @@ fn drop_empty_parts(geometry: &mut Geometry<f64>, path: &Path, location: Locatio
     })
 }
 
+/// The geometry a reader made of record `record` of the file at `path`, or why it is unusable: checked
+/// ([`check_geometry`]) and its empty parts dropped ([`drop_empty_parts`]), each problem found put in
+/// `problems`; an unusable one becomes its reason, the feature's geometry error.
+fn settle(
+    geometry: Result<Geometry<f64>, Unusable>,
+    path: &Path,
+    record: usize,
+    problems: &mut Vec<Problem>,
+) -> Result<Geometry<f64>, GeometryError> {
+    let geometry = geometry.and_then(|mut g| {
+        check_geometry(&g)?;
+        problems.extend(drop_empty_parts(&mut g, path, Location::Record(record)));
+        Ok(g)
+    });
+    geometry.map_err(|unusable| {
+        problems.push(unusable.problem(path, record));
+        unusable.reason
+    })
+}
+
 fn finite(x: f64, y: f64) -> Result<(), Unusable> {
     if x.is_finite() && y.is_finite() {
         Ok(())

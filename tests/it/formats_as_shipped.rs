@@ -18,15 +18,21 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Writes the county's layers in every format into `dir` with `python`.
-fn write_formats(python: &Path, dir: &Path) {
+/// A new folder for `test` (named `label`) and its `files` folder holding the county's layers in every
+/// format; `None` after saying the test is skipped when the writers' Python is not there (outside CI).
+fn formats(test: &str, label: &str) -> Option<(PathBuf, PathBuf)> {
+    let python = crate::geoparquet::writers_python(test)?;
+    let dir = common::fresh_dir(label);
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
     let written = Command::new(python)
         .arg(root().join("tests/writers/county_formats.py"))
         .arg(root().join("data/sample"))
-        .arg(dir)
+        .arg(&files)
         .output()
         .unwrap();
     assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    Some((dir, files))
 }
 
 /// The schedule of `config` with `layers` (flag, file) in place of its own, into `out`: its `schedule.csv`.
@@ -60,11 +66,7 @@ fn by_parcel(csv: &Path) -> (BTreeMap<String, common::Row>, Vec<usize>) {
 #[test]
 fn layers_as_counties_ship_them_schedule_as_the_sample() {
     let test = "layers_as_counties_ship_them_schedule_as_the_sample";
-    let Some(python) = crate::geoparquet::writers_python(test) else { return };
-    let dir = common::fresh_dir("formats-as-shipped");
-    let files = dir.join("files");
-    std::fs::create_dir_all(&files).unwrap();
-    write_formats(&python, &files);
+    let Some((dir, files)) = formats(test, "formats-as-shipped") else { return };
     let config = root().join("data/sample/county.toml");
     let sample = schedule(&config, &[], &dir.join("sample"));
     // 73 parcels in data/sample/parcels.shp (data/sample/README.md), and a header.
@@ -110,11 +112,7 @@ fn layers_as_counties_ship_them_schedule_as_the_sample() {
 #[test]
 fn init_surveys_a_folder_of_zips_sequences_esri_json_and_flatgeobuf() {
     let test = "init_surveys_a_folder_of_zips_sequences_esri_json_and_flatgeobuf";
-    let Some(python) = crate::geoparquet::writers_python(test) else { return };
-    let dir = common::fresh_dir("formats-init");
-    let files = dir.join("files");
-    std::fs::create_dir_all(&files).unwrap();
-    write_formats(&python, &files);
+    let Some((dir, files)) = formats(test, "formats-init") else { return };
     let county = dir.join("county");
     std::fs::create_dir_all(&county).unwrap();
     for name in ["county.zip", "shoreline.json", "towns.geojsonl", "systems.fgb"] {

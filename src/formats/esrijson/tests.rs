@@ -1,6 +1,7 @@
 use geo::{Area, MultiPolygon, Polygon};
 
 use super::*;
+use crate::model::error::Location;
 
 /// A folder of the test's own, removed after it.
 struct Scratch(std::path::PathBuf);

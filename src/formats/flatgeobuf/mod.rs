@@ -26,7 +26,7 @@ use std::path::Path;
 
 use self::feature::Bad;
 use self::table::{u32_at, Table};
-use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
+use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Location, Problem, Result};
@@ -275,15 +275,7 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
                 vec![Value::Null; kept.len()]
             }
         };
-        let geometry = geometry.and_then(|mut g| {
-            check_geometry(&g)?;
-            problems.extend(super::drop_empty_parts(&mut g, path, Location::Record(record)));
-            Ok(g)
-        });
-        let geometry = geometry.map_err(|unusable| {
-            problems.push(unusable.problem(path, record));
-            unusable.reason
-        });
+        let geometry = super::settle(geometry, path, record, &mut problems);
         features.push(Feature { record, fid: None, geometry, values });
     }
     if file.left > 0 {

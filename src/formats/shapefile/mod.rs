@@ -306,11 +306,7 @@ fn read_shapes(
         let geometry = match shape {
             Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {
                 for ring in orphans {
-                    let message = format!(
-                        "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
-                         polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
-                    );
-                    problems.push((record, Problem::new(path, Location::Record(record), message)));
+                    problems.push((record, rings::orphan_problem(path, record, ring)));
                 }
                 geometry
             }),
