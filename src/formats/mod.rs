@@ -386,9 +386,39 @@ mod tests {
         assert_eq!(first("county.sqlite").unwrap(), "gpkg");
         assert_eq!(first("parcels.parquet").unwrap(), "parquet");
         assert_eq!(first("parcels.geoparquet").unwrap(), "parquet");
+        assert_eq!(first("parcels.shp.zip").unwrap(), "zip");
+        assert_eq!(first("parcels.fgb").unwrap(), "fgb");
+        assert_eq!(first("towns.geojsonl").unwrap(), "geojsonl");
+        assert_eq!(first("towns.geojsons").unwrap(), "geojsonl");
         let err = first("parcels.kml").unwrap_err();
         assert!(matches!(err, Error::Format { .. }));
         assert!(first("no_extension").is_err());
+    }
+
+    /// The content decides over the extension: a `.json` that is Esri JSON, a `.geojson` of one feature a
+    /// line, a zip named `.dat`; a file that is no layer says what it looks like, whatever its extension.
+    #[test]
+    fn format_by_content() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-content-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            reader_for(&path).map(|r| r.extensions()[0]).map_err(|e| e.to_string())
+        };
+        let esri = br#"{"geometryType": "esriGeometryPoint", "features": []}"#;
+        assert_eq!(first("layer.json", esri), Ok("esrijson"));
+        assert_eq!(first("layer.geojson", esri), Ok("esrijson"));
+        let lines =
+            b"{\"type\": \"Feature\", \"properties\": {}, \"geometry\": null}\n{\"type\": \"Feature\"}\n";
+        assert_eq!(first("layer.geojson", lines), Ok("geojsonl"));
+        assert_eq!(first("layer.dat", b"PK\x03\x04"), Ok("zip"));
+        assert_eq!(first("layer.json", br#"{"type": "FeatureCollection", "features": []}"#), Ok("geojson"));
+        let page = first("parcels.shp", b"<html><body>Not found</body></html>").unwrap_err();
+        assert!(page.contains("parcels.shp: not a layer: it looks like an HTML page"), "{page}");
+        // Unrecognised bytes go to the extension's reader, which says what is wrong with them.
+        assert_eq!(first("parcels.shp", b"\x01\x02"), Ok("shp"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
