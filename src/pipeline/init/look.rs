@@ -67,9 +67,15 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
 
 /// Each shapefile of the zip at `path`, told by its own name: the zip itself when it holds one (the readers
 /// read it when no member is named), else `FILE.zip:NAME.shp`. A shapefile that cannot be read leaves the
-/// others usable; a zip of none is passed over.
+/// others usable; a zip of none is passed over, and a note says so.
 fn look_at_zip(path: &Path, survey: &mut Survey) -> Result<Vec<Found>> {
     let shapefiles = zipped::shapefiles(path)?;
+    if shapefiles.is_empty() {
+        survey.notes.push(format!(
+            "{} holds no shapefile, so nothing in it was looked at: unzip it into the folder if it holds layers",
+            super::name(path)
+        ));
+    }
     let alone = shapefiles.len() == 1;
     for shp in shapefiles {
         let name = shp.rsplit('/').next().unwrap_or(&shp);
