@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Builds the starting corpus of each fuzz target from the sample county (data/sample) and the rule sets."""
+import io
+import json
 import pathlib
 import struct
+import zipfile
 
 root = pathlib.Path(__file__).resolve().parent
 sample = root.parent / "data" / "sample"
@@ -125,3 +128,49 @@ def gdb_seeds():
 
 
 gdb_seeds()
+
+# Zipped shapefiles: the sample's parcels alone, and the three shapefiles in a folder of one zip.
+def zipped(members):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, path in members:
+            z.write(path, name)
+    return out.getvalue()
+
+
+parts = ("shp", "shx", "dbf", "prj", "cpg")
+put("zipped", "parcels", zipped([(f"parcels.{e}", sample / f"parcels.{e}") for e in parts]))
+put("zipped", "county", zipped([(f"county/{s}.{e}", sample / f"{s}.{e}") for s in ("parcels", "watershed", "floodplain")
+                               for e in parts if (sample / f"{s}.{e}").exists()]))
+
+# GeoJSON text sequences: each sample layer one feature a line, and with record separators.
+for geojson in sample.glob("*.geojson"):
+    features = json.loads(geojson.read_text(encoding="utf-8"))["features"]
+    put("geojsonseq", geojson.stem, "".join(json.dumps(f) + "\n" for f in features).encode())
+    put("geojsonseq", f"{geojson.stem}-rs", "".join("\x1e" + json.dumps(f) + "\n" for f in features).encode())
+
+# Esri JSON: a FeatureSet of a parcel with a hole (outer ring clockwise, hole counter-clockwise), a line and a
+# point; and one feature alone, which the target also reads inside a FeatureSet.
+holed = {"rings": [[[0, 0], [0, 10], [10, 10], [10, 0], [0, 0]], [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]]]}
+esri = {"geometryType": "esriGeometryPolygon", "spatialReference": {"wkid": 102716, "latestWkid": 2261},
+        "fields": [{"name": "NAME", "type": "esriFieldTypeString"}, {"name": "SOLD", "type": "esriFieldTypeDate"}],
+        "features": [{"attributes": {"NAME": "lot", "SOLD": 1700006400000}, "geometry": holed},
+                     {"attributes": {"NAME": "brook"}, "geometry": {"paths": [[[0, 0], [5, 5]]]}},
+                     {"attributes": {"NAME": "well"}, "geometry": {"x": 1, "y": 2}}]}
+put("esrijson", "featureset", json.dumps(esri).encode())
+put("esrijson", "feature", json.dumps(esri["features"][0]).encode())
+
+# FlatGeobuf: the sample's parcels as GDAL writes them, with and without the index (when pyogrio is there).
+try:
+    import tempfile
+
+    import pyogrio
+
+    frame = pyogrio.read_dataframe(sample / "parcels.shp")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, index in (("indexed", "YES"), ("unindexed", "NO")):
+            path = pathlib.Path(tmp) / f"{label}.fgb"
+            pyogrio.write_dataframe(frame, path, driver="FlatGeobuf", layer_options={"SPATIAL_INDEX": index})
+            put("flatgeobuf", label, path.read_bytes())
+except ImportError:
+    print("seed.py: no pyogrio, so no FlatGeobuf seeds (tests/writers/venv.sh makes a Python with it)")

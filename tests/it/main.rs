@@ -11,6 +11,7 @@ mod dem;
 mod filegdb;
 mod first_run;
 mod floors;
+mod formats_as_shipped;
 mod geoparquet;
 mod golden_obligations;
 mod golden_sample;

@@ -12,7 +12,9 @@
 //! Beside the random damage, named hostile DEMs ([`hostile_tiffs`]): strip offsets past the end of the file,
 //! dimensions of 2³¹ − 1, a Deflate bomb, and offset arrays claiming billions of entries.
 //!
-//! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries.
+//! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries; a layer in
+//! a format the sample does not ship is one line in `shipped::SHIPPED`, read in place of the sample's own
+//! layer, with hostile sizes of its own.
 //!
 //! The hundreds of runs of [`damaged_inputs_never_panic_hang_or_lose_a_parcel`] take minutes, so that test
 //! is left out of a plain `cargo test` and run by `.ci/run` (`cargo test --test it mutation -- --ignored`).
@@ -29,6 +31,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common;
+
+mod shipped;
 
 /// The seed every case is derived from.
 const SEED: u64 = 0x1a4e_5407e;
@@ -575,6 +579,14 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
         })
         .collect();
     cases.extend(hostile_tiffs(&std::fs::read(pristine.join(DEM)).unwrap()));
+    let shipped_dir = scratch.join("shipped");
+    std::fs::create_dir_all(&shipped_dir).unwrap();
+    for file in shipped::shipped_layers(&shipped_dir) {
+        let original = std::fs::read(shipped_dir.join(file)).unwrap();
+        let &(_, _, boundaries) = shipped::SHIPPED.iter().find(|&&(f, _, _)| f == file).unwrap();
+        cases.extend(mutations(file, &original, boundaries, &mut rng));
+        cases.extend(shipped::hostile_shipped(file, &original).into_iter().map(|(case, _)| case));
+    }
     assert!(cases.len() >= 300, "a few hundred cases: {}", cases.len());
 
     let next = AtomicUsize::new(0);
@@ -600,6 +612,9 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
                             gdb_county(&dir, &scratch);
                         }
                         std::fs::write(dir.join(case.file), &case.bytes).unwrap();
+                        if let Some(layer) = shipped::shipped(case.file) {
+                            shipped::use_layer(&dir, layer, case.file);
+                        }
                         if case.file == HISTORY_XLSX {
                             let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
                             let config = config.replace("\"history.csv\"", &format!("\"{HISTORY_XLSX}\""));

@@ -2,8 +2,10 @@
 //! (by geometry type, field names, file name, record count and what record files' columns hold), read their
 //! CRS and fields, and write a commented `county.toml`. What cannot be decided is said, with how to decide it.
 //!
-//! - [`look`] reads every layer (shapefile, GeoJSON, GeoParquet, each layer of a GeoPackage as
-//!   `FILE.gpkg:LAYER`, each feature class of a File Geodatabase as `FILE.gdb:NAME`) and record file (CSV, each sheet of a workbook) with all its fields, GeoJSON
+//! - [`look`] reads every layer (shapefile, GeoJSON and its text sequences, Esri JSON, GeoParquet,
+//!   FlatGeobuf, each layer of a GeoPackage as `FILE.gpkg:LAYER`, each feature class of a File Geodatabase as
+//!   `FILE.gdb:NAME`, each shapefile of a zip as `FILE.zip:LAYER.shp`) and record file (CSV, each sheet of a
+//!   workbook) with all its fields, GeoJSON
 //!   properties that only later features carry included;
 //! - [`signals`] scores every file for every role from a table of signals (data, not code paths);
 //! - [`assign`] picks the newest of several parcels layers, then gives roles to files as one matching of the
@@ -164,9 +166,9 @@ impl Survey {
     }
 }
 
-/// Reads every layer (`.shp`, `.geojson`, `.json`, `.parquet`, each layer of a `.gpkg`, each feature class of
-/// a `.gdb`) and record file (`.csv`, each sheet of a `.xlsx`/`.xls`/`.ods`) in `dir` (not its subfolders) and
-/// decides which is which.
+/// Reads every layer (`.shp`, `.geojson`, `.json`, `.geojsonl`, `.parquet`, `.fgb`, each layer of a `.gpkg`,
+/// each feature class of a `.gdb`, each shapefile of a `.zip`) and record file
+/// (`.csv`, each sheet of a `.xlsx`/`.xls`/`.ods`) in `dir` (not its subfolders) and decides which is which.
 pub fn survey(dir: &Path) -> Result<Survey> {
     let mut survey = Survey::default();
     look::look_at_folder(dir, &mut survey)?;
