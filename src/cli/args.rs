@@ -36,7 +36,7 @@ pub(super) enum Command {
     /// List the parcels and features within a distance of the shoreline, the systems or any layer, with
     /// exact distances, and write the buffer polygon.
     ///
-    /// Example: lakeshore buffer --config data/sample/county.toml --distance 500 --features data/sample/watercourses.geojson
+    /// Example: lakeshore buffer --config data/sample/county.toml --as-of 2027-01-15 --distance 500 --features data/sample/watercourses.geojson
     Buffer(BufferArgs),
     /// Write the year's inspection notices: letters, Avery 5160 labels and mail-merge tables, each duty at
     /// the stage the program store calls for (first notice, reminder, final notice, referral). A draft
@@ -63,7 +63,7 @@ pub(super) enum Command {
     /// Look at a folder of county data, work out which file is which layer, and write a commented
     /// county.toml there (an existing one is kept unless --force).
     ///
-    /// Example: lakeshore init county/ && lakeshore schedule --config county/county.toml --out out/
+    /// Example: lakeshore init county/ && lakeshore schedule --config county/county.toml --as-of 2027-01-15 --out out/
     Init {
         /// The folder holding the county's layers and record files.
         dir: PathBuf,
@@ -236,7 +236,7 @@ pub(super) struct RunArgs {
     /// Date the schedule is computed for (YYYY-MM-DD or M/D/YYYY); default today.
     #[arg(long, value_name = "DATE")]
     pub(super) as_of: Option<String>,
-    /// Output folder.
+    /// Output folder (`map`: also an image or page file, .png, .svg or .html, written in its folder).
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub(super) out: PathBuf,
     /// The program store (default: [program] store of the config, or program.sqlite beside it).
@@ -252,7 +252,8 @@ pub(super) struct RunArgs {
         default_value = "csv,geojson"
     )]
     pub(super) format: Vec<FormatArg>,
-    /// Tax parcels (shapefile or GeoJSON).
+    /// Tax parcels: a layer file in any format of the README's format table (a GeoPackage's layer as
+    /// FILE.gpkg:LAYER).
     #[arg(long, value_name = "FILE")]
     pub(super) parcels: Option<PathBuf>,
     /// Lake polygons or mean-high-water lines.
@@ -276,19 +277,21 @@ pub(super) struct RunArgs {
     /// County boundary.
     #[arg(long, value_name = "FILE")]
     pub(super) county: Option<PathBuf>,
-    /// Inspections CSV (parcel_id, inspection_date, optional result, inspector, report_received, findings).
+    /// Inspections: a CSV file or a workbook sheet (.xlsx, .xls, .ods; FILE.xlsx:SHEET) with parcel_id,
+    /// inspection_date, optional result, inspector, report_received, findings.
     #[arg(long, visible_alias = "inspections", value_name = "FILE")]
     pub(super) history: Option<PathBuf>,
     /// Watercourses and wetlands (lines and polygons).
     #[arg(long, value_name = "FILE")]
     pub(super) watercourses: Option<PathBuf>,
-    /// Events CSV (parcel_id, date, event, optional columns).
+    /// Events: a CSV file or a workbook sheet (parcel_id, date, event, optional columns).
     #[arg(long, value_name = "FILE")]
     pub(super) events: Option<PathBuf>,
-    /// Pump-outs CSV (parcel_id, date, hauler_licence).
+    /// Pump-outs: a CSV file or a workbook sheet (parcel_id, date, hauler_licence).
     #[arg(long, value_name = "FILE")]
     pub(super) pump_outs: Option<PathBuf>,
-    /// Drainage-pipe samples CSV (parcel_id, pipe_id, date, fecal_coliform_per_100ml; optional other_source).
+    /// Drainage-pipe samples: a CSV file or a workbook sheet (parcel_id, pipe_id, date,
+    /// fecal_coliform_per_100ml; optional other_source).
     #[arg(long, value_name = "FILE")]
     pub(super) samples: Option<PathBuf>,
     /// A layer's field for a [fields] key, KEY=FIELD (parcel_mail_street, parcel_mail_po_box,
@@ -302,8 +305,8 @@ pub(super) struct RunArgs {
     /// `day-first` (3 April). Without it each date column takes the convention its dates show.
     #[arg(long, value_name = "month-first|day-first")]
     pub(super) date_order: Option<String>,
-    /// Drainage-pipes register CSV (parcel_id, pipe_id; optional removed, treated): pipes known on parcels,
-    /// sampled or not.
+    /// Drainage-pipes register: a CSV file or a workbook sheet (parcel_id, pipe_id; optional removed,
+    /// treated): pipes known on parcels, sampled or not.
     #[arg(long, value_name = "FILE")]
     pub(super) pipes: Option<PathBuf>,
     /// Elevation raster (GeoTIFF or ESRI ASCII grid): the mean-high-water line becomes its contour at the
@@ -322,7 +325,7 @@ pub(super) struct RunArgs {
     /// Distance within which a parcel edge borders the mean-high-water line, feet (default 10).
     #[arg(long, value_name = "FEET")]
     pub(super) border_tolerance_ft: Option<f64>,
-    /// Print the time each stage took on stderr.
+    /// Print on stderr which field and column was taken for what, and the time each stage took.
     #[arg(short, long, conflicts_with = "quiet")]
     pub(super) verbose: bool,
     /// Print nothing but errors and a count of the problems found (they are all in problems.csv).

@@ -150,3 +150,17 @@ pub fn sample_schedule(parcels: Option<&std::path::Path>, out: &std::path::Path)
     assert_eq!(output.status.code(), Some(0), "{}: {stderr}", out.display());
     std::fs::read_to_string(out.join("schedule.csv")).unwrap()
 }
+
+/// Copies the files of the folder `from` whose names `keep` takes into `to` (made if need be); its
+/// sub-folders are left.
+#[allow(dead_code)]
+pub fn copy_files(from: &std::path::Path, to: &std::path::Path, keep: impl Fn(&str) -> bool) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("cannot create {}: {e}", to.display()));
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("cannot read {}: {e}", from.display())) {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if entry.file_type().unwrap().is_file() && keep(&name.to_string_lossy()) {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}

@@ -41,6 +41,7 @@ mod qgis_style;
 // Used by the digests, which the `proj` backend's run leaves out.
 #[cfg(not(feature = "proj"))]
 mod read_back;
+mod readme;
 mod real_data;
 mod record_files;
 mod safe_outputs;

@@ -1,6 +1,6 @@
-//! The lock of an output folder: an exclusive advisory lock (`flock`) on `.lakeshore.lock`, whose file says
-//! who holds it (process id, start time, command line). The operating system lets go of it when the process
-//! ends, however it ends; a second run does not wait: it says who holds the lock and stops.
+//! The lock of an output folder: an exclusive lock (`flock`; `LockFileEx` on Windows) on `.lakeshore.lock`,
+//! whose file says who holds it (process id, start time, command line). The operating system lets go of it
+//! when the process ends, however it ends; a second run does not wait: it says who holds the lock and stops.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -141,8 +141,36 @@ fn try_lock(file: &File) -> std::io::Result<bool> {
     }
 }
 
-/// Without `flock`, no lock is taken.
-#[cfg(not(unix))]
+/// Takes the exclusive lock of `file` without waiting: `false` when another process holds it. Windows locks
+/// are mandatory, so the lock is on one byte far past the end of the file (as SQLite's are), never on the
+/// holder's line, which the next run reads to say who holds it.
+#[cfg(windows)]
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Foundation::ERROR_LOCK_VIOLATION;
+    use windows_sys::Win32::Storage::FileSystem::{
+        LockFileEx, LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY,
+    };
+    use windows_sys::Win32::System::IO::OVERLAPPED;
+    let mut at = OVERLAPPED::default();
+    // Byte 2^62: a lock file never grows there.
+    at.Anonymous.Anonymous.OffsetHigh = 1 << 30;
+    let flags = LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY;
+    // SAFETY: the handle is `file`'s, open for the call, and `at` lives through it; a lock asked to fail at
+    // once never completes later, so nothing writes to `at` after the call.
+    if unsafe { LockFileEx(file.as_raw_handle(), flags, 0, 1, 0, &mut at) } != 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(ERROR_LOCK_VIOLATION as i32) {
+        Ok(false)
+    } else {
+        Err(e)
+    }
+}
+
+/// Where the system has neither `flock` nor `LockFileEx`, no lock is taken.
+#[cfg(not(any(unix, windows)))]
 fn try_lock(_: &File) -> std::io::Result<bool> {
     Ok(true)
 }
