@@ -183,7 +183,7 @@ mod tests {
                 assert_eq!(layer.crs, Crs::wgs84());
             }
             let names = GeoJsonSeq.field_names(&LayerAt { file: &path, member: None, path: &path }).unwrap();
-            assert_eq!(names, ["ID", "N"], "the first feature's");
+            assert_eq!(names, ["ID", "N", "X"], "the names of every feature of the first block");
         }
     }
 
