@@ -217,8 +217,7 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
         ));
         survey.rules = Some(STARTER_RULES.into());
     } else if survey.file("watershed").is_none() {
-        let named: std::collections::BTreeSet<&str> =
-            builtin.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+        let named = builtin.watershed_names();
         if !named.is_empty() {
             survey.undecided.push(format!(
                 "no watershed layer found, and the rule set's watershed tier places parcels by the watersheds of                  {}: a run stops until [layers] watershed names one",
