@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use geo::{Geometry, MultiPolygon};
 use lakeshore::crs::layer::{Layer, Value};
-use lakeshore::formats::write::gpkg::GpkgWriter;
 use lakeshore::formats::{read_layer, ReadOptions};
 use lakeshore::model::table::{Cell, Kind, Table};
 use lakeshore::pipeline::config::ConfigFile;
+use lakeshore::write::gpkg::GpkgWriter;
 
 /// A layer as a table: its fields as columns (numbers when every value is one), its shapes as geometry.
 struct LayerTable {

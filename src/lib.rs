@@ -7,7 +7,7 @@
 //! ```text
 //! read layers (formats) ─► reproject (crs) ─► index (geom::index) ─► classify each parcel (classify)
 //!     ─► coverage, tier, due dates, status, permit, duties under the rule set (law, rules)
-//!     ─► one run, block by block (pipeline) ─► tables, notices, maps (report, formats::write)
+//!     ─► one run, block by block (pipeline) ─► tables, notices, maps (report, write)
 //! ```
 //!
 //! ```no_run
@@ -33,6 +33,9 @@ pub mod rules;
 pub mod crs;
 
 pub mod formats;
+
+pub mod write;
+
 pub mod records;
 
 pub mod classify;

@@ -15,9 +15,9 @@ fn main() -> ExitCode {
     keep_freed_memory();
     stop_on_signals();
     std::panic::set_hook(Box::new(report_panic));
-    // The fault-injection hook of the tests (see `lakeshore::formats::write::FAULT_ENV`) can also ask for a panic.
-    if std::env::var(lakeshore::formats::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
-        panic!("panic injected through {}", lakeshore::formats::write::FAULT_ENV);
+    // The fault-injection hook of the tests (see `lakeshore::write::FAULT_ENV`) can also ask for a panic.
+    if std::env::var(lakeshore::write::FAULT_ENV).is_ok_and(|f| f == "panic") {
+        panic!("panic injected through {}", lakeshore::write::FAULT_ENV);
     }
     // clap exits with 2 on a bad flag; here 2 means "done, with bad records reported", so a command line that
     // cannot run exits with 1 like any other error. Help and version go to stdout and exit 0.
@@ -90,7 +90,7 @@ fn told(e: &anyhow::Error) -> String {
 fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     eprintln!("lakeshore: internal error: {info}");
-    eprintln!("lakeshore: command: {}", lakeshore::formats::write::set::command_line(&args));
+    eprintln!("lakeshore: command: {}", lakeshore::write::set::command_line(&args));
     if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
         eprintln!("{}", std::backtrace::Backtrace::force_capture());
     }

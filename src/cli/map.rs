@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::Datelike;
-use lakeshore::formats::write::OutputSet;
 use lakeshore::pipeline::{run_schedule_with, stream_schedule};
+use lakeshore::write::OutputSet;
 
 use super::args::{ColourByArg, FormatArg, MapArgs};
 use super::{finish, output_set, prepare, run_obligations, with_progress};
@@ -74,7 +74,7 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     run.timings.extend(laps);
     let writing = std::time::Instant::now();
     let file = staged_file(&set, &out)?;
-    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(&bytes))?;
+    lakeshore::write::write_atomic(&file, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
     let code = finish(&a.run, &config, &mut run, Vec::new(), vec![file], set, writing)?;
     std::mem::forget(run);
@@ -148,7 +148,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     run.timings.extend(laps);
     let writing = std::time::Instant::now();
     let file = staged_file(&set, &out)?;
-    lakeshore::formats::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
+    lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(found);
     std::mem::forget(run);
@@ -159,7 +159,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
 /// plain file name.
 fn staged_file(set: &OutputSet, out: &Path) -> anyhow::Result<PathBuf> {
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(lakeshore::formats::write::output_path(set.staging(), &name)?)
+    Ok(lakeshore::write::output_path(set.staging(), &name)?)
 }
 
 /// The map's colouring for `--by`.

@@ -13,13 +13,13 @@ use chrono::{Datelike, NaiveDate};
 pub use args::Args;
 use args::{BufferArgs, Command, FormatArg, JurisdictionArg, RunArgs, WorkloadArgs};
 use clap::ValueEnum;
-use lakeshore::formats::write::OutputSet;
 use lakeshore::model::controls::for_terminal;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule_with, Progress, Run};
 use lakeshore::report::obligations::stream_obligations_files;
 use lakeshore::report::problems::write_problems;
 use lakeshore::report::{write_table, OutputFormat};
+use lakeshore::write::OutputSet;
 
 /// Runs the command; the exit code is 2 when bad records were reported.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -84,10 +84,10 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     let dir = set.staging().to_path_buf();
     let mut pending = None;
     if let (true, Some(store), true) = (a.issue, store.as_mut(), list.letter_count() > 0) {
-        let line = lakeshore::formats::write::set::command_line(&command());
+        let line = lakeshore::write::set::command_line(&command());
         let (id, token) = store.record_pending(&list.batch, set.dir(), &line)?;
         let text = batch_file(id, &token, &config.store, &list.batch);
-        lakeshore::formats::write::write_atomic(&dir.join(BATCH_FILE), |out| out.write_all(text.as_bytes()))?;
+        lakeshore::write::write_atomic(&dir.join(BATCH_FILE), |out| out.write_all(text.as_bytes()))?;
         pending = Some(id);
     }
     let (written, mut problems) =

@@ -23,6 +23,10 @@
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
 //! `geometry: Err(reason)` and a [`Problem`] saying what to fix (`check_geometry` is the one check all
 //! formats share); only the fields named in [`ReadOptions::keep`] are kept.
+//!
+//! The writing side (the tables out, the output set and its publishing) stands a floor above, in the
+//! top-level `write` module; what both sides need, [`wkb`] and the GeoPackage geometry blob ([`gpkg::blob`]),
+//! lives here, below it.
 
 mod esrijson;
 mod flatgeobuf;
@@ -39,7 +43,6 @@ pub mod filegdb;
 pub mod gpkg;
 pub mod sheet;
 pub mod wkb;
-pub mod write;
 pub mod zipped;
 
 use std::path::{Path, PathBuf};

@@ -233,7 +233,7 @@ impl Spill {
     /// A new scratch file in the system's temporary folder.
     fn create() -> Result<Self> {
         let beside = std::env::temp_dir().join("lakeshore-problems");
-        let (path, file) = crate::formats::write::create_temp(&beside, "spill")?;
+        let (path, file) = crate::write::create_temp(&beside, "spill")?;
         Ok(Spill { path, out: BufWriter::with_capacity(1 << 16, file), runs: Vec::new(), end: 0 })
     }
 }

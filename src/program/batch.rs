@@ -452,11 +452,11 @@ pub fn batch_file(id: i64, token: &str, store: &Path, batch: &Batch) -> String {
 /// `batch.json`, whose token is `token`. A publish cut short after its commit point is finished first (the
 /// folder's lock taken for it, for `command`), so the folder is read as it will stay.
 pub fn published(dir: &Path, token: &str, command: &[String]) -> Result<bool> {
-    use crate::formats::write::set::MANIFEST;
+    use crate::write::set::MANIFEST;
     if !dir.join(MANIFEST).exists() && !dir.is_dir() {
         return Ok(false);
     }
-    drop(crate::formats::write::OutputSet::open(dir, command)?);
+    drop(crate::write::OutputSet::open(dir, command)?);
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
     let (Some(manifest), Some(file)) = (read(MANIFEST), read(BATCH_FILE)) else { return Ok(false) };
     let names_it = serde_json::from_str::<serde_json::Value>(&manifest).ok().is_some_and(|m| {

@@ -136,9 +136,9 @@ fn damaged(path: &Path, e: rusqlite::Error) -> Error {
     Error::format(path, told)
 }
 
-/// The store's points of the fault-injection hook (`crate::formats::write::fault`).
+/// The store's points of the fault-injection hook (`crate::write::fault`).
 fn fault_point(point: &str) -> std::io::Result<()> {
-    crate::formats::write::fault::at(point, || Ok(()))
+    crate::write::fault::at(point, || Ok(()))
 }
 
 /// Parses a date the store wrote.
@@ -207,7 +207,7 @@ fn network_file_system(path: &Path) -> Option<&'static str> {
 /// The lock of a store for a run that records in it: an exclusive lock on the file beside it
 /// (`program.sqlite.lock`), held until dropped.
 pub struct StoreLock {
-    _held: crate::formats::write::FileLock,
+    _held: crate::write::FileLock,
 }
 
 impl StoreLock {
@@ -215,7 +215,7 @@ impl StoreLock {
     pub fn take(path: &Path, command: &[String]) -> Result<StoreLock> {
         let mut name = path.as_os_str().to_owned();
         name.push(".lock");
-        let lock = crate::formats::write::FileLock::take(
+        let lock = crate::write::FileLock::take(
             Path::new(&name),
             command,
             "another lakeshore run is recording in this program store",

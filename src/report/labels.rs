@@ -6,10 +6,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::formats::write::write_atomic;
 use crate::model::error::{Error, Result};
 use crate::report::letters::{escape_html, NO_OWNER};
 use crate::report::notices::{city_line, Notices};
+use crate::write::write_atomic;
 
 /// A sheet of mailing labels: US Letter, labels in a grid, sizes in inches.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 
-use crate::formats::write::write_atomic;
 use crate::model::controls::{is_control, REPLACEMENT};
 use crate::model::error::{Error, Result};
 use crate::pipeline::config::Office;
@@ -26,6 +25,7 @@ pub use crate::report::wording::long_date;
 use crate::report::wording::Plain;
 use crate::rules::notices::Stage;
 use crate::rules::RuleSet;
+use crate::write::write_atomic;
 
 mod contact;
 pub use contact::{contact_problem, fictional_number, office_values, OFFICE_FIELDS};

@@ -23,11 +23,11 @@ use crate::model::controls::{Cleaned, Controls};
 use crate::model::error::{Error, Problem, Result};
 use rayon::prelude::*;
 
-use crate::formats::write::gpkg::GpkgSink;
-use crate::formats::write::sink::{Place, Sink};
-use crate::formats::write::{commit_all, ParquetSink, Staged, TextByPlace};
 use crate::model::table::{Kind, Table};
 use crate::pipeline::{stream_schedule, Progress, Run};
+use crate::write::gpkg::GpkgSink;
+use crate::write::sink::{Place, Sink};
+use crate::write::{commit_all, ParquetSink, Staged, TextByPlace};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -182,7 +182,7 @@ impl TableFiles {
             let mut sinks = Vec::with_capacity(self.formats.len());
             for &format in &self.formats {
                 let name = format!("{}.{}", self.stem, format.extension());
-                let path = crate::formats::write::output_path(&self.dir, &name)?;
+                let path = crate::write::output_path(&self.dir, &name)?;
                 let style = self.style.as_deref();
                 sinks.push(format.sink(&path, &self.stem, &self.columns, places, &self.crs, style)?);
             }
@@ -313,7 +313,7 @@ impl ScheduleFiles {
     fn finish(self) -> Result<(Vec<PathBuf>, Vec<Problem>)> {
         let (mut staged, problems) = self.table.finish()?;
         if let Some((path, style)) = &self.qml {
-            let mut file = crate::formats::write::AtomicFile::create(path)?;
+            let mut file = crate::write::AtomicFile::create(path)?;
             std::io::Write::write_all(&mut file, style.as_bytes()).map_err(|e| Error::io(path, e))?;
             staged.push(file.close()?);
         }

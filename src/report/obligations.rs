@@ -8,13 +8,13 @@ use geo::MultiPolygon;
 use std::path::{Path, PathBuf};
 
 use super::{drop_on_all_cores, OutputFormat, TableFiles};
-use crate::formats::write::commit_all;
 use crate::law::obligations::{ByParcel, Found, Obligation, ParcelNotes};
 use crate::law::schedule::Row;
 use crate::model::error::Result;
 use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
 use crate::pipeline::{stream_schedule_in_blocks, Progress, Run, PARCEL_BLOCK};
+use crate::write::commit_all;
 
 /// The obligations columns, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[

@@ -7,10 +7,10 @@ use geo::MultiPolygon;
 
 use super::{OutputFormat, TableFiles};
 use crate::crs::Crs;
-use crate::formats::write::commit_all;
 use crate::model::error::{Problem, Result};
 use crate::model::table::{Cell, Kind, Table};
 use crate::pipeline::Problems;
+use crate::write::commit_all;
 
 /// Problems viewed as a [`Table`].
 pub struct ProblemTable<'a>(pub &'a [Problem]);

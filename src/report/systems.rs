@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use geo::MultiPolygon;
 
 use super::{drop_on_all_cores, OutputFormat, TableFiles};
-use crate::formats::write::commit_all;
 use crate::law::schedule::{Row, SystemLine};
 use crate::law::systems::Retired;
 use crate::model::error::Result;
@@ -18,6 +17,7 @@ use crate::model::table::{text, Cell, Kind, Table};
 use crate::pipeline::config::Config;
 use crate::pipeline::{stream_schedule, Progress, Run};
 use crate::rules::Text;
+use crate::write::commit_all;
 
 /// The columns of the table of systems, in order.
 pub const COLUMNS: &[(&str, Kind)] = &[

@@ -34,7 +34,7 @@ fn a_link_planted_at_a_temporary_name_is_not_written_through() {
         std::os::unix::fs::symlink(&victim, out.join(name)).unwrap();
     }
     let target = out.join("schedule.csv");
-    lakeshore::formats::write::write_atomic(&target, |w| w.write_all(b"parcel_id\n")).unwrap();
+    lakeshore::write::write_atomic(&target, |w| w.write_all(b"parcel_id\n")).unwrap();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     assert!(std::fs::symlink_metadata(&target).unwrap().file_type().is_file(), "a file, not a link");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "parcel_id\n");
@@ -46,7 +46,7 @@ fn a_run_into_a_folder_another_run_holds_says_who_and_stops() {
     let dir = sample_copy("held-lock");
     let out = dir.join("out");
     let holder = ["lakeshore", "obligations", "--out", "out"].map(String::from);
-    let held = lakeshore::formats::write::OutputSet::open(&out, &holder).unwrap();
+    let held = lakeshore::write::OutputSet::open(&out, &holder).unwrap();
     let second = schedule(&dir, "2027-01-15", "out", None);
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(1), "{stderr}");

@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use geo::{Geometry, LineString, Polygon};
 use lakeshore::crs::layer::Value;
-use lakeshore::formats::write::{write_csv, write_geojson, TextByPlace};
 use lakeshore::formats::{read_layer, ReadOptions};
 use lakeshore::model::error::Problem;
 use lakeshore::model::table::Table;
@@ -29,6 +28,7 @@ use lakeshore::report::obligations::{
 };
 use lakeshore::report::schedule::ScheduleTable;
 use lakeshore::report::{write_table, OutputFormat};
+use lakeshore::write::{write_csv, write_geojson, TextByPlace};
 use serde_json::{json, Map};
 
 use crate::common::fresh_dir;

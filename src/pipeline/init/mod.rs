@@ -205,7 +205,7 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
                 &mismatch.water_bodies,
                 survey.file("watershed").is_some(),
             );
-            crate::formats::write::write_atomic(&starter, |w| w.write_all(text.as_bytes()))?;
+            crate::write::write_atomic(&starter, |w| w.write_all(text.as_bytes()))?;
         }
         survey.undecided.push(format!(
             "{}: {} {STARTER_RULES}, a starter rule set with the county's towns and water bodies, and the \
@@ -226,6 +226,6 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
         }
     }
     let text = config_text(&survey);
-    crate::formats::write::write_atomic(&target, |w| w.write_all(text.as_bytes()))?;
+    crate::write::write_atomic(&target, |w| w.write_all(text.as_bytes()))?;
     Ok((target, survey))
 }

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::formats::write::sink::{too_many, Order, Place, Sink};
-use crate::formats::write::{create_temp, AtomicFile, Staged};
 use crate::model::error::{Error, Result};
 use crate::model::table::Table;
+use crate::write::sink::{too_many, Order, Place, Sink};
+use crate::write::{create_temp, AtomicFile, Staged};
 
 /// How a text format writes one row of a table as its line. The writers are generic over the table, so that
 /// a schedule row's cells are rendered without a dynamic call each when the table's type is known.

@@ -360,7 +360,7 @@ impl FeatureTable {
         path: &Path,
         table: &dyn Table,
         rows: &[usize],
-        staged: Option<crate::formats::write::sink::Place<'_>>,
+        staged: Option<crate::write::sink::Place<'_>>,
     ) -> Result<()> {
         let err = sql_error(path);
         let shapes: Vec<Option<Geometry<f64>>> = rows.iter().map(|&row| shape(table, row)).collect();

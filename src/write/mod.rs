@@ -1,4 +1,10 @@
-//! Writers: tables to CSV, GeoJSON, Parquet and GeoPackage, each file written atomically.
+//! The writing side: tables to CSV, GeoJSON, Parquet and GeoPackage, each file written atomically, and the
+//! output set a command's files are published as.
+//!
+//! Every writer is a [`sink::Sink`] taking a table a block of rows at a time ([`TextByPlace`] for CSV and
+//! GeoJSON, [`gpkg::GpkgSink`], [`ParquetSink`]); a finished sink is a [`Staged`] file, and [`commit_all`]
+//! puts a run's files in place together. The WKB and the GeoPackage geometry blob come from the readers'
+//! floor ([`crate::formats::wkb`], [`crate::formats::gpkg::blob`]), which the two sides share.
 //!
 //! A file is written to a temporary name in the target folder and renamed over the target only when
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.

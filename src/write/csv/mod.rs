@@ -8,10 +8,10 @@
 
 use std::path::Path;
 
-use crate::formats::write::by_place::{LineFormat, TextByPlace};
-use crate::formats::write::sink::write_whole;
 use crate::model::error::Result;
 use crate::model::table::{Cell, Kind, Table};
+use crate::write::by_place::{LineFormat, TextByPlace};
+use crate::write::sink::write_whole;
 
 /// Quotes a field when RFC 4180 requires it.
 fn push_field(out: &mut String, field: &str) {

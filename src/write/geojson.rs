@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::crs::Reprojector;
-use crate::formats::write::by_place::{LineFormat, TextByPlace};
-use crate::formats::write::sink::write_whole;
 use crate::model::error::Result;
 use crate::model::table::{Cell, Kind, Table};
+use crate::write::by_place::{LineFormat, TextByPlace};
+use crate::write::sink::write_whole;
 use geo::orient::{Direction, Orient};
 use geo::{Geometry, MultiPolygon};
 

@@ -20,10 +20,10 @@ use rayon::prelude::*;
 
 use crate::crs::Reprojector;
 use crate::formats::wkb::{push_geometry, push_multipolygon};
-use crate::formats::write::sink::{in_order_of_place, write_whole, Order, Place, Sink};
-use crate::formats::write::{AtomicFile, Staged};
 use crate::model::error::{Error, Result};
 use crate::model::table::{Cell, Kind, Table};
+use crate::write::sink::{in_order_of_place, write_whole, Order, Place, Sink};
+use crate::write::{AtomicFile, Staged};
 
 /// The name of the geometry column, GeoParquet's `primary_column`.
 const GEOMETRY: &str = "geometry";
