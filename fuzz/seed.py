@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Builds the starting corpus of each fuzz target from the sample county (data/sample) and the rule sets."""
+import io
+import json
 import pathlib
 import struct
+import zipfile
 
 root = pathlib.Path(__file__).resolve().parent
 sample = root.parent / "data" / "sample"
@@ -90,3 +93,84 @@ scratch.rmdir()
 square = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 0.0)]
 put("gpkg", "blob-le", gpkg_blob([square]))
 put("gpkg", "blob-be-no-envelope", gpkg_blob([square], envelope=False, big=True))
+
+
+# The gdb target: File Geodatabases as GDAL writes them, through the writers' Python (tests/writers/venv.sh).
+WRITE_GDB = """
+import struct, sys
+import numpy as np, geopandas, pyogrio, pyogrio.raw
+parcels, out = sys.argv[1], sys.argv[2]
+frame = geopandas.read_file(parcels)
+pyogrio.write_dataframe(frame, f"{out}/parcels.gdb", layer="Parcels", driver="OpenFileGDB", promote_to_multi=True)
+ring = [(0, 0), (10, 10), (20, 0), (10, -10), (0, 0)]
+circle = struct.pack("<BII", 1, 10, 1) + struct.pack("<BII", 1, 8, len(ring)) + b"".join(struct.pack("<2d", *p) for p in ring)
+pyogrio.raw.write(f"{out}/curve.gdb", np.array([circle], dtype=object), [np.array(["Round lot"], dtype=object)],
+                  fields=["NAME"], geometry_type="MultiPolygon", crs="EPSG:2261", driver="OpenFileGDB", layer="Lots")
+"""
+
+
+def gdb_seeds():
+    import os
+    import subprocess
+    import tempfile
+
+    venv = pathlib.Path.home() / ".cache/lakeshore-writers-venv/bin/python"
+    python = os.environ.get("LAKESHORE_WRITERS_PYTHON") or str(venv)
+    with tempfile.TemporaryDirectory() as out:
+        run = subprocess.run([python, "-c", WRITE_GDB, str(sample / "parcels.shp"), out], capture_output=True)
+        if run.returncode != 0:
+            print(f"gdb: no corpus ({python} cannot write File Geodatabases with GDAL)")
+            return
+        for gdb in pathlib.Path(out).glob("*.gdb"):
+            files = [gdb / name for name in ("a00000001.gdbtable", "a00000001.gdbtablx", "a00000009.gdbtablx")]
+            data = b"".join(struct.pack("<H", len(f.read_bytes())) + f.read_bytes() for f in files)
+            put("gdb", gdb.stem, data + (gdb / "a00000009.gdbtable").read_bytes())
+
+
+gdb_seeds()
+
+# Zipped shapefiles: the sample's parcels alone, and the three shapefiles in a folder of one zip.
+def zipped(members):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, path in members:
+            z.write(path, name)
+    return out.getvalue()
+
+
+parts = ("shp", "shx", "dbf", "prj", "cpg")
+put("zipped", "parcels", zipped([(f"parcels.{e}", sample / f"parcels.{e}") for e in parts]))
+put("zipped", "county", zipped([(f"county/{s}.{e}", sample / f"{s}.{e}") for s in ("parcels", "watershed", "floodplain")
+                               for e in parts if (sample / f"{s}.{e}").exists()]))
+
+# GeoJSON text sequences: each sample layer one feature a line, and with record separators.
+for geojson in sample.glob("*.geojson"):
+    features = json.loads(geojson.read_text(encoding="utf-8"))["features"]
+    put("geojsonseq", geojson.stem, "".join(json.dumps(f) + "\n" for f in features).encode())
+    put("geojsonseq", f"{geojson.stem}-rs", "".join("\x1e" + json.dumps(f) + "\n" for f in features).encode())
+
+# Esri JSON: a FeatureSet of a parcel with a hole (outer ring clockwise, hole counter-clockwise), a line and a
+# point; and one feature alone, which the target also reads inside a FeatureSet.
+holed = {"rings": [[[0, 0], [0, 10], [10, 10], [10, 0], [0, 0]], [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]]]}
+esri = {"geometryType": "esriGeometryPolygon", "spatialReference": {"wkid": 102716, "latestWkid": 2261},
+        "fields": [{"name": "NAME", "type": "esriFieldTypeString"}, {"name": "SOLD", "type": "esriFieldTypeDate"}],
+        "features": [{"attributes": {"NAME": "lot", "SOLD": 1700006400000}, "geometry": holed},
+                     {"attributes": {"NAME": "brook"}, "geometry": {"paths": [[[0, 0], [5, 5]]]}},
+                     {"attributes": {"NAME": "well"}, "geometry": {"x": 1, "y": 2}}]}
+put("esrijson", "featureset", json.dumps(esri).encode())
+put("esrijson", "feature", json.dumps(esri["features"][0]).encode())
+
+# FlatGeobuf: the sample's parcels as GDAL writes them, with and without the index (when pyogrio is there).
+try:
+    import tempfile
+
+    import pyogrio
+
+    frame = pyogrio.read_dataframe(sample / "parcels.shp")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, index in (("indexed", "YES"), ("unindexed", "NO")):
+            path = pathlib.Path(tmp) / f"{label}.fgb"
+            pyogrio.write_dataframe(frame, path, driver="FlatGeobuf", layer_options={"SPATIAL_INDEX": index})
+            put("flatgeobuf", label, path.read_bytes())
+except ImportError:
+    print("seed.py: no pyogrio, so no FlatGeobuf seeds (tests/writers/venv.sh makes a Python with it)")

@@ -6,14 +6,15 @@ use std::process::ExitCode;
 
 use chrono::Datelike;
 use lakeshore::formats::write::OutputSet;
-use lakeshore::pipeline::run_schedule_with;
+use lakeshore::pipeline::{run_schedule_with, stream_schedule};
 
 use super::args::{ColourByArg, FormatArg, MapArgs};
 use super::{finish, output_set, prepare, run_obligations, with_progress};
 
 pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::map::schedule_map::{map_input, MapOptions};
+    use lakeshore::report::map::schedule_map::{map_input, map_input_of, map_parcels, MapOptions, MapParcel};
     use lakeshore::report::map::{render_png, render_svg, schedule_scene};
+    use std::borrow::Cow;
     let format = map_format(&mut a)?;
     if format == FormatArg::Html {
         return html_map(a);
@@ -30,9 +31,23 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     // The reference layers drawn are those the run read.
     let mut options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
     let (mut run, bytes, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
-        let run = run_schedule_with(&config, progress)?;
+        let by_notice = colour_by == lakeshore::report::map::ColourBy::Notice;
+        // A map by tier or status keeps of each block only its parcels' shapes and classes; a map by notice
+        // stage asks the obligations of the whole run.
+        let mut kept: Vec<MapParcel<'static>> = Vec::new();
+        let run = match by_notice {
+            true => run_schedule_with(&config, progress)?,
+            false => stream_schedule(&config, progress, &mut |run, rows| {
+                let owned = map_parcels(&run.rules, &rows, &options)
+                    .into_iter()
+                    .map(|p| MapParcel { shape: p.shape.map(|s| Cow::Owned(s.into_owned())), ..p });
+                kept.extend(owned);
+                Ok(())
+            })?,
+        };
+        kept.sort_unstable_by_key(|p| p.at);
         let mut clock = lakeshore::pipeline::Stopwatch::new();
-        if colour_by == lakeshore::report::map::ColourBy::Notice {
+        if by_notice {
             // The stage each parcel's open duties reached, as the program store recorded them.
             let store = lakeshore::program::Store::read(&config.store)?;
             let (found, _, _) = run.obligations(config.as_of);
@@ -40,7 +55,10 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
             options.notices = stages.into_iter().map(|(at, n)| (at, n.stage)).collect();
         }
         progress.start("laying out the map", 0);
-        let input = map_input(&run, &options, config.as_of.to_string())?;
+        let input = match by_notice {
+            true => map_input(&run, &options, config.as_of.to_string())?,
+            false => map_input_of(&run, kept, &options, config.as_of.to_string())?,
+        };
         let scene = schedule_scene(&input);
         clock.lap("map: layers and parcels");
         progress.start("drawing the map", 0);

@@ -342,21 +342,18 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let set = output_set(&a.run.out)?;
     let from = lakeshore::report::buffer::BufferSource::parse(&a.from);
     let (mut run, report, more) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
-        let run = run_schedule_with(&config, progress)?;
-        let (report, more) = lakeshore::report::buffer::buffer_report_with(
-            &run,
+        Ok(lakeshore::report::buffer::stream_buffer_report(
             &config,
             &from,
             a.distance,
             &a.features,
             progress,
-        )?;
-        Ok((run, report, more))
+        )?)
     })?;
     run.timings.extend(report.timings.iter().copied());
     let mut problems = more;
     let writing = std::time::Instant::now();
-    let table = lakeshore::report::buffer::table::BufferTable::new(&run, &report);
+    let table = lakeshore::report::buffer::table::BufferTable::new(&report);
     let (written, cleaned) = write_table(&table, set.staging(), "buffer", &formats, &config.crs)?;
     problems.extend(cleaned);
     if !a.run.quiet {

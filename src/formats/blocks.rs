@@ -1,13 +1,14 @@
 //! A layer read front to back in blocks of records, so that a large layer (a state's parcels) need not be
 //! held whole.
 //!
-//! Shapefiles are read block by block from their files: a block's shapes and attribute rows are read on two
-//! threads, and [`LayerBlocks::scan`] reads chosen attribute columns alone, at their fixed offsets in the
-//! `.dbf`, without touching the shapes. GeoJSON is read block by block too: opening checks the whole
+//! Shapefiles are read block by block from their files (a zipped one from its members in memory): a block's
+//! shapes and attribute rows are read on two threads, and [`LayerBlocks::scan`] reads chosen attribute
+//! columns alone, at their fixed offsets in the `.dbf`, without touching the shapes. GeoJSON is read block by block too: opening checks the whole
 //! document as a whole read does (so it fails where and as a whole read fails) and learns its fields, its
 //! number of features and its CRS, wherever the `crs` member stands; [`LayerBlocks::scan`] reads the chosen
-//! properties and passes over the geometries; each block is parsed on every core. GeoPackages and GeoParquet
-//! are read whole on opening and handed out in blocks from memory.
+//! properties and passes over the geometries; each block is parsed on every core. A File Geodatabase's rows
+//! are read a block at a time, or by record number, at the offsets its index gives. GeoPackages, GeoParquet,
+//! GeoJSON sequences, Esri JSON and FlatGeobuf are read whole on opening and handed out in blocks from memory.
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,7 @@
 //! The GeoParquet reader (GeoParquet 1.0 and 1.1, through polars): the geometry column the `geo` file
-//! metadata names as `primary_column`, in WKB, and every other column as attributes. The WKB column may carry
+//! metadata names as `primary_column`, in WKB or a native GeoArrow encoding (`point`, `polygon`,
+//! `multipolygon`…, read by [`super::geoarrow`]), and every other column as attributes but the bounding-box
+//! column its `covering` names (GeoPandas' `write_covering_bbox`, GDAL's default). The WKB column may carry
 //! an Arrow extension type (`geoarrow.wkb`, as GeoPandas 1.x writes it) or none (DuckDB, GDAL); either way
 //! its binary storage is read.
 //!
@@ -22,7 +24,7 @@ use polars::io::mmap::MmapBytesReader;
 use polars::prelude::*;
 use serde_json::Value as Json;
 
-use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
+use super::{select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
 use crate::crs::Crs;
 use crate::model::error::{Error, Problem, Result};
@@ -155,11 +157,27 @@ fn unreadable(path: &Path) -> impl Fn(PolarsError) -> Error + '_ {
     }
 }
 
-/// The `geo` metadata's primary column name and its `crs` member (`None` when absent).
-fn geo_metadata<R: MmapBytesReader>(
-    path: &Path,
-    reader: &mut ParquetReader<R>,
-) -> Result<(String, Option<Json>)> {
+/// What the `geo` metadata says of the primary geometry column.
+struct GeoColumn {
+    /// Its name.
+    name: String,
+    /// Its `crs` member (`None` when absent).
+    crs: Option<Json>,
+    /// `WKB`, or a GeoArrow encoding in lower case.
+    encoding: String,
+    /// The columns its `covering` names (the bounding box of each row), which are no attributes.
+    covering: Vec<String>,
+}
+
+impl GeoColumn {
+    /// Whether the column `name` is an attribute: neither the geometry nor its covering.
+    fn attribute(&self, name: &str) -> bool {
+        name != self.name && !self.covering.iter().any(|c| c == name)
+    }
+}
+
+/// The `geo` metadata's primary column.
+fn geo_metadata<R: MmapBytesReader>(path: &Path, reader: &mut ParquetReader<R>) -> Result<GeoColumn> {
     let metadata = reader.get_metadata().map_err(unreadable(path))?;
     let geo = metadata
         .key_value_metadata()
@@ -179,19 +197,32 @@ fn geo_metadata<R: MmapBytesReader>(
     })?;
     let primary = geo["primary_column"].as_str().unwrap_or("geometry").to_string();
     let column = &geo["columns"][&primary];
-    match column["encoding"].as_str() {
-        Some(e) if e.eq_ignore_ascii_case("WKB") => {}
+    let encoding = match column["encoding"].as_str() {
+        Some(e) if e.eq_ignore_ascii_case("WKB") => "WKB".to_string(),
+        Some(e) if super::geoarrow::ENCODINGS.contains(&e.to_ascii_lowercase().as_str()) => {
+            e.to_ascii_lowercase()
+        }
         other => {
             return Err(Error::format(
                 path,
                 format!(
-                    "geometry column '{primary}' is encoded as {}; lakeshore reads WKB: re-export with WKB encoding",
-                    other.unwrap_or("nothing named")
+                    "geometry column '{primary}' is encoded as {}; lakeshore reads WKB and the GeoArrow \
+                     encodings ({}): re-export with WKB encoding",
+                    other.unwrap_or("nothing named"),
+                    super::geoarrow::ENCODINGS.join(", ")
                 ),
             ))
         }
-    }
-    Ok((primary, column.as_object().and_then(|c| c.get("crs")).cloned()))
+    };
+    let covering = column["covering"]
+        .as_object()
+        .into_iter()
+        .flat_map(|c| c.values())
+        .flat_map(|b| b.as_object().into_iter().flat_map(|b| b.values()))
+        .filter_map(|path| path.get(0).and_then(Json::as_str).map(str::to_string))
+        .collect();
+    let crs = column.as_object().and_then(|c| c.get("crs")).cloned();
+    Ok(GeoColumn { name: primary, crs, encoding, covering })
 }
 
 /// The CRS of a GeoParquet `crs` member.
@@ -223,9 +254,18 @@ pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
 
 /// The attribute field names of the file `path` that `reader` reads.
 fn names<R: MmapBytesReader>(path: &Path, reader: &mut ParquetReader<R>) -> Result<Vec<String>> {
-    let (primary, _) = geo_metadata(path, reader)?;
+    let geometry = geo_metadata(path, reader)?;
+    attributes(path, reader, &geometry)
+}
+
+/// The names of the attribute columns of the file `path` that `reader` reads, whose geometry is `geometry`.
+fn attributes<R: MmapBytesReader>(
+    path: &Path,
+    reader: &mut ParquetReader<R>,
+    geometry: &GeoColumn,
+) -> Result<Vec<String>> {
     let schema = reader.schema().map_err(unreadable(path))?;
-    Ok(schema.iter_names().map(|n| n.to_string()).filter(|n| *n != primary).collect())
+    Ok(schema.iter_names().map(|n| n.to_string()).filter(|n| geometry.attribute(n)).collect())
 }
 
 /// A column's cells as attribute values: numbers, booleans, text, anything else as its text; a column with
@@ -277,30 +317,44 @@ pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Pro
     guarded(path, || layer(path, reader, options))
 }
 
+/// Each row's geometry, as read from the column `geo` in `frame`: `None` for a null, the reason for one that
+/// cannot be read.
+type Rows = Vec<Option<std::result::Result<geo::Geometry<f64>, GeometryError>>>;
+
+/// The geometries of the column `geo` of `frame`, read from the file `path`. A column with an extension type
+/// is read as its storage: the WKB, or the GeoArrow lists.
+fn geometries(path: &Path, geo: &GeoColumn, frame: &DataFrame) -> Result<Rows> {
+    let primary = &geo.name;
+    let missing =
+        |what: &str| Error::format(path, format!("geometry column '{primary}' is missing or not {what}"));
+    let column = frame.column(primary).map_err(|_| missing("there"))?.as_materialized_series().to_storage();
+    if geo.encoding == "WKB" {
+        let wkb = column.binary().map_err(|_| missing("binary WKB"))?;
+        let read = |bytes: &[u8]| super::wkb::read(bytes).map_err(GeometryError::UnreadableWkb);
+        return Ok(wkb.iter().map(|w| w.map(read)).collect());
+    }
+    let rows = super::geoarrow::geometries(column, &geo.encoding).map_err(|why| {
+        Error::format(
+            path,
+            format!("geometry column '{primary}' cannot be read ({why}): re-export with WKB encoding"),
+        )
+    })?;
+    Ok(rows.into_iter().map(|row| row.map(|g| g.map_err(GeometryError::UnreadableShape))).collect())
+}
+
 /// The layer `reader` reads from the file `path`.
 fn layer(
     path: &Path,
     mut reader: ParquetReader<Bytes>,
     options: &ReadOptions,
 ) -> Result<(Layer, Vec<Problem>)> {
-    let (primary, crs) = geo_metadata(path, &mut reader)?;
-    let crs = crs_of(path, crs, options)?;
-    let names: Vec<String> = reader
-        .schema()
-        .map_err(unreadable(path))?
-        .iter_names()
-        .map(|n| n.to_string())
-        .filter(|n| *n != primary)
-        .collect();
+    let geo = geo_metadata(path, &mut reader)?;
+    let crs = crs_of(path, geo.crs.clone(), options)?;
+    let names = attributes(path, &mut reader, &geo)?;
     let kept = select_fields(path, &names, options.keep.as_deref())?;
     let fields: Vec<String> = kept.iter().map(|&i| names[i].clone()).collect();
     let frame = reader.finish().map_err(unreadable(path))?;
-    // A column with an extension type is read as its storage, the WKB.
-    let geometry =
-        frame.column(&primary).and_then(|c| c.as_materialized_series().to_storage().binary().cloned());
-    let geometry = geometry.map_err(|_| {
-        Error::format(path, format!("geometry column '{primary}' is missing or not binary WKB"))
-    })?;
+    let geometries = geometries(path, &geo, &frame)?;
     let mut columns: Vec<std::vec::IntoIter<Value>> = Vec::with_capacity(fields.len());
     for name in &fields {
         let column = frame.column(name).map_err(unreadable(path))?;
@@ -308,26 +362,13 @@ fn layer(
     }
     let mut problems = Vec::new();
     let mut features = Vec::with_capacity(frame.height());
-    for (i, wkb) in geometry.iter().enumerate() {
+    for (i, read) in geometries.into_iter().enumerate() {
         let record = i + 1;
-        let shape = match wkb {
+        let shape = match read {
             None => Err(Unusable::new(GeometryError::NullRow, FIX_GEOMETRY)),
-            Some(bytes) => match super::wkb::read(bytes) {
-                Ok(mut g) => check_geometry(&g).map(|()| {
-                    problems.extend(super::drop_empty_parts(
-                        &mut g,
-                        path,
-                        crate::model::error::Location::Record(record),
-                    ));
-                    g
-                }),
-                Err(reason) => Err(Unusable::new(GeometryError::UnreadableWkb(reason), FIX_GEOMETRY)),
-            },
+            Some(read) => read.map_err(|reason| Unusable::new(reason, FIX_GEOMETRY)),
         };
-        let geometry = shape.map_err(|unusable| {
-            problems.push(unusable.problem(path, record));
-            unusable.reason
-        });
+        let geometry = super::settle(shape, path, record, &mut problems);
         let values = columns.iter_mut().map(|c| c.next().unwrap_or(Value::Null)).collect();
         features.push(Feature { record, fid: None, geometry, values });
     }

@@ -1,31 +1,46 @@
 //! Readers: the only code that reads layers from the filesystem.
 //!
-//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by extension; each
+//! [`read_layer`] turns a file into a [`Layer`] in the file's own CRS, choosing the format by its content; each
 //! format is a `LayerReader`, which names a layer's fields, reads it whole and opens it in blocks
 //! ([`blocks::LayerBlocks`]):
 //!
 //! - `shapefile`: `.shp` with its `.shx`, `.dbf`, `.prj` and `.cpg` siblings;
+//! - `zipped`: a shapefile in a zip (`.zip`, `.shp.zip`; `FILE.zip:LAYER.shp` when it holds several), read
+//!   in memory;
 //! - `geojson`: an RFC 7946 FeatureCollection (`.geojson`/`.json`), read a block at a time, its features parsed
-//!   on every core;
+//!   on every core, and a GeoJSON text sequence (`.geojsonl`, `.geojsons`, newline-delimited or RFC 8142);
+//! - `esrijson`: an Esri JSON FeatureSet (`.json`), as an ArcGIS REST query returns it;
 //! - `gpkg`: one feature table of a GeoPackage, `FILE.gpkg:LAYER` (or `FILE.gpkg` holding one layer);
-//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column.
+//! - `geoparquet`: a GeoParquet file (`.parquet`) with a WKB geometry column, or a native GeoArrow one;
+//! - `flatgeobuf`: a FlatGeobuf file (`.fgb`), with or without its spatial index;
+//! - `filegdb`: one feature class of an Esri File Geodatabase, `FILE.gdb:NAME` (or `FILE.gdb` holding one).
+//!
+//! The format is told by the file's first bytes (`sniff`), and by its extension when they show none: a
+//! `.json` that is Esri JSON is read as Esri JSON, a `.geojson` of one feature a line as a sequence, and a
+//! file that is no layer (an HTML page, KML, a PDF) says what it looks like.
 //!
 //! All follow the same rules, kept here: **every record of the file appears in [`Layer::features`], in file
 //! order, with its 1-based record number**; a record whose geometry is unusable keeps its attributes, gets
 //! `geometry: Err(reason)` and a [`Problem`] saying what to fix (`check_geometry` is the one check all
 //! formats share); only the fields named in [`ReadOptions::keep`] are kept.
 
+mod esrijson;
+mod flatgeobuf;
+mod geoarrow;
 mod geojson;
 mod geoparquet;
 mod shapefile;
+mod sniff;
 
 pub mod blocks;
 pub mod csv;
 pub mod dem;
+pub mod filegdb;
 pub mod gpkg;
 pub mod sheet;
 pub mod wkb;
 pub mod write;
+pub mod zipped;
 
 use std::path::{Path, PathBuf};
 
@@ -49,7 +64,8 @@ pub struct ReadOptions {
 /// The attribute field names of the layer at `path`, without reading its records.
 ///
 /// For a shapefile these are the `.dbf` columns; for GeoJSON, the property names of the first feature; for a
-/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key).
+/// GeoPackage or GeoParquet layer, its columns but the geometry (and the GeoPackage primary key); for a File
+/// Geodatabase feature class, its fields but the object id, the geometry, binary and raster ones.
 pub fn field_names(path: &Path) -> Result<Vec<String>> {
     let (file, member) = split_member(path);
     let reader = reader_for(&file)?;
@@ -86,8 +102,8 @@ pub fn with_field_names<T>(path: &Path, detect: impl Fn(&[String]) -> Result<T>)
     }
 }
 
-/// Reads the layer at `path` (`.shp`, `.geojson`/`.json`, `.gpkg[:LAYER]` or `.parquet`), choosing the
-/// format by extension.
+/// Reads the layer at `path` (`.shp`, `.zip[:LAYER.shp]`, `.geojson`/`.json`, `.geojsonl`, `.gpkg[:LAYER]`,
+/// `.parquet`, `.fgb` or `.gdb[:NAME]`), choosing the format by its content, else by its extension.
 ///
 /// Bad records are kept (with a geometry error where the geometry is unusable) and reported as problems.
 pub fn read_layer(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
@@ -126,29 +142,46 @@ trait LayerReader: Sync {
 }
 
 /// The reader of each layer format.
-const READERS: [&dyn LayerReader; 4] =
-    [&shapefile::Shapefile, &geojson::GeoJson, &gpkg::GeoPackage, &geoparquet::GeoParquet];
+const READERS: [&dyn LayerReader; 9] = [
+    &shapefile::Shapefile,
+    &geojson::GeoJson,
+    &gpkg::GeoPackage,
+    &geoparquet::GeoParquet,
+    &filegdb::FileGdb,
+    &zipped::Zipped,
+    &esrijson::EsriJson,
+    &geojson::GeoJsonSeq,
+    &flatgeobuf::FlatGeobuf,
+];
 
-/// The reader of the layer format of `file`, by its extension; an error naming the formats known for another
-/// extension.
+/// The reader of the layer format of `file`: the one its first bytes show ([`sniff`]), else the one its
+/// extension names; an error saying what the file looks like when its bytes show something that is no layer
+/// format, or naming the formats known for another extension.
 fn reader_for(file: &Path) -> Result<&'static dyn LayerReader> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let reader = READERS.into_iter().find(|r| r.extensions().contains(&ext.as_str()));
-    reader.ok_or_else(|| {
-        Error::format(
-            file,
-            "unsupported layer format: give a shapefile (.shp), a GeoJSON FeatureCollection (.geojson, \
-             .json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER) or GeoParquet (.parquet)",
-        )
-    })
+    let by_extension = READERS.into_iter().find(|r| r.extensions().contains(&ext.as_str()));
+    match sniff::sniff(file) {
+        sniff::Sniffed::Reader(reader) => Ok(reader),
+        sniff::Sniffed::Other(what) => Err(Error::format(file, format!("not a layer: it looks like {what}"))),
+        sniff::Sniffed::Unknown => by_extension.ok_or_else(|| {
+            Error::format(
+                file,
+                "unsupported layer format: give a shapefile (.shp, or zipped: .zip, FILE.zip:LAYER.shp), a GeoJSON \
+                 FeatureCollection (.geojson, .json) or text sequence (.geojsonl, .geojsons), an Esri JSON \
+                 FeatureSet (.json), a GeoPackage layer (.gpkg or FILE.gpkg:LAYER), GeoParquet (.parquet), \
+                 FlatGeobuf (.fgb) or a File Geodatabase feature class (FILE.gdb or FILE.gdb:NAME)",
+            )
+        }),
+    }
 }
 
 /// Extensions of files that hold several layers or sheets, one of which a path may name after a colon.
-const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite"];
+const CONTAINERS: [&str; 9] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sqlite", "gdb", "zip"];
 
 /// The file a path names and the layer or sheet after its last colon: `county.gpkg:parcels` is
-/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`). A path that names an existing file,
-/// or whose part before the colon is not a GeoPackage or workbook, is the file itself.
+/// (`county.gpkg`, `parcels`), `log.xlsx:2026` is (`log.xlsx`, `2026`), `county.zip:parcels.shp` is
+/// (`county.zip`, `parcels.shp`). A path that names an existing file, or whose part before the colon is not
+/// a GeoPackage, zip or workbook, is the file itself.
 ///
 /// ```
 /// use std::path::{Path, PathBuf};
@@ -161,12 +194,14 @@ const CONTAINERS: [&str; 7] = ["gpkg", "xlsx", "xlsm", "xlsb", "xls", "ods", "sq
 /// ```
 pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     let whole = (path.to_path_buf(), None);
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return whole;
     }
     let Some((file, member)) = path.to_str().and_then(|s| s.rsplit_once(':')) else { return whole };
     let ext = Path::new(file).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    if member.is_empty() || member.contains(['/', '\\']) || !CONTAINERS.contains(&ext.as_str()) {
+    // A zip's member may lie in a folder of the zip (`county.zip:county/parcels.shp`).
+    let folder = member.contains(['/', '\\']) && ext != "zip";
+    if member.is_empty() || folder || !CONTAINERS.contains(&ext.as_str()) {
         return whole;
     }
     (PathBuf::from(file), Some(member.to_string()))
@@ -190,9 +225,10 @@ pub fn same_layer(a: &Path, b: &Path) -> bool {
     source(a) == source(b)
 }
 
-/// A missing layer file is named as such, before any of its siblings are looked for.
+/// A missing layer file (or File Geodatabase folder) is named as such, before any of its siblings are looked
+/// for.
 pub fn require_file(path: &Path) -> Result<()> {
-    if path.is_file() {
+    if path.is_file() || filegdb::is_geodatabase(path) {
         return Ok(());
     }
     let what = if path.exists() { "is not a file" } else { "not found" };
@@ -315,6 +351,26 @@ fn drop_empty_parts(geometry: &mut Geometry<f64>, path: &Path, location: Locatio
     })
 }
 
+/// The geometry a reader made of record `record` of the file at `path`, or why it is unusable: checked
+/// ([`check_geometry`]) and its empty parts dropped ([`drop_empty_parts`]), each problem found put in
+/// `problems`; an unusable one becomes its reason, the feature's geometry error.
+fn settle(
+    geometry: Result<Geometry<f64>, Unusable>,
+    path: &Path,
+    record: usize,
+    problems: &mut Vec<Problem>,
+) -> Result<Geometry<f64>, GeometryError> {
+    let geometry = geometry.and_then(|mut g| {
+        check_geometry(&g)?;
+        problems.extend(drop_empty_parts(&mut g, path, Location::Record(record)));
+        Ok(g)
+    });
+    geometry.map_err(|unusable| {
+        problems.push(unusable.problem(path, record));
+        unusable.reason
+    })
+}
+
 fn finite(x: f64, y: f64) -> Result<(), Unusable> {
     if x.is_finite() && y.is_finite() {
         Ok(())
@@ -362,11 +418,46 @@ mod tests {
         assert_eq!(first("lakes.json").unwrap(), "geojson");
         assert_eq!(first("county.GPKG").unwrap(), "gpkg");
         assert_eq!(first("county.sqlite").unwrap(), "gpkg");
+        assert_eq!(first("county.GDB").unwrap(), "gdb");
+        assert_eq!(
+            split_member(Path::new("/nonexistent/county.gdb:Parcels")),
+            (PathBuf::from("/nonexistent/county.gdb"), Some("Parcels".to_string()))
+        );
         assert_eq!(first("parcels.parquet").unwrap(), "parquet");
         assert_eq!(first("parcels.geoparquet").unwrap(), "parquet");
+        assert_eq!(first("parcels.shp.zip").unwrap(), "zip");
+        assert_eq!(first("parcels.fgb").unwrap(), "fgb");
+        assert_eq!(first("towns.geojsonl").unwrap(), "geojsonl");
+        assert_eq!(first("towns.geojsons").unwrap(), "geojsonl");
         let err = first("parcels.kml").unwrap_err();
         assert!(matches!(err, Error::Format { .. }));
         assert!(first("no_extension").is_err());
+    }
+
+    /// The content decides over the extension: a `.json` that is Esri JSON, a `.geojson` of one feature a
+    /// line, a zip named `.dat`; a file that is no layer says what it looks like, whatever its extension.
+    #[test]
+    fn format_by_content() {
+        let dir = std::env::temp_dir().join(format!("lakeshore-content-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            reader_for(&path).map(|r| r.extensions()[0]).map_err(|e| e.to_string())
+        };
+        let esri = br#"{"geometryType": "esriGeometryPoint", "features": []}"#;
+        assert_eq!(first("layer.json", esri), Ok("esrijson"));
+        assert_eq!(first("layer.geojson", esri), Ok("esrijson"));
+        let lines =
+            b"{\"type\": \"Feature\", \"properties\": {}, \"geometry\": null}\n{\"type\": \"Feature\"}\n";
+        assert_eq!(first("layer.geojson", lines), Ok("geojsonl"));
+        assert_eq!(first("layer.dat", b"PK\x03\x04"), Ok("zip"));
+        assert_eq!(first("layer.json", br#"{"type": "FeatureCollection", "features": []}"#), Ok("geojson"));
+        let page = first("parcels.shp", b"<html><body>Not found</body></html>").unwrap_err();
+        assert!(page.contains("parcels.shp: not a layer: it looks like an HTML page"), "{page}");
+        // Unrecognised bytes go to the extension's reader, which says what is wrong with them.
+        assert_eq!(first("parcels.shp", b"\x01\x02"), Ok("shp"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

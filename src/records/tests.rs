@@ -1,3 +1,4 @@
+use super::checker::not_a_date;
 use super::*;
 
 #[test]

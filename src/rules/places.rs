@@ -176,6 +176,11 @@ impl RuleSet {
         self.jurisdiction.swis.get(head).and_then(|t| self.municipality(t))
     }
 
+    /// The water bodies whose watersheds the periodic rules name, each once, in name order.
+    pub fn watershed_names(&self) -> std::collections::BTreeSet<&str> {
+        self.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect()
+    }
+
     /// The water body called `name` or one of its aliases (case-insensitive), also when the name carries one
     /// of the rule set's watershed suffixes ("Owasco Lake Watershed", "OWASCO LAKE", "Owasco").
     pub fn water_body(&self, name: &str) -> Option<&WaterBody> {

@@ -586,14 +586,23 @@ fn unknown_parcel_schema() {
     );
 }
 
-/// A GeoJSON parcels file that is not JSON stops the run; the error names the file and the line.
+/// A GeoJSON parcels file that is not JSON stops the run; the error names the file and the line. One that is
+/// a CSV table under the name says what it looks like.
 #[test]
 fn geojson_parcels_not_json() {
     let dir = county("not-json");
     let path = dir.path("parcels.geojson");
+    fs::write(&path, "{\"type\": \"FeatureCollection\",\n \"features\": [oops]}\n").unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&path)]);
+    assert_stopped(&outcome, "parcels.geojson", &["line 2"], "correct the file or re-export it");
     fs::write(&path, "SWIS,PRINT_KEY,MUNI_NAME\n055689,122.05-1-1,Owasco\n").unwrap();
     let outcome = run(&dir, &["--parcels", arg(&path)]);
-    assert_stopped(&outcome, "parcels.geojson", &["line 1"], "correct the file or re-export it");
+    assert_stopped(
+        &outcome,
+        "parcels.geojson",
+        &["looks like a table of text (CSV)"],
+        "export it from the GIS",
+    );
 }
 
 /// An unknown `--format` stops the run before anything is read or written and lists the formats there are.

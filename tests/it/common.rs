@@ -135,6 +135,22 @@ pub fn watershed_around(shoreline: &str, margin: f64) -> String {
     out.to_string()
 }
 
+/// The schedule (`schedule.csv`) of the sample county as of 2027-01-15 into `out`, its parcels read from
+/// `parcels` when given; the run must be clean (exit 0), as every record of the sample is good in whatever
+/// format it is written.
+pub fn sample_schedule(parcels: Option<&std::path::Path>, out: &std::path::Path) -> String {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_lakeshore"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command.args(["schedule", "--config", "data/sample/county.toml", "--as-of", "2027-01-15"]);
+    if let Some(parcels) = parcels {
+        command.arg("--parcels").arg(parcels);
+    }
+    let output = command.args(["--format", "csv", "--out"]).arg(out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{}: {stderr}", out.display());
+    std::fs::read_to_string(out.join("schedule.csv")).unwrap()
+}
+
 /// Copies the files of the folder `from` whose names `keep` takes into `to` (made if need be); its
 /// sub-folders are left.
 #[allow(dead_code)]

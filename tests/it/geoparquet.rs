@@ -164,7 +164,7 @@ con.sql(f"COPY (SELECT {columns}, ST_GeomFromWKB(wkb) AS geometry FROM parcels) 
 
 /// A Python with GeoPandas and DuckDB: `LAKESHORE_WRITERS_PYTHON`, else the venv `tests/writers/venv.sh`
 /// makes, else `python3`; `None` after saying `test` is skipped when none has both (a failure when CI is set).
-fn writers_python(test: &str) -> Option<PathBuf> {
+pub(crate) fn writers_python(test: &str) -> Option<PathBuf> {
     let venv = std::env::var_os("HOME")
         .map(|home| PathBuf::from(home).join(".cache/lakeshore-writers-venv/bin/python"))
         .filter(|p| p.is_file());
@@ -198,23 +198,8 @@ fn geoparquet_as_geopandas_and_duckdb_write_it_schedules_as_the_sample() {
         .output()
         .unwrap();
     assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
-    let schedule = |parcels: Option<&Path>, out: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_lakeshore"));
-        command.current_dir(root).args([
-            "schedule",
-            "--config",
-            "data/sample/county.toml",
-            "--as-of",
-            "2027-01-15",
-        ]);
-        if let Some(parcels) = parcels {
-            command.arg("--parcels").arg(parcels);
-        }
-        let output = command.args(["--format", "csv", "--out"]).arg(dir.join(out)).output().unwrap();
-        // Every record of the sample is good, in whatever file: a clean run.
-        assert_eq!(output.status.code(), Some(0), "{out}: {}", String::from_utf8_lossy(&output.stderr));
-        std::fs::read_to_string(dir.join(out).join("schedule.csv")).unwrap()
-    };
+    let schedule =
+        |parcels: Option<&Path>, out: &str| crate::common::sample_schedule(parcels, &dir.join(out));
     let sample = schedule(None, "sample");
     for name in ["geopandas", "geopandas-4326", "duckdb"] {
         let parquet = dir.join(format!("{name}.parquet"));

@@ -149,7 +149,7 @@ fn png_draws_legend_title_and_label_text() {
 fn png_of_a_schedule_scene_shows_overdue_parcels_red() {
     let (a, b) = (rectangle([0.0, 0.0, 1_000.0, 1_000.0]), rectangle([1_000.0, 0.0, 2_000.0, 1_000.0]));
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::Current), (&b, ParcelClass::Overdue)],
+        parcels: vec![(Cow::Borrowed(&a), ParcelClass::Current), (Cow::Borrowed(&b), ParcelClass::Overdue)],
         title: "Owasco Lake".into(),
         as_of: "2027-01-15".into(),
         ..MapInput::default()
@@ -168,7 +168,7 @@ fn tiny_parcels_of_a_county_map_still_show() {
     // A 200 ft lot in a 200,000 ft county is under one pixel; it is drawn as a small square.
     let lot = rectangle([100_000.0, 100_000.0, 100_200.0, 100_100.0]);
     let input = MapInput {
-        parcels: vec![(&lot, ParcelClass::Overdue)],
+        parcels: vec![(Cow::Borrowed(&lot), ParcelClass::Overdue)],
         extent: Some([0.0, 0.0, 200_000.0, 200_000.0]),
         ..MapInput::default()
     };

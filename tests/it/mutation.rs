@@ -12,7 +12,9 @@
 //! Beside the random damage, named hostile DEMs ([`hostile_tiffs`]): strip offsets past the end of the file,
 //! dimensions of 2³¹ − 1, a Deflate bomb, and offset arrays claiming billions of entries.
 //!
-//! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries.
+//! A new input format is one line in [`TARGETS`]: the file and how to find its record boundaries; a layer in
+//! a format the sample does not ship is one line in `shipped::SHIPPED`, read in place of the sample's own
+//! layer, with hostile sizes of its own.
 //!
 //! The hundreds of runs of [`damaged_inputs_never_panic_hang_or_lose_a_parcel`] take minutes, so that test
 //! is left out of a plain `cargo test` and run by `.ci/run` (`cargo test --test it mutation -- --ignored`).
@@ -29,6 +31,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common;
+
+mod shipped;
 
 /// The seed every case is derived from.
 const SEED: u64 = 0x1a4e_5407e;
@@ -76,6 +80,8 @@ const TARGETS: &[(&str, Boundaries)] = &[
     (RULES, lines),
     (GPKG, sqlite_pages),
     (DEM, tiff_chunks),
+    (GDB_TABLE, gdbtable_rows),
+    (GDB_INDEX, gdbtablx_entries),
 ];
 
 /// The sample's DEM (`data/sample/dem.tif`, as `county-dem.toml` reads it); a case damaging it runs the county
@@ -230,6 +236,52 @@ const GPKG_COUNTY: &str = "pristine-gpkg";
 /// Makes the county in `dir` the GeoPackage county made in `scratch`: its config, reading `county.gpkg`.
 fn gpkg_county(dir: &Path, scratch: &Path) {
     std::fs::copy(scratch.join(GPKG_COUNTY).join("county.toml"), dir.join("county.toml")).unwrap();
+}
+
+/// The sample's parcels as a File Geodatabase GDAL writes (`filegdb::written_by_gdal`), read as
+/// `county.gdb:Parcels` by a config of its own; its rows are the `.dbf`'s records, in their order. Its feature
+/// class's table and index are damaged.
+const GDB: &str = "county.gdb";
+const GDB_LAYER: &str = "county.gdb:Parcels";
+const GDB_TABLE: &str = "county.gdb/a00000009.gdbtable";
+const GDB_INDEX: &str = "county.gdb/a00000009.gdbtablx";
+
+/// Copies the File Geodatabase made in `scratch` into `dir`.
+fn copy_gdb(dir: &Path, scratch: &Path) {
+    let gdb = dir.join(GDB);
+    std::fs::create_dir_all(&gdb).unwrap();
+    for entry in std::fs::read_dir(scratch.join(GDB)).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, gdb.join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// Makes the county in `dir` read its parcels from the File Geodatabase made in `scratch`, copied into it.
+fn gdb_county(dir: &Path, scratch: &Path) {
+    copy_gdb(dir, scratch);
+    let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
+    std::fs::write(dir.join("county.toml"), config.replace("\"parcels.shp\"", &format!("\"{GDB_LAYER}\"")))
+        .unwrap();
+}
+
+/// Start of each row of a `.gdbtable`: after the field section (its offset at byte 32, its size the first
+/// 4 bytes there), each row is its 4-byte size (negative when deleted) and that many bytes.
+fn gdbtable_rows(bytes: &[u8]) -> Vec<usize> {
+    let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    let fields = bytes.get(32..40).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap()) as usize);
+    let mut at = fields + 4 + u32_at(fields).unwrap_or(0) as usize;
+    let mut out = vec![fields, at];
+    while let Some(size) = u32_at(at) {
+        at += 4 + (size as i32).unsigned_abs() as usize;
+        out.push(at);
+    }
+    out
+}
+
+/// Start of each entry of a `.gdbtablx`: its offsets (of the size at byte 12) after the 16-byte header.
+fn gdbtablx_entries(bytes: &[u8]) -> Vec<usize> {
+    let size = bytes.get(12..16).map_or(4, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize).max(1);
+    (16..=bytes.len()).step_by(size).collect()
 }
 
 /// Start of each page of an SQLite file: the page size is the big-endian u16 at byte 16 (1 for 65 536).
@@ -440,9 +492,11 @@ fn brief(stderr: &str) -> String {
 }
 
 /// Whether a stopped run's message names the damaged file. A damaged config may instead name a layer file
-/// it now points to (a misspelt path): the message then names that path, which the config holds.
+/// it now points to (a misspelt path): the message then names that path, which the config holds. A File
+/// Geodatabase's table may be named by its feature class.
 fn names_the_file(case: &Case, stderr: &str) -> bool {
-    if stderr.contains(case.file) {
+    // A File Geodatabase's table may be named as the feature class it holds (`county.gdb:Parcels`).
+    if stderr.contains(case.file) || (case.file.starts_with(GDB) && stderr.contains(GDB_LAYER)) {
         return true;
     }
     let text = String::from_utf8_lossy(&case.bytes);
@@ -508,15 +562,31 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
     std::fs::create_dir_all(scratch.join(GPKG_COUNTY)).unwrap();
     crate::gpkg::sample_as_geopackage(&scratch.join(GPKG_COUNTY));
     std::fs::copy(scratch.join(GPKG_COUNTY).join(GPKG), pristine.join(GPKG)).unwrap();
+    // The File Geodatabase is written by GDAL: without it (and CI unset) its cases are left out.
+    let gdal = crate::filegdb::written_by_gdal("mutation-gdb");
+    if let Some(written) = &gdal {
+        std::fs::rename(written.join(GDB), scratch.join(GDB)).unwrap();
+        copy_gdb(&pristine, &scratch);
+        let _ = std::fs::remove_dir_all(written);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut cases: Vec<Case> = TARGETS
         .iter()
+        .filter(|(file, _)| gdal.is_some() || !file.starts_with(GDB))
         .flat_map(|&(file, boundaries)| {
             let original = std::fs::read(pristine.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
             mutations(file, &original, boundaries, &mut rng)
         })
         .collect();
     cases.extend(hostile_tiffs(&std::fs::read(pristine.join(DEM)).unwrap()));
+    let shipped_dir = scratch.join("shipped");
+    std::fs::create_dir_all(&shipped_dir).unwrap();
+    for file in shipped::shipped_layers(&shipped_dir) {
+        let original = std::fs::read(shipped_dir.join(file)).unwrap();
+        let &(_, _, boundaries) = shipped::SHIPPED.iter().find(|&&(f, _, _)| f == file).unwrap();
+        cases.extend(mutations(file, &original, boundaries, &mut rng));
+        cases.extend(shipped::hostile_shipped(file, &original).into_iter().map(|(case, _)| case));
+    }
     assert!(cases.len() >= 300, "a few hundred cases: {}", cases.len());
 
     let next = AtomicUsize::new(0);
@@ -538,7 +608,13 @@ fn damaged_inputs_never_panic_hang_or_lose_a_parcel() {
                         if case.file == DEM {
                             dem_county(&dir);
                         }
+                        if case.file.starts_with(GDB) {
+                            gdb_county(&dir, &scratch);
+                        }
                         std::fs::write(dir.join(case.file), &case.bytes).unwrap();
+                        if let Some(layer) = shipped::shipped(case.file) {
+                            shipped::use_layer(&dir, layer, case.file);
+                        }
                         if case.file == HISTORY_XLSX {
                             let config = std::fs::read_to_string(dir.join("county.toml")).unwrap();
                             let config = config.replace("\"history.csv\"", &format!("\"{HISTORY_XLSX}\""));

@@ -231,8 +231,11 @@ fn the_layer_flags_name_every_format_or_the_table() {
                 _ => options.push(line.to_string()),
             }
         }
-        for option in options.iter().filter(|o| o.contains("<file>") && formats.iter().any(|f| o.contains(f)))
-        {
+        // A layer flag's paragraph; the DEM's (an elevation raster, "ESRI ASCII grid") names no layer format.
+        let layer_flag = |o: &&String| {
+            o.contains("<file>") && !o.contains("raster") && formats.iter().any(|f| o.contains(f))
+        };
+        for option in options.iter().filter(layer_flag) {
             let missing: Vec<_> = formats.iter().filter(|f| !option.contains(f.as_str())).collect();
             assert!(
                 option.contains("format table") || missing.is_empty(),

@@ -20,6 +20,7 @@ mod feature;
 mod geometry;
 mod json;
 mod search;
+mod seq;
 mod stream;
 mod walk;
 
@@ -34,6 +35,7 @@ use serde_json::Value as Json;
 pub(super) use self::blocks::Blocks;
 use self::feature::{Names, NewNames, Parsed, Reading};
 use self::json::{Parse, SyntaxError};
+pub(super) use self::seq::GeoJsonSeq;
 use self::stream::Fail;
 use self::walk::{Top, Walk};
 use super::blocks::{BlockReader, LayerBlocks};
@@ -100,18 +102,34 @@ fn field_names_in_blocks(path: &Path, block: usize, whole: bool) -> Result<Vec<S
     let mut walk = Walk::open(path, block, false).map_err(fail)?;
     let mut fields = Fields::new(None);
     while let Some(batch) = walk.batch().map_err(fail)? {
-        for element in &batch.elements {
-            let bytes = &batch.bytes[element.clone()];
-            let base = batch.base + element.start as u64;
-            let parsed = feature::read(bytes, base, &fields.names, &Reading::CHECK, &mut Vec::new());
-            let Parsed { mut values, new, .. } = parsed.map_err(|e| fail(e.into()))?;
-            fields.learn(new, &mut values);
-        }
+        learn_names(path, &batch, &mut fields)?;
         if !whole {
             break;
         }
     }
     Ok(fields.kept)
+}
+
+/// The property names of the features of `batch` (a file's first), in the order they first appear (none
+/// without one).
+fn first_names(path: &Path, batch: Option<stream::Batch>) -> Result<Vec<String>> {
+    let mut fields = Fields::new(None);
+    if let Some(batch) = batch {
+        learn_names(path, &batch, &mut fields)?;
+    }
+    Ok(fields.kept)
+}
+
+/// Gives `fields` the property names of the features of `batch` it has not seen.
+fn learn_names(path: &Path, batch: &stream::Batch, fields: &mut Fields) -> Result<()> {
+    for element in &batch.elements {
+        let bytes = &batch.bytes[element.clone()];
+        let base = batch.base + element.start as u64;
+        let parsed = feature::read(bytes, base, &fields.names, &Reading::CHECK, &mut Vec::new());
+        let Parsed { mut values, new, .. } = parsed.map_err(|e| failure(path, e.into()))?;
+        fields.learn(new, &mut values);
+    }
+    Ok(())
 }
 
 /// [`read`], reading `block` bytes at a time.
@@ -131,16 +149,7 @@ fn read_in_blocks(path: &Path, options: &ReadOptions, block: usize) -> Result<(L
         collector.take(&mut parsed).map_err(|e| fail(e.into()))?;
     }
     let (crs, explicit) = collection_crs(path, walk.top(), &collector.fields.seen, keep)?;
-    let Collector { fields, mut features, mut problems, .. } = collector;
-    for feature in &mut features {
-        feature.values.resize(fields.kept.len(), Value::Null);
-    }
-    if crs == Crs::wgs84() {
-        check_lon_lat(path, explicit, &mut features, &mut problems)?;
-    }
-    problems.sort_by_key(|(record, _)| *record);
-    let problems = problems.into_iter().map(|(_, p)| p).collect();
-    Ok((Layer { path: path.to_path_buf(), crs, fields: fields.kept, features }, problems))
+    collector.finish(crs, explicit)
 }
 
 /// The error of a pass over the document at `path` that failed.
@@ -275,6 +284,24 @@ impl Collector<'_> {
             self.features.push(to_feature(self.path, record, geometry, values, &mut self.problems));
         }
         Ok(())
+    }
+}
+
+impl Collector<'_> {
+    /// The layer gathered, in `crs` (`explicit`ly named by the file, or not): every feature with a value
+    /// for each kept field, those outside longitude/latitude range of a WGS 84 layer made unusable, and the
+    /// problems in record order.
+    fn finish(self, crs: Crs, explicit: bool) -> Result<(Layer, Vec<Problem>)> {
+        let Collector { path, fields, mut features, mut problems } = self;
+        for feature in &mut features {
+            feature.values.resize(fields.kept.len(), Value::Null);
+        }
+        if crs == Crs::wgs84() {
+            check_lon_lat(path, explicit, &mut features, &mut problems)?;
+        }
+        problems.sort_by_key(|(record, _)| *record);
+        let problems = problems.into_iter().map(|(_, p)| p).collect();
+        Ok((Layer { path: path.to_path_buf(), crs, fields: fields.kept, features }, problems))
     }
 }
 

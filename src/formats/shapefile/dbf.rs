@@ -7,20 +7,19 @@
 //! pages. Text is decoded with the encoding the `.cpg` names, else the code page the `.dbf` header declares,
 //! else UTF-8 with a Windows-1252 fallback.
 
-use std::fs::File;
 use std::io::{BufReader, ErrorKind, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
 
 use ::shapefile::dbase::encoding::{DynEncoding, EncodingRs};
 use ::shapefile::dbase::{self, encoding_rs, CodePageMark, Encoding, FieldType, UnicodeLossy};
 
+use super::files::{Member, Source};
 use super::{Numbered, BUFFER};
 use crate::crs::layer::Value;
 use crate::model::error::{Error, Location, Problem, Result};
 
 /// A `.dbf` table ready to be read: where the records are and how to decode each field.
 pub(super) struct DbfTable {
-    path: PathBuf,
+    file: Member,
     pub(super) num_records: usize,
     /// Offset of the first record.
     start: u64,
@@ -34,7 +33,7 @@ pub(super) struct DbfTable {
 pub(super) struct DbfRows {
     table: DbfTable,
     kept: Vec<usize>,
-    reader: BufReader<File>,
+    reader: Box<dyn Source>,
     buf: Vec<u8>,
     /// The 1-based number of the next record.
     next: usize,
@@ -55,16 +54,14 @@ impl DbfRows {
         records: impl IntoIterator<Item = usize>,
     ) -> Result<(Vec<Vec<Value>>, Numbered)> {
         let table = &self.table;
-        let path = &table.path;
+        let path = &table.file.path;
         let records = records.into_iter();
         let mut rows = Vec::with_capacity(records.size_hint().0);
         let mut problems = Vec::new();
         for record in records {
             if record != self.next {
                 let records_away = record as i64 - self.next as i64;
-                self.reader
-                    .seek_relative(records_away * table.record_len as i64)
-                    .map_err(|e| Error::io(path, e))?;
+                self.reader.skip(records_away * table.record_len as i64).map_err(|e| Error::io(path, e))?;
             }
             self.reader.read_exact(&mut self.buf).map_err(|e| match e.kind() {
                 ErrorKind::UnexpectedEof => Error::format(path, super::cut_short(record)),
@@ -141,11 +138,12 @@ impl FieldKind {
 }
 
 impl DbfTable {
-    /// Reads the header of the `.dbf` at `path`; the text encoding comes from the `.cpg` at `cpg` if it names
-    /// one, else from the code page the `.dbf` declares. An encoding that cannot be honoured is a problem, not
-    /// an error: text is then read as UTF-8.
-    pub(super) fn open(path: &Path, cpg: Option<&Path>) -> Result<(Self, Option<Problem>)> {
-        let mut file = BufReader::new(File::open(path).map_err(|e| Error::io(path, e))?);
+    /// Reads the header of the `.dbf` `dbf`; the text encoding comes from the `.cpg` `cpg` if it names one,
+    /// else from the code page the `.dbf` declares. An encoding that cannot be honoured is a problem, not an
+    /// error: text is then read as UTF-8.
+    pub(super) fn open(dbf: &Member, cpg: Option<&Member>) -> Result<(Self, Option<Problem>)> {
+        let path = dbf.path.as_path();
+        let mut file = BufReader::new(dbf.open(BUFFER)?.0);
         // The code page mark is byte 29 of the header; dbase needs the encoding before it reads the header. A
         // file too short to hold it is cut off: a format error, worded as Error::Dbase words dbase's own.
         let mut head = [0u8; 32];
@@ -154,7 +152,7 @@ impl DbfTable {
         })?;
         file.seek(SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
         let label = match cpg {
-            Some(cpg) => Some((cpg, std::fs::read(cpg).map_err(|e| Error::io(cpg, e))?)),
+            Some(cpg) => Some((cpg.path.as_path(), cpg.read()?)),
             None => None,
         };
         let label = label.map(|(cpg, bytes)| (cpg, String::from_utf8_lossy(&bytes).into_owned()));
@@ -183,7 +181,7 @@ impl DbfTable {
             .collect();
         let header = reader.header();
         let table = DbfTable {
-            path: path.to_path_buf(),
+            file: dbf.clone(),
             num_records: header.num_records as usize,
             start: u64::from(header.offset_to_first_record),
             record_len: offset,
@@ -196,9 +194,9 @@ impl DbfTable {
     /// Opens the records for reading in blocks, decoding only the fields at indices `kept`. A file shorter
     /// than its header's record count is an error here, before any record is read.
     pub(super) fn rows(self, kept: Vec<usize>) -> Result<DbfRows> {
-        let path = &self.path;
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let available = file.metadata().map_err(|e| Error::io(path, e))?.len().saturating_sub(self.start);
+        let path = &self.file.path;
+        let (mut reader, len) = self.file.open(BUFFER)?;
+        let available = len.saturating_sub(self.start);
         let complete = usize::try_from(available).unwrap_or(usize::MAX) / self.record_len;
         if complete < self.num_records {
             return Err(Error::format(
@@ -210,7 +208,6 @@ impl DbfTable {
                 ),
             ));
         }
-        let mut reader = BufReader::with_capacity(BUFFER, file);
         reader.seek(SeekFrom::Start(self.start)).map_err(|e| Error::io(path, e))?;
         let buf = vec![0u8; self.record_len];
         Ok(DbfRows { table: self, kept, reader, buf, next: 1 })
@@ -383,6 +380,7 @@ mod tests {
 
     use super::*;
     use crate::crs::layer::Layer;
+    use crate::formats::shapefile::files::Files;
     use crate::formats::shapefile::test_support::{
         assumed, name, patch, write_attributes, write_with_ids, TempDir,
     };
@@ -503,7 +501,7 @@ mod tests {
     #[test]
     fn binary_and_text_fields_decode() {
         let table = DbfTable {
-            path: "t.dbf".into(),
+            file: Files::Disk("t.shp".into()).main().unwrap(),
             num_records: 0,
             start: 0,
             record_len: 1,

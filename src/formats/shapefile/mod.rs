@@ -15,7 +15,8 @@
 //!   only the kept fields are decoded, at fixed offsets.
 
 mod dbf;
-mod rings;
+pub(crate) mod files;
+pub(crate) mod rings;
 mod shp;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use std::path::{Path, PathBuf};
 use geo::{Coord, Geometry, LineString, MultiLineString, MultiPoint, Point};
 
 use self::dbf::{DbfRows, DbfTable};
+use self::files::{Files, Member};
 use self::rings::assemble_rings;
 use self::shp::{Entry, Shape, ShpFile};
 use super::blocks::{BlockReader, LayerBlocks};
@@ -41,17 +43,35 @@ const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the G
 
 /// The attribute field names of the shapefile at `path`, read from its `.dbf` header.
 pub(super) fn field_names(path: &Path) -> Result<Vec<String>> {
-    let dbf = required_sibling(path, "dbf", "attribute table")?;
-    let (table, _) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
-    Ok(table.fields.into_iter().map(|f| f.name).collect())
+    field_names_of(&Files::Disk(path.to_path_buf()))
 }
 
 /// Reads the shapefile at `path` (the `.shp`) with its `.shx`, `.dbf`, `.prj` and `.cpg`.
 pub(super) fn read(path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-    let mut blocks = Blocks::open(path, options)?;
+    read_files(&Files::Disk(path.to_path_buf()), path, options)
+}
+
+/// The attribute field names of the shapefile `files`, read from its `.dbf` header.
+pub(super) fn field_names_of(files: &Files) -> Result<Vec<String>> {
+    let dbf = required_sibling(files, "dbf", "attribute table")?;
+    let (table, _) = DbfTable::open(&dbf, files.sibling("cpg").as_ref())?;
+    Ok(table.fields.into_iter().map(|f| f.name).collect())
+}
+
+/// Reads the shapefile `files` (the `.shp`) with its `.shx`, `.dbf`, `.prj` and `.cpg`, as the layer at
+/// `path` (as given).
+pub(super) fn read_files(files: &Files, path: &Path, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+    let mut blocks = Blocks::open(files, options)?;
     let (features, problems) = blocks.next_block(usize::MAX)?;
     let Blocks { crs, fields, .. } = blocks;
     Ok((Layer { path: path.to_path_buf(), crs, fields, features }, problems))
+}
+
+/// The shapefile `files` opened to be read in blocks, named `path` (as given).
+pub(super) fn open_blocks(files: &Files, path: &Path, options: &ReadOptions) -> Result<LayerBlocks> {
+    let blocks = Blocks::open(files, options)?;
+    let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
+    Ok(LayerBlocks::streamed(path, crs, fields, len, Box::new(blocks)))
 }
 
 /// The shapefile format: a `.shp` with its siblings, read from the files a block at a time.
@@ -71,9 +91,7 @@ impl LayerReader for Shapefile {
     }
 
     fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
-        let blocks = Blocks::open(layer.file, options)?;
-        let (crs, fields, len) = (blocks.crs.clone(), blocks.fields.clone(), blocks.len());
-        Ok(LayerBlocks::streamed(layer.file, crs, fields, len, Box::new(blocks)))
+        open_blocks(&Files::Disk(layer.file.to_path_buf()), layer.file, options)
     }
 }
 
@@ -107,7 +125,7 @@ pub(super) struct Blocks {
     shapes: ShpFile,
     rows: DbfRows,
     /// The `.dbf` and `.cpg`, and the `.dbf` column of each kept field, for [`Blocks::scan`].
-    dbf: (PathBuf, Option<PathBuf>, Vec<usize>),
+    dbf: (Member, Option<Member>, Vec<usize>),
     /// Records read so far.
     done: usize,
     /// Problems with the whole file (its CRS, its text encoding), given with the first block.
@@ -115,37 +133,40 @@ pub(super) struct Blocks {
 }
 
 impl Blocks {
-    /// Opens the shapefile at `path`: its CRS, the `.shx` index, and the `.dbf` header, checked against each
+    /// Opens the shapefile `files`: its CRS, the `.shx` index, and the `.dbf` header, checked against each
     /// other before any record is read.
-    pub(super) fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
+    pub(super) fn open(files: &Files, options: &ReadOptions) -> Result<Self> {
+        let path = files.shp();
         // A missing .shp is reported as such, not as its missing siblings.
-        std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-        let shx = required_sibling(path, "shx", "shape index")?;
-        let dbf = required_sibling(path, "dbf", "attribute table")?;
-        let (crs, crs_problem) = layer_crs(path, options)?;
-        let shx_bytes = std::fs::read(&shx).map_err(|e| Error::io(&shx, e))?;
-        let index = shp::parse_index(&shx_bytes).map_err(|message| Error::format(&shx, message))?;
+        if let Files::Disk(path) = files {
+            std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        }
+        let shx = required_sibling(files, "shx", "shape index")?;
+        let dbf = required_sibling(files, "dbf", "attribute table")?;
+        let (crs, crs_problem) = layer_crs(files, options)?;
+        let index = shp::parse_index(&shx.read()?).map_err(|message| Error::format(&shx.path, message))?;
         let count = index.len();
-        let shapes = ShpFile::open(path)?;
-        let (table, encoding_problem) = DbfTable::open(&dbf, sibling(path, "cpg").as_deref())?;
+        let shapes = ShpFile::open(&files.main()?)?;
+        let cpg = files.sibling("cpg");
+        let (table, encoding_problem) = DbfTable::open(&dbf, cpg.as_ref())?;
         if table.num_records != count {
             return Err(Error::format(
                 path,
                 format!(
                     "{} has {} records but {} has {}: the files are out of step; re-export the layer",
-                    dbf.display(),
+                    dbf.path.display(),
                     table.num_records,
-                    shx.display(),
+                    shx.path.display(),
                     count
                 ),
             ));
         }
         let names: Vec<String> = table.fields.iter().map(|f| f.name.clone()).collect();
-        let kept = select_fields(&dbf, &names, options.keep.as_deref())?;
+        let kept = select_fields(&dbf.path, &names, options.keep.as_deref())?;
         let fields = kept.iter().map(|&i| names[i].clone()).collect();
         let rows = table.rows(kept.clone())?;
         let opening = crs_problem.into_iter().chain(encoding_problem).collect();
-        let dbf = (dbf, sibling(path, "cpg"), kept);
+        let dbf = (dbf, cpg, kept);
         Ok(Blocks { path: path.to_path_buf(), crs, fields, index, shapes, rows, dbf, done: 0, opening })
     }
 
@@ -155,7 +176,7 @@ impl Blocks {
     pub(super) fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         const SCAN_BLOCK: usize = 1 << 16;
         let (dbf, cpg, kept) = &self.dbf;
-        let (table, _) = DbfTable::open(dbf, cpg.as_deref())?;
+        let (table, _) = DbfTable::open(dbf, cpg.as_ref())?;
         let mut rows = table.rows(columns.iter().map(|&c| kept[c]).collect())?;
         let mut record = 0;
         loop {
@@ -210,13 +231,9 @@ impl Blocks {
     }
 }
 
-/// The sibling of `shp` with extension `ext` (given in lower case), as `parcels.dbf` or `parcels.DBF`.
-fn sibling(shp: &Path, ext: &str) -> Option<PathBuf> {
-    [ext.to_string(), ext.to_ascii_uppercase()].iter().map(|e| shp.with_extension(e)).find(|p| p.is_file())
-}
-
-fn required_sibling(shp: &Path, ext: &str, what: &str) -> Result<PathBuf> {
-    sibling(shp, ext).ok_or_else(|| {
+fn required_sibling(files: &Files, ext: &str, what: &str) -> Result<Member> {
+    let shp = files.shp();
+    files.sibling(ext).ok_or_else(|| {
         Error::format(
             shp.with_extension(ext),
             format!(
@@ -228,18 +245,19 @@ fn required_sibling(shp: &Path, ext: &str, what: &str) -> Result<PathBuf> {
     })
 }
 
-/// The text of the `.prj` beside `shp`, if there is one.
-fn read_prj(shp: &Path) -> Result<Option<(PathBuf, String)>> {
-    let Some(prj) = sibling(shp, "prj") else { return Ok(None) };
-    let bytes = std::fs::read(&prj).map_err(|e| Error::io(&prj, e))?;
+/// The text of the shapefile's `.prj`, if it has one.
+fn read_prj(files: &Files) -> Result<Option<(PathBuf, String)>> {
+    let Some(prj) = files.sibling("prj") else { return Ok(None) };
+    let bytes = prj.read()?;
     let text = String::from_utf8_lossy(&bytes).trim_start_matches('\u{feff}').trim().to_string();
-    Ok(Some((prj, text)))
+    Ok(Some((prj.path, text)))
 }
 
 /// The layer's CRS: the `.prj`, else [`ReadOptions::assume_crs`]; an unusable `.prj` gives way to the assumed
 /// CRS with a problem saying so.
-fn layer_crs(shp: &Path, options: &ReadOptions) -> Result<(Crs, Option<Problem>)> {
-    let Some((prj, wkt)) = read_prj(shp)? else {
+fn layer_crs(files: &Files, options: &ReadOptions) -> Result<(Crs, Option<Problem>)> {
+    let shp = files.shp();
+    let Some((prj, wkt)) = read_prj(files)? else {
         return match &options.assume_crs {
             Some(crs) => Ok((crs.clone(), None)),
             None => Err(Error::crs(
@@ -288,11 +306,7 @@ fn read_shapes(
         let geometry = match shape {
             Ok(shape) => shape_to_geometry(shape).map(|(geometry, orphans)| {
                 for ring in orphans {
-                    let message = format!(
-                        "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a \
-                         polygon of its own: fix the ring orientation (outer rings clockwise) in a GIS"
-                    );
-                    problems.push((record, Problem::new(path, Location::Record(record), message)));
+                    problems.push((record, rings::orphan_problem(path, record, ring)));
                 }
                 geometry
             }),

@@ -1,18 +1,32 @@
-//! Polygon ring assembly for shapefile polygon records: ring orientation (clockwise rings are outer rings,
-//! counter-clockwise ones holes, as the shapefile specification has it) and the assignment of each hole to an
-//! outer ring by containment.
+//! Polygon ring assembly for shapefile polygon records, and Esri JSON rings, drawn the same way: ring
+//! orientation (clockwise rings are outer rings, counter-clockwise ones holes, as the shapefile specification
+//! has it) and the assignment of each hole to an outer ring by containment.
 //!
 //! This is done here rather than by the `shapefile` crate on purpose: its conversion to geo-types gives each
 //! hole to the outer ring before it (its issue #55); here each hole goes to the smallest outer ring that
 //! contains it, and a hole inside no outer ring becomes a polygon of its own.
 
+use std::path::Path;
+
 use geo::kernels::{Kernel, Orientation, RobustKernel};
 use geo::{Coord, Geometry, LineString, MultiPolygon, Polygon};
+
+use crate::model::error::{Location, Problem};
+
+/// The problem of ring `ring` (1-based) of record `record` of the file at `path`, a hole in no outer ring
+/// that [`assemble_rings`] made a polygon of its own.
+pub(crate) fn orphan_problem(path: &Path, record: usize, ring: usize) -> Problem {
+    let message = format!(
+        "ring {ring} is counter-clockwise (a hole) but lies in no outer ring, so it was read as a polygon of its \
+         own: fix the ring orientation (outer rings clockwise) in a GIS"
+    );
+    Problem::new(path, Location::Record(record), message)
+}
 
 /// Builds polygons from a record's rings: each hole (counter-clockwise ring) goes to the smallest outer
 /// (clockwise) ring containing it; a hole inside no outer ring is reversed into a polygon of its own and its
 /// 1-based ring number returned. One polygon gives a `Polygon`, any other number a `MultiPolygon`.
-pub(super) fn assemble_rings(rings: Vec<Vec<Coord<f64>>>) -> (Geometry<f64>, Vec<usize>) {
+pub(crate) fn assemble_rings(rings: Vec<Vec<Coord<f64>>>) -> (Geometry<f64>, Vec<usize>) {
     let mut outers = Vec::with_capacity(rings.len());
     let mut holes = Vec::new();
     for (i, ring) in rings.into_iter().enumerate() {

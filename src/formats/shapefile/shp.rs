@@ -7,12 +7,11 @@
 //! a record header claiming the same length. A record failing a check keeps its place with an error; only a
 //! damaged file header stops the read.
 
-use std::fs::File;
-use std::io::{BufReader, Read};
-use std::path::Path;
+use std::io::Read;
 
 use geo::Coord;
 
+use super::files::{Member, Source};
 use super::BUFFER;
 use crate::model::error::{Error, Result};
 
@@ -104,7 +103,7 @@ fn words(bytes: &[u8]) -> u64 {
 
 /// An open `.shp`, read record by record at the offsets the `.shx` gives.
 pub(super) struct ShpFile {
-    reader: BufReader<File>,
+    reader: Box<dyn Source>,
     /// The file size in bytes.
     size: u64,
     /// The reader's position in bytes.
@@ -112,11 +111,10 @@ pub(super) struct ShpFile {
 }
 
 impl ShpFile {
-    /// Opens the `.shp` at `path` and checks its header.
-    pub(super) fn open(path: &Path) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        let mut reader = BufReader::with_capacity(BUFFER, file);
+    /// Opens the `.shp` and checks its header.
+    pub(super) fn open(shp: &Member) -> Result<Self> {
+        let path = &shp.path;
+        let (mut reader, size) = shp.open(BUFFER)?;
         let mut header = vec![0u8; HEADER.min(size as usize)];
         reader.read_exact(&mut header).map_err(|e| Error::io(path, e))?;
         check_header(&header).map_err(|message| Error::format(path, message))?;
@@ -137,7 +135,7 @@ impl ShpFile {
         }
         if self.position != entry.offset {
             let delta = entry.offset as i64 - self.position as i64;
-            self.reader.seek_relative(delta)?;
+            self.reader.skip(delta)?;
             self.position = entry.offset;
         }
         let mut header = [0u8; RECORD_HEADER as usize];

@@ -106,10 +106,10 @@ fn missing_prj_is_a_crs_error_unless_a_crs_is_assumed() {
 fn prj_text_is_read_without_bom_or_trailing_newline() {
     let dir = TempDir::new("prjtext");
     let shp = dir.path("parcels.shp");
-    assert!(read_prj(&shp).unwrap().is_none());
+    assert!(read_prj(&files::Files::Disk(shp.clone())).unwrap().is_none());
     std::fs::write(dir.path("parcels.prj"), "\u{feff}PROJCS[\"NAD83 / New York Central (ftUS)\"]\r\n")
         .unwrap();
-    let (path, text) = read_prj(&shp).unwrap().unwrap();
+    let (path, text) = read_prj(&files::Files::Disk(shp.clone())).unwrap().unwrap();
     assert_eq!(path, dir.path("parcels.prj"));
     assert_eq!(text, "PROJCS[\"NAD83 / New York Central (ftUS)\"]");
 }

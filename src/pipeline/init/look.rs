@@ -12,7 +12,7 @@ use super::contents::date_column;
 use super::{Found, Shape, Survey, Table};
 use crate::crs::{Crs, CrsDef, Reprojector};
 use crate::formats::csv::{CsvReader, Record};
-use crate::formats::{field_names, gpkg, read_layer, sheet, ReadOptions};
+use crate::formats::{field_names, filegdb, gpkg, read_layer, sheet, zipped, ReadOptions};
 use crate::model::error::{Error, Result};
 use crate::records::columns::SAMPLE_ROWS;
 
@@ -26,10 +26,9 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
         let looked: Result<Vec<Found>> = match ext.as_str() {
-            "shp" | "geojson" | "json" | "parquet" | "geoparquet" => {
-                look_at_layer(&path, stem).map(|f| vec![f])
-            }
-            "gpkg" => match gpkg::layer_names(&path) {
+            "shp" | "geojson" | "json" | "parquet" | "geoparquet" | "fgb" | "geojsonl" | "geojsons"
+            | "geojsonseq" => look_at_layer(&path, stem).map(|f| vec![f]),
+            "gpkg" | "gdb" => match container_layers(&ext, &path) {
                 // A layer is told by its own name: the file's ("county.gpkg") names every layer in it. A layer
                 // that cannot be read leaves the others usable.
                 Ok(names) => {
@@ -44,17 +43,10 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
                 }
                 Err(e) => Err(e),
             },
+            "zip" => look_at_zip(&path, survey),
             "csv" => look_at_table(&path, stem).map(|f| vec![f]),
             "tif" | "tiff" | "asc" => look_at_dem(&path, stem).map(|f| vec![f]),
             "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => look_at_workbook(&path, &stem),
-            "gdb" => {
-                survey.undecided.push(format!(
-                    "{} was not looked into (a File Geodatabase cannot be read); export its layers to a \
-                     GeoPackage or shapefiles",
-                    super::name(&path)
-                ));
-                continue;
-            }
             _ => continue,
         };
         match looked {
@@ -63,6 +55,38 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The layers of a GeoPackage (`gpkg`) or the feature classes of a File Geodatabase (`gdb`).
+fn container_layers(ext: &str, path: &Path) -> Result<Vec<String>> {
+    match ext {
+        "gdb" => filegdb::layer_names(path),
+        _ => gpkg::layer_names(path),
+    }
+}
+
+/// Each shapefile of the zip at `path`, told by its own name: the zip itself when it holds one (the readers
+/// read it when no member is named), else `FILE.zip:NAME.shp`. A shapefile that cannot be read leaves the
+/// others usable; a zip of none is passed over, and a note says so.
+fn look_at_zip(path: &Path, survey: &mut Survey) -> Result<Vec<Found>> {
+    let shapefiles = zipped::shapefiles(path)?;
+    if shapefiles.is_empty() {
+        survey.notes.push(format!(
+            "{} holds no shapefile, so nothing in it was looked at: unzip it into the folder if it holds layers",
+            super::name(path)
+        ));
+    }
+    let alone = shapefiles.len() == 1;
+    for shp in shapefiles {
+        let name = shp.rsplit('/').next().unwrap_or(&shp);
+        let words = name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_lowercase();
+        let layer = if alone { path.to_path_buf() } else { member(path, name) };
+        match look_at_layer(&layer, words) {
+            Ok(found) => survey.found.push(found),
+            Err(e) => survey.unreadable.push((layer, e.to_string())),
+        }
+    }
+    Ok(Vec::new())
 }
 
 /// Opens the elevation raster at `path` (its header alone): a DEM for the mean-high-water line.
@@ -97,7 +121,7 @@ fn first_values(path: &Path) -> Result<Vec<(String, Vec<String>)>> {
         .collect())
 }
 
-/// `FILE.gpkg:LAYER` (or `FILE.xlsx:SHEET`).
+/// `FILE.gpkg:LAYER` (or `FILE.gdb:NAME`, `FILE.xlsx:SHEET`).
 fn member(file: &Path, name: &str) -> PathBuf {
     let mut text = file.as_os_str().to_owned();
     text.push(":");
@@ -112,13 +136,14 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
 
 /// Reads the layer at `path`: its geometries, and the fields of every feature.
 ///
-/// A shapefile, GeoPackage or GeoParquet layer declares its fields once, so their values are not kept; a
-/// GeoJSON feature has its own properties, so they are read from every feature.
+/// A layer of declared fields (a shapefile, GeoPackage, GeoParquet, FlatGeobuf) has its values left unread; a
+/// GeoJSON feature (in a collection or a sequence) has its own properties, so they are read from every
+/// feature.
 pub fn look_at_layer(path: &Path, words: String) -> Result<Found> {
     let first = field_names(path)?;
     let (file, _) = crate::formats::split_member(path);
     let ext = file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
-    let per_feature = matches!(ext.as_str(), "geojson" | "json");
+    let per_feature = matches!(ext.as_str(), "geojson" | "json" | "geojsonl" | "geojsons" | "geojsonseq");
     let keep = if per_feature { None } else { Some(Vec::new()) };
     let (mut layer, _) = read_layer(path, &ReadOptions { assume_crs: None, keep })?;
     if !per_feature {

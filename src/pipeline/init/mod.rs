@@ -2,8 +2,10 @@
 //! (by geometry type, field names, file name, record count and what record files' columns hold), read their
 //! CRS and fields, and write a commented `county.toml`. What cannot be decided is said, with how to decide it.
 //!
-//! - [`look`] reads every layer (shapefile, GeoJSON, GeoParquet, each layer of a GeoPackage as
-//!   `FILE.gpkg:LAYER`) and record file (CSV, each sheet of a workbook) with all its fields, GeoJSON
+//! - [`look`] reads every layer (shapefile, GeoJSON and its text sequences, Esri JSON, GeoParquet,
+//!   FlatGeobuf, each layer of a GeoPackage as `FILE.gpkg:LAYER`, each feature class of a File Geodatabase as
+//!   `FILE.gdb:NAME`, each shapefile of a zip as `FILE.zip:LAYER.shp`) and record file (CSV, each sheet of a
+//!   workbook) with all its fields, GeoJSON
 //!   properties that only later features carry included;
 //! - [`signals`] scores every file for every role from a table of signals (data, not code paths);
 //! - [`assign`] picks the newest of several parcels layers, then gives roles to files as one matching of the
@@ -76,7 +78,7 @@ pub struct Table {
 /// One layer or record file of the folder as it was found.
 #[derive(Debug, Clone, Default)]
 pub struct Found {
-    /// The file, or `FILE.gpkg:LAYER` / `FILE.xlsx:SHEET` for one layer or sheet of it.
+    /// The file, or `FILE.gpkg:LAYER` / `FILE.gdb:NAME` / `FILE.xlsx:SHEET` for one layer or sheet of it.
     pub path: PathBuf,
     /// The words its role is told by (lower case): the file's name, a GeoPackage layer's own name.
     pub words: String,
@@ -164,7 +166,8 @@ impl Survey {
     }
 }
 
-/// Reads every layer (`.shp`, `.geojson`, `.json`, `.parquet`, each layer of a `.gpkg`) and record file
+/// Reads every layer (`.shp`, `.geojson`, `.json`, `.geojsonl`, `.parquet`, `.fgb`, each layer of a `.gpkg`,
+/// each feature class of a `.gdb`, each shapefile of a `.zip`) and record file
 /// (`.csv`, each sheet of a `.xlsx`/`.xls`/`.ods`) in `dir` (not its subfolders) and decides which is which.
 pub fn survey(dir: &Path) -> Result<Survey> {
     let mut survey = Survey::default();
@@ -214,8 +217,7 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
         ));
         survey.rules = Some(STARTER_RULES.into());
     } else if survey.file("watershed").is_none() {
-        let named: std::collections::BTreeSet<&str> =
-            builtin.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+        let named = builtin.watershed_names();
         if !named.is_empty() {
             survey.undecided.push(format!(
                 "no watershed layer found, and the rule set's watershed tier places parcels by the watersheds of                  {}: a run stops until [layers] watershed names one",

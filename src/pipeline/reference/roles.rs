@@ -106,8 +106,7 @@ fn check_present(config: &Config, reference: &Reference) -> Result<()> {
         );
         return Err(missing("shoreline", "shoreline", what, "every parcel on or near a lake"));
     }
-    let named: BTreeSet<&str> =
-        rules.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+    let named = rules.watershed_names();
     if !named.is_empty() && reference.watersheds.is_none() {
         let bodies = named.into_iter().collect::<Vec<_>>().join(", ");
         let what = format!("the watersheds of {bodies}: tiers {}", tiers(|r| r.watersheds.is_some()));
@@ -179,8 +178,7 @@ fn fields_of(layer: &Layer) -> String {
 /// watershed found as several polygons is read as their union, and the run says so in a note.
 fn check_watersheds(config: &Config, reference: &Reference, notes: &mut Vec<String>) -> Result<()> {
     let Some(sheds) = &reference.watersheds else { return Ok(()) };
-    let named: BTreeSet<&str> =
-        config.rules.rules.iter().flat_map(|r| r.watersheds.iter().flatten()).map(String::as_str).collect();
+    let named = config.rules.watershed_names();
     let on_shore: BTreeSet<&str> = reference.supplied_shoreline().map(|(_, name)| name).collect();
     // Without a shoreline layer every watershed a rule names is looked for.
     let wanted: Vec<&str> =

@@ -19,10 +19,11 @@ use rayon::prelude::*;
 use crate::classify::DistanceIndex;
 use crate::crs::layer::Layer;
 use crate::formats::same_layer;
+use crate::law::schedule::Row;
 use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::pipeline::reference::load;
-use crate::pipeline::{Lap, Progress, Run, Stopwatch};
+use crate::pipeline::{stream_schedule, Lap, Progress, Run, Stopwatch};
 
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,10 +73,26 @@ pub struct Hit {
     pub id: String,
     /// Exact distance from the source, feet.
     pub distance_ft: f64,
-    /// The parcel's row in the run, for parcels.
-    pub row: Option<usize>,
+    /// What the report says of a parcel, kept from its row as the rows stream past.
+    pub parcel: Option<ParcelHit>,
+    /// Its place among hits of equal distance, kind, layer and id: a parcel's position, a feature's index
+    /// in the features read, so that two records of one id keep one order however the rows came.
+    pub order: usize,
     /// The feature's geometry in the working CRS, for features.
     pub geometry: Option<Geometry<f64>>,
+}
+
+/// What a buffer report keeps of a parcel's row: the columns it writes and the shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParcelHit {
+    /// The owner.
+    pub owner: Option<String>,
+    /// The street address.
+    pub location: Option<String>,
+    /// The town, as classified (else as the parcels layer says).
+    pub town: Option<String>,
+    /// The parcel's shape (working CRS).
+    pub shape: Option<MultiPolygon<f64>>,
 }
 
 /// A buffer report.
@@ -121,6 +138,151 @@ fn usable(layer: &Layer) -> impl Iterator<Item = &Geometry<f64>> {
     layer.features.iter().filter_map(|f| f.geometry.as_ref().ok())
 }
 
+/// What a buffer report measures with, made once from the run's reference layers: the buffer polygon and the
+/// index of the source's pieces, which the parcels are measured against a block at a time
+/// ([`Buffer::parcels`]) and the feature layers after ([`Buffer::features`]).
+pub struct Buffer {
+    distance_ft: f64,
+    source: String,
+    zone: MultiPolygon<f64>,
+    index: DistanceIndex,
+    clock: Stopwatch,
+}
+
+impl Buffer {
+    /// The buffer of `distance_ft` around `from`, from the reference layers of `run` (a layer other than
+    /// those is read now, its problems added to `problems`).
+    pub fn new(
+        run: &Run,
+        config: &Config,
+        from: &BufferSource,
+        distance_ft: f64,
+        progress: &Progress,
+        problems: &mut Vec<Problem>,
+    ) -> Result<Self> {
+        let mut clock = Stopwatch::new();
+        if !(distance_ft.is_finite() && distance_ft > 0.0) {
+            return Err(Error::Config(format!(
+                "--distance {distance_ft}: give a distance in feet greater than 0"
+            )));
+        }
+        let source_layer;
+        let source: Vec<&Geometry<f64>> = match from {
+            BufferSource::Shoreline => run.reference.mean_high_water().map(|(g, _)| g).collect(),
+            BufferSource::ShorelineLayer => run.reference.supplied_shoreline().map(|(g, _)| g).collect(),
+            BufferSource::Systems => {
+                let path = config.layers.systems.as_deref().ok_or_else(|| {
+                    Error::Config("--from systems needs a systems layer: give --systems FILE".into())
+                })?;
+                source_layer = layer_at(run, config, path, problems)?;
+                usable(&source_layer).collect()
+            }
+            BufferSource::Layer(path) => {
+                source_layer = layer_at(run, config, path, problems)?;
+                usable(&source_layer).collect()
+            }
+        };
+        if source.is_empty() {
+            return Err(Error::Config(format!(
+                "nothing to measure from: {} has no usable features; check the layer (or the rule set's water bodies)",
+                from.label()
+            )));
+        }
+        clock.lap("buffer: read the source");
+        progress.start("buffer polygon", 0);
+        let zone = crate::geom::buffer::buffer(source.iter().copied(), distance_ft);
+        clock.lap("buffer: polygon");
+        progress.start("measuring distances", run.parcels);
+        let index = DistanceIndex::new(source.into_iter().map(|g| (g, "")), distance_ft);
+        Ok(Buffer { distance_ft, source: from.label(), zone, index, clock })
+    }
+
+    /// The parcels of `rows` within the distance, with what the report says of each.
+    pub fn parcels(&self, rows: &[Row], progress: &Progress) -> Vec<Hit> {
+        rows.par_iter()
+            .filter_map(|row| {
+                progress.advance();
+                let shape = row.parcel.shape.as_ref()?;
+                let hit = self.index.nearest_to_parcel(shape)?;
+                let town = row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref());
+                Some(Hit {
+                    kind: "parcel",
+                    layer: "parcels".into(),
+                    id: row.parcel.id.to_string(),
+                    distance_ft: hit.parcel_distance_ft,
+                    order: row.at,
+                    parcel: Some(ParcelHit {
+                        owner: row.parcel.owner.clone(),
+                        location: row.parcel.location.clone(),
+                        town: town.map(str::to_string),
+                        shape: Some(shape.clone()),
+                    }),
+                    geometry: None,
+                })
+            })
+            .collect()
+    }
+
+    /// The features of the layers `features` within the distance (the run's own reference layers are not
+    /// read again; another's problems are added to `problems`).
+    pub fn features(
+        &self,
+        run: &Run,
+        config: &Config,
+        features: &[PathBuf],
+        problems: &mut Vec<Problem>,
+    ) -> Result<Vec<Hit>> {
+        let mut hits = Vec::new();
+        for path in features {
+            let layer = layer_at(run, config, path, problems)?;
+            let name = layer_name(path);
+            let id_field = ["ID", "NAME", "WELL_ID", "FEATURE_ID", "PARCEL_ID", "OBJECTID"]
+                .iter()
+                .find_map(|f| layer.field_index(f));
+            for feature in &layer.features {
+                let Ok(geometry) = &feature.geometry else { continue };
+                let Some(distance_ft) = distance_to(&self.index, geometry) else { continue };
+                let id = id_field
+                    .and_then(|f| feature.values[f].as_text())
+                    .unwrap_or_else(|| format!("record {}", feature.record));
+                hits.push(Hit {
+                    kind: "feature",
+                    layer: name.clone(),
+                    id,
+                    distance_ft,
+                    order: hits.len(),
+                    parcel: None,
+                    geometry: Some(geometry.clone()),
+                });
+            }
+        }
+        Ok(hits)
+    }
+
+    /// The report of `hits`, nearest first.
+    pub fn report(mut self, mut hits: Vec<Hit>) -> BufferReport {
+        // Nearest first at the precision written (0.1 ft), so equal distances list in id order.
+        let tenths = |d: f64| (d * 10.0).round() as i64;
+        hits.par_sort_unstable_by(|a, b| {
+            (tenths(a.distance_ft), a.kind, &a.layer, &a.id, a.order).cmp(&(
+                tenths(b.distance_ft),
+                b.kind,
+                &b.layer,
+                &b.id,
+                b.order,
+            ))
+        });
+        self.clock.lap("buffer: distances");
+        BufferReport {
+            distance_ft: self.distance_ft,
+            source: self.source,
+            zone: self.zone,
+            hits,
+            timings: self.clock.laps,
+        }
+    }
+}
+
 /// The parcels of `run` and the features of the `features` layers within `distance_ft` of `from`.
 ///
 /// The mean-high-water line, and any reference layer named as the source or among the features, are the
@@ -132,106 +294,41 @@ pub fn buffer_report(
     distance_ft: f64,
     features: &[PathBuf],
 ) -> Result<(BufferReport, Vec<Problem>)> {
-    buffer_report_with(run, config, from, distance_ft, features, &Progress::default())
+    let (progress, mut problems) = (Progress::default(), Vec::new());
+    let buffer = Buffer::new(run, config, from, distance_ft, &progress, &mut problems)?;
+    let mut hits = buffer.parcels(&run.rows, &progress);
+    hits.extend(buffer.features(run, config, features, &mut problems)?);
+    Ok((buffer.report(hits), problems))
 }
 
-/// [`buffer_report`], reporting its stages and the parcels measured to `progress`.
-pub fn buffer_report_with(
-    run: &Run,
+/// [`buffer_report`] of a run streamed a block at a time: the schedule runs, each block's parcels are measured
+/// as it comes and only those within the distance are kept, so a county of millions of parcels takes the
+/// memory of its hits. The run comes back without rows (see [`stream_schedule`]).
+pub fn stream_buffer_report(
     config: &Config,
     from: &BufferSource,
     distance_ft: f64,
     features: &[PathBuf],
     progress: &Progress,
-) -> Result<(BufferReport, Vec<Problem>)> {
-    let mut clock = Stopwatch::new();
-    if !(distance_ft.is_finite() && distance_ft > 0.0) {
-        return Err(Error::Config(format!(
-            "--distance {distance_ft}: give a distance in feet greater than 0"
-        )));
-    }
-    let mut problems = Vec::new();
-    let source_layer;
-    let source: Vec<&Geometry<f64>> = match from {
-        BufferSource::Shoreline => run.reference.mean_high_water().map(|(g, _)| g).collect(),
-        BufferSource::ShorelineLayer => run.reference.supplied_shoreline().map(|(g, _)| g).collect(),
-        BufferSource::Systems => {
-            let path = config.layers.systems.as_deref().ok_or_else(|| {
-                Error::Config("--from systems needs a systems layer: give --systems FILE".into())
-            })?;
-            source_layer = layer_at(run, config, path, &mut problems)?;
-            usable(&source_layer).collect()
+) -> Result<(Run, BufferReport, Vec<Problem>)> {
+    let (mut buffer, mut hits, mut problems) = (None::<Buffer>, Vec::new(), Vec::new());
+    // The schedule's own progress counts the parcels; the buffer's stages are not told apart from it.
+    let quiet = Progress::default();
+    let run = stream_schedule(config, progress, &mut |run, rows| {
+        if buffer.is_none() {
+            buffer = Some(Buffer::new(run, config, from, distance_ft, &quiet, &mut problems)?);
         }
-        BufferSource::Layer(path) => {
-            source_layer = layer_at(run, config, path, &mut problems)?;
-            usable(&source_layer).collect()
+        if let Some(buffer) = &buffer {
+            hits.extend(buffer.parcels(&rows, &quiet));
         }
+        Ok(())
+    })?;
+    let buffer = match buffer {
+        Some(buffer) => buffer,
+        None => Buffer::new(&run, config, from, distance_ft, &quiet, &mut problems)?,
     };
-    if source.is_empty() {
-        return Err(Error::Config(format!(
-            "nothing to measure from: {} has no usable features; check the layer (or the rule set's water bodies)",
-            from.label()
-        )));
-    }
-    clock.lap("buffer: read the source");
-    progress.start("buffer polygon", 0);
-    let zone = crate::geom::buffer::buffer(source.iter().copied(), distance_ft);
-    clock.lap("buffer: polygon");
-    progress.start("measuring distances", run.rows.len());
-    let index = DistanceIndex::new(source.into_iter().map(|g| (g, "")), distance_ft);
-
-    let mut hits: Vec<Hit> = run
-        .rows
-        .par_iter()
-        .enumerate()
-        .filter_map(|(at, row)| {
-            progress.advance();
-            let shape = row.parcel.shape.as_ref()?;
-            let hit = index.nearest_to_parcel(shape)?;
-            Some(Hit {
-                kind: "parcel",
-                layer: "parcels".into(),
-                id: row.parcel.id.to_string(),
-                distance_ft: hit.parcel_distance_ft,
-                row: Some(at),
-                geometry: None,
-            })
-        })
-        .collect();
-    for path in features {
-        let layer = layer_at(run, config, path, &mut problems)?;
-        let name = layer_name(path);
-        let id_field = ["ID", "NAME", "WELL_ID", "FEATURE_ID", "PARCEL_ID", "OBJECTID"]
-            .iter()
-            .find_map(|f| layer.field_index(f));
-        for feature in &layer.features {
-            let Ok(geometry) = &feature.geometry else { continue };
-            let Some(distance_ft) = distance_to(&index, geometry) else { continue };
-            let id = id_field
-                .and_then(|f| feature.values[f].as_text())
-                .unwrap_or_else(|| format!("record {}", feature.record));
-            hits.push(Hit {
-                kind: "feature",
-                layer: name.clone(),
-                id,
-                distance_ft,
-                row: None,
-                geometry: Some(geometry.clone()),
-            });
-        }
-    }
-    // Nearest first at the precision written (0.1 ft), so equal distances list in id order.
-    let tenths = |d: f64| (d * 10.0).round() as i64;
-    hits.sort_by(|a, b| {
-        (tenths(a.distance_ft), a.kind, &a.layer, &a.id).cmp(&(
-            tenths(b.distance_ft),
-            b.kind,
-            &b.layer,
-            &b.id,
-        ))
-    });
-    clock.lap("buffer: distances");
-    Ok((BufferReport { distance_ft, source: from.label(), zone, hits, timings: clock.laps }, problems))
+    hits.extend(buffer.features(&run, config, features, &mut problems)?);
+    Ok((run, buffer.report(hits), problems))
 }
 
 /// Exact distance from `geometry` to the nearest source feature, if within the index's radius.

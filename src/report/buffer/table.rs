@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use geo::MultiPolygon;
 
 use crate::model::table::{text, Cell, Kind, Table};
-use crate::pipeline::Run;
 use crate::report::buffer::BufferReport;
 
 /// The buffer report columns, in order.
@@ -24,14 +23,13 @@ pub const COLUMNS: &[(&str, Kind)] = &[
 
 /// A buffer report viewed as a [`Table`]: row 0 is the buffer polygon, then the hits.
 pub struct BufferTable<'a> {
-    run: &'a Run,
     report: &'a BufferReport,
 }
 
 impl<'a> BufferTable<'a> {
-    /// The table of `report`, whose parcels are rows of `run`.
-    pub fn new(run: &'a Run, report: &'a BufferReport) -> Self {
-        BufferTable { run, report }
+    /// The table of `report`.
+    pub fn new(report: &'a BufferReport) -> Self {
+        BufferTable { report }
     }
 }
 
@@ -47,7 +45,7 @@ impl Table for BufferTable<'_> {
     fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
         match row {
             0 => Some(&self.report.zone),
-            _ => self.report.hits[row - 1].row.and_then(|r| self.run.rows[r].parcel.shape.as_ref()),
+            _ => self.report.hits[row - 1].parcel.as_ref().and_then(|p| p.shape.as_ref()),
         }
     }
 
@@ -67,19 +65,15 @@ impl Table for BufferTable<'_> {
             };
         }
         let hit = &r.hits[row - 1];
-        let parcel = hit.row.map(|at| &self.run.rows[at]);
+        let parcel = hit.parcel.as_ref();
         match column {
             0 => Cell::Text(Cow::Borrowed(hit.kind)),
             1 => Cell::Text(Cow::Borrowed(&hit.layer)),
             2 => Cell::Text(Cow::Borrowed(&hit.id)),
             3 => Cell::Float(hit.distance_ft, 1),
-            4 => text(parcel.and_then(|p| p.parcel.owner.as_deref())),
-            5 => text(parcel.and_then(|p| p.parcel.location.as_deref())),
-            6 => {
-                text(parcel.and_then(|p| {
-                    p.facts.as_ref().and_then(|f| f.town.as_deref()).or(p.parcel.town.as_deref())
-                }))
-            }
+            4 => text(parcel.and_then(|p| p.owner.as_deref())),
+            5 => text(parcel.and_then(|p| p.location.as_deref())),
+            6 => text(parcel.and_then(|p| p.town.as_deref())),
             7 => Cell::Float(r.distance_ft, 0),
             _ => Cell::Text(Cow::Borrowed(&r.source)),
         }

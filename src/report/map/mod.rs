@@ -18,7 +18,7 @@
 //!
 //! let lot = MultiPolygon(vec![polygon![(x: 0.0, y: 0.0), (x: 200.0, y: 0.0), (x: 200.0, y: 100.0), (x: 0.0, y: 100.0)]]);
 //! let input = MapInput {
-//!     parcels: vec![(&lot, ParcelClass::Overdue)],
+//!     parcels: vec![(std::borrow::Cow::Borrowed(&lot), ParcelClass::Overdue)],
 //!     title: "Owasco Lake watershed".into(),
 //!     as_of: "2027-01-15".into(),
 //!     ..MapInput::default()
@@ -208,7 +208,7 @@ pub enum ColourBy {
 #[derive(Clone, Debug, Default)]
 pub struct MapInput<'a> {
     /// Each parcel's shape and class.
-    pub parcels: Vec<(&'a MultiPolygon<f64>, ParcelClass)>,
+    pub parcels: Vec<(Cow<'a, MultiPolygon<f64>>, ParcelClass)>,
     /// The class of each parcel of the map that has no usable shape: not drawn, but counted in the legend
     /// and the title, so the map counts every parcel the schedule lists.
     pub unmapped: Vec<ParcelClass>,
@@ -293,7 +293,7 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     for (i, (shape, class)) in input.parcels.iter().enumerate() {
         if in_view(shape.bounding_rect()) {
             count(*class, of(i, *class));
-            classes[index(class)].polygons.push(Cow::Borrowed(*shape));
+            classes[index(class)].polygons.push(Cow::Borrowed(shape.as_ref()));
         }
     }
     for (i, class) in input.unmapped.iter().enumerate() {

@@ -77,32 +77,77 @@ fn area(geometry: &Geometry<f64>) -> Option<Cow<'_, MultiPolygon<f64>>> {
     }
 }
 
-/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
-pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
-    let rules = &run.rules;
-    let reference = &run.reference;
-    let wanted = |name: Option<&str>| match (&options.town, name) {
+/// What a static map keeps of a parcel's row: its position, its shape, the class it is drawn in and the
+/// class of its tier or status ([`MapInput::set_apart_from`]). A map of a county streamed a block at a time
+/// keeps these alone.
+#[derive(Debug, Clone)]
+pub struct MapParcel<'a> {
+    /// The parcel's position (the parcels are drawn in that order).
+    pub at: usize,
+    /// Its shape, when usable.
+    pub shape: Option<Cow<'a, MultiPolygon<f64>>>,
+    /// The class it is drawn in.
+    pub class: ParcelClass,
+    /// The class of its tier or status.
+    pub of: ParcelClass,
+}
+
+/// Whether `name` is the town `options` maps (every town when it names none).
+fn wanted(rules: &crate::rules::RuleSet, options: &MapOptions, name: Option<&str>) -> bool {
+    match (&options.town, name) {
         (None, _) => true,
         (Some(town), Some(name)) => {
             rules.municipality(name).unwrap_or_else(|| name.to_string()).eq_ignore_ascii_case(town.trim())
         }
         (Some(_), None) => false,
-    };
+    }
+}
+
+/// The parcels of `rows` (rows of a run under `rules`) that `options` maps, each with its classes; their
+/// shapes borrowed from the rows.
+pub fn map_parcels<'a>(
+    rules: &crate::rules::RuleSet,
+    rows: &'a [Row],
+    options: &MapOptions,
+) -> Vec<MapParcel<'a>> {
+    rows.iter()
+        .filter(|row| wanted(rules, options, town_of(row)))
+        .map(|row| MapParcel {
+            at: row.at,
+            shape: row.parcel.shape.as_ref().map(Cow::Borrowed),
+            class: class_of(row, options.colour_by, &options.notices),
+            of: base_class(row, options.colour_by, &options.notices),
+        })
+        .collect()
+}
+
+/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
+pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
+    map_input_of(run, map_parcels(&run.rules, &run.rows, options), options, as_of)
+}
+
+/// The map input of the `parcels` of `run` (in position order; from its rows, or kept from its blocks as
+/// they came), with the reference layers it read, as `options` asks.
+pub fn map_input_of<'a>(
+    run: &'a Run,
+    parcels_kept: Vec<MapParcel<'a>>,
+    options: &MapOptions,
+    as_of: String,
+) -> Result<MapInput<'a>> {
+    let rules = &run.rules;
+    let reference = &run.reference;
+    let wanted = |name: Option<&str>| wanted(rules, options, name);
     let (mut parcels, mut unmapped, mut mapped_of, mut unmapped_of) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for row in run.rows.iter().filter(|row| wanted(town_of(row))) {
-        let (class, of) = (
-            class_of(row, options.colour_by, &options.notices),
-            base_class(row, options.colour_by, &options.notices),
-        );
-        match row.parcel.shape.as_ref() {
+    for parcel in parcels_kept {
+        match parcel.shape {
             Some(shape) => {
-                parcels.push((shape, class));
-                mapped_of.push(of);
+                parcels.push((shape, parcel.class));
+                mapped_of.push(parcel.of);
             }
             None => {
-                unmapped.push(class);
-                unmapped_of.push(of);
+                unmapped.push(parcel.class);
+                unmapped_of.push(parcel.of);
             }
         }
     }

@@ -9,7 +9,11 @@ fn legend_lists_only_classes_present_with_counts_then_layers_drawn() {
     let (a, b, c) =
         (rectangle([0.0, 0.0, 100.0, 100.0]), rectangle([200.0, 0.0, 300.0, 100.0]), rectangle([0.0; 4]));
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::Watershed), (&b, ParcelClass::Failed), (&c, ParcelClass::Watershed)],
+        parcels: vec![
+            (Cow::Borrowed(&a), ParcelClass::Watershed),
+            (Cow::Borrowed(&b), ParcelClass::Failed),
+            (Cow::Borrowed(&c), ParcelClass::Watershed),
+        ],
         watershed: vec![Cow::Owned(rectangle([-50.0, -50.0, 400.0, 400.0]))],
         title: "T".into(),
         as_of: "2027-01-15".into(),
@@ -38,7 +42,11 @@ fn parcels_drawn_apart_are_counted_in_their_tiers_entries() {
     let square = |x: f64| rectangle([x, 0.0, x + 5.0, 5.0]);
     let (a, b, c) = (square(0.0), square(10.0), square(20.0));
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::Lakefront), (&b, ParcelClass::Overdue), (&c, ParcelClass::Failed)],
+        parcels: vec![
+            (Cow::Borrowed(&a), ParcelClass::Lakefront),
+            (Cow::Borrowed(&b), ParcelClass::Overdue),
+            (Cow::Borrowed(&c), ParcelClass::Failed),
+        ],
         unmapped: vec![ParcelClass::Overdue],
         set_apart_from: vec![
             ParcelClass::Lakefront,
@@ -65,7 +73,7 @@ fn parcels_drawn_apart_are_counted_in_their_tiers_entries() {
 fn status_legend_heads_with_status_and_orders_worst_first() {
     let (a, b) = (rectangle([0.0, 0.0, 1.0, 1.0]), rectangle([2.0, 0.0, 3.0, 1.0]));
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::Current), (&b, ParcelClass::Overdue)],
+        parcels: vec![(Cow::Borrowed(&a), ParcelClass::Current), (Cow::Borrowed(&b), ParcelClass::Overdue)],
         colour_by: ColourBy::Status,
         ..MapInput::default()
     };
@@ -75,7 +83,7 @@ fn status_legend_heads_with_status_and_orders_worst_first() {
 #[test]
 fn default_extent_is_parcel_bounds_plus_five_percent() {
     let a = rectangle([0.0, 0.0, 10_000.0, 4_000.0]);
-    let input = MapInput { parcels: vec![(&a, ParcelClass::County)], ..MapInput::default() };
+    let input = MapInput { parcels: vec![(Cow::Borrowed(&a), ParcelClass::County)], ..MapInput::default() };
     assert_eq!(schedule_scene(&input).extent, [-500.0, -200.0, 10_500.0, 4_200.0]);
     let given = MapInput { extent: Some([1.0, 2.0, 3.0, 4.0]), ..input.clone() };
     assert_eq!(schedule_scene(&given).extent, [1.0, 2.0, 3.0, 4.0]);
@@ -85,7 +93,10 @@ fn default_extent_is_parcel_bounds_plus_five_percent() {
 fn a_map_of_one_area_counts_and_lists_only_what_is_in_view() {
     let (near, far) = (rectangle([0.0, 0.0, 100.0, 100.0]), rectangle([9_000.0, 0.0, 9_100.0, 100.0]));
     let input = MapInput {
-        parcels: vec![(&near, ParcelClass::Current), (&far, ParcelClass::Overdue)],
+        parcels: vec![
+            (Cow::Borrowed(&near), ParcelClass::Current),
+            (Cow::Borrowed(&far), ParcelClass::Overdue),
+        ],
         colour_by: ColourBy::Status,
         watershed: vec![Cow::Owned(rectangle([8_000.0, -100.0, 9_500.0, 500.0]))],
         as_of: "2027-01-15".into(),
@@ -102,7 +113,7 @@ fn a_map_of_one_area_counts_and_lists_only_what_is_in_view() {
 fn towns_are_labelled_inside_and_only_in_view() {
     let a = rectangle([0.0, 0.0, 1_000.0, 1_000.0]);
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::County)],
+        parcels: vec![(Cow::Borrowed(&a), ParcelClass::County)],
         towns: vec![
             (Cow::Owned(rectangle([0.0, 0.0, 1_000.0, 1_000.0])), "Fleming".into()),
             (Cow::Owned(rectangle([50_000.0, 0.0, 60_000.0, 1_000.0])), "Far".into()),
@@ -122,7 +133,7 @@ fn lake_polygons_fill_as_water_and_outline_as_shoreline() {
     let lake = Geometry::MultiPolygon(rectangle([10.0, 10.0, 20.0, 20.0]));
     let line = Geometry::LineString(LineString::from(vec![(0.0, 0.0), (5.0, 5.0)]));
     let input = MapInput {
-        parcels: vec![(&a, ParcelClass::Lakefront)],
+        parcels: vec![(Cow::Borrowed(&a), ParcelClass::Lakefront)],
         shoreline: vec![&lake, &line],
         ..MapInput::default()
     };

@@ -1,0 +1,329 @@
+//! Zipped shapefiles: `parcels.zip` or `parcels.shp.zip` holding one shapefile, and one shapefile of several
+//! in a zip named after a colon (`county.zip:parcels.shp`, or `county.zip:parcels`).
+//!
+//! The zip is never unpacked to disk: the shapefile's members (`.shp`, `.shx`, `.dbf`, `.prj`, `.cpg`, in the
+//! same folder of the zip with the same name, in any case) are inflated into memory within the bounds of
+//! [`limits`], each member checked against its declared size and compression ratio before and while it is
+//! inflated, and the shapefile reader reads them there as it reads files (`shapefile::files`). Messages name a
+//! member as `county.zip:parcels.dbf`.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::blocks::LayerBlocks;
+use super::shapefile::files::Files;
+use super::{LayerAt, LayerReader, ReadOptions};
+use crate::crs::layer::Layer;
+use crate::model::error::{Error, Problem, Result};
+
+/// The bounds a zip is read within (README "Limits"); past one the zip is refused, naming the bound.
+pub mod limits {
+    /// Bytes of one member once inflated: a shapefile's `.shp` and `.dbf` are at most 2 GiB by the format.
+    pub const MAX_MEMBER_BYTES: u64 = 2 << 30;
+    /// Inflated bytes per compressed byte of a member over [`RATIO_FROM`] bytes: a `.dbf` of blank text
+    /// columns inflates some 100 times, a zip bomb a thousand.
+    pub const MAX_RATIO: u64 = 400;
+    /// Members this small are inflated whatever their ratio.
+    pub const RATIO_FROM: u64 = 1 << 20;
+}
+
+use limits::{MAX_MEMBER_BYTES, MAX_RATIO, RATIO_FROM};
+
+/// The extensions of a shapefile's members that are read.
+const PARTS: [&str; 5] = ["shp", "shx", "dbf", "prj", "cpg"];
+
+/// The zipped-shapefile format: the shapefile inflated into memory and read there, a block at a time.
+pub(super) struct Zipped;
+
+impl LayerReader for Zipped {
+    fn extensions(&self) -> &'static [&'static str] {
+        &["zip"]
+    }
+
+    fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
+        super::shapefile::field_names_of(&files(layer)?)
+    }
+
+    fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
+        super::shapefile::read_files(&files(layer)?, layer.path, options)
+    }
+
+    fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
+        super::shapefile::open_blocks(&files(layer)?, layer.path, options)
+    }
+}
+
+/// The names (in the zip) of the shapefiles a zip holds, in the zip's order: what `init` lists.
+pub fn shapefiles(zip: &Path) -> Result<Vec<String>> {
+    Ok(shp_members(&names(&open(zip)?)))
+}
+
+/// The zip at `path`, opened.
+fn open(path: &Path) -> Result<zip::ZipArchive<BufReader<File>>> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    zip::ZipArchive::new(BufReader::new(file)).map_err(|e| {
+        Error::format(
+            path,
+            format!("not a readable zip ({e}): zip the shapefile's files again, or give them unzipped"),
+        )
+    })
+}
+
+/// Every member's name, in the zip's order, with `/` separators.
+fn names(zip: &zip::ZipArchive<BufReader<File>>) -> Vec<String> {
+    zip.file_names().map(|n| n.replace('\\', "/")).collect()
+}
+
+/// The `.shp` members of `names`, leaving out the resource forks macOS adds (`__MACOSX/`, `._parcels.shp`).
+fn shp_members(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| !n.starts_with("__MACOSX/") && !file_name(n).starts_with("._"))
+        .filter(|n| extension(n) == "shp")
+        .cloned()
+        .collect()
+}
+
+/// The last part of a member's name.
+fn file_name(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// A member's extension, in lower case.
+fn extension(name: &str) -> String {
+    file_name(name).rsplit_once('.').map_or(String::new(), |(_, e)| e.to_ascii_lowercase())
+}
+
+/// A member's name without its extension, in lower case: its folder and stem.
+fn stem(name: &str) -> String {
+    let dot = name.rfind('.').filter(|&d| d > name.rfind('/').map_or(0, |s| s + 1));
+    dot.map_or(name, |d| &name[..d]).to_ascii_lowercase()
+}
+
+/// The shapefile `layer` names in its zip, inflated into memory.
+fn files(layer: &LayerAt<'_>) -> Result<Files> {
+    let path = layer.file;
+    let mut zip = open(path)?;
+    let all = names(&zip);
+    let shps = shp_members(&all);
+    let listed = || {
+        if shps.is_empty() {
+            "none".to_string()
+        } else {
+            shps.join(", ")
+        }
+    };
+    let chosen = match layer.member {
+        Some(wanted) => {
+            let wanted = wanted.replace('\\', "/");
+            let with_ext =
+                if extension(&wanted).is_empty() { format!("{wanted}.shp") } else { wanted.clone() };
+            let matches = |n: &&String| {
+                n.eq_ignore_ascii_case(&with_ext) || file_name(n).eq_ignore_ascii_case(&with_ext)
+            };
+            shps.iter().find(matches).cloned().ok_or_else(|| {
+                Error::format(
+                    path,
+                    format!("holds no shapefile '{wanted}' (its shapefiles: {}): name one of them", listed()),
+                )
+            })?
+        }
+        None => match shps.as_slice() {
+            [one] => one.clone(),
+            [] => {
+                let held: Vec<&str> = all.iter().take(10).map(String::as_str).collect();
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "holds no shapefile (.shp) but {}: zip a shapefile's .shp, .shx, .dbf and .prj together, \
+                         or give the layer unzipped",
+                        if held.is_empty() { "nothing".to_string() } else { held.join(", ") }
+                    ),
+                ));
+            }
+            several => {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "holds {} shapefiles ({}): name one after a colon, as in {}:{}",
+                        several.len(),
+                        listed(),
+                        path.display(),
+                        file_name(&several[0])
+                    ),
+                ))
+            }
+        },
+    };
+    let shown = PathBuf::from(format!("{}:{chosen}", path.display()));
+    let stem = stem(&chosen);
+    let mut members = Vec::new();
+    for (i, name) in all.iter().enumerate() {
+        let ext = extension(name);
+        if !PARTS.contains(&ext.as_str())
+            || self::stem(name) != stem
+            || members.iter().any(|(e, _)| *e == ext)
+        {
+            continue;
+        }
+        let bytes = inflate(&shown.with_extension(&ext), &mut zip, i)?;
+        members.push((ext, bytes));
+    }
+    Ok(Files::Memory { shp: shown, members: Arc::new(members) })
+}
+
+/// Member `index` of `zip` (messages name it `shown`), inflated within bounds.
+fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usize) -> Result<Arc<[u8]>> {
+    let unreadable = |e: &dyn std::fmt::Display| {
+        Error::format(shown, format!("cannot be read from the zip ({e}): zip the shapefile's files again"))
+    };
+    let member = zip.by_index(index).map_err(|e| unreadable(&e))?;
+    let (size, packed) = (member.size(), member.compressed_size());
+    let refuse = |what: String| {
+        Error::format(
+            shown,
+            format!(
+                "{what}, past what this reader takes (README, \"Limits\"); no GIS writes such a \
+                 shapefile: unzip it and check its files, or export the layer again"
+            ),
+        )
+    };
+    if size > MAX_MEMBER_BYTES {
+        return Err(refuse(format!("declares {size} bytes unzipped, more than {MAX_MEMBER_BYTES}")));
+    }
+    if size > RATIO_FROM && size / packed.max(1) > MAX_RATIO {
+        return Err(refuse(format!(
+            "declares {size} bytes unzipped from {packed}, a ratio over {MAX_RATIO} to 1"
+        )));
+    }
+    // Inflated up to one byte past its declared size, so that a member that inflates further is caught; the
+    // buffer grows with what comes, never to a size only declared.
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(RATIO_FROM)).unwrap_or(0));
+    let read = member.take(size + 1).read_to_end(&mut bytes).map_err(|e| unreadable(&e))?;
+    if read as u64 != size {
+        return Err(Error::format(
+            shown,
+            format!(
+                "inflates to {}{read} bytes where the zip declares {size}: the zip is damaged; zip the \
+                 shapefile's files again",
+                if read as u64 > size { "more than " } else { "" }
+            ),
+        ));
+    }
+    Ok(bytes.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A zip at `path` of `members` (name, bytes), deflated.
+    fn zip(path: &Path, members: &[(&str, Vec<u8>)]) {
+        let mut writer = zip::ZipWriter::new(File::create(path).unwrap());
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .large_file(true);
+        for (name, bytes) in members {
+            writer.start_file(*name, options).unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        writer.finish().unwrap();
+    }
+
+    /// The sample's parcels shapefile as zip members, each named `folder` + `parcels.EXT`.
+    fn parcels(folder: &str) -> Vec<(String, Vec<u8>)> {
+        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+        PARTS
+            .iter()
+            .map(|ext| {
+                (
+                    format!("{folder}parcels.{ext}"),
+                    std::fs::read(sample.join(format!("parcels.{ext}"))).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn scratch(label: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lakeshore-zipped-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn read(path: &Path) -> Result<(Layer, Vec<Problem>)> {
+        crate::formats::read_layer(path, &ReadOptions::default())
+    }
+
+    /// A zip of the sample's parcels reads as the shapefile itself: every record, field and problem, and
+    /// messages name the zip's member.
+    #[test]
+    fn a_zipped_shapefile_reads_as_the_shapefile() {
+        let dir = scratch("same");
+        let shp = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/parcels.shp");
+        let (layer, problems) = read(&shp).unwrap();
+        let members = parcels("");
+        let members: Vec<(&str, Vec<u8>)> = members.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("parcels.shp.zip"), &members);
+        let (zipped, zipped_problems) = read(&dir.join("parcels.shp.zip")).unwrap();
+        assert_eq!(format!("{:?}", zipped.features), format!("{:?}", layer.features));
+        assert_eq!((zipped.fields, zipped.crs), (layer.fields, layer.crs));
+        assert_eq!(zipped_problems.len(), problems.len());
+        // Beside another shapefile, in a folder of the zip: named after a colon, with or without .shp.
+        let mut more = parcels("county/");
+        more.push(("county/towns.shp".into(), Vec::new()));
+        let more: Vec<(&str, Vec<u8>)> = more.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("county.zip"), &more);
+        let err = read(&dir.join("county.zip")).unwrap_err().to_string();
+        assert!(err.contains("holds 2 shapefiles (county/parcels.shp, county/towns.shp): name one"), "{err}");
+        for name in ["county.zip:parcels.shp", "county.zip:PARCELS", "county.zip:county/parcels.shp"] {
+            let (named, _) = read(&dir.join(name)).unwrap();
+            assert_eq!(named.features.len(), layer.features.len(), "{name}");
+        }
+        let err = read(&dir.join("county.zip:lakes.shp")).unwrap_err().to_string();
+        assert!(err.contains("holds no shapefile 'lakes.shp'"), "{err}");
+        assert_eq!(shapefiles(&dir.join("county.zip")).unwrap(), ["county/parcels.shp", "county/towns.shp"]);
+        // The damaged towns.shp (empty) is named as a member of the zip.
+        let err = read(&dir.join("county.zip:towns.shp")).unwrap_err().to_string();
+        assert!(err.contains("county.zip:county/towns.shx: not found"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A member that inflates far beyond its compressed size (a `.dbf` of 64 MiB of blanks, about a thousand
+    /// to one) is refused before it is inflated, naming the member and the bound; a zip of no shapefile
+    /// says what it holds.
+    #[test]
+    fn members_past_the_bounds_are_refused_naming_them() {
+        let dir = scratch("bounds");
+        let mut members = parcels("");
+        members[2].1 = vec![b' '; 64 << 20];
+        let members: Vec<(&str, Vec<u8>)> = members.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("bomb.zip"), &members);
+        let err = read(&dir.join("bomb.zip")).unwrap_err().to_string();
+        assert!(err.contains("bomb.zip:parcels.dbf: declares 67108864 bytes unzipped from"), "{err}");
+        assert!(err.contains(&format!("a ratio over {MAX_RATIO} to 1")), "{err}");
+        zip(&dir.join("notes.zip"), &[("README.txt", b"hello".to_vec())]);
+        let err = read(&dir.join("notes.zip")).unwrap_err().to_string();
+        assert!(err.contains("holds no shapefile (.shp) but README.txt"), "{err}");
+        std::fs::write(dir.join("cut.zip"), b"PK\x03\x04 and nothing after").unwrap();
+        let err = read(&dir.join("cut.zip")).unwrap_err().to_string();
+        assert!(err.contains("not a readable zip"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn members_are_told_by_folder_stem_and_extension() {
+        assert_eq!(extension("a/Parcels.SHP"), "shp");
+        assert_eq!(stem("a/Parcels.SHP"), "a/parcels");
+        assert_eq!(stem("a.b/parcels"), "a.b/parcels");
+        assert_eq!(file_name("a/b/parcels.dbf"), "parcels.dbf");
+        let names: Vec<String> = ["__MACOSX/._p.shp", "._p.shp", "p.shp", "q/R.Shp", "p.dbf"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(shp_members(&names), ["p.shp", "q/R.Shp"]);
+    }
+}
