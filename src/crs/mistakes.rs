@@ -66,10 +66,10 @@ pub(super) fn crs_label(crs: &Crs) -> String {
 /// The projected NAD83 CRSs of the built-in table — every State Plane zone in metres and in feet, and the
 /// UTM zones — as EPSG codes with their names.
 fn nad83_zones() -> Vec<(u32, &'static str)> {
-    (2000..=32767u32)
-        .filter_map(|code| {
-            let def = crs_definitions::from_code(u16::try_from(code).ok()?)?;
-            let name = epsg_name(code)?;
+    super::epsg::all()
+        .filter(|(code, _)| (2000..=32767).contains(code))
+        .filter_map(|(code, def)| {
+            let name = def.name()?;
             let projected = ["tmerc", "lcc", "omerc", "utm"].contains(&proj_string::get(def.proj4, "proj")?);
             // Not the compound CRSs (a zone "+ NAVD88 height"): the same zone again.
             (name.starts_with("NAD83 / ") && !name.contains(" + ") && projected).then_some((code, name))

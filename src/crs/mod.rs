@@ -32,6 +32,7 @@
 //! ```
 
 pub mod backend;
+mod epsg;
 pub mod extent;
 mod grid;
 pub mod layer;
@@ -135,7 +136,7 @@ impl Crs {
     /// `http://www.opengis.net/def/crs/EPSG/0/2261`, `OGC:CRS84` and its URN (WGS 84), `+proj=...` strings,
     /// WKT (ESRI `.prj`, WKT1, WKT2) and PROJJSON. A WKT with an EPSG `AUTHORITY`/`ID`, or whose name is a known EPSG or
     /// ESRI name, becomes [`CrsDef::Epsg`] when its parameters agree with that code; otherwise its parameters
-    /// are translated. EPSG codes must be in the built-in table (the `crs-definitions` crate, ~6 000 codes),
+    /// are translated. EPSG codes must be in the built-in table (the `crs-definitions` crate's ~6 000 codes, `epsg`),
     /// so that both backends accept the same inputs.
     ///
     /// Errors name the text as the "path"; use [`Crs::parse_from`] to name the file it came from.
@@ -214,9 +215,7 @@ impl Crs {
     /// WKT as given, or `None` for a CRS given as a PROJ string.
     pub fn wkt(&self) -> Option<String> {
         match &self.def {
-            CrsDef::Epsg(code) => {
-                u16::try_from(*code).ok().and_then(crs_definitions::from_code).map(|d| d.wkt.to_string())
-            }
+            CrsDef::Epsg(code) => epsg::from_code(*code).map(|d| d.wkt.to_string()),
             CrsDef::Wkt(s) => Some(s.clone()),
             CrsDef::Proj4(_) => None,
         }
@@ -352,7 +351,7 @@ impl std::fmt::Display for Crs {
 
 /// The PROJ string of an EPSG code in the built-in table.
 fn epsg_proj4(code: u32) -> Option<&'static str> {
-    u16::try_from(code).ok().and_then(crs_definitions::from_code).map(|d| d.proj4)
+    epsg::from_code(code).map(|d| d.proj4)
 }
 
 /// The EPSG code in `EPSG:nnnn`, its URN and URL forms, `OGC:CRS84` (WGS 84) or a bare number; `Ok(None)`

@@ -79,8 +79,7 @@ fn esri_to_epsg_spelling(name: &str) -> String {
 
 /// The name in the built-in EPSG table's WKT of `code`.
 pub(super) fn epsg_name(code: u32) -> Option<&'static str> {
-    let def = u16::try_from(code).ok().and_then(crs_definitions::from_code)?;
-    def.wkt.split('"').nth(1)
+    super::epsg::from_code(code)?.name()
 }
 
 /// Normalised CRS name → EPSG codes, from the names in the built-in EPSG table's WKT.
@@ -88,8 +87,8 @@ fn name_index() -> &'static HashMap<String, Vec<u32>> {
     static INDEX: OnceLock<HashMap<String, Vec<u32>>> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut index: HashMap<String, Vec<u32>> = HashMap::new();
-        for code in 0..=u32::from(u16::MAX) {
-            if let Some(name) = epsg_name(code) {
+        for (code, def) in super::epsg::all() {
+            if let Some(name) = def.name() {
                 index.entry(norm(name)).or_default().push(code);
             }
         }
