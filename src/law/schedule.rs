@@ -216,7 +216,7 @@ pub struct Entry {
     pub next_due: Option<NaiveDate>,
     /// Compliance status, when a history was given.
     pub status: Option<Status>,
-    /// The periodic inspection owed next ([`standing`](crate::law::periodic::standing)), when a rule schedules the parcel.
+    /// The periodic inspection owed next ([`crate::law::periodic::standing`]), when a rule schedules the parcel.
     pub owed: Option<Owed>,
     /// Latest inspection on record.
     pub last_inspection: Option<LastInspection>,
@@ -250,7 +250,7 @@ pub struct ParcelRecords<'a> {
     /// The position of the other parcel the system serves, when it serves two: an inspection naming the system
     /// filed under that parcel inspected it too.
     pub partner: Option<usize>,
-    /// That system's life ([`life`]) on the as-of date.
+    /// That system's life (`life`) on the as-of date.
     pub life: &'a Life,
 }
 

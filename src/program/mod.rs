@@ -2,7 +2,7 @@
 //! in the config, `program.sqlite` beside it by default). The office's record files (history, events,
 //! samples, pump-outs, pipes) stay the inputs they are; the store holds the notices issued from them.
 //!
-//! - **What it holds** ([`schema`]): each batch of notices (its date, its state), each letter (a number unique
+//! - **What it holds** (`schema`): each batch of notices (its date, its state), each letter (a number unique
 //!   in the program, `2027-000123`; its stage, how it was served, the owner and address it went to), each
 //!   item a letter covered (parcel, system, obligation and its due date), and what the post said of a letter
 //!   (received on a date, returned undeliverable).

@@ -85,7 +85,7 @@ impl SystemFields {
 
 /// Field names of the systems layer: named in the config (`[fields] system_parcel`, `system_bottom`,
 /// `system_id`, `system_parcel_2`) or detected (the parcel-id names of [`whole_id_fields`] that hold a whole
-/// id, [`BOTTOM`], [`SYSTEM_ID`], [`SECOND_PARCEL`]). No parcel-id field is an error listing the fields there
+/// id, [`BOTTOM`], `SYSTEM_ID`, `SECOND_PARCEL`). No parcel-id field is an error listing the fields there
 /// are.
 pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<SystemFields> {
     let ids: Vec<&str> = whole_id_fields().collect();

@@ -1,5 +1,5 @@
 //! Sampling a DEM at many points: the pixels are read in blocks of [`BLOCK`] pixels square, and the last
-//! [`KEPT`] blocks are kept, so that the systems of a county, which come town by town, cost a decoded strip or
+//! `KEPT` blocks are kept, so that the systems of a county, which come town by town, cost a decoded strip or
 //! tile per block rather than per point.
 
 use super::{Dem, Window};
