@@ -10,7 +10,7 @@ use lakeshore::program::mail::Mail;
 use lakeshore::program::{Store, StoreLock};
 use lakeshore::report::labels::write_labels;
 use lakeshore::report::letters::{write_letters, Template};
-use lakeshore::report::notices::{stream_noticed, CannotMail, MergeTable, Notices};
+use lakeshore::report::notices::{stream_notices, CannotMail, MergeTable, Notices};
 use lakeshore::report::{write_table, OutputFormat};
 
 use super::args::{MailArgs, NoticesArgs};
@@ -75,13 +75,15 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let set = output_set(&a.run.out)?;
-    // Only the noticed obligations and their parcels' rows are kept of each block.
-    let (mut run, noticed) = with_progress(&a.run, |progress| {
-        stream_noticed(&config, progress, year, lakeshore::pipeline::PARCEL_BLOCK)
+    // Of each block only what the notices print of the noticed parcels is kept (their shapes only for a
+    // format that writes geometry, every one but CSV), and the duties that cannot be mailed are written.
+    let dir = set.staging().to_path_buf();
+    let shapes = formats.iter().any(|f| *f != OutputFormat::Csv);
+    let (mut run, list, cannot_mail) = with_progress(&a.run, |progress| {
+        let block = (year, lakeshore::pipeline::PARCEL_BLOCK);
+        stream_notices(&config, progress, block, store.as_mut(), (&dir, shapes))
     })?;
     let writing = std::time::Instant::now();
-    let list = Notices::new(&run.rules, noticed, year, config.as_of, store.as_ref())?;
-    let dir = set.staging().to_path_buf();
     let mut pending = None;
     if let (true, Some(store), true) = (a.issue, store.as_mut(), list.letter_count() > 0) {
         let line = lakeshore::write::set::command_line(&command());
@@ -90,8 +92,14 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         lakeshore::write::write_atomic(&dir.join(BATCH_FILE), |out| out.write_all(text.as_bytes()))?;
         pending = Some(id);
     }
-    let (written, mut problems) =
-        write_notices(&list, &dir, &formats, &config.crs, &template, chromium.as_deref())?;
+    let (written, mut problems) = write_notices(
+        &list,
+        (&dir, Some(cannot_mail)),
+        &formats,
+        &config.crs,
+        &template,
+        chromium.as_deref(),
+    )?;
     if let Some(why) = contact {
         let file = a.run.config.clone().unwrap_or_else(|| PathBuf::from("county.toml"));
         problems.push(lakeshore::model::error::Problem::new(
@@ -130,12 +138,12 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Writes the notices' files into `dir`: `notices` in `formats`, `letters.csv` and `cannot_mail.csv`, the
-/// letters and labels (and their PDFs through `chromium`); returns the files and the problems of the tables'
-/// text.
+/// Writes the notices' files into `dir`: `notices` in `formats`, `letters.csv` and `cannot_mail.csv` (unless
+/// it was written as the run streamed, at `cannot_mail`), the letters and labels (and their PDFs through
+/// `chromium`); returns the files and the problems of the tables' text.
 fn write_notices(
     list: &Notices,
-    dir: &Path,
+    (dir, cannot_mail): (&Path, Option<PathBuf>),
     formats: &[OutputFormat],
     crs: &lakeshore::crs::Crs,
     template: &Template,
@@ -144,7 +152,13 @@ fn write_notices(
     let (mut written, problems) = write_table(list, dir, "notices", formats, crs)?;
     // Their text is the notices' text, reported with them.
     written.extend(write_table(&MergeTable(list), dir, "letters", &[OutputFormat::Csv], crs)?.0);
-    written.extend(write_table(&CannotMail(list), dir, "cannot_mail", &[OutputFormat::Csv], crs)?.0);
+    match cannot_mail {
+        Some(path) => written.push(path),
+        None => {
+            let table = CannotMail(list.cannot_mail());
+            written.extend(write_table(&table, dir, "cannot_mail", &[OutputFormat::Csv], crs)?.0);
+        }
+    }
     let html = [write_letters(list, template, dir, list.batch.issued)?, write_labels(list, dir)?];
     written.extend(html.iter().cloned());
     if let Some(chromium) = chromium {
@@ -173,8 +187,8 @@ fn summary(list: &Notices, year: i32, issue: bool) {
             list.waiting().len()
         );
     }
-    if !list.cannot_mail().is_empty() {
-        println!("{} notices cannot be mailed: see cannot_mail.csv", list.cannot_mail().len());
+    if list.cannot_mail_count() > 0 {
+        println!("{} notices cannot be mailed: see cannot_mail.csv", list.cannot_mail_count());
     }
 }
 
@@ -196,7 +210,8 @@ fn reprint(
     let set = output_set(&a.run.out)?;
     let list = Notices::reprint(&config.rules, batch);
     let formats: Vec<OutputFormat> = vec![OutputFormat::Csv];
-    let (written, _) = write_notices(&list, set.staging(), &formats, &config.crs, template, chromium)?;
+    let (written, _) =
+        write_notices(&list, (set.staging(), None), &formats, &config.crs, template, chromium)?;
     let mut written: Vec<PathBuf> = written.iter().map(|p| set.published(p)).collect();
     written.extend(set.publish(list.batch.issued)?.pop());
     if !a.run.quiet {

@@ -36,29 +36,31 @@
 //! still gives, is not mailed: its duties go to the cannot-mail report ([`table::CannotMail`]) with the
 //! reason, for staff.
 
+mod sorting;
+mod stream;
 pub mod table;
 
 use std::sync::Arc;
 
-use chrono::{Datelike, NaiveDate};
-use rustc_hash::{FxHashMap, FxHashSet};
+use chrono::NaiveDate;
+use geo::MultiPolygon;
+use rustc_hash::FxHashMap;
 
-use crate::classify::parcels::ParcelRecord;
+use crate::classify::parcels::{MailingAddress, ParcelRecord};
 use crate::law::escalation::{self, Duty, Next};
 use crate::law::obligations::{Obligation, ObligationKind};
 use crate::law::schedule::Row;
-use crate::model::error::{Location, Problem, Result};
-use crate::pipeline::config::Config;
-use crate::pipeline::{Progress, Run};
-use crate::program::batch::{letter_number, Batch, Item, Letter};
+use crate::model::error::Result;
+use crate::pipeline::Run;
+use crate::program::batch::{Batch, Item};
 use crate::program::Store;
-use crate::report::drop_on_all_cores;
 use crate::report::mailing;
-use crate::report::obligations::stream_obligations;
-use crate::rules::notices::{Service, Stage};
+use crate::rules::notices::Stage;
 use crate::rules::vocabulary::TRANSFER;
 use crate::rules::RuleSet;
 
+use sorting::Sorting;
+pub use stream::{stream_notices, Noticed, NoticedDuty, NoticedParcel};
 pub use table::{CannotMail, MergeTable};
 
 /// Whether `obligation` is noticed for `year` under `rules` (the selection rule of the module docs): the
@@ -69,8 +71,13 @@ pub fn is_noticed(obligation: &Obligation, rules: &RuleSet, year: i32) -> bool {
 
 /// The obligations noticed for `year`, sorted by parcel, due date and kind (the order of
 /// [`crate::law::obligations::collect`]), so each parcel's obligations stand together.
-pub fn select<'a>(obligations: &'a [Obligation], rules: &RuleSet, year: i32) -> Vec<&'a Obligation> {
-    let mut chosen: Vec<&Obligation> = obligations.iter().filter(|o| is_noticed(o, rules, year)).collect();
+pub fn select<'a>(
+    obligations: impl IntoIterator<Item = &'a Obligation>,
+    rules: &RuleSet,
+    year: i32,
+) -> Vec<&'a Obligation> {
+    let mut chosen: Vec<&Obligation> =
+        obligations.into_iter().filter(|o| is_noticed(o, rules, year)).collect();
     chosen.sort_by_key(|o| (o.parcel, o.due, o.kind));
     chosen
 }
@@ -94,8 +101,17 @@ impl<'a> Address<'a> {
     /// The parcel's mailing address, or why a letter cannot be addressed from it: a street line and either a
     /// ZIP code or a city and state are needed.
     pub fn of(parcel: &'a ParcelRecord) -> std::result::Result<Self, &'static str> {
+        Address::of_owner(parcel.owner.as_deref(), parcel.mailing.as_deref())
+    }
+
+    /// The mailing address `mailing` of `owner`, or why a letter cannot be addressed from it (see
+    /// [`Address::of`]).
+    pub fn of_owner(
+        owner: Option<&'a str>,
+        mailing: Option<&'a MailingAddress>,
+    ) -> std::result::Result<Self, &'static str> {
         let present = |v: &'a Option<String>| v.as_deref().map(str::trim).filter(|t| !t.is_empty());
-        let Some(m) = parcel.mailing.as_deref() else {
+        let Some(m) = mailing else {
             return Err(
                 "the parcel layer gives no mailing address for this parcel; add it to the owner's record",
             );
@@ -107,7 +123,7 @@ impl<'a> Address<'a> {
         if zip.is_none() && (city.is_none() || state.is_none()) {
             return Err("the mailing address has neither a ZIP code nor a city and state; complete it");
         }
-        Ok(Address { owner: parcel.owner.as_deref(), street, city, state, zip })
+        Ok(Address { owner, street, city, state, zip })
     }
 
     /// The last line: `City, ST 12345`, from the parts there are.
@@ -141,93 +157,6 @@ pub fn town(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
-/// The obligations noticed for a year, the rows of their parcels and what the notices need to know of each
-/// of those parcels, gathered from the blocks of a run.
-#[derive(Debug, Default)]
-pub struct Noticed {
-    /// The rows of the parcels with a noticed obligation, sorted by position.
-    pub rows: Vec<Row>,
-    /// The noticed obligations, each parcel's together.
-    pub obligations: Vec<Obligation>,
-    /// The last transfer on record of each of those parcels that has one, by position.
-    pub sold: FxHashMap<usize, NaiveDate>,
-    /// The system that binds each of those parcels' rows, by position, where the register names one.
-    pub systems: FxHashMap<usize, String>,
-}
-
-impl Noticed {
-    /// What the notices of `year` need of `rows` (a block of `run`'s, or all of them) and their
-    /// `obligations` (row `i`'s in `at[i]`), the rows kept taken out of `rows`.
-    fn keep(&mut self, run: &Run, rows: Vec<Row>, found: Vec<(Obligation, usize)>, year: i32) {
-        let mut keep = vec![false; rows.len()];
-        for (o, i) in found {
-            if is_noticed(&o, &run.rules, year) {
-                keep[i] = true;
-                self.obligations.push(o);
-            }
-        }
-        let (kept, left): (Vec<_>, Vec<_>) = rows.into_iter().zip(keep).partition(|(_, keep)| *keep);
-        for (row, _) in kept {
-            let at = row.at;
-            if let Some(sale) = last_sale(run, at) {
-                self.sold.insert(at, sale);
-            }
-            if let Some(line) = row.systems.iter().find(|l| l.binds) {
-                self.systems
-                    .insert(at, run.systems.id(line.index, line.served_first(&row.parcel.id)).into_owned());
-            }
-            self.rows.push(row);
-        }
-        drop_on_all_cores(left);
-    }
-
-    /// What the notices of `year` need of a whole `run` and its `obligations` (in the order
-    /// [`crate::law::obligations::collect`] gives), the noticed parcels' rows copied.
-    pub fn of_run(run: &Run, obligations: &[Obligation], year: i32) -> Noticed {
-        let mut noticed = Noticed::default();
-        let wanted: FxHashSet<usize> =
-            obligations.iter().filter(|o| is_noticed(o, &run.rules, year)).map(|o| o.parcel).collect();
-        let rows: Vec<Row> = run.rows.iter().filter(|r| wanted.contains(&r.at)).cloned().collect();
-        let position: FxHashMap<usize, usize> = rows.iter().enumerate().map(|(i, r)| (r.at, i)).collect();
-        let found = obligations
-            .iter()
-            .filter(|o| position.contains_key(&o.parcel))
-            .map(|o| (o.clone(), position[&o.parcel]))
-            .collect();
-        noticed.keep(run, rows, found, year);
-        noticed
-    }
-
-    /// The row of the parcel at position `at`, which must be among them.
-    fn row(&self, at: usize) -> &Row {
-        &self.rows[self.rows.partition_point(|row| row.at < at)]
-    }
-}
-
-/// Runs the schedule in blocks of `block` parcel records ([`crate::pipeline::PARCEL_BLOCK`], or tiny ones in
-/// tests) and keeps, of each block as it comes, only the obligations noticed for `year` and the rows of their
-/// parcels ([`stream_obligations`]): the notices need no other. The run comes back without rows, with the
-/// problems and notes of the obligations; [`Notices::new`] makes the notices of what was kept.
-pub fn stream_noticed(
-    config: &Config,
-    progress: &Progress,
-    year: i32,
-    block: usize,
-) -> Result<(Run, Noticed)> {
-    let mut noticed = Noticed::default();
-    let run = stream_obligations(config, progress, block, &mut |run, rows, found| {
-        noticed.keep(run, rows, found.obligations.into_iter().zip(found.rows).collect(), year);
-        Ok(())
-    })?;
-    noticed.rows.sort_unstable_by_key(|row| row.at);
-    // A parcels layer without mailing fields cannot address a letter: one warning says which key to set.
-    let mut run = run;
-    if let (Some(gap), Some(parcels)) = (&run.mailing_gap, &config.layers.parcels) {
-        run.problems.push(Problem::new(parcels, Location::Fields, gap.clone()));
-    }
-    Ok((run, noticed))
-}
-
 /// The last transfer on record of the parcel at position `at` of `run`: a sale restarts its chains of notices.
 fn last_sale(run: &Run, at: usize) -> Option<NaiveDate> {
     let events = crate::records::events::events_of(&run.events, at);
@@ -249,13 +178,24 @@ pub struct NoticeHistory {
 impl NoticeHistory {
     /// The record of the parcel of `row`, sold last on `sold`, in `store` (none: nothing was ever issued).
     pub fn of(store: Option<&Store>, row: &Row, sold: Option<NaiveDate>) -> Result<NoticeHistory> {
+        let answered = row.entry.last_inspection.as_ref().map(|l| l.date);
+        NoticeHistory::of_parcel(store, &row.parcel.id, row.parcel.owner.as_deref(), (answered, sold))
+    }
+
+    /// The record of parcel `id` of `owner`, last inspected on `answered` and sold on `sold`, in `store`.
+    fn of_parcel(
+        store: Option<&Store>,
+        id: &str,
+        owner: Option<&str>,
+        (answered, sold): (Option<NaiveDate>, Option<NaiveDate>),
+    ) -> Result<NoticeHistory> {
         Ok(NoticeHistory {
             history: match store {
-                Some(store) => store.noticed(&row.parcel.id)?,
+                Some(store) => store.noticed(id)?,
                 None => Vec::new(),
             },
-            owner_key: mailing::owner_key(row.parcel.owner.as_deref().unwrap_or_default()),
-            answered: row.entry.last_inspection.as_ref().map(|l| l.date),
+            owner_key: mailing::owner_key(owner.unwrap_or_default()),
+            answered,
             sold,
         })
     }
@@ -263,10 +203,19 @@ impl NoticeHistory {
     /// What the notices of duty `o` call for on `as_of` under `rules` ([`escalation::next`] of its
     /// [`escalation::chain`]); `None` for a duty without a due date, which is never noticed.
     pub fn next(&self, rules: &RuleSet, o: &Obligation, as_of: NaiveDate) -> Option<Next> {
-        let due = o.due?;
-        let duty = Duty { kind: o.kind.as_str(), due, owner: &self.owner_key, sold: self.sold };
-        let chain = escalation::chain(o.kind, due, o.overdue, self.answered, &self.history);
-        Some(escalation::next(rules.notices.as_ref(), &duty, &chain, as_of))
+        Some(self.next_of(rules, (o.kind, o.due?, o.overdue), as_of))
+    }
+
+    /// What the notices of a duty of `kind` due on `due` (`overdue` or not) call for on `as_of`.
+    fn next_of(
+        &self,
+        rules: &RuleSet,
+        (kind, due, overdue): (ObligationKind, NaiveDate, bool),
+        as_of: NaiveDate,
+    ) -> Next {
+        let duty = Duty { kind: kind.as_str(), due, owner: &self.owner_key, sold: self.sold };
+        let chain = escalation::chain(kind, due, overdue, self.answered, &self.history);
+        escalation::next(rules.notices.as_ref(), &duty, &chain, as_of)
     }
 }
 
@@ -317,6 +266,10 @@ pub struct Waiting {
     pub item: Item,
     /// The parcel's position.
     pub at: usize,
+    /// The owner as the parcel layer has it.
+    pub owner: Option<String>,
+    /// The owner's mailing address as the parcel layer has it.
+    pub mailing: Option<Box<MailingAddress>>,
 }
 
 /// A duty that cannot be mailed, with why.
@@ -330,6 +283,8 @@ pub struct Unmailed {
     pub because: String,
     /// The parcel's position.
     pub at: usize,
+    /// The owner as the parcel layer has it.
+    pub owner: Option<String>,
 }
 
 /// The notices of one batch: the letters it prints, the duties already noticed and waiting, and those that
@@ -337,15 +292,20 @@ pub struct Unmailed {
 pub struct Notices {
     rules: Arc<RuleSet>,
     year: i32,
-    noticed: Noticed,
     /// The letters to print, in number order.
     pub batch: Batch,
     /// Per letter, per item: the parcel's position (for its shape); empty for a batch read from the store.
     at: Vec<Vec<usize>>,
+    /// The shapes of the parcels with a duty in `notices.csv`, by position, where they were kept.
+    shapes: Vec<(usize, MultiPolygon<f64>)>,
     /// Per letter, the number of items of the letters before it: its first row in `notices.csv`.
     starts: Vec<usize>,
     waiting: Vec<Waiting>,
+    /// The duties that cannot be mailed, where they were kept ([`Notices::new`]; [`stream_notices`] writes
+    /// them as their blocks come).
     cannot_mail: Vec<Unmailed>,
+    /// How many duties cannot be mailed.
+    unmailed: usize,
 }
 
 /// The notices of `year` of a whole `run`'s `obligations` on `as_of`, with no program store: every duty at its
@@ -367,107 +327,11 @@ impl Notices {
         as_of: NaiveDate,
         store: Option<&Store>,
     ) -> Result<Notices> {
-        let returned: FxHashMap<(String, String), (String, NaiveDate)> = match store {
-            Some(store) => store
-                .returned_addresses()?
-                .into_iter()
-                .map(|r| ((r.owner_key, r.address_key), (r.letter, r.day)))
-                .collect(),
-            None => FxHashMap::default(),
-        };
-        let mut groups: FxHashMap<(String, String, Stage, Service), usize> = FxHashMap::default();
-        let mut letters: Vec<(Letter, Vec<usize>)> = Vec::new();
-        let mut waiting = Vec::new();
-        let mut cannot_mail = Vec::new();
-        let selected = select(&noticed.obligations, rules, year);
-        for parcel in selected.chunk_by(|a, b| a.parcel == b.parcel) {
-            let at = parcel[0].parcel;
-            let row = noticed.row(at);
-            let record = NoticeHistory::of(store, row, noticed.sold.get(&at).copied())?;
-            let address = Address::of(&row.parcel);
-            let owner_key = record.owner_key.clone();
-            for o in parcel {
-                let item = item(rules, row, noticed.systems.get(&at), o);
-                let stage = match record.next(rules, o, as_of) {
-                    None => continue,
-                    Some(Next::Notice(stage)) => stage,
-                    Some(Next::Waiting { stage, letter, issued, next }) => {
-                        waiting.push(Waiting { letter, stage, noticed_on: issued, next_on: next, item, at });
-                        continue;
-                    }
-                };
-                let address = match &address {
-                    Ok(address) => address,
-                    Err(why) => {
-                        cannot_mail.push(Unmailed { item, stage, because: why.to_string(), at });
-                        continue;
-                    }
-                };
-                let address_key = address.key();
-                if let Some((letter, day)) = returned.get(&(owner_key.clone(), address_key.clone())) {
-                    let because = format!(
-                        "mail to this owner at this address came back undeliverable on {day} (letter {letter}); \
-                         find the owner's address: the duty is mailed again once the parcel layer gives a new one"
-                    );
-                    cannot_mail.push(Unmailed { item, stage, because, at });
-                    continue;
-                }
-                let served =
-                    rules.notices.as_ref().map_or(Service::FirstClass, |n| n.served(stage, o.kind.as_str()));
-                let key = (owner_key.clone(), address_key.clone(), stage, served);
-                let next = letters.len();
-                let index = *groups.entry(key).or_insert(next);
-                if index == next {
-                    let letter = Letter {
-                        number: String::new(),
-                        stage,
-                        served,
-                        owner: row
-                            .parcel
-                            .owner
-                            .as_deref()
-                            .map(str::trim)
-                            .filter(|n| !n.is_empty())
-                            .map(str::to_string),
-                        owner_key: owner_key.clone(),
-                        street: address.street.to_string(),
-                        city: address.city.map(str::to_string),
-                        state: address.state.map(str::to_string),
-                        zip: address.zip.map(str::to_string),
-                        address_key,
-                        items: Vec::new(),
-                    };
-                    letters.push((letter, Vec::new()));
-                }
-                letters[index].0.items.push(item);
-                letters[index].1.push(at);
-            }
+        let mut sorting = Sorting::new(rules, year, as_of, store)?;
+        for parcel in noticed.parcels {
+            sorting.add(parcel, store)?;
         }
-        // Bulk-mail order: ZIP code, address, owner, stage; numbered in that order.
-        letters.sort_by(|(a, _), (b, _)| {
-            let zip = |l: &Letter| mailing::zip5(l.zip.as_deref().unwrap_or_default());
-            (zip(a), &a.address_key, &a.owner_key, a.stage).cmp(&(
-                zip(b),
-                &b.address_key,
-                &b.owner_key,
-                b.stage,
-            ))
-        });
-        let first = match store {
-            Some(store) => store.next_serial(as_of.year())?,
-            None => 1,
-        };
-        let mut at = Vec::with_capacity(letters.len());
-        let mut printed = Vec::with_capacity(letters.len());
-        for (n, (mut letter, positions)) in letters.into_iter().enumerate() {
-            letter.number = letter_number(as_of.year(), first + n as u32);
-            printed.push(letter);
-            at.push(positions);
-        }
-        waiting.sort_by(|a, b| (&a.letter, &a.item.parcel_id).cmp(&(&b.letter, &b.item.parcel_id)));
-        let batch = Batch { id: None, year, issued: as_of, letters: printed };
-        let starts = starts(&batch);
-        Ok(Notices { rules: Arc::clone(rules), year, noticed, batch, at, starts, waiting, cannot_mail })
+        sorting.finish(store)
     }
 
     /// The notices of an issued `batch` read back from the store, to print again: its letters alone.
@@ -475,12 +339,13 @@ impl Notices {
         Notices {
             rules: Arc::clone(rules),
             year: batch.year,
-            noticed: Noticed::default(),
             starts: starts(&batch),
             batch,
             at: Vec::new(),
+            shapes: Vec::new(),
             waiting: Vec::new(),
             cannot_mail: Vec::new(),
+            unmailed: 0,
         }
     }
 
@@ -509,9 +374,15 @@ impl Notices {
         &self.waiting
     }
 
-    /// The duties that cannot be mailed, with why.
+    /// The duties that cannot be mailed, with why, when the notices were made by [`Notices::new`] (those of
+    /// [`stream_notices`] are written to `cannot_mail.csv` as their blocks come, and only counted here).
     pub fn cannot_mail(&self) -> &[Unmailed] {
         &self.cannot_mail
+    }
+
+    /// How many duties cannot be mailed.
+    pub fn cannot_mail_count(&self) -> usize {
+        self.unmailed
     }
 
     /// The letters of each stage, counted.
@@ -523,9 +394,10 @@ impl Notices {
             .collect()
     }
 
-    /// The row of the parcel at position `at`, when the notices were made from a run.
-    fn row(&self, at: usize) -> Option<&Row> {
-        (!self.noticed.rows.is_empty()).then(|| self.noticed.row(at))
+    /// The shape of the parcel at position `at`, where it was kept.
+    fn shape(&self, at: usize) -> Option<&MultiPolygon<f64>> {
+        let i = self.shapes.binary_search_by_key(&at, |(at, _)| *at).ok()?;
+        Some(&self.shapes[i].1)
     }
 }
 
@@ -541,24 +413,6 @@ fn starts(batch: &Batch) -> Vec<usize> {
             start
         })
         .collect()
-}
-
-/// What a letter, the tables and the store say of obligation `o` of `row` (whose binding system is `system`).
-fn item(rules: &RuleSet, row: &Row, system: Option<&String>, o: &Obligation) -> Item {
-    let periodic = o.kind == ObligationKind::PERIODIC_INSPECTION;
-    Item {
-        parcel_id: row.parcel.id.to_string(),
-        system_id: system.filter(|_| periodic).cloned(),
-        obligation: o.kind.to_string(),
-        due: o.due.unwrap_or(NaiveDate::MIN),
-        overdue: o.overdue,
-        location: row.parcel.location.clone(),
-        town: town(row).map(str::to_string),
-        what: o.what.to_string(),
-        citation: o.citation.to_string(),
-        why: why(rules, row, o),
-        words: crate::report::wording::plain(o, row, rules).to_json(),
-    }
 }
 
 /// Why `o` is owed, in a sentence: the schedule's reason for the periodic inspection, otherwise what started

@@ -36,7 +36,8 @@ fn write_notices(year: i32) -> (std::path::PathBuf, Vec<common::Row>, usize) {
     let dir = common::fresh_dir(&format!("notices-{year}"));
     write_table(&list, &dir, "notices", &[OutputFormat::Csv], &config.crs).unwrap();
     write_letters(&list, &Template::builtin().unwrap(), &dir, config.as_of).unwrap();
-    write_table(&CannotMail(&list), &dir, "cannot_mail", &[OutputFormat::Csv], &config.crs).unwrap();
+    write_table(&CannotMail(list.cannot_mail()), &dir, "cannot_mail", &[OutputFormat::Csv], &config.crs)
+        .unwrap();
     write_labels(&list, &dir).unwrap();
     assert_eq!(list.len(), list.item_count());
     let (_, rows) = common::read_rows(&dir.join("notices.csv")).unwrap();

@@ -22,7 +22,7 @@ use lakeshore::model::table::Table;
 use lakeshore::pipeline::config::{Config, ConfigFile};
 use lakeshore::pipeline::{run_schedule, stream_schedule_in_blocks, Progress};
 use lakeshore::report::letters::{write_letters, Template};
-use lakeshore::report::notices::{notices, stream_noticed, CannotMail, Notices};
+use lakeshore::report::notices::{notices, stream_notices, CannotMail};
 use lakeshore::report::obligations::{
     stream_obligations_files_in_blocks, ObligationSummary, ObligationTable,
 };
@@ -213,11 +213,14 @@ fn obligations_in_blocks_are_the_whole_run_s(county: &str) {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `notices.csv`, `cannot_mail.csv` and `letters.html` of `list` in `dir`, read back.
+/// `notices.csv`, `cannot_mail.csv` (written from `list` unless it is in `dir` already) and `letters.html` of
+/// `list` in `dir`, read back.
 fn notice_files(list: &lakeshore::report::notices::Notices, dir: &Path, as_of: NaiveDate) -> Vec<Vec<u8>> {
     std::fs::create_dir_all(dir).unwrap();
     write_csv(&dir.join("notices.csv"), list).unwrap();
-    write_csv(&dir.join("cannot_mail.csv"), &CannotMail(list)).unwrap();
+    if !dir.join("cannot_mail.csv").exists() {
+        write_csv(&dir.join("cannot_mail.csv"), &CannotMail(list.cannot_mail())).unwrap();
+    }
     let letters = write_letters(list, &Template::builtin().unwrap(), dir, as_of).unwrap();
     [dir.join("notices.csv"), dir.join("cannot_mail.csv"), letters]
         .iter()
@@ -231,15 +234,20 @@ fn notices_in_blocks_are_the_whole_run_s(county: &str) {
     let whole = run_schedule(&config).expect("the sample runs");
     let (found, _, _) = whole.obligations(config.as_of);
     let year = 2027;
-    let expected =
-        notice_files(&notices(&whole, &found, year, config.as_of), &dir.join("whole"), config.as_of);
+    let whole_list = notices(&whole, &found, year, config.as_of);
+    let expected = notice_files(&whole_list, &dir.join("whole"), config.as_of);
     assert!(expected[0].len() > 200, "{county}: the sample has notices");
+    assert!(!whole_list.cannot_mail().is_empty(), "{county}: the sample has duties that cannot be mailed");
     for block in [1, 7, 64] {
-        let (run, noticed) =
-            stream_noticed(&config, &Progress::default(), year, block).expect("the sample runs in blocks");
-        assert!(noticed.rows.len() < whole.rows.len(), "{county}: only the noticed parcels' rows are kept");
-        let list = Notices::new(&run.rules, noticed, year, config.as_of, None).unwrap();
-        let found = notice_files(&list, &dir.join(format!("blocks-{block}")), config.as_of);
+        let out = dir.join(format!("blocks-{block}"));
+        std::fs::create_dir_all(&out).unwrap();
+        let (_, list, cannot_mail) =
+            stream_notices(&config, &Progress::default(), (year, block), None, (&out, true))
+                .expect("the sample runs in blocks");
+        assert_eq!(cannot_mail, out.join("cannot_mail.csv"));
+        assert!(list.cannot_mail().is_empty(), "{county}: the duties that cannot be mailed are not kept");
+        assert_eq!(list.cannot_mail_count(), whole_list.cannot_mail().len());
+        let found = notice_files(&list, &out, config.as_of);
         for (file, (found, expected)) in
             ["notices.csv", "cannot_mail.csv", "letters.html"].iter().zip(found.iter().zip(&expected))
         {
@@ -280,6 +288,22 @@ fn the_sample_with_geojson_parcels_in_blocks_is_the_sample_whole() {
 fn the_problem_sample_with_geojson_parcels_in_blocks_is_the_problem_sample_whole() {
     let config = with_geojson_parcels("data/sample-problems");
     blocks_change_nothing(config.to_str().unwrap());
+    std::fs::remove_dir_all(config.parent().unwrap()).ok();
+}
+
+/// Notices made as the blocks come are those of the whole run when the blocks come out of order of position:
+/// the sample's parcels as GeoJSON (read in the file's order, not by record number) written in reverse, so
+/// that an owner's parcels and the duties of each letter reach the notices last first.
+#[test]
+fn the_sample_s_notices_from_parcels_in_reverse_are_the_whole_run_s() {
+    let config = with_geojson_parcels("data/sample");
+    let file = config.with_file_name("parcels.geojson");
+    let mut collection: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let features = collection["features"].as_array_mut().unwrap();
+    assert!(features.len() > 20, "the sample has parcels");
+    features.reverse();
+    std::fs::write(&file, serde_json::to_string(&collection).unwrap()).unwrap();
+    notices_in_blocks_are_the_whole_run_s(config.to_str().unwrap());
     std::fs::remove_dir_all(config.parent().unwrap()).ok();
 }
 

@@ -55,11 +55,6 @@ impl Notices {
         let at = self.at.get(l).and_then(|a| a.get(n)).copied().unwrap_or(usize::MAX);
         Line::Printed(letter, &letter.items[n], at)
     }
-
-    /// The shape of the parcel at position `at`, when the notices were made from a run.
-    fn shape(&self, at: usize) -> Option<&MultiPolygon<f64>> {
-        (at != usize::MAX).then(|| self.row(at)).flatten().and_then(|r| r.parcel.shape.as_ref())
-    }
 }
 
 /// The cell of `item` in a column shared by the tables of duties.
@@ -113,8 +108,7 @@ impl Table for Notices {
                 name => item_cell(item, name),
             },
             Line::Waiting(w) => {
-                let parcel = self.row(w.at).map(|r| &r.parcel);
-                let mailing = parcel.and_then(|p| p.mailing.as_deref());
+                let mailing = w.mailing.as_deref();
                 match name {
                     "letter" => Cell::Text(Cow::Borrowed(&w.letter)),
                     "stage" => Cell::Text(Cow::Borrowed(w.stage.as_str())),
@@ -122,7 +116,7 @@ impl Table for Notices {
                     "already_noticed" => Cell::Bool(true),
                     "noticed_on" => Cell::Date(w.noticed_on),
                     "next_stage_on" => w.next_on.map_or(Cell::Null, Cell::Date),
-                    "owner" => text(parcel.and_then(|p| p.owner.as_deref())),
+                    "owner" => text(w.owner.as_deref()),
                     "address" => text(mailing.and_then(|m| m.street.as_deref())),
                     "city" => text(mailing.and_then(|m| m.city.as_deref())),
                     "state" => text(mailing.and_then(|m| m.state.as_deref())),
@@ -151,14 +145,8 @@ pub const CANNOT_MAIL_COLUMNS: &[(&str, Kind)] = &[
 ];
 
 /// The noticed duties that cannot be mailed, one row each with why: `cannot_mail.csv`, for staff to find the
-/// address or deliver by hand.
-pub struct CannotMail<'n>(pub &'n Notices);
-
-impl CannotMail<'_> {
-    fn unmailed(&self, row: usize) -> &Unmailed {
-        &self.0.cannot_mail[row]
-    }
-}
+/// address or deliver by hand. It carries no geometry: it is written as CSV alone.
+pub struct CannotMail<'n>(pub &'n [Unmailed]);
 
 impl Table for CannotMail<'_> {
     fn columns(&self) -> &[(&'static str, Kind)] {
@@ -166,17 +154,17 @@ impl Table for CannotMail<'_> {
     }
 
     fn len(&self) -> usize {
-        self.0.cannot_mail.len()
+        self.0.len()
     }
 
-    fn geometry(&self, row: usize) -> Option<&MultiPolygon<f64>> {
-        self.0.shape(self.unmailed(row).at)
+    fn geometry(&self, _: usize) -> Option<&MultiPolygon<f64>> {
+        None
     }
 
     fn cell(&self, row: usize, column: usize) -> Cell<'_> {
-        let u = self.unmailed(row);
+        let u = &self.0[row];
         match CANNOT_MAIL_COLUMNS[column].0 {
-            "owner" => text(self.0.row(u.at).and_then(|r| r.parcel.owner.as_deref())),
+            "owner" => text(u.owner.as_deref()),
             "stage" => Cell::Text(Cow::Borrowed(u.stage.as_str())),
             "cannot_mail_because" => Cell::Text(Cow::Borrowed(&u.because)),
             name => item_cell(&u.item, name),

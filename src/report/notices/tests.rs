@@ -52,6 +52,15 @@ fn parcel_row(at: usize, owner: &str, street: &str) -> Row {
     }
 }
 
+/// What the notices of 2027 keep of `rows` (never sold, no system) and their `obligations`.
+fn noticed_of(rules: &RuleSet, rows: &[Row], obligations: &[Obligation]) -> Noticed {
+    let parcels = rows.iter().filter_map(|row| {
+        let of = obligations.iter().filter(|o| o.parcel == row.at);
+        NoticedParcel::of(rules, row, (None, None), of, 2027, true)
+    });
+    Noticed { parcels: parcels.collect() }
+}
+
 /// One letter per owner: two unrelated owners at one mailing address get a letter each, addressed to each
 /// alone; one owner whose name the assessor writes "LAST FIRST" and the clerk "Last, First", at one address
 /// written two ways, gets one letter for both parcels.
@@ -67,7 +76,7 @@ fn letters_go_to_each_owner_at_an_address() {
     let list: Vec<Obligation> = (0..4)
         .map(|i| obligation(i, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01")))
         .collect();
-    let noticed = Noticed { rows: rows.to_vec(), obligations: list, ..Default::default() };
+    let noticed = noticed_of(&rules, &rows, &list);
     let notices = Notices::new(&std::sync::Arc::new(rules), noticed, 2027, date("2027-01-15"), None).unwrap();
     let letters: Vec<(&str, Option<String>, Vec<&str>)> = notices
         .batch
@@ -247,10 +256,9 @@ fn a_returned_address_is_left_to_staff_until_the_parcel_layer_gives_a_new_one() 
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut store = Store::open(&dir.join("program.sqlite")).unwrap();
-    let noticed = |street: &str| Noticed {
-        rows: vec![parcel_row(0, "SMITH JOHN", street)],
-        obligations: vec![obligation(0, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01"))],
-        ..Default::default()
+    let noticed = |street: &str| {
+        let duty = obligation(0, ObligationKind::PERIODIC_INSPECTION, "owner", Some("2027-11-01"));
+        noticed_of(&rules, &[parcel_row(0, "SMITH JOHN", street)], &[duty])
     };
     // January: the first notice, issued; February: it comes back.
     let january =
