@@ -1,5 +1,8 @@
 //! Zipped shapefiles: `parcels.zip` or `parcels.shp.zip` holding one shapefile, and one shapefile of several
-//! in a zip named after a colon (`county.zip:parcels.shp`, or `county.zip:parcels`).
+//! in a zip named after a colon (`county.zip:parcels.shp`, or `county.zip:parcels`). A zip of a File
+//! Geodatabase (`Parcels.gdb.zip`, its `.gdb` folder inside) is read by the geodatabase reader
+//! (`filegdb::Folder`), its feature class named after the colon (`Parcels.gdb.zip:Parcels`, or
+//! `county.zip:county.gdb/Parcels` when the zip holds several geodatabases).
 //!
 //! The zip is never unpacked to disk: the shapefile's members (`.shp`, `.shx`, `.dbf`, `.prj`, `.cpg`, in the
 //! same folder of the zip with the same name, in any case) are inflated into memory within the bounds of
@@ -13,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::blocks::LayerBlocks;
+use super::filegdb::{self, Folder};
 use super::shapefile::files::Files;
 use super::{LayerAt, LayerReader, ReadOptions};
 use crate::crs::layer::Layer;
@@ -43,21 +47,128 @@ impl LayerReader for Zipped {
     }
 
     fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
-        super::shapefile::field_names_of(&files(layer)?)
+        match held(layer)? {
+            Held::Shapefile(files) => super::shapefile::field_names_of(&files),
+            Held::Geodatabase(folder, class) => filegdb::field_names_in(&folder, class.as_deref()),
+        }
     }
 
     fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-        super::shapefile::read_files(&files(layer)?, layer.path, options)
+        match held(layer)? {
+            Held::Shapefile(files) => super::shapefile::read_files(&files, layer.path, options),
+            Held::Geodatabase(folder, class) => {
+                filegdb::read_in(folder, class.as_deref(), layer.path, options)
+            }
+        }
     }
 
     fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
-        super::shapefile::open_blocks(&files(layer)?, layer.path, options)
+        match held(layer)? {
+            Held::Shapefile(files) => super::shapefile::open_blocks(&files, layer.path, options),
+            Held::Geodatabase(folder, class) => {
+                filegdb::open_blocks_in(folder, class.as_deref(), layer.path, options)
+            }
+        }
     }
+}
+
+/// The layer a zip holds: a shapefile's files, or a File Geodatabase's folder and the feature class named.
+enum Held {
+    Shapefile(Files),
+    Geodatabase(Folder, Option<String>),
+}
+
+/// What `layer` names in its zip: a shapefile when the zip holds one, or one is named; else the feature
+/// class named of the File Geodatabase the zip holds (or of the one named, `county.gdb/Parcels`).
+fn held(layer: &LayerAt<'_>) -> Result<Held> {
+    let all = names(&open(layer.file)?);
+    let gdbs = gdb_folders(&all);
+    let shapefile_named = layer.member.is_some_and(|m| {
+        let m = m.replace('\\', "/");
+        let with_ext = if extension(&m).is_empty() { format!("{m}.shp") } else { m };
+        shp_members(&all)
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(&with_ext) || file_name(n).eq_ignore_ascii_case(&with_ext))
+    });
+    if gdbs.is_empty() || shapefile_named || (layer.member.is_none() && !shp_members(&all).is_empty()) {
+        return files(layer).map(Held::Shapefile);
+    }
+    let member = layer.member.map(|m| m.replace('\\', "/"));
+    // `county.gdb/Parcels` (or the whole path of the folder in the zip) names the geodatabase, then the class.
+    let named = member.as_deref().and_then(|m| {
+        gdbs.iter().find_map(|g| {
+            let folder = g.trim_end_matches('/');
+            let last = file_name(folder);
+            [folder, last].into_iter().find_map(|f| {
+                let rest = m
+                    .get(f.len()..)
+                    .filter(|_| m.get(..f.len()).is_some_and(|h| h.eq_ignore_ascii_case(f)))?;
+                match rest.strip_prefix('/') {
+                    Some(class) if !class.is_empty() => Some((g.clone(), Some(class.to_string()))),
+                    _ if rest.is_empty() => Some((g.clone(), None)),
+                    _ => None,
+                }
+            })
+        })
+    });
+    let (gdb, class) = match (named, gdbs.as_slice()) {
+        (Some(named), _) => named,
+        (None, [one]) => (one.clone(), member),
+        (None, several) => {
+            let listed: Vec<&str> = several.iter().map(|g| g.trim_end_matches('/')).collect();
+            return Err(Error::format(
+                layer.file,
+                format!(
+                    "holds {} File Geodatabases ({}): name the feature class after a colon with its \
+                     geodatabase, as in {}:{}/NAME",
+                    several.len(),
+                    listed.join(", "),
+                    layer.file.display(),
+                    file_name(listed[0])
+                ),
+            ));
+        }
+    };
+    Ok(Held::Geodatabase(Folder::zipped(layer.file, &gdb, &all), class))
 }
 
 /// The names (in the zip) of the shapefiles a zip holds, in the zip's order: what `init` lists.
 pub fn shapefiles(zip: &Path) -> Result<Vec<String>> {
     Ok(shp_members(&names(&open(zip)?)))
+}
+
+/// The File Geodatabase folders a zip holds (each its path in the zip, ending in `/`), in the zip's order:
+/// the folders named `*.gdb` that hold a catalog, `a00000001.gdbtable`.
+fn gdb_folders(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| !n.starts_with("__MACOSX/"))
+        .filter_map(|n| {
+            let (folder, file) = n.rsplit_once('/')?;
+            let gdb = extension(folder) == "gdb" && file.eq_ignore_ascii_case("a00000001.gdbtable");
+            gdb.then(|| format!("{folder}/"))
+        })
+        .collect()
+}
+
+/// The feature classes of the File Geodatabases a zip holds, each as the zip names it to the readers
+/// (`NAME`, or `county.gdb/NAME` when the zip holds several): what `init` lists.
+pub fn feature_classes(zip: &Path) -> Result<Vec<String>> {
+    let all = names(&open(zip)?);
+    let gdbs = gdb_folders(&all);
+    let mut classes = Vec::new();
+    for gdb in &gdbs {
+        for class in filegdb::names_in(&Folder::zipped(zip, gdb, &all))? {
+            let folder = file_name(gdb.trim_end_matches('/'));
+            classes.push(if gdbs.len() == 1 { class } else { format!("{folder}/{class}") });
+        }
+    }
+    Ok(classes)
+}
+
+/// Member `index` of the zip at `zip` (messages name it `shown`), inflated within [`limits`].
+pub(super) fn inflate_member(zip: &Path, shown: &Path, index: usize) -> Result<Arc<[u8]>> {
+    inflate(shown, &mut open(zip)?, index)
 }
 
 /// The zip at `path`, opened.
@@ -177,7 +288,7 @@ fn files(layer: &LayerAt<'_>) -> Result<Files> {
 /// Member `index` of `zip` (messages name it `shown`), inflated within bounds.
 fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usize) -> Result<Arc<[u8]>> {
     let unreadable = |e: &dyn std::fmt::Display| {
-        Error::format(shown, format!("cannot be read from the zip ({e}): zip the shapefile's files again"))
+        Error::format(shown, format!("cannot be read from the zip ({e}): zip the layer's files again"))
     };
     let member = zip.by_index(index).map_err(|e| unreadable(&e))?;
     let (size, packed) = (member.size(), member.compressed_size());
@@ -186,7 +297,7 @@ fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usiz
             shown,
             format!(
                 "{what}, past what this reader takes (README, \"Limits\"); no GIS writes such a \
-                 shapefile: unzip it and check its files, or export the layer again"
+                 layer: unzip it and check its files, or export the layer again"
             ),
         )
     };
@@ -207,7 +318,7 @@ fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usiz
             shown,
             format!(
                 "inflates to {}{read} bytes where the zip declares {size}: the zip is damaged; zip the \
-                 shapefile's files again",
+                 layer's files again",
                 if read as u64 > size { "more than " } else { "" }
             ),
         ));
@@ -312,6 +423,22 @@ mod tests {
         let err = read(&dir.join("cut.zip")).unwrap_err().to_string();
         assert!(err.contains("not a readable zip"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn geodatabases_are_the_gdb_folders_that_hold_a_catalog() {
+        let names: Vec<String> = [
+            "a/Parcels.gdb/a00000001.gdbtable",
+            "a/Parcels.gdb/a00000009.gdbtable",
+            "Roads.GDB/A00000001.GDBTABLE",
+            "Empty.gdb/gdb",
+            "__MACOSX/x.gdb/a00000001.gdbtable",
+            "notes.gdb.txt",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(gdb_folders(&names), ["a/Parcels.gdb/", "Roads.GDB/"]);
     }
 
     #[test]

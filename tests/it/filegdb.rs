@@ -4,6 +4,7 @@
 //! date and a non-ASCII text, read with expectations computed by hand; and `init` finding a whole county in
 //! a `.gdb`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -77,22 +78,63 @@ pub(crate) fn written_by_gdal(test: &str) -> Option<PathBuf> {
     Some(dir)
 }
 
+/// Zips the `.gdb` folders `gdbs` of `dir` into `zip`, each under `prefix` in the zip, as a county's
+/// download holds them (`Parcels.gdb.zip`: the folder `Parcels.gdb/` and its files).
+fn zip_gdbs(dir: &Path, zip: &Path, prefix: &str, gdbs: &[&str]) {
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(zip).unwrap());
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for gdb in gdbs {
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(dir.join(gdb)).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for file in files {
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            writer.start_file(format!("{prefix}{gdb}/{name}"), options).unwrap();
+            writer.write_all(&std::fs::read(&file).unwrap()).unwrap();
+        }
+    }
+    writer.finish().unwrap();
+}
+
 #[test]
 fn a_file_geodatabase_gdal_writes_schedules_as_the_sample_shapefile() {
     let Some(dir) = written_by_gdal("filegdb-sample") else { return };
     let sample = common::sample_schedule(None, &dir.join("sample"));
-    // Named, in another case than the catalog's, alone (the folder holds one feature class), and in longitude
-    // and latitude.
+    // As ArcGIS Online and state portals hand them out: zipped, one geodatabase in a zip, two in a folder of
+    // another.
+    zip_gdbs(&dir, &dir.join("county.gdb.zip"), "", &["county.gdb"]);
+    zip_gdbs(&dir, &dir.join("both.zip"), "download/", &["county.gdb", "county-4326.gdb"]);
+    // Named, in another case than the catalog's, alone (the folder holds one feature class), in longitude
+    // and latitude, and zipped.
     let cases = [
         ("named", "county.gdb:Parcels"),
         ("case", "county.gdb:PARCELS"),
         ("alone", "county.gdb"),
         ("4326", "county-4326.gdb:Parcels"),
+        ("zipped", "county.gdb.zip"),
+        ("zipped-named", "county.gdb.zip:parcels"),
+        ("zip-of-two", "both.zip:county-4326.gdb/Parcels"),
+        ("zip-of-two-path", "both.zip:download/county.gdb/Parcels"),
     ];
     for (name, parcels) in cases {
         let written = common::sample_schedule(Some(&dir.join(parcels)), &dir.join(name));
         assert!(written == sample, "{parcels}: schedule.csv differs:\n{sample}\n---\n{written}");
     }
+    // A zip of two geodatabases, nothing named: the message names both and how to name one.
+    let err = read_layer(&dir.join("both.zip"), &ReadOptions::default()).unwrap_err().to_string();
+    let want = "holds 2 File Geodatabases (download/county.gdb, download/county-4326.gdb): name the feature \
+                class after a colon with its geodatabase";
+    assert!(err.contains(want), "{err}");
+    let err = read_layer(&dir.join("county.gdb.zip:Lots"), &ReadOptions::default()).unwrap_err().to_string();
+    assert!(
+        err.contains("county.gdb.zip:county.gdb: no feature class 'Lots' (feature classes: Parcels)"),
+        "{err}"
+    );
+    assert_eq!(
+        lakeshore::formats::zipped::feature_classes(&dir.join("both.zip")).unwrap(),
+        ["county.gdb/Parcels", "county-4326.gdb/Parcels"]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -152,10 +194,29 @@ fn deleted_rows_holes_curves_dates_and_accents_read_as_written() {
 /// county as the sample's own config does.
 #[test]
 fn init_finds_a_county_in_a_file_geodatabase_and_it_schedules_as_the_sample() {
-    let Some(dir) = written_by_gdal("filegdb-init") else { return };
+    init_finds_the_county_in("filegdb-init", "county.gdb");
+}
+
+/// The same with the geodatabase zipped, as a county's download is (`county.gdb.zip`).
+#[test]
+fn init_finds_a_county_in_a_zipped_file_geodatabase_and_it_schedules_as_the_sample() {
+    init_finds_the_county_in("filegdb-init-zipped", "county.gdb.zip");
+}
+
+/// `init` on a county folder holding the sample's layers as one geodatabase, `gdb` (`county.gdb`, or that
+/// folder zipped as `county.gdb.zip`), and the sample's record files.
+fn init_finds_the_county_in(test: &str, gdb: &str) {
+    let Some(dir) = written_by_gdal(test) else { return };
     let county = dir.join("county");
     std::fs::create_dir(&county).unwrap();
-    std::fs::rename(dir.join("whole.gdb"), county.join("county.gdb")).unwrap();
+    match gdb.strip_suffix(".zip") {
+        Some(folder) => {
+            std::fs::create_dir(dir.join("zipped")).unwrap();
+            std::fs::rename(dir.join("whole.gdb"), dir.join("zipped").join(folder)).unwrap();
+            zip_gdbs(&dir.join("zipped"), &county.join(gdb), "", &[folder]);
+        }
+        None => std::fs::rename(dir.join("whole.gdb"), county.join(gdb)).unwrap(),
+    }
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
     for name in
         ["watercourses.geojson", "history.csv", "events.csv", "pump_outs.csv", "samples.csv", "pipes.csv"]
@@ -175,7 +236,7 @@ fn init_finds_a_county_in_a_file_geodatabase_and_it_schedules_as_the_sample() {
         ("sewered", "Sewered"),
         ("county", "County"),
     ] {
-        assert!(config.contains(&format!("{role} = \"county.gdb:{layer}\"")), "{role}: {config}");
+        assert!(config.contains(&format!("{role} = \"{gdb}:{layer}\"")), "{role}: {config}");
     }
     assert!(config.contains("crs = \"EPSG:2261\""), "{config}");
     let schedule = Command::new(env!("CARGO_BIN_EXE_lakeshore"))

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::folder::Folder;
 use super::rows::{self, Row, TableFile};
 use super::table::{self, Header, EXPORT};
 use crate::crs::layer::Value;
@@ -18,14 +19,17 @@ pub(super) struct Entry {
     format: f64,
 }
 
-/// The file of table `id` of `gdb` with extension `ext`: `a00000009.gdbtable`.
-fn table_file(gdb: &Path, id: u64, ext: &str) -> PathBuf {
-    gdb.join(format!("a{id:08x}.{ext}"))
+/// The name of the file of table `id` with extension `ext`: `a00000009.gdbtable`.
+fn table_file(id: u64, ext: &str) -> String {
+    format!("a{id:08x}.{ext}")
 }
 
 /// A table's header and live rows, and its file open to read them.
 pub(super) struct Table {
+    /// The `.gdbtable` as messages name it.
     pub path: PathBuf,
+    /// The `.gdbtable`'s name in its folder.
+    pub name: String,
     pub header: Header,
     pub rows: Vec<Row>,
     pub file: TableFile,
@@ -33,21 +37,21 @@ pub(super) struct Table {
 
 impl Table {
     /// Opens table `id` of `gdb`: its header and the live rows its index lists.
-    pub(super) fn open(gdb: &Path, id: u64) -> Result<Table> {
-        let path = table_file(gdb, id, "gdbtable");
-        let mut file = TableFile::open(&path)?;
-        let len = file.len();
+    pub(super) fn open(gdb: &Folder, id: u64) -> Result<Table> {
+        let name = table_file(id, "gdbtable");
+        let mut file = TableFile::open(gdb, &name)?;
+        let (path, len) = (gdb.path(&name), file.len());
         let header = table::read_header(file.file(), &path, len)?;
-        let rows = rows::live_rows(&table_file(gdb, id, "gdbtablx"), &path, &header, file.len())?;
-        Ok(Table { path, header, rows, file })
+        let rows = rows::live_rows(gdb, &table_file(id, "gdbtablx"), &path, &header, len)?;
+        Ok(Table { path, name, header, rows, file })
     }
 }
 
 /// The catalog of `gdb`: every table it lists.
-fn catalog(gdb: &Path) -> Result<Vec<Entry>> {
-    if !table_file(gdb, 1, "gdbtable").is_file() {
+fn catalog(gdb: &Folder) -> Result<Vec<Entry>> {
+    if !gdb.has(&table_file(1, "gdbtable")) {
         return Err(Error::format(
-            gdb,
+            gdb.shown(),
             "not a File Geodatabase: its catalog a00000001.gdbtable is missing; give the .gdb folder as ArcGIS \
              wrote it",
         ));
@@ -64,7 +68,7 @@ fn catalog(gdb: &Path) -> Result<Vec<Entry>> {
 
 /// The values of the fields `names` (null for a field the table lacks) of every live row of table `id`, with
 /// its object id; a table without the first of them is not the system table wanted.
-fn columns(gdb: &Path, id: u64, names: &[&str]) -> Result<Vec<(u64, Vec<Value>)>> {
+fn columns(gdb: &Folder, id: u64, names: &[&str]) -> Result<Vec<(u64, Vec<Value>)>> {
     let mut table = Table::open(gdb, id)?;
     let fields = &table.header.fields;
     let at: Vec<Option<usize>> =
@@ -92,7 +96,7 @@ fn columns(gdb: &Path, id: u64, names: &[&str]) -> Result<Vec<(u64, Vec<Value>)>
 const FEATURE_CLASS_ITEM: &str = "{70737809-852C-4A03-9E22-2CECEA5B9BFA}";
 
 /// The names (in upper case) of the feature classes `GDB_Items` (table `id`) registers.
-fn registered(gdb: &Path, id: u64) -> Result<std::collections::HashSet<String>> {
+fn registered(gdb: &Folder, id: u64) -> Result<std::collections::HashSet<String>> {
     let items = columns(gdb, id, &["Type", "PhysicalName", "Name"])?;
     let names = items.into_iter().filter_map(|(_, values)| match &values[..] {
         [Value::Text(kind), Value::Text(name), _] | [Value::Text(kind), Value::Null, Value::Text(name)]
@@ -111,16 +115,15 @@ fn system(entry: &Entry) -> bool {
 }
 
 /// Why the table of `entry` cannot be read as it is stored, if it cannot: compressed (CDF).
-fn stored_unreadably(gdb: &Path, entry: &Entry) -> Option<Error> {
-    let cdf = table_file(gdb, entry.id, "cdf");
-    (entry.format != 0.0 || cdf.is_file()).then(|| {
+fn stored_unreadably(gdb: &Folder, entry: &Entry) -> Option<Error> {
+    let cdf = table_file(entry.id, "cdf");
+    (entry.format != 0.0 || gdb.has(&cdf)).then(|| {
         Error::format(
-            gdb,
+            gdb.shown(),
             format!(
                 "feature class '{}' is compressed (ArcGIS's Compressed Data Format, {}), which lakeshore does \
                  not read: uncompress it in ArcGIS (\"Uncompress File Geodatabase Data\") or {EXPORT}",
-                entry.name,
-                cdf.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+                entry.name, cdf
             ),
         )
     })
@@ -130,16 +133,16 @@ fn stored_unreadably(gdb: &Path, entry: &Entry) -> Option<Error> {
 /// topology tables that carry a geometry are not), or, in a geodatabase without it (ArcGIS 9), the tables
 /// but the system ones that have a geometry field; and those stored in a way this reader cannot open or
 /// whose header cannot be read, so that naming one says why.
-fn feature_classes(gdb: &Path, entries: Vec<Entry>) -> Result<Vec<Entry>> {
+fn feature_classes(gdb: &Folder, entries: Vec<Entry>) -> Result<Vec<Entry>> {
     let items = entries.iter().find(|e| e.name.eq_ignore_ascii_case("GDB_Items"));
     let registered = items.and_then(|items| registered(gdb, items.id).ok());
     let has_geometry = |entry: &Entry| {
-        let path = table_file(gdb, entry.id, "gdbtable");
-        let header = TableFile::open(&path).and_then(|mut file| {
+        let name = table_file(entry.id, "gdbtable");
+        let header = TableFile::open(gdb, &name).and_then(|mut file| {
             let len = file.len();
-            table::read_header(file.file(), &path, len)
+            table::read_header(file.file(), &gdb.path(&name), len)
         });
-        path.is_file() && header.map_or(true, |h| h.grid.is_some())
+        gdb.has(&name) && header.map_or(true, |h| h.grid.is_some())
     };
     let listed = |entry: &Entry| match &registered {
         Some(names) => names.contains(&entry.name.to_uppercase()),
@@ -153,11 +156,16 @@ fn feature_classes(gdb: &Path, entries: Vec<Entry>) -> Result<Vec<Entry>> {
 
 /// The names of the File Geodatabase's feature classes, in the catalog's order (`FILE.gdb:NAME` reads one).
 pub fn layer_names(gdb: &Path) -> Result<Vec<String>> {
+    names_in(&Folder::Disk(gdb.to_path_buf()))
+}
+
+/// The names of the feature classes of the geodatabase in `gdb`, in the catalog's order.
+pub(in crate::formats) fn names_in(gdb: &Folder) -> Result<Vec<String>> {
     Ok(feature_classes(gdb, catalog(gdb)?)?.into_iter().map(|e| e.name).collect())
 }
 
 /// The feature class `wanted` names (without regard to case), or the only one.
-pub(super) fn choose(gdb: &Path, wanted: Option<&str>) -> Result<Entry> {
+pub(super) fn choose(gdb: &Folder, wanted: Option<&str>) -> Result<Entry> {
     let entries = catalog(gdb)?;
     let entry = match wanted {
         Some(name) => {
@@ -165,9 +173,9 @@ pub(super) fn choose(gdb: &Path, wanted: Option<&str>) -> Result<Entry> {
             match found {
                 Some(entry) => entry,
                 None => {
-                    let names = layer_names(gdb)?.join(", ");
+                    let names = names_in(gdb)?.join(", ");
                     return Err(Error::format(
-                        gdb,
+                        gdb.shown(),
                         format!(
                             "no feature class '{name}' (feature classes: {names}); name one as FILE.gdb:NAME"
                         ),
@@ -179,11 +187,11 @@ pub(super) fn choose(gdb: &Path, wanted: Option<&str>) -> Result<Entry> {
             let mut found = feature_classes(gdb, entries)?;
             match found.len() {
                 1 => found.remove(0),
-                0 => return Err(Error::format(gdb, "holds no feature class")),
+                0 => return Err(Error::format(gdb.shown(), "holds no feature class")),
                 n => {
                     let names = found.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ");
                     return Err(Error::format(
-                        gdb,
+                        gdb.shown(),
                         format!("holds {n} feature classes ({names}); name the one to read as FILE.gdb:NAME"),
                     ));
                 }

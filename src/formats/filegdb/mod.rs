@@ -25,6 +25,7 @@
 mod catalog;
 mod cursor;
 mod curves;
+mod folder;
 mod rows;
 mod shape;
 mod table;
@@ -32,10 +33,12 @@ mod table;
 use std::path::{Path, PathBuf};
 
 use self::catalog::{choose, Table};
+pub(super) use self::folder::Folder;
 use self::rows::TableFile;
 use self::table::{Header, Kind};
 
 pub use self::catalog::layer_names;
+pub(super) use self::catalog::names_in;
 use super::blocks::{BlockReader, LayerBlocks};
 use super::{check_geometry, select_fields, LayerAt, LayerReader, ReadOptions, Unusable};
 use crate::crs::layer::{Feature, GeometryError, Layer, Value};
@@ -53,6 +56,7 @@ pub fn is_geodatabase(path: &Path) -> bool {
 /// densified to.
 struct Opened {
     label: PathBuf,
+    folder: Folder,
     table: Table,
     crs: Crs,
     /// Indices into the table's fields of the kept ones.
@@ -68,12 +72,13 @@ fn layer_fields(header: &Header) -> Vec<usize> {
 }
 
 impl Opened {
-    fn open(layer: &LayerAt<'_>, options: &ReadOptions) -> Result<Opened> {
-        let entry = choose(layer.file, layer.member)?;
-        let table = Table::open(layer.file, entry.id)?;
+    /// Opens the feature class `member` of `folder` (or its only one); messages name the layer `path`.
+    fn open(folder: Folder, member: Option<&str>, path: &Path, options: &ReadOptions) -> Result<Opened> {
+        let entry = choose(&folder, member)?;
+        let table = Table::open(&folder, entry.id)?;
         let Some(grid) = &table.header.grid else {
             return Err(Error::format(
-                layer.path,
+                path,
                 format!(
                     "'{}' is a table without geometry; name a feature class as FILE.gdb:NAME",
                     entry.name
@@ -82,12 +87,9 @@ impl Opened {
         };
         let crs = match grid.wkt.trim() {
             "" => options.assume_crs.clone().ok_or_else(|| {
-                Error::crs(
-                    layer.path,
-                    "the feature class has no coordinate system; pass --assume-crs EPSG:nnnn",
-                )
+                Error::crs(path, "the feature class has no coordinate system; pass --assume-crs EPSG:nnnn")
             })?,
-            wkt => match (Crs::parse_from(layer.path, wkt), &options.assume_crs) {
+            wkt => match (Crs::parse_from(path, wkt), &options.assume_crs) {
                 (Ok(crs), _) => crs,
                 (Err(_), Some(assumed)) => assumed.clone(),
                 (Err(e), None) => return Err(e),
@@ -96,10 +98,10 @@ impl Opened {
         let tolerance = if crs.is_geographic().unwrap_or(false) { 1e-6 } else { 0.1 };
         let fields = layer_fields(&table.header);
         let names: Vec<String> = fields.iter().map(|&i| table.header.fields[i].name.clone()).collect();
-        let kept: Vec<usize> = select_fields(layer.path, &names, options.keep.as_deref())?;
+        let kept: Vec<usize> = select_fields(path, &names, options.keep.as_deref())?;
         let names = kept.iter().map(|&k| names[k].clone()).collect();
         let kept = kept.into_iter().map(|k| fields[k]).collect();
-        Ok(Opened { label: layer.path.to_path_buf(), table, crs, kept, names, tolerance })
+        Ok(Opened { label: path.to_path_buf(), folder, table, crs, kept, names, tolerance })
     }
 
     /// The feature of `row`, numbered `record`; the problems of its values and geometry go to `problems`.
@@ -175,7 +177,7 @@ struct Blocks {
 impl BlockReader for Blocks {
     fn scan(&self, columns: &[usize], each: &mut dyn FnMut(usize, Vec<Value>)) -> Result<()> {
         let o = &self.opened;
-        let mut file = TableFile::open(&o.table.path)?;
+        let mut file = TableFile::open(&o.folder, &o.table.name)?;
         for (i, &row) in o.table.rows.iter().enumerate() {
             let bytes = file.read(row)?;
             // A row that cannot be decoded is null here, and reported when its block is read.
@@ -227,29 +229,54 @@ impl LayerReader for FileGdb {
     }
 
     fn field_names(&self, layer: &LayerAt<'_>) -> Result<Vec<String>> {
-        let entry = choose(layer.file, layer.member)?;
-        let table = Table::open(layer.file, entry.id)?;
-        Ok(layer_fields(&table.header).into_iter().map(|i| table.header.fields[i].name.clone()).collect())
+        field_names_in(&Folder::Disk(layer.file.to_path_buf()), layer.member)
     }
 
     fn read(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<(Layer, Vec<Problem>)> {
-        let mut blocks = self.open_blocks(layer, options)?;
-        let (features, problems) = blocks.next_block(usize::MAX)?;
-        let layer = Layer {
-            path: layer.path.to_path_buf(),
-            crs: blocks.crs().clone(),
-            fields: blocks.fields().to_vec(),
-            features,
-        };
-        Ok((layer, problems))
+        read_in(Folder::Disk(layer.file.to_path_buf()), layer.member, layer.path, options)
     }
 
     fn open_blocks(&self, layer: &LayerAt<'_>, options: &ReadOptions) -> Result<LayerBlocks> {
-        let opened = Opened::open(layer, options)?;
-        let (crs, names, len) = (opened.crs.clone(), opened.names.clone(), opened.table.rows.len());
-        let source = Blocks { opened, next: 1 };
-        Ok(LayerBlocks::streamed(layer.path, crs, names, len, Box::new(source)))
+        open_blocks_in(Folder::Disk(layer.file.to_path_buf()), layer.member, layer.path, options)
     }
+}
+
+/// The field names of the feature class `member` of `folder` (or of its only one).
+pub(in crate::formats) fn field_names_in(folder: &Folder, member: Option<&str>) -> Result<Vec<String>> {
+    let entry = choose(folder, member)?;
+    let table = Table::open(folder, entry.id)?;
+    Ok(layer_fields(&table.header).into_iter().map(|i| table.header.fields[i].name.clone()).collect())
+}
+
+/// The feature class `member` of `folder` (or its only one) read whole; messages name it `path`.
+pub(in crate::formats) fn read_in(
+    folder: Folder,
+    member: Option<&str>,
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<(Layer, Vec<Problem>)> {
+    let mut blocks = open_blocks_in(folder, member, path, options)?;
+    let (features, problems) = blocks.next_block(usize::MAX)?;
+    let layer = Layer {
+        path: path.to_path_buf(),
+        crs: blocks.crs().clone(),
+        fields: blocks.fields().to_vec(),
+        features,
+    };
+    Ok((layer, problems))
+}
+
+/// The feature class `member` of `folder` (or its only one) opened to be read a block at a time.
+pub(in crate::formats) fn open_blocks_in(
+    folder: Folder,
+    member: Option<&str>,
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<LayerBlocks> {
+    let opened = Opened::open(folder, member, path, options)?;
+    let (crs, names, len) = (opened.crs.clone(), opened.names.clone(), opened.table.rows.len());
+    let source = Blocks { opened, next: 1 };
+    Ok(LayerBlocks::streamed(path, crs, names, len, Box::new(source)))
 }
 
 #[cfg(test)]

@@ -10,13 +10,13 @@
 //! bytes. A row whose size reaches beyond the file stops the read, naming the table; a row whose values do
 //! not fit in its size is one bad record.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::SeekFrom;
 use std::path::{Path, PathBuf};
 
 use chrono::{Duration, NaiveDate};
 
 use super::cursor::{Cursor, Cut};
+use super::folder::{Folder, Source};
 use super::table::{Header, Kind, EXPORT};
 use crate::crs::layer::Value;
 use crate::model::error::{Error, Result};
@@ -28,14 +28,21 @@ pub(super) struct Row {
     pub offset: u64,
 }
 
-/// The live rows of the table whose index is `tablx`, in object-id order, each offset inside the `.gdbtable`
-/// of `len` bytes; `header` says how many there must be.
-pub(super) fn live_rows(tablx: &Path, table: &Path, header: &Header, len: u64) -> Result<Vec<Row>> {
-    let bytes = std::fs::read(tablx).map_err(|e| Error::io(tablx, e))?;
+/// The live rows of the table whose index is the file `tablx` of `gdb`, in object-id order, each offset inside
+/// the `.gdbtable` (`table`) of `len` bytes; `header` says how many there must be.
+pub(super) fn live_rows(
+    gdb: &Folder,
+    tablx: &str,
+    table: &Path,
+    header: &Header,
+    len: u64,
+) -> Result<Vec<Row>> {
+    let bytes = gdb.read(tablx)?;
+    let tablx = gdb.path(tablx);
     let rows = index_rows(&bytes, len).map_err(|what| {
         let table = table.display();
         Error::format(
-            tablx,
+            &tablx,
             format!("{what}: the index of {table} is damaged, or the table cut short; {EXPORT}"),
         )
     })?;
@@ -123,16 +130,16 @@ fn index_rows(bytes: &[u8], len: u64) -> Cut<Vec<Row>> {
 
 /// The `.gdbtable` open for reading rows.
 pub(super) struct TableFile {
-    file: File,
+    file: Box<dyn Source>,
     path: PathBuf,
     len: u64,
 }
 
 impl TableFile {
-    pub(super) fn open(path: &Path) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        Ok(TableFile { file, path: path.to_path_buf(), len })
+    /// Opens the file `name` of `gdb`.
+    pub(super) fn open(gdb: &Folder, name: &str) -> Result<Self> {
+        let (file, len) = gdb.open(name)?;
+        Ok(TableFile { file, path: gdb.path(name), len })
     }
 
     /// The table's length when opened.
@@ -141,7 +148,7 @@ impl TableFile {
     }
 
     /// The file, to read its header.
-    pub(super) fn file(&mut self) -> &mut File {
+    pub(super) fn file(&mut self) -> &mut dyn Source {
         &mut self.file
     }
 

@@ -6,7 +6,7 @@
 //! whole, once it is known to lie inside the file and within [`MAX_FIELD_SECTION`]; each declared count is
 //! checked against the bytes that would hold it before anything is made of it.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::SeekFrom;
 use std::path::Path;
 
 use super::cursor::{Cursor, Cut};
@@ -85,7 +85,7 @@ pub(super) const EXPORT: &str = "export the feature class to a GeoPackage or a s
      Features\", or ogr2ogr -f GPKG) and give that instead";
 
 /// Reads the header and field descriptors of the `.gdbtable` at `path`, whose length is `len`.
-pub(super) fn read_header(file: &mut std::fs::File, path: &Path, len: u64) -> Result<Header> {
+pub(super) fn read_header(file: &mut dyn super::folder::Source, path: &Path, len: u64) -> Result<Header> {
     let damaged = |what: String| Error::format(path, format!("{what}: the table is damaged; {EXPORT}"));
     let mut head = [0u8; 40];
     file.read_exact(&mut head)

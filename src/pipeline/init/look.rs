@@ -66,15 +66,26 @@ fn container_layers(ext: &str, path: &Path) -> Result<Vec<String>> {
 }
 
 /// Each shapefile of the zip at `path`, told by its own name: the zip itself when it holds one (the readers
-/// read it when no member is named), else `FILE.zip:NAME.shp`. A shapefile that cannot be read leaves the
-/// others usable; a zip of none is passed over, and a note says so.
+/// read it when no member is named), else `FILE.zip:NAME.shp`; and each feature class of a File Geodatabase
+/// in the zip, as `FILE.zip:NAME`. A layer that cannot be read leaves the others usable; a zip of none is
+/// passed over, and a note says so.
 fn look_at_zip(path: &Path, survey: &mut Survey) -> Result<Vec<Found>> {
     let shapefiles = zipped::shapefiles(path)?;
-    if shapefiles.is_empty() {
+    let classes = zipped::feature_classes(path)?;
+    if shapefiles.is_empty() && classes.is_empty() {
         survey.notes.push(format!(
-            "{} holds no shapefile, so nothing in it was looked at: unzip it into the folder if it holds layers",
+            "{} holds no shapefile or File Geodatabase, so nothing in it was looked at: unzip it into the \
+             folder if it holds layers",
             super::name(path)
         ));
+    }
+    for class in classes {
+        let layer = member(path, &class);
+        let words = class.rsplit('/').next().unwrap_or(&class).to_lowercase();
+        match look_at_layer(&layer, words) {
+            Ok(found) => survey.found.push(found),
+            Err(e) => survey.unreadable.push((layer, e.to_string())),
+        }
     }
     let alone = shapefiles.len() == 1;
     for shp in shapefiles {
