@@ -80,7 +80,7 @@ pub(crate) fn written_by_gdal(test: &str) -> Option<PathBuf> {
 
 /// Zips the `.gdb` folders `gdbs` of `dir` into `zip`, each under `prefix` in the zip, as a county's
 /// download holds them (`Parcels.gdb.zip`: the folder `Parcels.gdb/` and its files).
-fn zip_gdbs(dir: &Path, zip: &Path, prefix: &str, gdbs: &[&str]) {
+pub(crate) fn zip_gdbs(dir: &Path, zip: &Path, prefix: &str, gdbs: &[&str]) {
     let mut writer = zip::ZipWriter::new(std::fs::File::create(zip).unwrap());
     let options =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);

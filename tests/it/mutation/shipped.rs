@@ -1,7 +1,7 @@
-//! The mutation test's layers in the formats counties ship them (a zipped shapefile, FlatGeobuf, a GeoJSON
-//! sequence, Esri JSON), each read in place of the sample's own: made here ([`shipped_layers`]: a zip of the
-//! parcels here, the others with GDAL as `formats_as_shipped` does), damaged by the mutation test, and
-//! given hostile sizes of their own ([`hostile_shipped`]).
+//! The mutation test's layers in the formats counties ship them (a zipped shapefile, a zipped File
+//! Geodatabase, FlatGeobuf, a GeoJSON sequence, Esri JSON), each read in place of the sample's own: made here
+//! ([`shipped_layers`]: a zip of the parcels here, the others with GDAL as `formats_as_shipped` and `filegdb`
+//! do), damaged by the mutation test, and given hostile sizes of their own ([`hostile_shipped`]).
 
 use std::path::Path;
 use std::process::Command;
@@ -13,6 +13,7 @@ use crate::common;
 /// layer it stands for, how to find its record boundaries.
 pub(super) const SHIPPED: &[(&str, &str, Boundaries)] = &[
     (PARCELS_ZIP, "parcels", zip_members),
+    (PARCELS_GDB_ZIP, "parcels", zip_members),
     (PARCELS_FGB, "parcels", fgb_features),
     ("towns.geojsonl", "towns", lines),
     ("shoreline.json", "shoreline", esri_features),
@@ -20,6 +21,8 @@ pub(super) const SHIPPED: &[(&str, &str, Boundaries)] = &[
 
 /// The sample's parcels zipped here, file by file; a case damaging it reads the parcels from it.
 const PARCELS_ZIP: &str = "parcels.zip";
+/// The sample's parcels as a File Geodatabase GDAL writes (`county.gdb`, feature class `Parcels`), zipped.
+const PARCELS_GDB_ZIP: &str = "parcels.gdb.zip";
 /// The sample's parcels as GDAL writes FlatGeobuf, with its spatial index (node size 16).
 const PARCELS_FGB: &str = "parcels.fgb";
 
@@ -46,6 +49,9 @@ pub(super) fn shipped_layers(dir: &Path) -> Vec<&'static str> {
         .output()
         .unwrap();
     assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let gdb = crate::filegdb::written_by_gdal("mutation of the zipped geodatabase").expect("GDAL is there");
+    crate::filegdb::zip_gdbs(&gdb, &dir.join(PARCELS_GDB_ZIP), "", &["county.gdb"]);
+    let _ = std::fs::remove_dir_all(&gdb);
     SHIPPED.iter().map(|&(file, _, _)| file).collect()
 }
 
@@ -143,6 +149,20 @@ pub(super) fn hostile_shipped(file: &'static str, original: &[u8]) -> Vec<(Case,
                 "parcels.zip:parcels.dbf: declares 268435456 bytes unzipped from",
             );
         }
+        PARCELS_GDB_ZIP => {
+            // The feature class's table declared 3 GiB unzipped in the central directory.
+            let name = b"county.gdb/a00000009.gdbtable";
+            let mut bytes = original.to_vec();
+            let entry = (0..bytes.len() - 4)
+                .find(|&i| bytes[i..i + 4] == *b"PK\x01\x02" && bytes[i + 46..].starts_with(name))
+                .unwrap();
+            bytes[entry + 24..entry + 28].copy_from_slice(&0xC000_0000u32.to_le_bytes());
+            push(
+                "the table declaring 3 GiB",
+                bytes,
+                "parcels.gdb.zip:county.gdb/a00000009.gdbtable: declares 3221225472 bytes unzipped",
+            );
+        }
         PARCELS_FGB => {
             let header = u32_at(original, 8);
             let mut bytes = original.to_vec();
@@ -196,5 +216,6 @@ fn hostile_shipped_layers_are_refused_within_bounds() {
         }
     }
     assert!(n >= 2, "the zip's cases at least");
+    assert!(n == 2 || n >= 6, "with GDAL, the zipped geodatabase's and FlatGeobuf's cases too: {n}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
