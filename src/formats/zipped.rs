@@ -81,32 +81,23 @@ enum Held {
 /// What `layer` names in its zip: a shapefile when the zip holds one, or one is named; else the feature
 /// class named of the File Geodatabase the zip holds (or of the one named, `county.gdb/Parcels`).
 fn held(layer: &LayerAt<'_>) -> Result<Held> {
-    let all = names(&open(layer.file)?);
+    let zip = open(layer.file)?;
+    let all = names(&zip);
     let gdbs = gdb_folders(&all);
-    let shapefile_named = layer.member.is_some_and(|m| {
-        let m = m.replace('\\', "/");
-        let with_ext = if extension(&m).is_empty() { format!("{m}.shp") } else { m };
-        shp_members(&all)
-            .iter()
-            .any(|n| n.eq_ignore_ascii_case(&with_ext) || file_name(n).eq_ignore_ascii_case(&with_ext))
-    });
-    if gdbs.is_empty() || shapefile_named || (layer.member.is_none() && !shp_members(&all).is_empty()) {
-        return files(layer).map(Held::Shapefile);
-    }
+    let shps = shp_members(&all);
     let member = layer.member.map(|m| m.replace('\\', "/"));
+    let shapefile_named = member.as_deref().is_some_and(|m| named_shapefile(&shps, m).is_some());
+    if gdbs.is_empty() || shapefile_named || (member.is_none() && !shps.is_empty()) {
+        return files(layer, zip, &all).map(Held::Shapefile);
+    }
     // `county.gdb/Parcels` (or the whole path of the folder in the zip) names the geodatabase, then the class.
     let named = member.as_deref().and_then(|m| {
         gdbs.iter().find_map(|g| {
             let folder = g.trim_end_matches('/');
-            let last = file_name(folder);
-            [folder, last].into_iter().find_map(|f| {
-                let rest = m
-                    .get(f.len()..)
-                    .filter(|_| m.get(..f.len()).is_some_and(|h| h.eq_ignore_ascii_case(f)))?;
-                match rest.strip_prefix('/') {
-                    Some(class) if !class.is_empty() => Some((g.clone(), Some(class.to_string()))),
-                    _ if rest.is_empty() => Some((g.clone(), None)),
-                    _ => None,
+            [folder, file_name(folder)].into_iter().find_map(|f| match strip_prefix_ci(m, f)? {
+                "" => Some((g.clone(), None)),
+                rest => {
+                    rest.strip_prefix('/').filter(|c| !c.is_empty()).map(|c| (g.clone(), Some(c.to_string())))
                 }
             })
         })
@@ -213,12 +204,22 @@ fn stem(name: &str) -> String {
     dot.map_or(name, |d| &name[..d]).to_ascii_lowercase()
 }
 
-/// The shapefile `layer` names in its zip, inflated into memory.
-fn files(layer: &LayerAt<'_>) -> Result<Files> {
+/// `text` past `prefix`, when it starts with it in any case.
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    text.get(..prefix.len()).filter(|head| head.eq_ignore_ascii_case(prefix)).map(|_| &text[prefix.len()..])
+}
+
+/// The shapefile of `shps` that `wanted` (with `/` separators) names: by its path in the zip or its file
+/// name, in any case, with or without `.shp`.
+fn named_shapefile<'a>(shps: &'a [String], wanted: &str) -> Option<&'a String> {
+    let with_ext = if extension(wanted).is_empty() { format!("{wanted}.shp") } else { wanted.to_string() };
+    shps.iter().find(|n| n.eq_ignore_ascii_case(&with_ext) || file_name(n).eq_ignore_ascii_case(&with_ext))
+}
+
+/// The shapefile `layer` names in its zip (opened as `zip`, its members `all`), inflated into memory.
+fn files(layer: &LayerAt<'_>, mut zip: zip::ZipArchive<BufReader<File>>, all: &[String]) -> Result<Files> {
     let path = layer.file;
-    let mut zip = open(path)?;
-    let all = names(&zip);
-    let shps = shp_members(&all);
+    let shps = shp_members(all);
     let listed = || {
         if shps.is_empty() {
             "none".to_string()
@@ -229,12 +230,7 @@ fn files(layer: &LayerAt<'_>) -> Result<Files> {
     let chosen = match layer.member {
         Some(wanted) => {
             let wanted = wanted.replace('\\', "/");
-            let with_ext =
-                if extension(&wanted).is_empty() { format!("{wanted}.shp") } else { wanted.clone() };
-            let matches = |n: &&String| {
-                n.eq_ignore_ascii_case(&with_ext) || file_name(n).eq_ignore_ascii_case(&with_ext)
-            };
-            shps.iter().find(matches).cloned().ok_or_else(|| {
+            named_shapefile(&shps, &wanted).cloned().ok_or_else(|| {
                 Error::format(
                     path,
                     format!("holds no shapefile '{wanted}' (its shapefiles: {}): name one of them", listed()),
