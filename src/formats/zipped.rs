@@ -120,7 +120,7 @@ fn held(layer: &LayerAt<'_>) -> Result<Held> {
             ));
         }
     };
-    Ok(Held::Geodatabase(Folder::zipped(layer.file, &gdb, &all), class))
+    Ok(Held::Geodatabase(Folder::zipped(layer.file, zip, &gdb, &all), class))
 }
 
 /// The names (in the zip) of the shapefiles a zip holds, in the zip's order: what `init` lists.
@@ -149,7 +149,7 @@ pub fn feature_classes(zip: &Path) -> Result<Vec<String>> {
     let gdbs = gdb_folders(&all);
     let mut classes = Vec::new();
     for gdb in &gdbs {
-        for class in filegdb::names_in(&Folder::zipped(zip, gdb, &all))? {
+        for class in filegdb::names_in(&Folder::zipped(zip, open(zip)?, gdb, &all))? {
             let folder = file_name(gdb.trim_end_matches('/'));
             classes.push(if gdbs.len() == 1 { class } else { format!("{folder}/{class}") });
         }
@@ -157,13 +157,11 @@ pub fn feature_classes(zip: &Path) -> Result<Vec<String>> {
     Ok(classes)
 }
 
-/// Member `index` of the zip at `zip` (messages name it `shown`), inflated within [`limits`].
-pub(super) fn inflate_member(zip: &Path, shown: &Path, index: usize) -> Result<Arc<[u8]>> {
-    inflate(shown, &mut open(zip)?, index)
-}
+/// A zip opened for reading its members.
+pub(super) type ZipArchive = zip::ZipArchive<BufReader<File>>;
 
 /// The zip at `path`, opened.
-fn open(path: &Path) -> Result<zip::ZipArchive<BufReader<File>>> {
+fn open(path: &Path) -> Result<ZipArchive> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     zip::ZipArchive::new(BufReader::new(file)).map_err(|e| {
         Error::format(
@@ -174,7 +172,7 @@ fn open(path: &Path) -> Result<zip::ZipArchive<BufReader<File>>> {
 }
 
 /// Every member's name, in the zip's order, with `/` separators.
-fn names(zip: &zip::ZipArchive<BufReader<File>>) -> Vec<String> {
+fn names(zip: &ZipArchive) -> Vec<String> {
     zip.file_names().map(|n| n.replace('\\', "/")).collect()
 }
 
@@ -217,7 +215,7 @@ fn named_shapefile<'a>(shps: &'a [String], wanted: &str) -> Option<&'a String> {
 }
 
 /// The shapefile `layer` names in its zip (opened as `zip`, its members `all`), inflated into memory.
-fn files(layer: &LayerAt<'_>, mut zip: zip::ZipArchive<BufReader<File>>, all: &[String]) -> Result<Files> {
+fn files(layer: &LayerAt<'_>, mut zip: ZipArchive, all: &[String]) -> Result<Files> {
     let path = layer.file;
     let shps = shp_members(all);
     let listed = || {
@@ -281,8 +279,8 @@ fn files(layer: &LayerAt<'_>, mut zip: zip::ZipArchive<BufReader<File>>, all: &[
     Ok(Files::Memory { shp: shown, members: Arc::new(members) })
 }
 
-/// Member `index` of `zip` (messages name it `shown`), inflated within bounds.
-fn inflate(shown: &Path, zip: &mut zip::ZipArchive<BufReader<File>>, index: usize) -> Result<Arc<[u8]>> {
+/// Member `index` of `zip` (messages name it `shown`), inflated within [`limits`].
+pub(super) fn inflate(shown: &Path, zip: &mut ZipArchive, index: usize) -> Result<Arc<[u8]>> {
     let unreadable = |e: &dyn std::fmt::Display| {
         Error::format(shown, format!("cannot be read from the zip ({e}): zip the layer's files again"))
     };

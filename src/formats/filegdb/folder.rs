@@ -9,6 +9,7 @@ use std::io::{Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::formats::zipped::ZipArchive;
 use crate::model::error::{Error, Result};
 
 /// A file of the geodatabase open for reading, forward and by position.
@@ -24,19 +25,24 @@ pub(in crate::formats) enum Folder {
     Zipped(Zipped),
 }
 
-/// A `.gdb` folder inside a zip: the zip, the folder as messages name it, its files (by name in lower case)
-/// with their index in the zip, and those inflated so far.
+/// A `.gdb` folder inside a zip: the folder as messages name it, its files (by name in lower case) with their
+/// index in the zip, and the zip, opened once, with the files inflated so far.
 pub(in crate::formats) struct Zipped {
-    zip: PathBuf,
     shown: PathBuf,
     files: HashMap<String, usize>,
-    inflated: Mutex<HashMap<usize, Arc<[u8]>>>,
+    zip: Mutex<Members>,
+}
+
+/// A zip opened once, and its members inflated so far, by index.
+struct Members {
+    archive: ZipArchive,
+    inflated: HashMap<usize, Arc<[u8]>>,
 }
 
 impl Folder {
-    /// The `.gdb` folder `prefix` (its path in the zip, ending in `/`) of the zip at `zip`, whose members are
-    /// `names` in the zip's order.
-    pub(in crate::formats) fn zipped(zip: &Path, prefix: &str, names: &[String]) -> Folder {
+    /// The `.gdb` folder `prefix` (its path in the zip, ending in `/`) of the zip at `path`, opened as `zip`,
+    /// whose members are `names` in the zip's order.
+    pub(in crate::formats) fn zipped(path: &Path, zip: ZipArchive, prefix: &str, names: &[String]) -> Folder {
         let files = names
             .iter()
             .enumerate()
@@ -45,8 +51,12 @@ impl Folder {
                 Some((file.to_ascii_lowercase(), i))
             })
             .collect();
-        let shown = PathBuf::from(format!("{}:{}", zip.display(), prefix.trim_end_matches('/')));
-        Folder::Zipped(Zipped { zip: zip.to_path_buf(), shown, files, inflated: Mutex::default() })
+        let shown = PathBuf::from(format!("{}:{}", path.display(), prefix.trim_end_matches('/')));
+        Folder::Zipped(Zipped {
+            shown,
+            files,
+            zip: Mutex::new(Members { archive: zip, inflated: HashMap::new() }),
+        })
     }
 
     /// The folder as messages name it.
@@ -97,12 +107,12 @@ impl Folder {
                     let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
                     return Err(Error::io(&path, missing));
                 };
-                let mut inflated = z.inflated.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                if let Some(bytes) = inflated.get(&index) {
+                let mut zip = z.zip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some(bytes) = zip.inflated.get(&index) {
                     return Ok(bytes.clone());
                 }
-                let bytes = super::super::zipped::inflate_member(&z.zip, &path, index)?;
-                inflated.insert(index, bytes.clone());
+                let bytes = super::super::zipped::inflate(&path, &mut zip.archive, index)?;
+                zip.inflated.insert(index, bytes.clone());
                 Ok(bytes)
             }
         }
