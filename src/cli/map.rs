@@ -12,9 +12,9 @@ use super::args::{ColourByArg, FormatArg, MapArgs};
 use super::{finish, output_set, prepare, run_obligations, with_progress};
 
 pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
-    use lakeshore::report::map::schedule_map::{map_input, map_input_of, map_parcels, MapOptions, MapParcel};
-    use lakeshore::report::map::{render_png, render_svg, schedule_scene};
-    use std::borrow::Cow;
+    use lakeshore::report::map::schedule_map::{map_input_of, map_parcels, town_frame, Kept, MapOptions};
+    use lakeshore::report::map::spill::Spill;
+    use lakeshore::report::map::{render_png, schedule_scene, write_svg};
     let format = map_format(&mut a)?;
     if format == FormatArg::Html {
         return html_map(a);
@@ -30,22 +30,26 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
     // The reference layers drawn are those the run read.
     let mut options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
-    let (mut run, bytes, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
+    let file = staged_file(&set, &out)?;
+    let (mut run, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
         let by_notice = colour_by == lakeshore::report::map::ColourBy::Notice;
-        // A map by tier or status keeps of each block only its parcels' shapes and classes; a map by notice
-        // stage asks the obligations of the whole run.
-        let mut kept: Vec<MapParcel<'static>> = Vec::new();
+        // A map by tier or status writes each block's parcels (shape and classes) to disk as it comes, beside
+        // the map; a map by notice stage asks the obligations of the whole run.
+        let mut spill: Option<Spill> = None;
         let run = match by_notice {
             true => run_schedule_with(&config, progress)?,
             false => stream_schedule(&config, progress, &mut |run, rows| {
-                let owned = map_parcels(&run.rules, &rows, &options)
-                    .into_iter()
-                    .map(|p| MapParcel { shape: p.shape.map(|s| Cow::Owned(s.into_owned())), ..p });
-                kept.extend(owned);
+                let spill = spill.get_or_insert_with(|| Spill::new(&file, town_frame(run, &options)));
+                // In order of position, so that a class's file is read back in one sweep when the blocks come
+                // in order.
+                let mut parcels = map_parcels(&run.rules, &rows, &options);
+                parcels.sort_unstable_by_key(|p| p.at);
+                for p in parcels {
+                    spill.add(p.at, p.shape.as_deref(), p.class, p.of)?;
+                }
                 Ok(())
             })?,
         };
-        kept.sort_unstable_by_key(|p| p.at);
         let mut clock = lakeshore::pipeline::Stopwatch::new();
         if by_notice {
             // The stage each parcel's open duties reached, as the program store recorded them.
@@ -55,26 +59,27 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
             options.notices = stages.into_iter().map(|(at, n)| (at, n.stage)).collect();
         }
         progress.start("laying out the map", 0);
-        let input = match by_notice {
-            true => map_input(&run, &options, config.as_of.to_string())?,
-            false => map_input_of(&run, kept, &options, config.as_of.to_string())?,
+        let kept = match by_notice {
+            true => Kept::Held(map_parcels(&run.rules, &run.rows, &options)),
+            false => Kept::Spilled(Box::new(spill.unwrap_or_else(|| Spill::new(&file, None)).finish()?)),
         };
+        let input = map_input_of(&run, kept, &options, config.as_of.to_string())?;
         let scene = schedule_scene(&input);
         clock.lap("map: layers and parcels");
         progress.start("drawing the map", 0);
-        let bytes = if format == FormatArg::Svg {
-            render_svg(&scene, a.width, a.height).into_bytes()
+        if format == FormatArg::Svg {
+            lakeshore::write::write_atomic(&file, |w| write_svg(&scene, a.width, a.height, w))?;
         } else {
-            render_png(&scene, a.width, a.height).map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?
-        };
+            let bytes = render_png(&scene, a.width, a.height)
+                .map_err(|e| anyhow::anyhow!("cannot draw the map: {e}"))?;
+            lakeshore::write::write_atomic(&file, |w| w.write_all(&bytes))?;
+        }
         clock.lap("map: draw");
         drop(input);
-        Ok((run, bytes, clock.laps))
+        Ok((run, clock.laps))
     })?;
     run.timings.extend(laps);
     let writing = std::time::Instant::now();
-    let file = staged_file(&set, &out)?;
-    lakeshore::write::write_atomic(&file, |w| w.write_all(&bytes))?;
     // Problems go beside the image.
     let code = finish(&a.run, &config, &mut run, Vec::new(), vec![file], set, writing)?;
     std::mem::forget(run);

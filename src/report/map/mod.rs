@@ -37,6 +37,7 @@ mod png;
 pub mod qml;
 mod scene;
 pub mod schedule_map;
+pub mod spill;
 mod svg;
 mod text;
 
@@ -46,7 +47,7 @@ use geo::{BoundingRect, Geometry, LineString, MultiPolygon, Rect};
 
 pub use png::render_png;
 pub use scene::{layout, Label, Layout, LegendEntry, MapLayer, Rgba, ScaleBar, Scene, Style};
-pub use svg::render_svg;
+pub use svg::{render_svg, write_svg};
 pub use text::FONT_FAMILY;
 
 use crate::geom::planar::{in_polygon, interior_point};
@@ -109,6 +110,11 @@ impl ParcelClass {
         ParcelClass::FinalNotice,
         ParcelClass::Referred,
     ];
+
+    /// The class's place in [`ParcelClass::ALL`].
+    pub fn index(self) -> usize {
+        ParcelClass::ALL.iter().position(|c| *c == self).unwrap_or(0)
+    }
 
     /// The legend text.
     pub fn label(self) -> &'static str {
@@ -216,6 +222,9 @@ pub struct MapInput<'a> {
     /// order: a parcel drawn as `Overdue` or `Failed` is set apart from it, and the legend says so ("Current
     /// (38 + 2 failed)"), so that its numbers add up to the schedule's. Empty: each parcel's class is its own.
     pub set_apart_from: Vec<ParcelClass>,
+    /// The parcels of a map too large to hold, on disk instead of in `parcels` (with their counts; `unmapped`
+    /// and `set_apart_from` then stay empty).
+    pub spilled: Option<std::sync::Arc<spill::Spill>>,
     /// Tier or status (heads the legend).
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).
@@ -255,14 +264,7 @@ const BAND: Rgba = Rgba(0x08, 0x30, 0x6B, 56);
 /// scene, the legend and the count, so a map of one town lists that town's parcels.
 pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     let extent = input.extent.unwrap_or_else(|| default_extent(input));
-    let in_view = |r: Option<Rect<f64>>| {
-        r.is_some_and(|r| {
-            r.max().x >= extent[0]
-                && r.min().x <= extent[2]
-                && r.max().y >= extent[1]
-                && r.min().y <= extent[3]
-        })
-    };
+    let in_view = |r: Option<Rect<f64>>| in_view(extent, r);
     let mut lake = MapLayer::new("lake", Style { fill: Some(Rgba::hex(0xD6EAF8)), ..Style::NONE });
     let shore_style = Style::line(Rgba::hex(0x08306B), 1.6, false);
     let mut shore = MapLayer::new("shoreline", shore_style);
@@ -277,28 +279,26 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
 
     let mut classes: Vec<MapLayer<'a>> =
         ParcelClass::ALL.iter().map(|c| MapLayer::new(format!("parcels-{c:?}"), c.style())).collect();
-    let index = |class: &ParcelClass| ParcelClass::ALL.iter().position(|c| c == class).unwrap_or(0);
-    let mut counts = [0u64; ParcelClass::ALL.len()];
-    // Of each class, how many are drawn set apart as overdue and as failed.
-    let mut apart = [[0u64; 2]; ParcelClass::ALL.len()];
+    let mut tally = ClassCounts::default();
     let of = |i: usize, class: ParcelClass| input.set_apart_from.get(i).copied().unwrap_or(class);
-    let mut count = |class: ParcelClass, of: ParcelClass| {
-        counts[index(&class)] += 1;
-        match class {
-            ParcelClass::Overdue if of != class => apart[index(&of)][0] += 1,
-            ParcelClass::Failed if of != class => apart[index(&of)][1] += 1,
-            _ => {}
-        }
-    };
     for (i, (shape, class)) in input.parcels.iter().enumerate() {
         if in_view(shape.bounding_rect()) {
-            count(*class, of(i, *class));
-            classes[index(class)].polygons.push(Cow::Borrowed(shape.as_ref()));
+            tally.add(*class, of(i, *class));
+            classes[class.index()].polygons.push(Cow::Borrowed(shape.as_ref()));
         }
     }
     for (i, class) in input.unmapped.iter().enumerate() {
-        count(*class, of(input.parcels.len() + i, *class));
+        tally.add(*class, of(input.parcels.len() + i, *class));
     }
+    let mut unmapped = input.unmapped.len() as u64;
+    if let Some(spill) = &input.spilled {
+        tally.merge(spill.counts());
+        unmapped += spill.unmapped();
+        for (layer, class) in classes.iter_mut().zip(ParcelClass::ALL) {
+            layer.spilled = spill.class(class);
+        }
+    }
+    let ClassCounts { counts, apart } = tally;
     let shown: u64 = counts.iter().sum();
 
     let borrowed = |v: &'a [Cow<'_, MultiPolygon<f64>>]| {
@@ -372,8 +372,8 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
         .collect();
     let noun = if shown == 1 { "parcel" } else { "parcels" };
     let mut count = format!("{} {noun}", thousands(shown));
-    if !input.unmapped.is_empty() {
-        count.push_str(&format!(" ({} without a shape, not drawn)", thousands(input.unmapped.len() as u64)));
+    if unmapped > 0 {
+        count.push_str(&format!(" ({} without a shape, not drawn)", thousands(unmapped)));
     }
     let subtitle = if input.as_of.is_empty() { count } else { format!("As of {} · {count}", input.as_of) };
 
@@ -382,6 +382,44 @@ pub fn schedule_scene<'a>(input: &'a MapInput<'_>) -> Scene<'a> {
     layers.extend([flood, towns, watershed, buffer, checked, shore]);
     layers.retain(|l| !l.is_empty());
     Scene { title: input.title.clone(), subtitle, extent, layers, labels, legend, units_per_foot: 1.0 }
+}
+
+/// What the legend counts of the parcels of a map: of each class (by its place in [`ParcelClass::ALL`]), the
+/// parcels drawn in it, and of them those set apart from their tier or status as overdue and as failed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassCounts {
+    /// The parcels drawn in each class.
+    pub counts: [u64; ParcelClass::ALL.len()],
+    /// Of each class, the parcels of its tier or status drawn apart as `[overdue, failed]`.
+    pub apart: [[u64; 2]; ParcelClass::ALL.len()],
+}
+
+impl ClassCounts {
+    /// Counts a parcel drawn in `class` whose tier or status is of class `of`.
+    pub fn add(&mut self, class: ParcelClass, of: ParcelClass) {
+        self.counts[class.index()] += 1;
+        match class {
+            ParcelClass::Overdue if of != class => self.apart[of.index()][0] += 1,
+            ParcelClass::Failed if of != class => self.apart[of.index()][1] += 1,
+            _ => {}
+        }
+    }
+
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, other: &ClassCounts) {
+        for i in 0..ParcelClass::ALL.len() {
+            self.counts[i] += other.counts[i];
+            self.apart[i][0] += other.apart[i][0];
+            self.apart[i][1] += other.apart[i][1];
+        }
+    }
+}
+
+/// Whether bounds `r` touch `extent` (`[minx, miny, maxx, maxy]`); no bounds are never in view.
+pub fn in_view(extent: [f64; 4], r: Option<Rect<f64>>) -> bool {
+    r.is_some_and(|r| {
+        r.max().x >= extent[0] && r.min().x <= extent[2] && r.max().y >= extent[1] && r.min().y <= extent[3]
+    })
 }
 
 /// The legend text of `class`: its label and the parcels drawn in it, and those of its tier or status drawn
@@ -438,7 +476,8 @@ fn default_extent(input: &MapInput<'_>) -> [f64; 4] {
             });
         }
     };
-    if input.parcels.is_empty() {
+    let spilled = input.spilled.as_ref().and_then(|s| s.bounds());
+    if input.parcels.is_empty() && spilled.is_none() {
         input.towns.iter().for_each(|(t, _)| add(t.bounding_rect()));
         input.watershed.iter().chain(&input.floodplain).map(|s| &**s).for_each(|s| add(s.bounding_rect()));
         // The shoreline with its band.
@@ -446,6 +485,7 @@ fn default_extent(input: &MapInput<'_>) -> [f64; 4] {
         input.shoreline.iter().for_each(|g| add(g.bounding_rect().map(|r| grown(r, d))));
     } else {
         input.parcels.iter().for_each(|(p, _)| add(p.bounding_rect()));
+        add(spilled);
     }
     let Some(b) = bounds else { return [0.0, 0.0, 1000.0, 1000.0] };
     let (px, py) = ((b.width() * 0.05).max(100.0), (b.height() * 0.05).max(100.0));

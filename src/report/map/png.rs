@@ -26,9 +26,9 @@ pub fn render_png(scene: &Scene<'_>, width_px: u32, height_px: u32) -> Result<Ve
     // Features are drawn unclipped and the margins painted white over them afterwards: cheaper than a clip
     // mask on every path, and the frame has whole-pixel edges so nothing shows through.
     for layer in &scene.layers {
-        for shape in &layer.polygons {
-            draw_polygon(&mut pixmap, &l, shape, &layer.style);
-        }
+        layer
+            .each_polygon(|shape| draw_polygon(&mut pixmap, &l, shape, &layer.style))
+            .map_err(|e| format!("cannot read back the parcels kept on disk: {e}"))?;
         match layer.band {
             Some(d) => draw_band(&mut pixmap, &l, &layer.lines, d, &layer.style),
             None => layer.lines.iter().for_each(|line| draw_line(&mut pixmap, &l, line, &layer.style)),

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use geo::{LineString, MultiPolygon, Rect};
 
+use super::spill::ClassFile;
 use super::text::text_width;
 
 /// A colour with straight (not premultiplied) alpha: red, green, blue, alpha.
@@ -86,17 +87,36 @@ pub struct MapLayer<'a> {
     /// fill (the lines stroked twice as wide with round joins and caps, all in one path so that where the
     /// band overlaps itself it is painted once). No polygon of the band is computed.
     pub band: Option<f64>,
+    /// More areas, drawn after `polygons`: a class of parcels kept on disk ([`super::spill`]).
+    pub spilled: Option<&'a ClassFile>,
 }
 
 impl<'a> MapLayer<'a> {
     /// An empty layer.
     pub fn new(name: impl Into<String>, style: Style) -> MapLayer<'a> {
-        MapLayer { name: name.into(), polygons: Vec::new(), lines: Vec::new(), style, band: None }
+        MapLayer {
+            name: name.into(),
+            polygons: Vec::new(),
+            lines: Vec::new(),
+            style,
+            band: None,
+            spilled: None,
+        }
     }
 
     /// Whether the layer has nothing to draw.
     pub fn is_empty(&self) -> bool {
-        self.polygons.is_empty() && self.lines.is_empty()
+        self.polygons.is_empty() && self.lines.is_empty() && self.spilled.is_none_or(ClassFile::is_empty)
+    }
+
+    /// Calls `draw` with each area of the layer, in order: those held, then those on disk. The error is the
+    /// disk's.
+    pub fn each_polygon(&self, mut draw: impl FnMut(&MultiPolygon<f64>)) -> std::io::Result<()> {
+        self.polygons.iter().for_each(|p| draw(p));
+        match self.spilled {
+            Some(file) => file.each_shape(&mut draw),
+            None => Ok(()),
+        }
     }
 }
 

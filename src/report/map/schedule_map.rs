@@ -18,6 +18,7 @@ use crate::pipeline::Run;
 use crate::report::map::html::{
     display_tolerance, simplify_for_display, HtmlLayer, HtmlMap, HtmlObligation, HtmlParcel, PARCEL_FIELDS,
 };
+use crate::report::map::spill::Spill;
 use crate::report::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
 use crate::report::schedule::ScheduleTable;
 use crate::report::workload::workload;
@@ -121,61 +122,89 @@ pub fn map_parcels<'a>(
         .collect()
 }
 
-/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
-pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
-    map_input_of(run, map_parcels(&run.rules, &run.rows, options), options, as_of)
+/// The parcels a static map draws: held in memory, or spilled to disk as the blocks came ([`Spill`]).
+#[derive(Debug)]
+pub enum Kept<'a> {
+    /// The parcels in position order, their shapes held.
+    Held(Vec<MapParcel<'a>>),
+    /// The parcels written to disk, counted on the way; a [`Spill::finish`]ed one.
+    Spilled(Box<Spill>),
 }
 
-/// The map input of the `parcels` of `run` (in position order; from its rows, or kept from its blocks as
-/// they came), with the reference layers it read, as `options` asks.
+/// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
+pub fn map_input<'a>(run: &'a Run, options: &MapOptions, as_of: String) -> Result<MapInput<'a>> {
+    map_input_of(run, Kept::Held(map_parcels(&run.rules, &run.rows, options)), options, as_of)
+}
+
+/// The town boundaries of the reference layers read by `run`, each with its name.
+fn towns(run: &Run) -> Vec<(Cow<'_, MultiPolygon<f64>>, String)> {
+    run.reference
+        .towns
+        .iter()
+        .flat_map(|layer| layer.features())
+        .filter_map(|(geometry, name)| Some((area(geometry)?, name.clone()?)))
+        .collect()
+}
+
+/// The area a map of one town shows (its boundary's bounds and 5 % of their size around), when `options` names
+/// a town that a boundary of `run`'s towns layer has; `None` otherwise, the map then framing its parcels.
+pub fn town_frame(run: &Run, options: &MapOptions) -> Option<[f64; 4]> {
+    frame(&towns(run), &run.rules, options)
+}
+
+fn frame(
+    towns: &[(Cow<'_, MultiPolygon<f64>>, String)],
+    rules: &crate::rules::RuleSet,
+    options: &MapOptions,
+) -> Option<[f64; 4]> {
+    options.town.as_ref()?;
+    let r = towns
+        .iter()
+        .filter(|(_, name)| wanted(rules, options, Some(name)))
+        .find_map(|(s, _)| s.bounding_rect())?;
+    let margin = 0.05 * r.width().max(r.height());
+    Some([r.min().x - margin, r.min().y - margin, r.max().x + margin, r.max().y + margin])
+}
+
+/// The map input of the parcels `kept` of `run` (from its rows, or kept from its blocks as they came), with
+/// the reference layers it read, as `options` asks.
 pub fn map_input_of<'a>(
     run: &'a Run,
-    parcels_kept: Vec<MapParcel<'a>>,
+    kept: Kept<'a>,
     options: &MapOptions,
     as_of: String,
 ) -> Result<MapInput<'a>> {
     let rules = &run.rules;
     let reference = &run.reference;
-    let wanted = |name: Option<&str>| wanted(rules, options, name);
     let (mut parcels, mut unmapped, mut mapped_of, mut unmapped_of) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for parcel in parcels_kept {
-        match parcel.shape {
-            Some(shape) => {
-                parcels.push((shape, parcel.class));
-                mapped_of.push(parcel.of);
+    let spilled = match kept {
+        Kept::Held(held) => {
+            for parcel in held {
+                match parcel.shape {
+                    Some(shape) => {
+                        parcels.push((shape, parcel.class));
+                        mapped_of.push(parcel.of);
+                    }
+                    None => {
+                        unmapped.push(parcel.class);
+                        unmapped_of.push(parcel.of);
+                    }
+                }
             }
-            None => {
-                unmapped.push(parcel.class);
-                unmapped_of.push(parcel.of);
-            }
+            None
         }
-    }
-    mapped_of.extend(unmapped_of);
-    let towns: Vec<(Cow<'a, MultiPolygon<f64>>, String)> = reference
-        .towns
-        .iter()
-        .flat_map(|layer| layer.features())
-        .filter_map(|(geometry, name)| Some((area(geometry)?, name.clone()?)))
-        .collect();
-    let extent = match &options.town {
-        None => None,
-        Some(town) => {
-            let frame = towns
-                .iter()
-                .filter(|(_, name)| wanted(Some(name)))
-                .find_map(|(shape, _)| shape.bounding_rect());
-            if frame.is_none() && parcels.is_empty() {
-                return Err(Error::Config(format!(
-                    "--town {town}: no parcel or town polygon of that name; check the spelling"
-                )));
-            }
-            frame.map(|r| {
-                let margin = 0.05 * r.width().max(r.height());
-                [r.min().x - margin, r.min().y - margin, r.max().x + margin, r.max().y + margin]
-            })
-        }
+        Kept::Spilled(spill) => Some(std::sync::Arc::<Spill>::from(spill)),
     };
+    mapped_of.extend(unmapped_of);
+    let towns = towns(run);
+    let extent = frame(&towns, rules, options);
+    let drawn = !parcels.is_empty() || spilled.as_ref().is_some_and(|s| s.bounds().is_some());
+    if let (Some(town), None, false) = (&options.town, extent, drawn) {
+        return Err(Error::Config(format!(
+            "--town {town}: no parcel or town polygon of that name; check the spelling"
+        )));
+    }
     let shoreline: Vec<&Geometry<f64>> = reference.mean_high_water().map(|(g, _)| g).collect();
     let distance_ft = rules.max_distance_ft();
     let buffer_ft = (distance_ft > 0.0 && !shoreline.is_empty()).then_some(distance_ft);
@@ -196,6 +225,7 @@ pub fn map_input_of<'a>(
         parcels,
         unmapped,
         set_apart_from: mapped_of,
+        spilled,
         colour_by: options.colour_by,
         shoreline,
         shoreline_layer: reference

@@ -13,8 +13,28 @@ use geo::{BoundingRect, LineString, MultiPolygon};
 use super::scene::{dash_pattern, layout, Layout, Rgba, Scene, Style, MIN_FEATURE_PX};
 use super::text::FONT_FAMILY;
 
-/// Renders the scene as an SVG document `width_px` × `height_px` (the `viewBox` is `0 0 width height`).
+/// Renders the scene as an SVG document `width_px` × `height_px` (the `viewBox` is `0 0 width height`). A scene
+/// whose parcels are kept on disk is written with [`write_svg`], which says when they cannot be read back;
+/// here the document would end at the layer that failed.
 pub fn render_svg(scene: &Scene<'_>, width_px: u32, height_px: u32) -> String {
+    let mut out = Vec::new();
+    let written = write_svg(scene, width_px, height_px, &mut out);
+    debug_assert!(written.is_ok(), "an SVG of shapes held in memory: {written:?}");
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The text written out at a time: the document's features are rendered into a buffer of about this size,
+/// so a map of a state's parcels is not held whole.
+const CHUNK: usize = 1 << 20;
+
+/// Writes the scene as an SVG document `width_px` × `height_px` to `out`, a part at a time ([`render_svg`]
+/// makes the same document in memory). The error is `out`'s, or the disk's for parcels kept there.
+pub fn write_svg(
+    scene: &Scene<'_>,
+    width_px: u32,
+    height_px: u32,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let l = layout(scene, width_px, height_px);
     let (w, h) = (l.width, l.height);
     let b = l.text_px;
@@ -39,9 +59,15 @@ pub fn render_svg(scene: &Scene<'_>, width_px: u32, height_px: u32) -> String {
         }
         let _ =
             writeln!(s, r#"<g id="{}" fill-rule="evenodd" {}>"#, escape(&layer.name), paint(&layer.style));
-        for shape in &layer.polygons {
+        let mut failed = Ok(());
+        layer.each_polygon(|shape| {
             polygon_path(&mut s, &l, shape, &layer.style);
-        }
+            if s.len() >= CHUNK && failed.is_ok() {
+                failed = out.write_all(s.as_bytes());
+                s.clear();
+            }
+        })?;
+        failed?;
         for line in &layer.lines {
             line_path(&mut s, &l, line);
         }
@@ -69,7 +95,7 @@ pub fn render_svg(scene: &Scene<'_>, width_px: u32, height_px: u32) -> String {
     north_arrow(&mut s, &l);
     scale_bar(&mut s, &l);
     s.push_str("</svg>\n");
-    s
+    out.write_all(s.as_bytes())
 }
 
 /// The fill, stroke and dash attributes of a style.
