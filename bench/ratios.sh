@@ -10,7 +10,9 @@
 # the operation alone, in its process) beside our buffer polygon stage (`buffer -v`, "buffer: polygon"), and a
 # GeoPandas + matplotlib map of the same county (bench/geopandas_map.py, the whole process) beside `map`. With
 # DUCK_PY set to a Python that has DuckDB spatial, the buffer inventory is timed as a DuckDB query too
-# (bench/duckdb_buffer.py, the whole process). DUTIES=1 also times `obligations --format csv` and `notices --format csv` (its letters and labels too).
+# (bench/duckdb_buffer.py, the whole process); PEER_MAP=0 leaves out GeoPandas (the bench stops it above 1M
+# parcels, where it takes many minutes). DUTIES=1 also times `obligations --format csv`, `notices --format csv`
+# (its letters and labels too) and `workload`; MAPS=1 the SVG map and the HTML map (tiled above a county's size).
 # Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|peer/ours (how many times faster we are)".
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -27,18 +29,30 @@ read -r bcode bwall brss < <(best_of "$runs" "$dir/ratio-buffer.log" "$bin" buff
     --out "$dir/ratio-out" --format csv --distance 500)
 read -r mcode mwall mrss < <(best_of "$runs" "$dir/ratio-map.log" "$bin" map "${common[@]}" \
     --out "$dir/ratio-out/map.png")
-ocode=0 ncode=0
+# The other commands, each best of RUNS, in rows "name code wall rss" (DUTIES=1: obligations, notices and workload;
+# MAPS=1: the SVG map and the HTML map, tiled above a county's size as `map` decides).
+others=()
+time_other() {
+    local name="$1"; shift
+    local code wall rss
+    read -r code wall rss < <(best_of "$runs" "$dir/ratio-$name.log" "$bin" "$@" "${common[@]}")
+    others+=("$name $code $wall $rss")
+}
 if [ "${DUTIES:-0}" = 1 ]; then
-    read -r ocode owall orss < <(best_of "$runs" "$dir/ratio-obligations.log" "$bin" obligations "${common[@]}" \
-        --out "$dir/ratio-out" --format csv)
-    read -r ncode nwall nrss < <(best_of "$runs" "$dir/ratio-notices.log" "$bin" notices "${common[@]}" \
-        --out "$dir/ratio-out" --format csv --year "${as_of%%-*}")
+    time_other obligations obligations --out "$dir/ratio-out" --format csv
+    time_other notices notices --out "$dir/ratio-out" --format csv --year "${as_of%%-*}"
+    time_other workload workload --out "$dir/ratio-out"
+fi
+if [ "${MAPS:-0}" = 1 ]; then
+    time_other map-svg map --out "$dir/ratio-out/map.svg"
+    time_other map-html map --out "$dir/ratio-out/map.html"
 fi
 failed=0
-for c in "schedule $scode" "buffer $bcode" "map $mcode" "obligations $ocode" "notices $ncode"; do
-    case "${c#* }" in
+for c in "schedule $scode" "buffer $bcode" "map $mcode" "${others[@]}"; do
+    set -- $c
+    case "$2" in
         0 | 2) ;;
-        *) echo "ratios: ${c% *} failed (exit ${c#* }); see $dir/ratio-${c% *}.log" >&2; failed=1 ;;
+        *) echo "ratios: $1 failed (exit $2); see $dir/ratio-$1.log" >&2; failed=1 ;;
     esac
 done
 [ "$failed" = 0 ] || exit 1
@@ -62,18 +76,20 @@ if [ -n "${PEER_PY:-}" ]; then
     if [ -n "$geos_s" ] && [ -n "$ours_polygon" ]; then
         geos="GEOS buffer polygon: ours ${ours_polygon} s|$geos_s|$(ratio "$geos_s" "$ours_polygon")x"
     fi
-    read -r pcode pwall _ < <(best_of "$runs" "$dir/ratio-geopandas.log" "$PEER_PY" bench/geopandas_map.py \
-        "$dir" "$dir/ratio-out/geopandas.png")
-    [ "$pcode" = 0 ] && peer_map="GeoPandas + matplotlib|$pwall|$(ratio "$pwall" "$mwall")x"
+    if [ "${PEER_MAP:-1}" = 1 ]; then
+        read -r pcode pwall _ < <(best_of "$runs" "$dir/ratio-geopandas.log" "$PEER_PY" bench/geopandas_map.py \
+            "$dir" "$dir/ratio-out/geopandas.png")
+        [ "$pcode" = 0 ] && peer_map="GeoPandas + matplotlib|$pwall|$(ratio "$pwall" "$mwall")x"
+    fi
 fi
 echo "schedule|$swall|$((srss / 1024))|1.0x|-|-|-"
 echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$geos"
 [ -n "$duck_buffer" ] && echo "buffer|$bwall|$((brss / 1024))|${buffer_ratio}x|$duck_buffer"
 echo "map|$mwall|$((mrss / 1024))|${map_ratio}x|$peer_map"
-if [ "${DUTIES:-0}" = 1 ]; then
-    echo "obligations|$owall|$((orss / 1024))|$(ratio "$owall" "$swall")x|-|-|-"
-    echo "notices|$nwall|$((nrss / 1024))|$(ratio "$nwall" "$swall")x|-|-|-"
-fi
+for c in "${others[@]}"; do
+    read -r name _ wall rss <<<"$c"
+    echo "$name|$wall|$((rss / 1024))|$(ratio "$wall" "$swall")x|-|-|-"
+done
 if [ -n "$max" ]; then
     over="$(python3 -c "print(int($buffer_ratio > $max or $map_ratio > $max))")"
     if [ "$over" = 1 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `lakeshore schedule` on synthetic grid counties of N parcels (SYNTHETIC data).
 #
-#   bench/run.sh                 # N = 10000 100000 1000000
+#   bench/run.sh                 # N = 10000 100000 1000000 4700000
 #   bench/run.sh 5000 50000      # other sizes
 #
 # Builds the release binary and the generator once, writes each bench county into a fresh temp
@@ -20,8 +20,9 @@
 # same records, EPSG:2261 named by a crs member) and times scheduling it, as a row "N geojson" whose result
 # gives the reader alone (examples/read_layer.rs on parcels.geojson, the fields the schedule keeps) in
 # seconds and features/s, and says whether schedule.csv differs from the shapefile run's.
-# RATIOS=0 skips timing `buffer --distance 500` and `map` (PNG) against `schedule` on each county
-# (bench/ratios.sh, best of 3), printed as a second table; PEERS=0 leaves out their peers there: GEOS's buffer
+# RATIOS=0 skips timing every other command against `schedule` on each county (bench/ratios.sh, best of 3 up to
+# 100k parcels, one run above): `buffer --distance 500`, `map` as PNG, SVG and HTML, `obligations`, `notices`
+# and `workload`, printed as a second table; PEERS=0 leaves out their peers there: GEOS's buffer
 # of the same shoreline and a GeoPandas + matplotlib map of the same county, from shapely, geopandas and
 # matplotlib installed once into the same venv. With DuckDB available that table also times the buffer inventory
 # as a DuckDB ST_DWithin query (bench/duckdb_buffer.py), and `obligations` and `notices` against `schedule`.
@@ -34,7 +35,7 @@ set -u
 
 cd "$(dirname "$0")/.." || exit 1
 sizes=("$@")
-[ ${#sizes[@]} -eq 0 ] && sizes=(10000 100000 1000000)
+[ ${#sizes[@]} -eq 0 ] && sizes=(10000 100000 1000000 4700000)
 as_of="${AS_OF:-2027-01-15}"
 target_dir="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null)"
@@ -207,10 +208,15 @@ for n in "${sizes[@]}"; do
         rm -rf "$dir/dem"
     fi
     if [ "${RATIOS:-1}" != 0 ]; then
-        echo "N=$n: buffer and map against schedule and their peers ..." >&2
+        echo "N=$n: every other command against schedule and their peers ..." >&2
+        # Best of 3 up to 100k parcels, one run above; GeoPandas draws up to 1M parcels.
+        runs=3 peer_map=1
+        [ "$n" -ge 1000000 ] && runs=1
+        [ "$n" -gt 1000000 ] && peer_map=0
         while IFS= read -r line; do
             ratio_rows+=("$n|$line")
-        done < <(PEER_PY="$peer_py" DUCK_PY="$duck_py" DUTIES=1 bench/ratios.sh "$bin" "$dir")
+        done < <(RUNS="$runs" PEER_MAP="$peer_map" PEER_PY="$peer_py" DUCK_PY="$duck_py" DUTIES=1 MAPS=1 \
+            bench/ratios.sh "$bin" "$dir")
     fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
@@ -230,8 +236,8 @@ for r in "${rows[@]}"; do
 done
 if [ ${#ratio_rows[@]} -gt 0 ]; then
     echo
-    echo "lakeshore buffer --distance 500, map (PNG), obligations and notices against schedule --format csv, and"
-    echo "their peers (best of 3)"
+    echo "every other command against schedule --format csv, and their peers (best of 3 up to 100k, one run above;"
+    echo "GeoPandas up to 1M parcels)"
     printf '%-9s | %-11s | %-8s | %-10s | %-12s | %-40s | %-8s | %s\n' "parcels" "command" "wall (s)" "peak (MiB)" \
         "/ schedule" "peer" "peer (s)" "peer / ours"
     printf '%s\n' "----------+-------------+----------+------------+--------------+------------------------------------------+----------+------------"
