@@ -39,6 +39,8 @@ mod scene;
 pub mod schedule_map;
 mod svg;
 mod text;
+pub mod tiled_map;
+pub mod tiles;
 
 use std::borrow::Cow;
 
