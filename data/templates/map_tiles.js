@@ -1,6 +1,7 @@
   // The tiled map (lakeshore's src/report/map/tiles.rs puts this at the end of the page's script, in its
   // scope). The parcels are in scripts beside the page, one a tile of D.tiles.list ([x, y, parcels, per tier
-  // class, per status class]); each calls lakeshoreTile. From D.tiles.parcelZoom in, the tiles the view
+  // class, per status class]); each calls lakeshoreTile. The body's data-tiles is "loading" while tiles are
+  // asked for or being drawn, "drawn" once they are. From D.tiles.parcelZoom in, the tiles the view
   // needs are added (the farthest dropped past CACHE) and their parcels drawn, filtered and clicked as the
   // single page's; farther out each tile is a square in the colour of its commonest class. The legend and the
   // total count the whole map, from the index.
@@ -54,9 +55,13 @@
     search = null;
     apply();
     legendOfIndex();
-    if (!Object.keys(loading).length) { waiting.splice(0).forEach(function (f) { requestAnimationFrame(f); }); }
+    if (!Object.keys(loading).length) {
+      document.body.setAttribute("data-tiles", "drawn");
+      waiting.splice(0).forEach(function (f) { requestAnimationFrame(f); });
+    }
   }
   function rebuildSoon() {
+    document.body.setAttribute("data-tiles", "loading");
     if (!rebuilding) { rebuilding = true; requestAnimationFrame(rebuild); }
   }
   window.lakeshoreTile = function (z, x, y, records) {
@@ -72,6 +77,7 @@
   };
   function load(key) {
     loading[key] = true;
+    document.body.setAttribute("data-tiles", "loading");
     var s = document.createElement("script");
     s.src = T.prefix + T.zoom + "_" + key + ".js";
     s.onload = function () { s.remove(); };

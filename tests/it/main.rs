@@ -25,6 +25,7 @@ mod law_terms;
 mod layer_checks;
 mod letters_render;
 mod map_browser;
+mod map_browser_tiles;
 mod map_command;
 mod map_render;
 mod mutation;

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A chromedriver process and one browser session in it; both end when dropped.
-struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     port: u16,
     session: String,
@@ -101,7 +101,7 @@ fn dechunk(mut text: &str) -> String {
 
 impl Browser {
     /// Starts chromedriver on a free port (waiting for its start-up line) and a headless Chromium session.
-    fn start(chromium: &Path, chromedriver: &Path, label: &str) -> Browser {
+    pub(crate) fn start(chromium: &Path, chromedriver: &Path, label: &str) -> Browser {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let mut driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -136,18 +136,18 @@ impl Browser {
     }
 
     /// Runs `script` in the page; its return value.
-    fn run(&self, script: &str) -> Value {
+    pub(crate) fn run(&self, script: &str) -> Value {
         self.post("/execute/sync", json!({"script": script, "args": []}))
     }
 
     /// Runs `script`, which calls `done(value)` (its last argument) when it is finished.
-    fn wait_for(&self, script: &str) -> Value {
+    pub(crate) fn wait_for(&self, script: &str) -> Value {
         let body = format!("const done = arguments[arguments.length - 1];\n{script}");
         self.post("/execute/async", json!({"script": body, "args": []}))
     }
 
     /// Opens `page` and waits for it to say it is drawn (`data-ready`); the load time it reports, ms.
-    fn open_map(&self, page: &Path) -> f64 {
+    pub(crate) fn open_map(&self, page: &Path) -> f64 {
         self.post("/url", json!({"url": format!("file://{}", page.display())}));
         let ms = self.wait_for(
             "const ready = () => document.body.getAttribute('data-ready') === 'true';
@@ -160,7 +160,7 @@ impl Browser {
     }
 
     /// The browser's console messages of level SEVERE (errors), since the last call.
-    fn console_errors(&self) -> Vec<String> {
+    pub(crate) fn console_errors(&self) -> Vec<String> {
         let log = self.post("/se/log", json!({"type": "browser"}));
         log.as_array()
             .into_iter()
@@ -175,19 +175,19 @@ impl Browser {
         found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}")).to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         let id = self.element(css);
         self.post(&format!("/element/{id}/click"), json!({}));
     }
 
-    fn type_into(&self, css: &str, text: &str) {
+    pub(crate) fn type_into(&self, css: &str, text: &str) {
         let id = self.element(css);
         self.post(&format!("/element/{id}/clear"), json!({}));
         self.post(&format!("/element/{id}/value"), json!({"text": text}));
     }
 
     /// A mouse click at viewport point (`x`, `y`).
-    fn click_at(&self, x: i64, y: i64) {
+    pub(crate) fn click_at(&self, x: i64, y: i64) {
         self.post(
             "/actions",
             json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
@@ -201,7 +201,7 @@ impl Browser {
 
     /// The parcels the side panel counts.
     /// The page point `expression` gives (`{x, y}`).
-    fn point(&self, expression: &str) -> (i64, i64) {
+    pub(crate) fn point(&self, expression: &str) -> (i64, i64) {
         let at = self.run(&format!("return {expression};"));
         (at["x"].as_i64().unwrap(), at["y"].as_i64().unwrap())
     }
@@ -218,7 +218,7 @@ impl Browser {
     }
 
     /// The text of the popup of parcel `id`, once it is open (a popup just closed may still fade out).
-    fn popup(&self, id: &str) -> String {
+    pub(crate) fn popup(&self, id: &str) -> String {
         let text = self.wait_for(&format!(
             "const find = () => document.getElementById('popup-{id}');
              if (find()) {{ done(find().textContent); }} else {{
@@ -229,7 +229,7 @@ impl Browser {
         text.as_str().unwrap().to_string()
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         let text = self.run("return document.getElementById('count').textContent;");
         text.as_str().and_then(|t| t.parse().ok()).expect("a count")
     }
@@ -247,7 +247,7 @@ impl Drop for Browser {
 }
 
 /// Chromium and chromedriver, or `None` after saying the test is skipped (a failure when `CI` is set).
-fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
     let chromium = common::chromium_or_skip(test)?;
     let driver = common::tool_or_skip(test, "chromedriver", "chromium-driver")?;
     Some((chromium, driver))

@@ -244,7 +244,7 @@ fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
 /// control characters as every other string of the page is.
 pub(crate) fn push_parcel<I: Intern>(out: &mut Vec<u8>, p: &HtmlParcel, strings: &mut I) {
     let fields: Vec<I::Id> = p.fields.iter().map(|f| strings.id(f)).collect();
-    let obligations: Vec<(I::Id, std::borrow::Cow<'_, str>, u8, I::Id)> = p
+    let obligations: Vec<_> = p
         .obligations
         .iter()
         .map(|o| {
