@@ -28,6 +28,7 @@ mod map_browser;
 mod map_browser_tiles;
 mod map_command;
 mod map_render;
+mod map_tiles;
 mod mutation;
 mod notices;
 mod ny_county;

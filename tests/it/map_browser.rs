@@ -256,27 +256,26 @@ pub(crate) fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
 /// Writes the sample's HTML map with the binary, as a user runs it; returns the file.
 fn sample_map(label: &str) -> PathBuf {
     let dir = common::fresh_dir(label);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    write_map(&config, &[], &dir)
+}
+
+/// Writes the HTML map (as of 2027-01-15) of the county of `config` into the folder `out` with the binary, as
+/// a user runs it, with the flags `more`; returns the page.
+pub(crate) fn write_map(config: &Path, more: &[&str], out: &Path) -> PathBuf {
     let status = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
-        .current_dir(root)
-        .args([
-            "map",
-            "--config",
-            "data/sample/county.toml",
-            "--as-of",
-            "2027-01-15",
-            "--format",
-            "html",
-            "-q",
-        ])
+        .args(["map", "--as-of", "2027-01-15", "--format", "html", "-q"])
+        .args(more)
+        .arg("--config")
+        .arg(config)
         .arg("--out")
-        .arg(&dir)
+        .arg(out)
         .stderr(Stdio::null())
         .status()
         .unwrap();
     // The sample has bad records on purpose (exit 2); a file that stopped the run would be 1.
     assert!(matches!(status.code(), Some(0 | 2)), "lakeshore map failed: {status}");
-    dir.join("map.html")
+    out.join("map.html")
 }
 
 /// Parcel records of `data/sample/parcels.shp` that have a polygon, read with the `shapefile` crate.

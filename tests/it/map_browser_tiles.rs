@@ -12,7 +12,7 @@
 //! every wait is on the page's own signals (`data-ready`, `data-tiles`, the popup element appearing).
 
 use crate::common;
-use crate::map_browser::{browser_or_skip, Browser};
+use crate::map_browser::{browser_or_skip, write_map, Browser};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -101,15 +101,7 @@ fn a_tiled_map_opens_from_disk_loads_its_tiles_and_answers_clicks_and_filters() 
         .unwrap();
     assert!(status.success(), "synth_county: {status}");
     let out = dir.join("out");
-    let status = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
-        .args(["map", "--as-of", "2027-01-15", "--format", "html", "--tiles", "always", "-q", "--config"])
-        .arg(county.join("county.toml"))
-        .arg("--out")
-        .arg(&out)
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(matches!(status.code(), Some(0 | 2)), "lakeshore map failed: {status}");
+    let page = write_map(&county.join("county.toml"), &["--tiles", "always"], &out);
     let tiles = std::fs::read_dir(&out)
         .unwrap()
         .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("map_tile_"))
@@ -118,7 +110,7 @@ fn a_tiled_map_opens_from_disk_loads_its_tiles_and_answers_clicks_and_filters() 
 
     let (parcel, with_shape) = known_parcel(&county.join("parcels.shp"), 50_000);
     let browser = Browser::start(&chromium, &driver, "map-tiles");
-    browser.open_map(&out.join("map.html"));
+    browser.open_map(&page);
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
     // The whole map is counted from the index, no tile loaded.
     let total = browser.run("return document.getElementById('total').textContent;");
