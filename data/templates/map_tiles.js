@@ -42,15 +42,24 @@
     r.addEventListener("change", function () { legendOfIndex(); drawOverview(); });
   });
 
-  // The parcels of the tiles loaded, made again once a frame at most as tiles come and go.
+  // The parcels of the tiles loaded, put together once a frame at most as tiles come and go: each tile's
+  // decoded arrays (decodeLoaded, once, as it comes) copied end to end, their offsets moved on.
   function rebuild() {
     rebuilding = false;
-    var near = map.getZoom() >= T.parcelZoom;
+    var parts = map.getZoom() >= T.parcelZoom ? Object.keys(loaded).map(function (key) { return loaded[key]; }) : [];
+    var n = 0, v = 0, r = 0;
+    parts.forEach(function (t) { n += t.n; v += t.X.length; r += t.ringStart.length - 1; });
     D.parcels = [];
-    Object.keys(loaded).forEach(function (key) {
-      if (near) { loaded[key].forEach(function (p) { D.parcels.push(p.slice()); }); }
+    X = new Float64Array(v); Y = new Float64Array(v); box = new Float64Array(4 * n);
+    ringStart = new Uint32Array(r + 1); parcelRing = new Uint32Array(n + 1);
+    v = 0; r = 0; n = 0;
+    parts.forEach(function (t) {
+      X.set(t.X, v); Y.set(t.Y, v); box.set(t.box, 4 * n);
+      for (var k = 0; k < t.ringStart.length - 1; k++) { ringStart[r + k] = t.ringStart[k] + v; }
+      for (var i = 0; i < t.n; i++) { parcelRing[n + i] = t.parcelRing[i] + r; D.parcels.push(t.parcels[i]); }
+      v += t.X.length; r += t.ringStart.length - 1; n += t.n;
     });
-    decodeAll();
+    ringStart[r] = v; parcelRing[n] = r; N = n;
     shown = new Uint8Array(N);
     search = null;
     apply();
@@ -70,8 +79,12 @@
       p[0] = p[0].map(intern);
       p[4].forEach(function (o) { o[0] = intern(o[0]); o[3] = intern(o[3]); });
     });
+    var all = D.parcels;
+    D.parcels = records;
+    var s = decodeLoaded();
+    D.parcels = all;
     delete loading[key];
-    loaded[key] = records;
+    loaded[key] = { parcels: records, n: s[0], X: s[1], Y: s[2], ringStart: s[3], parcelRing: s[4], box: s[5] };
     used.push(key);
     rebuildSoon();
   };

@@ -213,8 +213,9 @@ impl TileWriter {
     }
 }
 
-/// The page's template made a tiled page: the parcels the script keeps are made again from the tiles loaded
-/// as they come and go (`decodeLoaded`, the single page's own decoding), and the tiles' script
+/// The page's template made a tiled page: the single page's decoding of its parcels becomes a function
+/// (`decodeLoaded`) that each tile's parcels go through as it comes, the page's arrays of parcels made of
+/// the tiles' as they come and go, and the tiles' script
 /// (`data/templates/map_tiles.js`) runs at the end of the page's, in its scope, the page marked ready once the
 /// first view's tiles are drawn.
 pub fn tiled_template(template: &str) -> String {
@@ -225,10 +226,13 @@ pub fn tiled_template(template: &str) -> String {
         (
             "    parcelRing[N] = k;\n  })();\n",
             "    parcelRing[N] = k;\n  })();\n  return [N, X, Y, ringStart, parcelRing, box];\n  }\n  \
-             var N, X, Y, ringStart, parcelRing, box;\n  function decodeAll() {\n    var s = decodeLoaded();\n    \
-             N = s[0]; X = s[1]; Y = s[2]; ringStart = s[3]; parcelRing = s[4]; box = s[5];\n  }\n  decodeAll();\n",
+             var none = decodeLoaded(), N = none[0], X = none[1], Y = none[2], ringStart = none[3],\n    \
+             parcelRing = none[4], box = none[5];\n",
         ),
-        ("  requestAnimationFrame(function () {\n    document.body", "/*{{tiles_js}}*/  tilesReady(function () {\n    document.body"),
+        (
+            "  requestAnimationFrame(function () {\n    document.body",
+            "/*{{tiles_js}}*/  tilesReady(function () {\n    document.body",
+        ),
     ];
     let mut page = template.to_string();
     for (from, to) in edits {

@@ -80,12 +80,7 @@ fn every_parcel_lands_in_exactly_one_tile_through_the_scratch_files() {
 #[test]
 fn the_tiled_template_has_every_place_the_tiles_go() {
     let page = tiled_template(crate::report::map::html::TEMPLATE);
-    for part in [
-        "function decodeLoaded()",
-        "function decodeAll()",
-        "tilesReady(function ()",
-        "window.lakeshoreTile =",
-    ] {
+    for part in ["function decodeLoaded()", "tilesReady(function ()", "window.lakeshoreTile ="] {
         assert_eq!(page.matches(part).count(), 1, "{part}");
     }
 }
