@@ -1,5 +1,5 @@
 //! The tiled interactive map of a run streamed a block at a time ([`stream_tiled_map`]): each block's
-//! parcels are made into the single page's records ([`html_parcel`]) and written into their tiles
+//! parcels are made into the single page's records (`schedule_map::html_parcel`) and written into their tiles
 //! ([`TileWriter`]); the page that loads them ([`HtmlMap::tiles`]) gets the reference layers, the workload
 //! and the tiles' index once the run is done.
 
