@@ -86,7 +86,8 @@
     delete loading[key];
     loaded[key] = { parcels: records, n: s[0], X: s[1], Y: s[2], ringStart: s[3], parcelRing: s[4], box: s[5] };
     used.push(key);
-    rebuildSoon();
+    // The parcels are put together and drawn once the view's tiles are all in, not once a tile.
+    if (!Object.keys(loading).length) { rebuildSoon(); }
   };
   function load(key) {
     loading[key] = true;
@@ -157,5 +158,6 @@
     map.fitBounds(tileBounds(x0, y0).extend(tileBounds(x1, y1)), { animate: false, padding: [10, 10] });
   }
   update();
+  window.lakeshoreMap.parcelZoom = T.parcelZoom;
   window.lakeshoreMap.tilesLoading = function () { return Object.keys(loading).length + (rebuilding ? 1 : 0); };
   window.lakeshoreMap.tilesLoaded = function () { return Object.keys(loaded).length; };

@@ -71,17 +71,6 @@ fn known_parcel(shp: &Path, k: usize) -> (Known, usize) {
     (known.expect("the record has a polygon"), with_shape)
 }
 
-/// Waits until the page has drawn the tiles it asked for (`data-tiles="drawn"`).
-fn tiles_drawn(browser: &Browser) {
-    browser.wait_for(
-        "const drawn = () => document.body.getAttribute('data-tiles') === 'drawn';
-         if (drawn()) { done(null); } else {
-           new MutationObserver((_, o) => { if (drawn()) { o.disconnect(); done(null); } })
-             .observe(document.body, {attributes: true});
-         }",
-    );
-}
-
 #[test]
 fn a_tiled_map_opens_from_disk_loads_its_tiles_and_answers_clicks_and_filters() {
     let test = "a_tiled_map_opens_from_disk_loads_its_tiles_and_answers_clicks_and_filters";
@@ -121,7 +110,7 @@ fn a_tiled_map_opens_from_disk_loads_its_tiles_and_answers_clicks_and_filters() 
     browser.run(&format!(
         "window.lakeshoreMap.map.setView([{lat}, {lon}], 18, {{animate: false}}); return null;"
     ));
-    tiles_drawn(&browser);
+    browser.tiles_drawn();
     let (x, y) = browser.point(&format!("window.lakeshoreMap.locate('{}')", parcel.id));
     browser.click_at(x, y);
     let popup = browser.popup(&parcel.id);

@@ -27,7 +27,7 @@ use crate::report::schedule::ScheduleTable;
 use crate::report::workload::WorkloadCount;
 
 /// The Douglas–Peucker tolerance of the parcels of tiles, in the working CRS's feet: a tile's parcels are
-/// drawn from zoom 13 in, where a foot is under a pixel up to zoom 18.
+/// drawn from zoom 14 in, where a foot is under a pixel up to zoom 18.
 pub const TILE_TOLERANCE_FT: f64 = 1.0;
 
 /// What the tiled map adds to the run: the workload span, the base map and the program store.

@@ -7,7 +7,7 @@
 //!
 //! Tiles are those of the Web Mercator grid (the grid of every slippy map) at [`TILE_ZOOM`] 14, where a
 //! tile is about 2.4 km wide at 40° north (1.8 km at 45°): a dense town holds a few thousand parcels in one,
-//! a page of a view at zoom [`PARCEL_ZOOM`] loads a few dozen. A parcel goes to the one tile its centroid
+//! a view at zoom [`PARCEL_ZOOM`] loads a dozen or two. A parcel goes to the one tile its centroid
 //! falls in, so it is written once; its record is the single page's ([`super::html`]), its texts written in
 //! place rather than through a string table, which the page makes as tiles come.
 //!
@@ -29,9 +29,9 @@ use crate::model::error::{Error, Result};
 /// The zoom of the tile grid (see the module docs).
 pub const TILE_ZOOM: u8 = 14;
 
-/// The page draws parcels from this zoom in (a view of a few dozen tiles); farther out, each tile as a
+/// The page draws parcels from this zoom in (a view of a dozen or two tiles); farther out, each tile as a
 /// square coloured by its commonest class.
-pub const PARCEL_ZOOM: u8 = 13;
+pub const PARCEL_ZOOM: u8 = 14;
 
 /// `--tiles auto` tiles a map of more parcels than this: a county's map (the largest in New York State,
 /// Suffolk, has about 600,000 parcels, most of them a few hundred thousand) opens as one page up to here.
