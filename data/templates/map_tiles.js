@@ -5,7 +5,7 @@
   // needs are added (the farthest dropped past CACHE) and their parcels drawn, filtered and clicked as the
   // single page's; farther out each tile is a square in the colour of its commonest class. The legend and the
   // total count the whole map, from the index.
-  var T = D.tiles, CACHE = 160;
+  var T = D.tiles, CACHE = 64;
   var known = {}, loaded = {}, loading = {}, used = [], waiting = [], rebuilding = false;
   T.list.forEach(function (t) { known[t[0] + "_" + t[1]] = t; });
   var interned = new Map();
