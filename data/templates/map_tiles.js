@@ -73,29 +73,37 @@
     document.body.setAttribute("data-tiles", "loading");
     if (!rebuilding) { rebuilding = true; requestAnimationFrame(rebuild); }
   }
-  window.lakeshoreTile = function (z, x, y, records) {
-    var key = x + "_" + y;
+  // A tile's script calls this once a segment of it: its texts, and its records referring to them.
+  var arriving = {};
+  window.lakeshoreTile = function (z, x, y, texts, records) {
+    var ids = texts.map(intern);
     records.forEach(function (p) {
-      p[0] = p[0].map(intern);
-      p[4].forEach(function (o) { o[0] = intern(o[0]); o[3] = intern(o[3]); });
+      p[0] = p[0].map(function (i) { return ids[i]; });
+      p[4].forEach(function (o) { o[0] = ids[o[0]]; o[3] = ids[o[3]]; });
     });
-    var all = D.parcels;
+    var key = x + "_" + y;
+    arriving[key] = (arriving[key] || []).concat(records);
+  };
+  // A tile's script has run: its parcels are decoded once, and drawn with the others once the view's
+  // tiles are all in.
+  function arrived(key) {
+    var all = D.parcels, records = arriving[key] || [];
+    delete arriving[key];
     D.parcels = records;
     var s = decodeLoaded();
     D.parcels = all;
     delete loading[key];
     loaded[key] = { parcels: records, n: s[0], X: s[1], Y: s[2], ringStart: s[3], parcelRing: s[4], box: s[5] };
     used.push(key);
-    // The parcels are put together and drawn once the view's tiles are all in, not once a tile.
     if (!Object.keys(loading).length) { rebuildSoon(); }
-  };
+  }
   function load(key) {
     loading[key] = true;
     document.body.setAttribute("data-tiles", "loading");
     var s = document.createElement("script");
     s.src = T.prefix + T.zoom + "_" + key + ".js";
-    s.onload = function () { s.remove(); };
-    s.onerror = function () { delete loading[key]; s.remove(); rebuildSoon(); };
+    s.onload = function () { s.remove(); arrived(key); };
+    s.onerror = function () { delete loading[key]; delete arriving[key]; s.remove(); rebuildSoon(); };
     document.head.appendChild(s);
   }
 

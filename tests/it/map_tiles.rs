@@ -20,12 +20,9 @@ fn page_data(page: &Path) -> Value {
 }
 
 /// A parcel record without its polygons (simplified at another tolerance in a tile), its texts resolved
-/// through `strings` when it refers to them by index.
-fn story(record: &Value, strings: Option<&[Value]>) -> Value {
-    let text = |v: &Value| match (strings, v.as_u64()) {
-        (Some(strings), Some(i)) => strings[i as usize].clone(),
-        _ => v.clone(),
-    };
+/// through `strings`.
+fn story(record: &Value, strings: &[Value]) -> Value {
+    let text = |v: &Value| strings[v.as_u64().unwrap() as usize].clone();
     let fields: Vec<Value> = record[0].as_array().unwrap().iter().map(text).collect();
     let owed: Vec<Value> =
         record[4].as_array().unwrap().iter().map(|o| json!([text(&o[0]), o[1], o[2], text(&o[3])])).collect();
@@ -52,7 +49,7 @@ fn every_parcel_of_the_single_page_is_in_one_tile_with_the_same_story() {
     let strings = single["strings"].as_array().unwrap();
     let mut expected: BTreeMap<String, Value> = BTreeMap::new();
     for p in single["parcels"].as_array().unwrap() {
-        let s = story(p, Some(strings));
+        let s = story(p, strings);
         expected.insert(s[0][0].as_str().unwrap().to_string(), s);
     }
     let mut found: BTreeMap<String, Value> = BTreeMap::new();
@@ -64,12 +61,17 @@ fn every_parcel_of_the_single_page_is_in_one_tile_with_the_same_story() {
         };
         let (x, y) = at.split_once('_').unwrap();
         let (x, y): (u64, u64) = (x.parse().unwrap(), y.parse().unwrap());
+        // A line a segment: `lakeshoreTile(14,x,y,texts,records)`, its records referring to its texts.
         let text = std::fs::read_to_string(out.join(&name)).unwrap();
         let head = format!("lakeshoreTile(14,{x},{y},");
-        let records: Value =
-            serde_json::from_str(text.strip_prefix(&head).unwrap().strip_suffix(");\n").unwrap()).unwrap();
-        for record in records.as_array().unwrap() {
-            let s = story(record, None);
+        let segments: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(&format!("[{}]", &l[head.len()..l.len() - 2])).unwrap())
+            .collect();
+        for (texts, record) in
+            segments.iter().flat_map(|s| s[1].as_array().unwrap().iter().map(move |r| (&s[0], r)))
+        {
+            let s = story(record, texts.as_array().unwrap());
             let id = s[0][0].as_str().unwrap().to_string();
             // Its box (the rings' vertices, micro-degree deltas) meets the tile it is in.
             let (mut x0, mut y0, mut x1, mut y1) = (u64::MAX, u64::MAX, 0, 0);

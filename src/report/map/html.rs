@@ -180,41 +180,34 @@ fn encode_polygons(shape: &MultiPolygon<f64>) -> Vec<Vec<Vec<i64>>> {
         .collect()
 }
 
-/// How a parcel record refers to its texts: by an index into a string table ([`Strings`], the single page)
-/// or written out in place ([`Inline`], a tile, which has no table of its own).
-pub(crate) trait Intern {
-    /// What a text is written as.
-    type Id: serde::Serialize;
-    /// What `text` is written as.
-    fn id(&mut self, text: &str) -> Self::Id;
-}
-
-/// Texts stored once, referred to by index.
-#[derive(Default)]
-struct Strings {
+/// Texts stored once, referred to by index: the single page's table, and each tile's.
+#[derive(Debug, Default)]
+pub(crate) struct Strings {
     list: Vec<String>,
     index: FxHashMap<String, usize>,
+    bytes: usize,
 }
 
-impl Intern for Strings {
-    type Id = usize;
+impl Strings {
+    /// The index of `text`, stored if new.
     fn id(&mut self, text: &str) -> usize {
         if let Some(&i) = self.index.get(text) {
             return i;
         }
         self.list.push(text.to_string());
         self.index.insert(text.to_string(), self.list.len() - 1);
+        self.bytes += 2 * text.len();
         self.list.len() - 1
     }
-}
 
-/// Texts written in place, cleaned of control characters as the string table's are.
-pub(crate) struct Inline;
+    /// The texts, by index.
+    pub(crate) fn texts(&self) -> &[String] {
+        &self.list
+    }
 
-impl Intern for Inline {
-    type Id = String;
-    fn id(&mut self, text: &str) -> String {
-        without_controls(text).0.into_owned()
+    /// About how many bytes the texts take.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
     }
 }
 
@@ -239,11 +232,11 @@ fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
 }
 
 /// Appends parcel `p` as the page's script reads it, as JSON: `[fields, tier class, status class, overdue,
-/// obligations, polygons]`, its texts as `strings` writes them. The single page and the tiles write each
-/// parcel by this one function. Its only strings but those are the obligations' due dates, cleaned of
-/// control characters as every other string of the page is.
-pub(crate) fn push_parcel<I: Intern>(out: &mut Vec<u8>, p: &HtmlParcel, strings: &mut I) {
-    let fields: Vec<I::Id> = p.fields.iter().map(|f| strings.id(f)).collect();
+/// obligations, polygons]`, its texts interned in `strings`. The single page and the tiles write each parcel
+/// by this one function. Its only strings are the obligations' due dates, cleaned of control characters as
+/// every other string of the page is.
+pub(crate) fn push_parcel(out: &mut Vec<u8>, p: &HtmlParcel, strings: &mut Strings) {
+    let fields: Vec<usize> = p.fields.iter().map(|f| strings.id(f)).collect();
     let obligations: Vec<_> = p
         .obligations
         .iter()

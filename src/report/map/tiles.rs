@@ -2,18 +2,19 @@
 //! run streams them, into tiles beside the page rather than into it, and the page adds the tiles its view
 //! needs. A page opened from disk (`file://`) cannot `fetch()` a file, so each tile is a script,
 //! `map_tile_Z_X_Y.js` beside `map.html`, that hands its parcels to the page's global `lakeshoreTile(z, x, y,
-//! parcels)`; the page knows which tiles exist, and their parcels per class, from the [`TileIndex`] it
+//! texts, parcels)`; the page knows which tiles exist, and their parcels per class, from the [`TileIndex`] it
 //! carries.
 //!
 //! Tiles are those of the Web Mercator grid (the grid of every slippy map) at [`TILE_ZOOM`] 14, where a
 //! tile is about 2.4 km wide at 40° north (1.8 km at 45°): a dense town holds a few thousand parcels in one,
 //! a view at zoom [`PARCEL_ZOOM`] loads a dozen or two. A parcel goes to the one tile its centroid
-//! falls in, so it is written once; its record is the single page's ([`super::html`]), its texts written in
-//! place rather than through a string table, which the page makes as tiles come.
+//! falls in, so it is written once; its record is the single page's ([`super::html`]), its texts indexes
+//! into the table of the segment of the tile it is written in.
 //!
-//! Memory stays bounded by a block: [`TileWriter`] keeps each tile's records as bytes and, when they pass
-//! [`BUFFER_LIMIT`] in all, appends them to a hidden scratch file per tile in the staging folder; at the end
-//! each tile's records, scratch then buffer, are wrapped into its script.
+//! Memory stays bounded by a block: [`TileWriter`] keeps each tile's records as bytes, with the table of their
+//! texts, and when they pass [`BUFFER_LIMIT`] in all appends each tile's as one segment (one call of
+//! `lakeshoreTile`, its own text table) to a hidden scratch file per tile in the staging folder; at the end
+//! each tile's script is its scratch file's segments and the last.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -22,8 +23,9 @@ use std::path::{Path, PathBuf};
 use geo::Centroid;
 use serde_json::{json, Value};
 
-use super::html::{push_parcel, HtmlParcel, Inline, PARCEL_FIELDS};
+use super::html::{push_parcel, HtmlParcel, Strings, PARCEL_FIELDS};
 use super::ParcelClass;
+use crate::model::controls::without_controls;
 use crate::model::error::{Error, Result};
 
 /// The zoom of the tile grid (see the module docs).
@@ -100,12 +102,35 @@ impl TileIndex {
 /// The fields whose values the filters offer.
 const CHOICES: [&str; 4] = ["town", "tier", "status", "notice_stage"];
 
-/// One tile being written: its records not yet in its scratch file, and its counts.
+/// One tile being written: the segment of its records not yet in its scratch file (the records and the
+/// table of their texts), and its counts.
 #[derive(Debug, Default)]
 struct Tile {
     buffer: Vec<u8>,
+    strings: Strings,
+    records: usize,
     scratch: bool,
     index: IndexedTile,
+}
+
+impl Tile {
+    /// Writes the segment to `out` as one call of the page's `lakeshoreTile(z, x, y, texts, records)`, one
+    /// line, and starts the next.
+    fn write_segment(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.records == 0 {
+            return Ok(());
+        }
+        let (x, y) = self.index.at;
+        write!(out, "lakeshoreTile({TILE_ZOOM},{x},{y},")?;
+        let texts: Vec<std::borrow::Cow<'_, str>> =
+            self.strings.texts().iter().map(|t| without_controls(t).0).collect();
+        serde_json::to_writer(&mut *out, &texts)?;
+        out.write_all(b",[")?;
+        out.write_all(&self.buffer)?;
+        out.write_all(b"]);\n")?;
+        (self.buffer, self.strings, self.records) = (Vec::new(), Strings::default(), 0);
+        Ok(())
+    }
 }
 
 /// Writes parcels into the tiles they fall in, in the folder `dir` (see the module docs).
@@ -133,21 +158,23 @@ impl TileWriter {
     /// Writes `parcel` (in WGS 84) into the tile of its centroid; a parcel without area is not written.
     pub fn add(&mut self, parcel: &HtmlParcel) -> Result<()> {
         let Some(centre) = parcel.shape.centroid() else { return Ok(()) };
-        let tile = self.tiles.entry(tile_of(centre.x(), centre.y(), TILE_ZOOM)).or_default();
+        let at = tile_of(centre.x(), centre.y(), TILE_ZOOM);
+        let tile = self.tiles.entry(at).or_default();
         if tile.index.parcels == 0 {
-            tile.index.at = tile_of(centre.x(), centre.y(), TILE_ZOOM);
+            tile.index.at = at;
             tile.index.by_tier = vec![0; ParcelClass::ALL.len()];
             tile.index.by_status = vec![0; ParcelClass::ALL.len()];
         }
-        let before = tile.buffer.len();
-        if tile.index.parcels > 0 {
+        let before = tile.buffer.len() + tile.strings.bytes();
+        if tile.records > 0 {
             tile.buffer.push(b',');
         }
-        push_parcel(&mut tile.buffer, parcel, &mut Inline);
+        push_parcel(&mut tile.buffer, parcel, &mut tile.strings);
+        tile.records += 1;
         tile.index.parcels += 1;
         tile.index.by_tier[parcel.tier_class as usize] += 1;
         tile.index.by_status[parcel.status_class as usize] += 1;
-        self.buffered += tile.buffer.len() - before;
+        self.buffered += tile.buffer.len() + tile.strings.bytes() - before;
         for name in CHOICES {
             let Some(k) = PARCEL_FIELDS.iter().position(|f| *f == name) else { continue };
             let value = &parcel.fields[k];
@@ -167,47 +194,44 @@ impl TileWriter {
         self.dir.join(format!(".{}.part", tile_file(TILE_ZOOM, at)))
     }
 
-    /// Appends every tile's buffered records to its scratch file.
+    /// Appends every tile's segment to its scratch file.
     fn spill(&mut self) -> Result<()> {
         let paths: Vec<((u32, u32), PathBuf)> = self.tiles.keys().map(|&at| (at, self.scratch(at))).collect();
         for (at, path) in paths {
-            let Some(tile) = self.tiles.get_mut(&at).filter(|t| !t.buffer.is_empty()) else { continue };
+            let Some(tile) = self.tiles.get_mut(&at).filter(|t| t.records > 0) else { continue };
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&path)
                 .map_err(|e| Error::io(&path, e))?;
-            file.write_all(&tile.buffer).map_err(|e| Error::io(&path, e))?;
-            tile.buffer = Vec::new();
+            tile.write_segment(&mut file).map_err(|e| Error::io(&path, e))?;
             tile.scratch = true;
         }
         self.buffered = 0;
         Ok(())
     }
 
-    /// Writes each tile's script (its scratch file's records, then its buffer's) and removes the scratch
-    /// files; returns the index and the scripts' paths.
-    pub fn finish(self) -> Result<(TileIndex, Vec<PathBuf>)> {
-        let mut written = Vec::with_capacity(self.tiles.len());
-        let mut index =
-            TileIndex { tiles: Vec::with_capacity(self.tiles.len()), choices: self.choices.clone() };
-        for (at, tile) in &self.tiles {
-            let path = self.dir.join(tile_file(TILE_ZOOM, *at));
-            let scratch = self.scratch(*at);
+    /// Writes each tile's script (its scratch file's segments, then the last) and removes the scratch files;
+    /// returns the index and the scripts' paths.
+    pub fn finish(mut self) -> Result<(TileIndex, Vec<PathBuf>)> {
+        let tiles = std::mem::take(&mut self.tiles);
+        let mut written = Vec::with_capacity(tiles.len());
+        let mut index = TileIndex { tiles: Vec::with_capacity(tiles.len()), choices: self.choices.clone() };
+        for (at, mut tile) in tiles {
+            let path = self.dir.join(tile_file(TILE_ZOOM, at));
+            let scratch = self.scratch(at);
             crate::write::write_atomic(&path, |w| {
-                write!(w, "lakeshoreTile({TILE_ZOOM},{},{},[", at.0, at.1)?;
                 if tile.scratch {
                     let mut part = std::fs::File::open(&scratch)?;
                     std::io::copy(&mut part, w)?;
                 }
-                w.write_all(&tile.buffer)?;
-                w.write_all(b"]);\n")
+                tile.write_segment(w)
             })?;
             if tile.scratch {
                 std::fs::remove_file(&scratch).map_err(|e| Error::io(&scratch, e))?;
             }
             written.push(path);
-            index.tiles.push(tile.index.clone());
+            index.tiles.push(tile.index);
         }
         Ok((index, written))
     }

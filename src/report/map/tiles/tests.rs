@@ -33,16 +33,24 @@ fn parcel(id: &str, lon: f64, lat: f64) -> HtmlParcel {
     }
 }
 
-/// The parcel ids in the tile scripts of `dir`, by file name.
+/// The parcel ids in the tile scripts of `dir`, by file name: each line of a script is a segment, a call
+/// `lakeshoreTile(14,x,y,texts,records)` whose records refer to its texts by index.
 fn ids_in(dir: &Path) -> BTreeMap<String, Vec<String>> {
     let mut found = BTreeMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.starts_with('.'), "a scratch file is left: {name}");
-        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
-        let json = text.split_once(",[").unwrap().1.strip_suffix(");\n").unwrap();
-        let records: Value = serde_json::from_str(&format!("[{json}")).unwrap();
-        let ids = records.as_array().unwrap().iter().map(|r| r[0][0].as_str().unwrap().to_string()).collect();
+        let (x, y) =
+            name.strip_prefix("map_tile_14_").unwrap().strip_suffix(".js").unwrap().split_once('_').unwrap();
+        let mut ids = Vec::new();
+        for line in std::fs::read_to_string(dir.join(&name)).unwrap().lines() {
+            let call =
+                line.strip_prefix(&format!("lakeshoreTile(14,{x},{y},")).unwrap().strip_suffix(");").unwrap();
+            let segment: Value = serde_json::from_str(&format!("[{call}]")).unwrap();
+            for record in segment[1].as_array().unwrap() {
+                ids.push(segment[0][record[0][0].as_u64().unwrap() as usize].as_str().unwrap().to_string());
+            }
+        }
         found.insert(name, ids);
     }
     found
