@@ -22,7 +22,8 @@
     });
   document.getElementById("total").textContent = T.total + D.unmapped;
 
-  // The legend of the whole map, by the colouring asked.
+  // The legend of the whole map, by the colouring asked: set again after each filter and colouring, whose
+  // own legend (apply) counts the parcels loaded only.
   function legendOfIndex() {
     var counts = D.classes.map(function () { return 0; });
     T.list.forEach(function (t) { (colourBy === "tier" ? t[3] : t[4]).forEach(function (n, k) { counts[k] += n; }); });
