@@ -214,6 +214,21 @@ pub(super) struct MapArgs {
     /// (default: none, the map needs no network).
     #[arg(long, value_name = "URL")]
     pub(super) basemap: Option<String>,
+    /// With `--format html`: write the parcels into tiles beside the page (`map_tile_Z_X_Y.js`), which it
+    /// loads as the view needs them; `auto` tiles a map of more than 250,000 parcels.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TilesArg::Auto)]
+    pub(super) tiles: TilesArg,
+}
+
+/// When `lakeshore map --format html` writes tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum TilesArg {
+    /// Above a county's size (more than 250,000 parcels).
+    Auto,
+    /// Always: the page holds no parcel, the tiles do.
+    Always,
+    /// Never: one self-contained page.
+    Never,
 }
 
 /// Flags of `lakeshore workload`.

@@ -8,7 +8,7 @@ use chrono::Datelike;
 use lakeshore::pipeline::{run_schedule_with, stream_schedule};
 use lakeshore::write::OutputSet;
 
-use super::args::{ColourByArg, FormatArg, MapArgs};
+use super::args::{ColourByArg, FormatArg, MapArgs, TilesArg};
 use super::{finish, output_set, prepare, run_obligations, with_progress};
 
 pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
@@ -125,6 +125,16 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
+    let tiled = match a.tiles {
+        TilesArg::Always => true,
+        TilesArg::Never => false,
+        TilesArg::Auto => {
+            lakeshore::pipeline::parcel_records(&config)? > lakeshore::report::map::tiles::TILES_ABOVE
+        }
+    };
+    if tiled {
+        return tiled_map(a, config, &out);
+    }
     let set = output_set(out.parent().unwrap_or(Path::new("")))?;
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
@@ -156,6 +166,43 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(found);
+    std::mem::forget(run);
+    Ok(code)
+}
+
+/// `lakeshore map --format html` tiled ([`lakeshore::report::map::tiles`]): the page `out` and the tiles
+/// beside it, written as the run's blocks come.
+fn tiled_map(
+    a: MapArgs,
+    config: lakeshore::pipeline::config::Config,
+    out: &Path,
+) -> anyhow::Result<ExitCode> {
+    use lakeshore::report::map::schedule_map::MapOptions;
+    use lakeshore::report::map::tiled_map::{stream_tiled_map, TiledExtras};
+    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
+    let year = config.as_of.year();
+    let options = MapOptions { colour_by: colour_by(a.by), town: a.town.clone(), ..Default::default() };
+    let mut store = lakeshore::program::Store::read(&config.store)?;
+    let (mut run, html, tiles, problems, laps) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
+        let extras =
+            TiledExtras { years: (year, year + 9), basemap: a.basemap.clone(), store: store.as_mut() };
+        let mut clock = lakeshore::pipeline::Stopwatch::new();
+        let (run, page, tiles) =
+            stream_tiled_map(&config, progress, &options, extras, (&to_wgs84, set.staging()))?;
+        clock.lap("map: tiles");
+        progress.start("writing the page", 0);
+        let html = lakeshore::report::map::html::render_html(&page);
+        clock.lap("map: page");
+        Ok((run, html, tiles, page.problems, clock.laps))
+    })?;
+    run.timings.extend(laps);
+    let writing = std::time::Instant::now();
+    let file = staged_file(&set, out)?;
+    lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
+    // The tiles are published with the page; the page alone is named, not thousands of tiles.
+    drop(tiles);
+    let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(run);
     Ok(code)
 }

@@ -210,6 +210,15 @@ fn open_parcels(config: &Config) -> Result<Parcels> {
     Ok(Parcels { blocks, schema, columns, ids, reprojector })
 }
 
+/// How many records the parcels layer of `config` holds, as the layer says before any is read (a map picks
+/// its form by it).
+pub fn parcel_records(config: &Config) -> Result<usize> {
+    let path =
+        config.layers.parcels.as_deref().ok_or_else(|| Error::Config("no parcels layer given".into()))?;
+    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: None };
+    Ok(LayerBlocks::open(path, &options)?.len())
+}
+
 /// Runs the schedule pipeline.
 pub fn run_schedule(config: &Config) -> Result<Run> {
     run_schedule_with(config, &Progress::default())

@@ -48,7 +48,7 @@ use rustc_hash::FxHashMap;
 
 use crate::classify::parcels::{MailingAddress, ParcelRecord};
 use crate::law::escalation::{self, Duty, Next};
-use crate::law::obligations::{Obligation, ObligationKind};
+use crate::law::obligations::{Found, Obligation, ObligationKind};
 use crate::law::schedule::Row;
 use crate::model::error::Result;
 use crate::pipeline::Run;
@@ -228,23 +228,50 @@ pub fn stages(
     as_of: NaiveDate,
     store: Option<&Store>,
 ) -> Result<FxHashMap<usize, escalation::Issued>> {
-    let mut found: FxHashMap<usize, escalation::Issued> = FxHashMap::default();
-    let Some(store) = store else { return Ok(found) };
     let mut sorted: Vec<&Obligation> = obligations.iter().collect();
     sorted.sort_by_key(|o| o.parcel);
-    for parcel in sorted.chunk_by(|a, b| a.parcel == b.parcel) {
-        let at = parcel[0].parcel;
-        let Some(row) = run.rows.get(at).filter(|r| r.at == at) else { continue };
-        let record = NoticeHistory::of(Some(store), row, last_sale(run, at))?;
-        for o in parcel {
-            if let Some(Next::Waiting { stage, letter, issued, .. }) = record.next(&run.rules, o, as_of) {
-                if found.get(&at).is_none_or(|n| (n.stage, n.issued) < (stage, issued)) {
-                    let owner = record.owner_key.clone();
-                    found.insert(
-                        at,
-                        escalation::Issued { stage, letter, issued, received: None, returned: None, owner },
-                    );
-                }
+    let rows =
+        sorted.into_iter().filter_map(|o| Some((run.rows.get(o.parcel).filter(|r| r.at == o.parcel)?, o)));
+    stages_of(run, rows, as_of, store)
+}
+
+/// [`stages`] of a block of `rows` of `run` and their obligations `found` ([`ByParcel::rows`]), as the
+/// blocks of a streamed run come.
+///
+/// [`ByParcel::rows`]: crate::law::obligations::ByParcel::rows
+pub fn block_stages(
+    run: &Run,
+    rows: &[Row],
+    found: &Found,
+    as_of: NaiveDate,
+    store: Option<&Store>,
+) -> Result<FxHashMap<usize, escalation::Issued>> {
+    stages_of(run, found.obligations.iter().zip(&found.rows).map(|(o, &r)| (&rows[r], o)), as_of, store)
+}
+
+/// [`stages`] of the obligations of `owed`, each with its parcel's row, a parcel's one after another.
+fn stages_of<'a>(
+    run: &Run,
+    owed: impl Iterator<Item = (&'a Row, &'a Obligation)>,
+    as_of: NaiveDate,
+    store: Option<&Store>,
+) -> Result<FxHashMap<usize, escalation::Issued>> {
+    let mut found: FxHashMap<usize, escalation::Issued> = FxHashMap::default();
+    let Some(store) = store else { return Ok(found) };
+    let mut record: Option<(usize, NoticeHistory)> = None;
+    for (row, o) in owed {
+        let at = row.at;
+        if record.as_ref().is_none_or(|(of, _)| *of != at) {
+            record = Some((at, NoticeHistory::of(Some(store), row, last_sale(run, at))?));
+        }
+        let Some((_, record)) = &record else { continue };
+        if let Some(Next::Waiting { stage, letter, issued, .. }) = record.next(&run.rules, o, as_of) {
+            if found.get(&at).is_none_or(|n| (n.stage, n.issued) < (stage, issued)) {
+                let owner = record.owner_key.clone();
+                found.insert(
+                    at,
+                    escalation::Issued { stage, letter, issued, received: None, returned: None, owner },
+                );
             }
         }
     }

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A chromedriver process and one browser session in it; both end when dropped.
-struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     port: u16,
     session: String,
@@ -101,7 +101,7 @@ fn dechunk(mut text: &str) -> String {
 
 impl Browser {
     /// Starts chromedriver on a free port (waiting for its start-up line) and a headless Chromium session.
-    fn start(chromium: &Path, chromedriver: &Path, label: &str) -> Browser {
+    pub(crate) fn start(chromium: &Path, chromedriver: &Path, label: &str) -> Browser {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let mut driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -136,18 +136,18 @@ impl Browser {
     }
 
     /// Runs `script` in the page; its return value.
-    fn run(&self, script: &str) -> Value {
+    pub(crate) fn run(&self, script: &str) -> Value {
         self.post("/execute/sync", json!({"script": script, "args": []}))
     }
 
     /// Runs `script`, which calls `done(value)` (its last argument) when it is finished.
-    fn wait_for(&self, script: &str) -> Value {
+    pub(crate) fn wait_for(&self, script: &str) -> Value {
         let body = format!("const done = arguments[arguments.length - 1];\n{script}");
         self.post("/execute/async", json!({"script": body, "args": []}))
     }
 
     /// Opens `page` and waits for it to say it is drawn (`data-ready`); the load time it reports, ms.
-    fn open_map(&self, page: &Path) -> f64 {
+    pub(crate) fn open_map(&self, page: &Path) -> f64 {
         self.post("/url", json!({"url": format!("file://{}", page.display())}));
         let ms = self.wait_for(
             "const ready = () => document.body.getAttribute('data-ready') === 'true';
@@ -159,8 +159,19 @@ impl Browser {
         ms.as_str().and_then(|m| m.parse().ok()).expect("the page reports its load time")
     }
 
+    /// Waits until a tiled page has drawn the tiles it asked for (`data-tiles="drawn"`).
+    pub(crate) fn tiles_drawn(&self) {
+        self.wait_for(
+            "const drawn = () => document.body.getAttribute('data-tiles') === 'drawn';
+             if (drawn()) { done(null); } else {
+               new MutationObserver((_, o) => { if (drawn()) { o.disconnect(); done(null); } })
+                 .observe(document.body, {attributes: true});
+             }",
+        );
+    }
+
     /// The browser's console messages of level SEVERE (errors), since the last call.
-    fn console_errors(&self) -> Vec<String> {
+    pub(crate) fn console_errors(&self) -> Vec<String> {
         let log = self.post("/se/log", json!({"type": "browser"}));
         log.as_array()
             .into_iter()
@@ -175,19 +186,19 @@ impl Browser {
         found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}")).to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         let id = self.element(css);
         self.post(&format!("/element/{id}/click"), json!({}));
     }
 
-    fn type_into(&self, css: &str, text: &str) {
+    pub(crate) fn type_into(&self, css: &str, text: &str) {
         let id = self.element(css);
         self.post(&format!("/element/{id}/clear"), json!({}));
         self.post(&format!("/element/{id}/value"), json!({"text": text}));
     }
 
     /// A mouse click at viewport point (`x`, `y`).
-    fn click_at(&self, x: i64, y: i64) {
+    pub(crate) fn click_at(&self, x: i64, y: i64) {
         self.post(
             "/actions",
             json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
@@ -201,7 +212,7 @@ impl Browser {
 
     /// The parcels the side panel counts.
     /// The page point `expression` gives (`{x, y}`).
-    fn point(&self, expression: &str) -> (i64, i64) {
+    pub(crate) fn point(&self, expression: &str) -> (i64, i64) {
         let at = self.run(&format!("return {expression};"));
         (at["x"].as_i64().unwrap(), at["y"].as_i64().unwrap())
     }
@@ -218,7 +229,7 @@ impl Browser {
     }
 
     /// The text of the popup of parcel `id`, once it is open (a popup just closed may still fade out).
-    fn popup(&self, id: &str) -> String {
+    pub(crate) fn popup(&self, id: &str) -> String {
         let text = self.wait_for(&format!(
             "const find = () => document.getElementById('popup-{id}');
              if (find()) {{ done(find().textContent); }} else {{
@@ -229,7 +240,7 @@ impl Browser {
         text.as_str().unwrap().to_string()
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         let text = self.run("return document.getElementById('count').textContent;");
         text.as_str().and_then(|t| t.parse().ok()).expect("a count")
     }
@@ -247,7 +258,7 @@ impl Drop for Browser {
 }
 
 /// Chromium and chromedriver, or `None` after saying the test is skipped (a failure when `CI` is set).
-fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
     let chromium = common::chromium_or_skip(test)?;
     let driver = common::tool_or_skip(test, "chromedriver", "chromium-driver")?;
     Some((chromium, driver))
@@ -256,27 +267,26 @@ fn browser_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
 /// Writes the sample's HTML map with the binary, as a user runs it; returns the file.
 fn sample_map(label: &str) -> PathBuf {
     let dir = common::fresh_dir(label);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    write_map(&config, &[], &dir)
+}
+
+/// Writes the HTML map (as of 2027-01-15) of the county of `config` into the folder `out` with the binary, as
+/// a user runs it, with the flags `more`; returns the page.
+pub(crate) fn write_map(config: &Path, more: &[&str], out: &Path) -> PathBuf {
     let status = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
-        .current_dir(root)
-        .args([
-            "map",
-            "--config",
-            "data/sample/county.toml",
-            "--as-of",
-            "2027-01-15",
-            "--format",
-            "html",
-            "-q",
-        ])
+        .args(["map", "--as-of", "2027-01-15", "--format", "html", "-q"])
+        .args(more)
+        .arg("--config")
+        .arg(config)
         .arg("--out")
-        .arg(&dir)
+        .arg(out)
         .stderr(Stdio::null())
         .status()
         .unwrap();
     // The sample has bad records on purpose (exit 2); a file that stopped the run would be 1.
     assert!(matches!(status.code(), Some(0 | 2)), "lakeshore map failed: {status}");
-    dir.join("map.html")
+    out.join("map.html")
 }
 
 /// Parcel records of `data/sample/parcels.shp` that have a polygon, read with the `shapefile` crate.
@@ -424,5 +434,24 @@ fn measure_map_load_time() {
         filter[0].as_f64().unwrap_or(0.0),
         filter[1].as_f64().unwrap_or(0.0)
     );
+    // A tiled page: the tiles of a view at the zoom its parcels are drawn from, at the map's centre.
+    if browser.run("return !!window.lakeshoreMap.parcelZoom;") == json!(true) {
+        browser.run(
+            "const m = window.lakeshoreMap; window.measureStart = performance.now();
+             m.map.setView(m.map.getCenter(), m.parcelZoom, {animate: false}); return null;",
+        );
+        browser.tiles_drawn();
+        let view = browser.run(
+            "const m = window.lakeshoreMap;
+             return [performance.now() - window.measureStart, m.tilesLoaded(), m.drawn()];",
+        );
+        println!(
+            "a view at zoom {}: {} tiles, {} parcels drawn after {:.0} ms",
+            browser.run("return window.lakeshoreMap.parcelZoom;"),
+            view[1],
+            view[2],
+            view[0].as_f64().unwrap_or(0.0)
+        );
+    }
     assert_eq!(browser.console_errors(), Vec::<String>::new());
 }

@@ -289,9 +289,22 @@ fn the_map_shows_each_parcel_s_notice_stage() {
     assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("id=\"filter-notice\""));
+    // The tiled map's parcels, in the tiles beside its page, tell the same stage.
+    let tiled = dir.join("tiled");
+    let drawn =
+        map(&store, "2027-01-15", &["--format", "html", "--tiles", "always"], &tiled.join("map.html"));
+    assert_eq!(code(&drawn), Some(0), "{}", text(&drawn));
+    let mut tiles = String::new();
+    for entry in std::fs::read_dir(&tiled).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_string_lossy().starts_with("map_tile_") {
+            tiles.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
     for r in &rows {
         let shown = format!("first {}, 2027-01-15", r["letter"]);
         assert!(html.contains(&shown), "{}: {shown} not on the map", r["parcel_id"]);
+        assert!(tiles.contains(&shown), "{}: {shown} not in the tiled map", r["parcel_id"]);
     }
 }
 

@@ -22,7 +22,7 @@ use crate::model::controls::{first_control, without_controls};
 use crate::report::map::{ColourBy, ParcelClass, Rgba, Style};
 
 /// The page: markup, styles and script, with the places Leaflet, the title and the data go.
-const TEMPLATE: &str = include_str!("../../../data/templates/map.html");
+pub(crate) const TEMPLATE: &str = include_str!("../../../data/templates/map.html");
 /// Leaflet's script, as the npm package ships it.
 const LEAFLET_JS: &str = include_str!("../../../data/vendor/leaflet/leaflet.js");
 /// Leaflet's stylesheet, as the npm package ships it.
@@ -124,6 +124,9 @@ pub struct HtmlMap {
     pub backlog: u64,
     /// The control characters the parcels' fields held, one problem a field (they are shown as U+FFFD).
     pub problems: Vec<crate::model::error::Problem>,
+    /// The tiles the parcels were written to, beside the page ([`crate::report::map::tiles`]); `None` for
+    /// the single page, whose parcels are in it.
+    pub tiles: Option<crate::report::map::tiles::TileIndex>,
 }
 
 /// The Douglas–Peucker tolerance for showing shapes within `extent` (`[minx, miny, maxx, maxy]`, in feet or
@@ -177,21 +180,34 @@ fn encode_polygons(shape: &MultiPolygon<f64>) -> Vec<Vec<Vec<i64>>> {
         .collect()
 }
 
-/// Texts stored once, referred to by index.
-#[derive(Default)]
-struct Strings {
+/// Texts stored once, referred to by index: the single page's table, and each tile's.
+#[derive(Debug, Default)]
+pub(crate) struct Strings {
     list: Vec<String>,
     index: FxHashMap<String, usize>,
+    bytes: usize,
 }
 
 impl Strings {
+    /// The index of `text`, stored if new.
     fn id(&mut self, text: &str) -> usize {
         if let Some(&i) = self.index.get(text) {
             return i;
         }
         self.list.push(text.to_string());
         self.index.insert(text.to_string(), self.list.len() - 1);
+        self.bytes += 2 * text.len();
         self.list.len() - 1
+    }
+
+    /// The texts, by index.
+    pub(crate) fn texts(&self) -> &[String] {
+        &self.list
+    }
+
+    /// About how many bytes the texts take.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
     }
 }
 
@@ -199,10 +215,9 @@ fn css(c: Rgba) -> String {
     format!("rgba({},{},{},{:.3})", c.0, c.1, c.2, f64::from(c.3) / 255.0)
 }
 
-/// The parcels as the page's script reads them, as JSON text: an array of `[fields, tier class, status class,
-/// overdue, obligations, polygons]`, their texts interned in `strings`. They are written straight to text: a
-/// `Value` tree of a million parcels takes gigabytes. Their only strings are the obligations' due dates,
-/// cleaned of control characters as every other string of the page is.
+/// The parcels as the page's script reads them, as JSON text: an array of records ([`push_parcel`]), their
+/// texts interned in `strings`. They are written straight to text: a `Value` tree of a million parcels takes
+/// gigabytes.
 fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
     let mut out = Vec::with_capacity(parcels.len() * 160 + 2);
     out.push(b'[');
@@ -210,31 +225,34 @@ fn parcels_json(parcels: &[HtmlParcel], strings: &mut Strings) -> String {
         if i > 0 {
             out.push(b',');
         }
-        let fields: Vec<usize> = p.fields.iter().map(|f| strings.id(f)).collect();
-        let obligations: Vec<(usize, std::borrow::Cow<'_, str>, u8, usize)> = p
-            .obligations
-            .iter()
-            .map(|o| {
-                (
-                    strings.id(&o.what),
-                    without_controls(&o.due).0,
-                    u8::from(o.overdue),
-                    strings.id(&o.citation),
-                )
-            })
-            .collect();
-        let parcel = (
-            fields,
-            p.tier_class as usize,
-            p.status_class as usize,
-            u8::from(p.overdue),
-            obligations,
-            encode_polygons(&p.shape),
-        );
-        serde_json::to_writer(&mut out, &parcel).expect("numbers and strings always serialise");
+        push_parcel(&mut out, p, strings);
     }
     out.push(b']');
     String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Appends parcel `p` as the page's script reads it, as JSON: `[fields, tier class, status class, overdue,
+/// obligations, polygons]`, its texts interned in `strings`. The single page and the tiles write each parcel
+/// by this one function. Its only strings are the obligations' due dates, cleaned of control characters as
+/// every other string of the page is.
+pub(crate) fn push_parcel(out: &mut Vec<u8>, p: &HtmlParcel, strings: &mut Strings) {
+    let fields: Vec<usize> = p.fields.iter().map(|f| strings.id(f)).collect();
+    let obligations: Vec<_> = p
+        .obligations
+        .iter()
+        .map(|o| {
+            (strings.id(&o.what), without_controls(&o.due).0, u8::from(o.overdue), strings.id(&o.citation))
+        })
+        .collect();
+    let parcel = (
+        fields,
+        p.tier_class as usize,
+        p.status_class as usize,
+        u8::from(p.overdue),
+        obligations,
+        encode_polygons(&p.shape),
+    );
+    serde_json::to_writer(&mut *out, &parcel).expect("numbers and strings always serialise");
 }
 
 /// `{name: index}` of the class each of `names` stands for ([`ParcelClass::ALL`] indexes): the script finds
@@ -277,7 +295,7 @@ fn data(map: &HtmlMap) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut data = json!({
         "title": map.title,
         "asOf": map.as_of,
         "colourBy": match map.colour_by {
@@ -297,7 +315,11 @@ fn data(map: &HtmlMap) -> Value {
         "layers": layers,
         "workload": map.workload,
         "backlog": map.backlog,
-    })
+    });
+    if let (Some(tiles), Value::Object(members)) = (&map.tiles, &mut data) {
+        members.insert("tiles".into(), tiles.to_json());
+    }
+    data
 }
 
 /// Appends JSON `text` to `out` made safe inside a `<script>` element: `<`, `>` and `&` become `\u003c`,
@@ -358,7 +380,11 @@ pub fn render_html(map: &HtmlMap) -> String {
     let mut out = String::with_capacity(
         TEMPLATE.len() + LEAFLET_JS.len() + LEAFLET_CSS.len() + map.parcels.len() * 240 + (1 << 16),
     );
-    let mut rest = TEMPLATE;
+    let template = match &map.tiles {
+        None => std::borrow::Cow::Borrowed(TEMPLATE),
+        Some(_) => std::borrow::Cow::Owned(crate::report::map::tiles::tiled_template(TEMPLATE)),
+    };
+    let mut rest = template.as_ref();
     for marker in ["{{title}}", "/*{{leaflet_css}}*/", "/*{{leaflet_js}}*/", "{{data}}"] {
         let at = rest.find(marker).expect("the map template has every marker, in order");
         out.push_str(&rest[..at]);

@@ -40,6 +40,8 @@ pub mod schedule_map;
 pub mod spill;
 mod svg;
 mod text;
+pub mod tiled_map;
+pub mod tiles;
 
 use std::borrow::Cow;
 

@@ -36,7 +36,7 @@ pub struct MapOptions {
     pub notices: rustc_hash::FxHashMap<usize, crate::rules::notices::Stage>,
 }
 
-fn town_of(row: &Row) -> Option<&str> {
+pub(crate) fn town_of(row: &Row) -> Option<&str> {
     row.facts.as_ref().and_then(|f| f.town.as_deref()).or(row.parcel.town.as_deref())
 }
 
@@ -94,7 +94,7 @@ pub struct MapParcel<'a> {
 }
 
 /// Whether `name` is the town `options` maps (every town when it names none).
-fn wanted(rules: &crate::rules::RuleSet, options: &MapOptions, name: Option<&str>) -> bool {
+pub(crate) fn wanted(rules: &crate::rules::RuleSet, options: &MapOptions, name: Option<&str>) -> bool {
     match (&options.town, name) {
         (None, _) => true,
         (Some(town), Some(name)) => {
@@ -280,12 +280,50 @@ pub fn html_map(
     let input = map_input(run, options, as_of.to_string())?;
     let scene = schedule_scene(&input);
     let tolerance = display_tolerance(scene.extent);
-    let project = |shape: &MultiPolygon<f64>| -> Option<MultiPolygon<f64>> {
-        match to_wgs84.transform(&Geometry::MultiPolygon(simplify_for_display(shape, tolerance))) {
-            Ok(Geometry::MultiPolygon(m)) => Some(m),
-            _ => None,
-        }
-    };
+    let project = |shape: &MultiPolygon<f64>| display_shape(shape, tolerance, to_wgs84);
+    let layers = reference_layers(&scene, tolerance, to_wgs84);
+
+    let schedule = ScheduleTable::new(run);
+    // The fields are shown as the schedule's files write them, control characters replaced and counted.
+    let controls = crate::model::controls::Controls::default();
+    let table = crate::model::controls::Cleaned::new(&schedule, &|i| i, Some(&controls));
+    let columns = field_columns(&table);
+    let mut owed: Vec<Vec<&Obligation>> = vec![Vec::new(); run.rows.len()];
+    for o in extras.obligations {
+        owed[o.parcel].push(o);
+    }
+    let (mut parcels, mut unmapped) = (Vec::new(), 0);
+    for (i, row) in run.rows.iter().enumerate().filter(|(_, row)| wanted(&run.rules, options, town_of(row))) {
+        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else {
+            unmapped += 1;
+            continue;
+        };
+        let notice = extras.notices.get(&row.at);
+        parcels.push(html_parcel(row, (&table, i, &columns), &owed[i], notice, options, shape));
+    }
+
+    let (per_year, backlog) = workload_bars(&workload(run, as_of, extras.years.0, extras.years.1));
+    Ok(HtmlMap {
+        title: input.title.clone(),
+        as_of: as_of.to_string(),
+        colour_by: options.colour_by,
+        unmapped,
+        basemap: extras.basemap,
+        parcels,
+        layers,
+        workload: per_year,
+        backlog,
+        problems: controls.problems(std::path::Path::new("map.html"), table.columns()),
+        tiles: None,
+    })
+}
+
+/// The reference layers of `scene` as the HTML map draws them: simplified at `tolerance` and in WGS 84.
+pub(crate) fn reference_layers(
+    scene: &crate::report::map::Scene,
+    tolerance: f64,
+    to_wgs84: &Reprojector,
+) -> Vec<HtmlLayer> {
     let mut layers = Vec::new();
     for layer in scene.layers.iter().filter(|l| !l.name.starts_with("parcels-")) {
         let lines = layer
@@ -299,78 +337,77 @@ pub fn html_map(
         layers.push(HtmlLayer {
             name: reference_label(&layer.name).to_string(),
             style: layer.style,
-            polygons: layer.polygons.iter().filter_map(|p| project(p)).collect(),
+            polygons: layer.polygons.iter().filter_map(|p| display_shape(p, tolerance, to_wgs84)).collect(),
             lines,
             above: layer.name != "lake" && layer.name != "floodplain",
             band_m: layer.band.map(|d| d / scene.units_per_foot * METRES_PER_FOOT),
         });
     }
+    layers
+}
 
-    let schedule = ScheduleTable::new(run);
-    // The fields are shown as the schedule's files write them, control characters replaced and counted.
-    let controls = crate::model::controls::Controls::default();
-    let table = crate::model::controls::Cleaned::new(&schedule, &|i| i, Some(&controls));
-    let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
-    let columns: Vec<Option<usize>> = PARCEL_FIELDS.iter().map(|f| column(f)).collect();
-    let mut owed: Vec<Vec<&Obligation>> = vec![Vec::new(); run.rows.len()];
-    for o in extras.obligations {
-        owed[o.parcel].push(o);
-    }
-    let wanted = |row: &Row| match &options.town {
-        None => true,
-        Some(town) => town_of(row)
-            .map(|name| run.rules.municipality(name).unwrap_or_else(|| name.to_string()))
-            .is_some_and(|name| name.eq_ignore_ascii_case(town.trim())),
-    };
-    let (mut parcels, mut unmapped) = (Vec::new(), 0);
-    for (i, row) in run.rows.iter().enumerate().filter(|(_, row)| wanted(row)) {
-        let Some(shape) = row.parcel.shape.as_ref().and_then(&project) else {
-            unmapped += 1;
-            continue;
-        };
-        let notice = extras.notices.get(&row.at);
-        let fields = std::array::from_fn(|k| match PARCEL_FIELDS[k] {
-            "notice_stage" => notice.map(|n| n.stage.to_string()).unwrap_or_default(),
-            "notice" => notice.map(|n| format!("{} {}, {}", n.stage, n.letter, n.issued)).unwrap_or_default(),
-            _ => columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default(),
-        });
-        let obligations = owed[i]
-            .iter()
-            .map(|o| HtmlObligation {
-                what: o.what.to_string(),
-                due: o.due.map(|d| d.to_string()).unwrap_or_default(),
-                overdue: o.overdue,
-                citation: o.citation.to_string(),
-            })
-            .collect();
-        parcels.push(HtmlParcel {
-            shape,
-            fields,
-            tier_class: class_of(row, ColourBy::Tier, &options.notices),
-            status_class: class_of(row, ColourBy::Status, &options.notices),
-            overdue: row.entry.owed.is_some_and(|o| o.overdue),
-            obligations,
-        });
-    }
-
-    let work = workload(run, as_of, extras.years.0, extras.years.1);
+/// The HTML map's workload chart of `work`: inspections due per year of its span, and the backlog.
+pub(crate) fn workload_bars(work: &crate::report::workload::Workload) -> (Vec<(i32, u64)>, u64) {
     let mut per_year: std::collections::BTreeMap<i32, u64> =
-        (extras.years.0..=extras.years.1).map(|y| (y, 0)).collect();
+        (work.years.0..=work.years.1).map(|y| (y, 0)).collect();
     for r in &work.rows {
         *per_year.entry(r.year).or_default() += r.due;
     }
-    Ok(HtmlMap {
-        title: input.title.clone(),
-        as_of: as_of.to_string(),
-        colour_by: options.colour_by,
-        unmapped,
-        basemap: extras.basemap,
-        parcels,
-        layers,
-        workload: per_year.into_iter().collect(),
-        backlog: work.rows.iter().map(|r| r.backlog).sum(),
-        problems: controls.problems(std::path::Path::new("map.html"), table.columns()),
-    })
+    (per_year.into_iter().collect(), work.rows.iter().map(|r| r.backlog).sum())
+}
+
+/// `shape` as the HTML map shows it: simplified at `tolerance` and in WGS 84; `None` when it cannot be.
+pub(crate) fn display_shape(
+    shape: &MultiPolygon<f64>,
+    tolerance: f64,
+    to_wgs84: &Reprojector,
+) -> Option<MultiPolygon<f64>> {
+    match to_wgs84.transform(&Geometry::MultiPolygon(simplify_for_display(shape, tolerance))) {
+        Ok(Geometry::MultiPolygon(m)) => Some(m),
+        _ => None,
+    }
+}
+
+/// The columns of the (cleaned) schedule `table` that [`PARCEL_FIELDS`] name, `None` for those it has not.
+pub(crate) fn field_columns<T: Table + ?Sized>(table: &T) -> Vec<Option<usize>> {
+    let column = |name: &str| table.columns().iter().position(|(n, _)| *n == name);
+    PARCEL_FIELDS.iter().map(|f| column(f)).collect()
+}
+
+/// The HTML map's parcel of `row`, shown as `shape` (WGS 84): its fields from row `i` of the cleaned
+/// schedule `table` at `columns` ([`field_columns`]) and from the last notice its duties reached, its open
+/// obligations `owed` and its classes by tier and by status. The single page and the tiles make every parcel
+/// by this one function, so a parcel tells one story in both.
+pub(crate) fn html_parcel<T: Table + ?Sized>(
+    row: &Row,
+    (table, i, columns): (&T, usize, &[Option<usize>]),
+    owed: &[&Obligation],
+    notice: Option<&crate::law::escalation::Issued>,
+    options: &MapOptions,
+    shape: MultiPolygon<f64>,
+) -> HtmlParcel {
+    let fields = std::array::from_fn(|k| match PARCEL_FIELDS[k] {
+        "notice_stage" => notice.map(|n| n.stage.to_string()).unwrap_or_default(),
+        "notice" => notice.map(|n| format!("{} {}, {}", n.stage, n.letter, n.issued)).unwrap_or_default(),
+        _ => columns[k].map(|c| table.cell(i, c).render().into_owned()).unwrap_or_default(),
+    });
+    let obligations = owed
+        .iter()
+        .map(|o| HtmlObligation {
+            what: o.what.to_string(),
+            due: o.due.map(|d| d.to_string()).unwrap_or_default(),
+            overdue: o.overdue,
+            citation: o.citation.to_string(),
+        })
+        .collect();
+    HtmlParcel {
+        shape,
+        fields,
+        tier_class: class_of(row, ColourBy::Tier, &options.notices),
+        status_class: class_of(row, ColourBy::Status, &options.notices),
+        overdue: row.entry.owed.is_some_and(|o| o.overdue),
+        obligations,
+    }
 }
 
 /// The name a reference layer of [`schedule_scene`] goes by in the HTML map's layer list.

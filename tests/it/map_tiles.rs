@@ -1,0 +1,96 @@
+//! The tiled HTML map (`map --format html --tiles always`) against the single page (`--tiles never`) of the
+//! SYNTHETIC sample county: every parcel of the page is in exactly one tile, with the same fields, classes,
+//! overdue flag and open obligations (one story per parcel in both forms), in the tile its shape lies in; the
+//! tiled page holds no parcel, and its index counts the tiles' parcels.
+
+use crate::common;
+use crate::map_browser::write_map;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+/// The data of the page at `page` (the JSON of its `map-data` element).
+fn page_data(page: &Path) -> Value {
+    let html = std::fs::read_to_string(page).unwrap();
+    let start = html.find("id=\"map-data\">").unwrap() + "id=\"map-data\">".len();
+    let end = html[start..].find("</script>").unwrap() + start;
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+/// A parcel record without its polygons (simplified at another tolerance in a tile), its texts resolved
+/// through `strings`.
+fn story(record: &Value, strings: &[Value]) -> Value {
+    let text = |v: &Value| strings[v.as_u64().unwrap() as usize].clone();
+    let fields: Vec<Value> = record[0].as_array().unwrap().iter().map(text).collect();
+    let owed: Vec<Value> =
+        record[4].as_array().unwrap().iter().map(|o| json!([text(&o[0]), o[1], o[2], text(&o[3])])).collect();
+    json!([fields, record[1], record[2], record[3], owed])
+}
+
+/// The tile `(x, y)` at zoom 14 of longitude `lon` and latitude `lat`, by the slippy-map formula.
+fn tile(lon: f64, lat: f64) -> (u64, u64) {
+    let n = 16384.0;
+    let phi = lat.to_radians();
+    let x = (lon + 180.0) / 360.0 * n;
+    let y = (1.0 - phi.tan().asinh() / std::f64::consts::PI) / 2.0 * n;
+    (x.floor() as u64, y.floor() as u64)
+}
+
+#[test]
+fn every_parcel_of_the_single_page_is_in_one_tile_with_the_same_story() {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    let single = page_data(&write_map(&config, &["--tiles", "never"], &common::fresh_dir("map-single")));
+    let out = common::fresh_dir("map-tiled");
+    let tiled = page_data(&write_map(&config, &["--tiles", "always"], &out));
+    assert_eq!(tiled["parcels"], json!([]), "the tiled page holds no parcel");
+
+    let strings = single["strings"].as_array().unwrap();
+    let mut expected: BTreeMap<String, Value> = BTreeMap::new();
+    for p in single["parcels"].as_array().unwrap() {
+        let s = story(p, strings);
+        expected.insert(s[0][0].as_str().unwrap().to_string(), s);
+    }
+    let mut found: BTreeMap<String, Value> = BTreeMap::new();
+    let mut counted = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(at) = name.strip_prefix("map_tile_14_").and_then(|n| n.strip_suffix(".js")) else {
+            continue;
+        };
+        let (x, y) = at.split_once('_').unwrap();
+        let (x, y): (u64, u64) = (x.parse().unwrap(), y.parse().unwrap());
+        // A line a segment: `lakeshoreTile(14,x,y,texts,records)`, its records referring to its texts.
+        let text = std::fs::read_to_string(out.join(&name)).unwrap();
+        let head = format!("lakeshoreTile(14,{x},{y},");
+        let segments: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(&format!("[{}]", &l[head.len()..l.len() - 2])).unwrap())
+            .collect();
+        for (texts, record) in
+            segments.iter().flat_map(|s| s[1].as_array().unwrap().iter().map(move |r| (&s[0], r)))
+        {
+            let s = story(record, texts.as_array().unwrap());
+            let id = s[0][0].as_str().unwrap().to_string();
+            // Its box (the rings' vertices, micro-degree deltas) meets the tile it is in.
+            let (mut x0, mut y0, mut x1, mut y1) = (u64::MAX, u64::MAX, 0, 0);
+            for ring in record[5].as_array().unwrap().iter().flat_map(|p| p.as_array().unwrap()) {
+                let (mut lon, mut lat) = (0, 0);
+                for d in ring.as_array().unwrap().chunks(2) {
+                    (lon, lat) = (lon + d[0].as_i64().unwrap(), lat + d[1].as_i64().unwrap());
+                    let (tx, ty) = tile(lon as f64 * 1e-6, lat as f64 * 1e-6);
+                    (x0, y0, x1, y1) = (x0.min(tx), y0.min(ty), x1.max(tx), y1.max(ty));
+                }
+            }
+            assert!((x0..=x1).contains(&x) && (y0..=y1).contains(&y), "{id} in {name}");
+            assert!(found.insert(id.clone(), s).is_none(), "{id} is in two tiles");
+            counted += 1;
+        }
+    }
+    assert_eq!(found, expected);
+    assert_eq!(tiled["tiles"]["total"], json!(counted));
+    assert_eq!(tiled["unmapped"], single["unmapped"]);
+    assert_eq!(tiled["workload"], single["workload"]);
+    assert_eq!(tiled["backlog"], single["backlog"]);
+}
