@@ -215,9 +215,9 @@ pub(super) struct MapArgs {
     #[arg(long, value_name = "URL")]
     pub(super) basemap: Option<String>,
     /// With `--format html`: write the parcels into tiles beside the page (`map_tile_Z_X_Y.js`), which it
-    /// loads as the view needs them; `auto` tiles a map of more than 250,000 parcels.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = TilesArg::Auto)]
-    pub(super) tiles: TilesArg,
+    /// loads as the view needs them; `auto` (the default) tiles a map of more than 250,000 parcels.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub(super) tiles: Option<TilesArg>,
 }
 
 /// When `lakeshore map --format html` writes tiles.

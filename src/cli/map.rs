@@ -19,6 +19,12 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     if format == FormatArg::Html {
         return html_map(a);
     }
+    if a.tiles.is_some() {
+        let image = if format == FormatArg::Svg { "an SVG" } else { "a PNG" };
+        anyhow::bail!(
+            "--tiles applies to the HTML map: give --format html, or leave --tiles out for {image} image"
+        );
+    }
     let colour_by = colour_by(a.by);
     // `--out out/` (a folder) means `out/map.png` (or `.svg`).
     let out = match a.run.out.extension() {
@@ -125,7 +131,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let colour_by = colour_by(a.by);
     let (config, _) = prepare(&a.run)?;
-    let tiled = match a.tiles {
+    let tiled = match a.tiles.unwrap_or(TilesArg::Auto) {
         TilesArg::Always => true,
         TilesArg::Never => false,
         TilesArg::Auto => {

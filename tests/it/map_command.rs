@@ -194,3 +194,23 @@ fn the_format_flag_picks_the_map_file_in_a_folder() {
     assert!(png.starts_with(b"\x89PNG"), "map.png is not a PNG");
     let _ = std::fs::remove_dir_all(folder.parent().unwrap());
 }
+
+#[test]
+fn tiles_asked_of_an_image_stop_the_run_naming_the_flag() {
+    // Tiles are the HTML page's; an image asked with them is a mistake to say, not a flag to drop.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::fresh_dir("map-tiles-png");
+    for (format, image) in [("png", "a PNG image"), ("svg", "an SVG image")] {
+        let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+            .args(["map", "--config"])
+            .arg(root.join("data/sample/county.toml"))
+            .args(["--as-of", "2027-01-15", "--tiles", "always", "--format", format, "--out"])
+            .arg(&out)
+            .output()
+            .expect("cannot run the lakeshore binary");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("--tiles applies to the HTML map") && stderr.contains(image), "{stderr}");
+        assert!(!out.join(format!("map.{format}")).exists(), "a map was written: {stderr}");
+    }
+}

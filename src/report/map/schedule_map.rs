@@ -129,6 +129,9 @@ pub enum Kept<'a> {
     Held(Vec<MapParcel<'a>>),
     /// The parcels written to disk, counted on the way; a [`Spill::finish`]ed one.
     Spilled(Box<Spill>),
+    /// The parcels are drawn elsewhere (the tiles of a tiled page); how many have a shape tells a town that
+    /// has parcels from a name nothing has.
+    Elsewhere(u64),
 }
 
 /// The map input of `run` with the reference layers it read ([`Run::reference`]), as `options` asks.
@@ -178,6 +181,10 @@ pub fn map_input_of<'a>(
     let reference = &run.reference;
     let (mut parcels, mut unmapped, mut mapped_of, mut unmapped_of) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let elsewhere = match kept {
+        Kept::Elsewhere(n) => n,
+        _ => 0,
+    };
     let spilled = match kept {
         Kept::Held(held) => {
             for parcel in held {
@@ -195,11 +202,13 @@ pub fn map_input_of<'a>(
             None
         }
         Kept::Spilled(spill) => Some(std::sync::Arc::<Spill>::from(spill)),
+        Kept::Elsewhere(_) => None,
     };
     mapped_of.extend(unmapped_of);
     let towns = towns(run);
     let extent = frame(&towns, rules, options);
-    let drawn = !parcels.is_empty() || spilled.as_ref().is_some_and(|s| s.bounds().is_some());
+    let drawn =
+        !parcels.is_empty() || elsewhere > 0 || spilled.as_ref().is_some_and(|s| s.bounds().is_some());
     if let (Some(town), None, false) = (&options.town, extent, drawn) {
         return Err(Error::Config(format!(
             "--town {town}: no parcel or town polygon of that name; check the spelling"

@@ -17,7 +17,7 @@ use crate::program::Store;
 use crate::report::map::html::HtmlMap;
 use crate::report::map::schedule_map::{
     display_shape, field_columns, html_parcel, map_input_of, reference_layers, town_of, wanted,
-    workload_bars, MapOptions,
+    workload_bars, Kept, MapOptions,
 };
 use crate::report::map::schedule_scene;
 use crate::report::map::tiles::{TileWriter, BUFFER_LIMIT};
@@ -57,7 +57,7 @@ pub fn stream_tiled_map(
     let controls = Controls::default();
     let mut count = WorkloadCount::new(extras.years);
     let mut records: Option<ByParcel> = None;
-    let mut unmapped = 0;
+    let (mut mapped, mut unmapped) = (0, 0);
     let run = stream_obligations(config, progress, PARCEL_BLOCK, &mut |run, rows, found| {
         // The record files are all read before the first block comes.
         let records = records.get_or_insert_with(|| ByParcel::new(&run.records(), &run.rules, as_of));
@@ -81,11 +81,12 @@ pub fn stream_tiled_map(
             };
             let notice = notices.get(&row.at);
             writer.add(&html_parcel(row, (&table, i, &columns), &owed[i], notice, options, shape))?;
+            mapped += 1;
         }
         Ok(())
     })?;
     let (index, files) = writer.finish()?;
-    let input = map_input_of(&run, Vec::new(), options, as_of.to_string())?;
+    let input = map_input_of(&run, Kept::Elsewhere(mapped), options, as_of.to_string())?;
     let scene = schedule_scene(&input);
     let layers =
         reference_layers(&scene, crate::report::map::html::display_tolerance(scene.extent), to_wgs84);
