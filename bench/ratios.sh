@@ -12,7 +12,8 @@
 # DUCK_PY set to a Python that has DuckDB spatial, the buffer inventory is timed as a DuckDB query too
 # (bench/duckdb_buffer.py, the whole process); PEER_MAP=0 leaves out GeoPandas (the bench stops it above 1M
 # parcels, where it takes many minutes). DUTIES=1 also times `obligations --format csv`, `notices --format csv`
-# (its letters and labels too) and `workload`; MAPS=1 the SVG map and the HTML map (tiled above a county's size).
+# (its letters and labels too) and `workload`; MAPS=1 the SVG map and the HTML map (tiled above a county's size),
+# and with BROWSER=1 that page opened in headless Chromium (its own clock: data-ready, a view, a filter).
 # Prints rows "command|wall s|peak MiB|ratio to schedule|peer|peer s|peer/ours (how many times faster we are)".
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -90,6 +91,20 @@ for c in "${others[@]}"; do
     read -r name _ wall rss <<<"$c"
     echo "$name|$wall|$((rss / 1024))|$(ratio "$wall" "$swall")x|-|-|-"
 done
+# BROWSER=1: the HTML map opened from disk in headless Chromium (tests/it/map_browser.rs, measure_map_load_time):
+# the time to data-ready, a tiled page's first view of parcels, and the overdue filter on and off.
+if [ "${BROWSER:-0}" = 1 ] && [ "${MAPS:-0}" = 1 ]; then
+    LAKESHORE_MAP_HTML="$dir/ratio-out/map.html" cargo test --quiet --test it \
+        map_browser::measure_map_load_time -- --ignored --nocapture --exact >"$dir/ratio-browser.log" 2>&1
+    ready="$(sed -n 's/.*data-ready after \([0-9]*\) ms.*/\1/p' "$dir/ratio-browser.log")"
+    view="$(sed -n 's/^a view at zoom \([0-9]*\): \(.*\) after \([0-9]*\) ms/zoom \1: \2 in \3 ms; /p' "$dir/ratio-browser.log")"
+    filter="$(sed -n 's/^overdue filter on \([0-9]*\) ms, off \([0-9]*\) ms/overdue filter \1 \/ \2 ms/p' "$dir/ratio-browser.log")"
+    if [ -n "$ready" ]; then
+        echo "map-html in Chromium|$(python3 -c "print(f'{$ready / 1000:.2f}')")|-|-|data-ready; ${view}${filter}|-|-"
+    else
+        echo "ratios: the HTML map could not be measured in Chromium; see $dir/ratio-browser.log" >&2
+    fi
+fi
 if [ -n "$max" ]; then
     over="$(python3 -c "print(int($buffer_ratio > $max or $map_ratio > $max))")"
     if [ "$over" = 1 ]; then

@@ -41,7 +41,7 @@ target_dir="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null)"
 target_dir="${target_dir:-target}"
 bin="$target_dir/release/lakeshore"
-gen="$target_dir/release/examples/synth_county"
+gen="${GEN:-$target_dir/release/examples/synth_county}"
 to_gpkg="$target_dir/release/examples/gpkg_county"
 read_layer="$target_dir/release/examples/read_layer"
 # The parcel fields the schedule keeps from the bench county.
@@ -79,8 +79,11 @@ if [ "${RATIOS:-1}" != 0 ] && [ "${PEERS:-1}" != 0 ]; then
 fi
 
 echo "building release binary and generator..." >&2
-if ! cargo build --release --quiet --bin lakeshore --example synth_county --example gpkg_county \
-    --example read_layer; then
+# GEN=PATH takes the generator from there (the debug build `cargo test` made, say): the release examples build
+# polars a second time, with the features their dev-dependencies ask.
+examples=(--example synth_county --example gpkg_county --example read_layer)
+[ -n "${GEN:-}" ] && examples=()
+if ! cargo build --release --quiet --bin lakeshore "${examples[@]}"; then
     echo "bench: cargo build --release failed" >&2
     exit 1
 fi
@@ -216,7 +219,7 @@ for n in "${sizes[@]}"; do
         while IFS= read -r line; do
             ratio_rows+=("$n|$line")
         done < <(RUNS="$runs" PEER_MAP="$peer_map" PEER_PY="$peer_py" DUCK_PY="$duck_py" DUTIES=1 MAPS=1 \
-            bench/ratios.sh "$bin" "$dir")
+            BROWSER="${BROWSER:-1}" bench/ratios.sh "$bin" "$dir")
     fi
     if [ "${KEEP:-0}" = 1 ]; then
         echo "N=$n: kept $dir" >&2
