@@ -170,3 +170,5 @@
   window.lakeshoreMap.parcelZoom = T.parcelZoom;
   window.lakeshoreMap.tilesLoading = function () { return Object.keys(loading).length + (rebuilding ? 1 : 0); };
   window.lakeshoreMap.tilesLoaded = function () { return Object.keys(loaded).length; };
+  // The index of the tiles ([x, y, parcels, per tier class, per status class] at D.tiles.zoom), for scripts.
+  window.lakeshoreMap.tiles = function () { return { zoom: T.zoom, list: T.list }; };

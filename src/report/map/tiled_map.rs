@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use rayon::prelude::*;
 
 use crate::crs::Reprojector;
 use crate::law::obligations::{ByParcel, Obligation};
@@ -14,7 +15,7 @@ use crate::model::error::Result;
 use crate::pipeline::config::Config;
 use crate::pipeline::{Progress, Run, PARCEL_BLOCK};
 use crate::program::Store;
-use crate::report::map::html::HtmlMap;
+use crate::report::map::html::{HtmlMap, HtmlParcel};
 use crate::report::map::schedule_map::{
     display_shape, field_columns, html_parcel, map_input_of, reference_layers, town_of, wanted,
     workload_bars, Kept, MapOptions,
@@ -72,16 +73,27 @@ pub fn stream_tiled_map(
         for (o, &r) in found.obligations.iter().zip(&found.rows) {
             owed[r].push(o);
         }
-        for (i, row) in rows.iter().enumerate().filter(|(_, row)| wanted(&run.rules, options, town_of(row))) {
-            let Some(shape) =
-                row.parcel.shape.as_ref().and_then(|s| display_shape(s, TILE_TOLERANCE_FT, to_wgs84))
-            else {
-                unmapped += 1;
-                continue;
-            };
-            let notice = notices.get(&row.at);
-            writer.add(&html_parcel(row, (&table, i, &columns), &owed[i], notice, options, shape))?;
-            mapped += 1;
+        // The parcels are made on all cores (simplified, reprojected, their texts rendered), and written into
+        // their tiles in the block's order.
+        let parcels: Vec<Option<HtmlParcel>> = rows
+            .par_iter()
+            .enumerate()
+            .filter(|(_, row)| wanted(&run.rules, options, town_of(row)))
+            .map(|(i, row)| {
+                let shape =
+                    row.parcel.shape.as_ref().and_then(|s| display_shape(s, TILE_TOLERANCE_FT, to_wgs84))?;
+                let notice = notices.get(&row.at);
+                Some(html_parcel(row, (&table, i, &columns), &owed[i], notice, options, shape))
+            })
+            .collect();
+        for parcel in parcels {
+            match parcel {
+                Some(parcel) => {
+                    writer.add(&parcel)?;
+                    mapped += 1;
+                }
+                None => unmapped += 1,
+            }
         }
         Ok(())
     })?;

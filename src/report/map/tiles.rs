@@ -199,12 +199,13 @@ impl TileWriter {
         let paths: Vec<((u32, u32), PathBuf)> = self.tiles.keys().map(|&at| (at, self.scratch(at))).collect();
         for (at, path) in paths {
             let Some(tile) = self.tiles.get_mut(&at).filter(|t| t.records > 0) else { continue };
-            let mut file = std::fs::OpenOptions::new()
+            let file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&path)
                 .map_err(|e| Error::io(&path, e))?;
-            tile.write_segment(&mut file).map_err(|e| Error::io(&path, e))?;
+            let mut file = std::io::BufWriter::with_capacity(256 << 10, file);
+            tile.write_segment(&mut file).and_then(|()| file.flush()).map_err(|e| Error::io(&path, e))?;
             tile.scratch = true;
         }
         self.buffered = 0;
