@@ -94,3 +94,27 @@ fn every_parcel_of_the_single_page_is_in_one_tile_with_the_same_story() {
     assert_eq!(tiled["workload"], single["workload"]);
     assert_eq!(tiled["backlog"], single["backlog"]);
 }
+
+/// A map of one town whose parcels name it but which has no boundary (the county gives no towns layer): the
+/// tiled map draws that town's parcels, as the single page does, rather than stopping as if no parcel had
+/// the name.
+#[test]
+fn a_town_without_a_boundary_is_mapped_by_its_parcels_in_tiles_too() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
+    let county = common::fresh_dir("map-no-towns");
+    common::copy_files(&sample, &county, |name| !name.starts_with("towns."));
+    let toml = std::fs::read_to_string(sample.join("county.toml")).unwrap();
+    assert!(toml.contains("\ntowns = \"towns.geojson\"\n"), "the sample names its towns layer");
+    let config = county.join("county.toml");
+    std::fs::write(&config, toml.replace("\ntowns = \"towns.geojson\"\n", "\n")).unwrap();
+
+    let town = ["--town", "Owasco"];
+    let single_out = county.join("single");
+    let single = page_data(&write_map(&config, &[&town[..], &["--tiles", "never"]].concat(), &single_out));
+    let tiled_out = county.join("tiled");
+    let tiled = page_data(&write_map(&config, &[&town[..], &["--tiles", "always"]].concat(), &tiled_out));
+    let drawn = single["parcels"].as_array().unwrap().len();
+    assert!(drawn > 0, "the single page maps the town's parcels");
+    assert_eq!(tiled["tiles"]["total"], json!(drawn), "the tiles hold the single page's parcels");
+    assert_eq!(tiled["title"], single["title"]);
+}
