@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 
 use super::columns::{Column, Detect, FieldMap, Role, Spec};
 use crate::model::error::Result;
-use crate::records::{Checker, Read, Records, Row};
+use crate::records::{read_records, Checker, Read, Records, Row};
 use crate::rules::vocabulary::{event_column, event_kind, file_event_names, ColumnKind, EVENT_COLUMNS};
 
 /// A value of an optional event column.
@@ -171,27 +171,34 @@ struct Dated {
     source: Source,
 }
 
-/// Runs through the rows of `records` (read from `path`), checking each row's `parcel_id` and `date` (not
-/// after `as_of`), and keeps what `finish` makes of the rest of the row; `finish` reports its own bad cells.
-fn each_dated<T>(
-    mut records: Records,
+/// Reads the record file at `path` (of the kind `spec` describes), checking each row's `parcel_id` and `date`
+/// (not after `as_of`), and keeps what the row reader `make` gives for the file's columns makes of the rest of
+/// the row; the row reader reports its own bad cells.
+fn each_dated<T, F>(
     path: &Path,
+    spec: &Spec<'_>,
+    fields: &FieldMap,
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
-    mut finish: impl FnMut(&mut Checker<'_>, &Row<'_>, Dated) -> Option<T>,
-) -> Result<Read<Vec<T>>> {
-    let (ids, dates) = (records.column("parcel_id"), records.column("date"));
+    make: impl Fn(&Records) -> F,
+) -> Result<Read<Vec<T>>>
+where
+    F: FnMut(&mut Checker<'_>, &Row<'_>, Dated) -> Option<T>,
+{
     let shared: Arc<Path> = path.into();
-    let mut check = Checker::new(path);
-    let mut kept = Vec::new();
-    while let Some(row) = records.next_row(&mut check)? {
-        let line = row.line();
-        let parcel = check.parcel(line, row.get(ids), position);
-        let date = check.date(line, "date", row.get(dates), as_of);
-        let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
-        kept.extend(finish(&mut check, &row, Dated { line, parcel, date, source }));
-    }
-    Ok(records.finish(kept, check))
+    read_records(path, spec, fields, |records, check| {
+        let (ids, dates) = (records.column("parcel_id"), records.column("date"));
+        let mut finish = make(records);
+        let mut kept = Vec::new();
+        while let Some(row) = records.next_row(check)? {
+            let line = row.line();
+            let parcel = check.parcel(line, row.get(ids), position);
+            let date = check.date(line, "date", row.get(dates), as_of);
+            let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
+            kept.extend(finish(check, &row, Dated { line, parcel, date, source }));
+        }
+        Ok(kept)
+    })
 }
 
 /// Reads the events file (columns named by `fields` or detected): events on or before `as_of`, with their
@@ -203,47 +210,54 @@ pub fn read_events(
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Event>>> {
     let roles = event_roles();
-    let records = Records::read(path, &Spec { what: "events", key: "events", roles: &roles }, fields)?;
-    let kinds = records.column("event");
-    let (systems, replaced) = (records.column(SYSTEM_ID), records.column(REPLACES));
-    let optional: Vec<(&'static str, ColumnKind, Column)> =
-        EVENT_COLUMNS.iter().filter_map(|&(name, kind)| Some((name, kind, records.column(name)?))).collect();
+    let spec = Spec { what: "events", key: "events", roles: &roles };
     debug_assert!(EVENT_COLUMNS.iter().all(|(n, _)| event_column(n).is_some()));
-    each_dated(records, path, position, as_of, |check, row, d| {
-        let line = d.line;
-        let written = row.get(kinds);
-        let kind = match event_kind(written).filter(|k| !k.derived) {
-            Some(k) => Some(k.kind),
-            None => {
-                check
-                    .report(line, format!("unknown event '{written}'; write one of: {}", file_event_names()));
-                None
-            }
-        };
-        let mut values = Vec::new();
-        for &(name, kind, column) in &optional {
-            let text = row.cell(column);
-            let value = match kind {
-                ColumnKind::YesNo => check.yes_no(line, name, text).flatten().map(EventValue::YesNo),
-                ColumnKind::Number => check.number(line, name, text).flatten().map(EventValue::Number),
-                // A due date set by an order may lie after the as-of date.
-                ColumnKind::Date => {
-                    check.optional_date(line, name, text, None).flatten().map(EventValue::Date)
+    each_dated(path, &spec, fields, position, as_of, |records| {
+        let kinds = records.column("event");
+        let (systems, replaced) = (records.column(SYSTEM_ID), records.column(REPLACES));
+        let optional: Vec<(&'static str, ColumnKind, Column)> = EVENT_COLUMNS
+            .iter()
+            .filter_map(|&(name, kind)| Some((name, kind, records.column(name)?)))
+            .collect();
+        move |check: &mut Checker<'_>, row: &Row<'_>, d: Dated| {
+            let line = d.line;
+            let written = row.get(kinds);
+            let kind = match event_kind(written).filter(|k| !k.derived) {
+                Some(k) => Some(k.kind),
+                None => {
+                    check.report(
+                        line,
+                        format!("unknown event '{written}'; write one of: {}", file_event_names()),
+                    );
+                    None
                 }
             };
-            values.extend(value.map(|v| (name, v)));
+            let mut values = Vec::new();
+            for &(name, kind, column) in &optional {
+                let text = row.cell(column);
+                let value = match kind {
+                    ColumnKind::YesNo => check.yes_no(line, name, text).flatten().map(EventValue::YesNo),
+                    ColumnKind::Number => check.number(line, name, text).flatten().map(EventValue::Number),
+                    // A due date set by an order may lie after the as-of date.
+                    ColumnKind::Date => {
+                        check.optional_date(line, name, text, None).flatten().map(EventValue::Date)
+                    }
+                };
+                values.extend(value.map(|v| (name, v)));
+            }
+            let name =
+                |column: Option<Column>| Some(row.get(column)).filter(|t| !t.is_empty()).map(Arc::from);
+            let (system, replaces) = (name(systems), name(replaced));
+            Some(Event {
+                parcel: d.parcel?,
+                kind: kind?,
+                date: d.date?,
+                source: d.source,
+                values,
+                system,
+                replaces,
+            })
         }
-        let name = |column: Option<Column>| Some(row.get(column)).filter(|t| !t.is_empty()).map(Arc::from);
-        let (system, replaces) = (name(systems), name(replaced));
-        Some(Event {
-            parcel: d.parcel?,
-            kind: kind?,
-            date: d.date?,
-            source: d.source,
-            values,
-            system,
-            replaces,
-        })
     })
 }
 
@@ -255,27 +269,28 @@ pub fn read_pump_outs(
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Event>>> {
-    let records = Records::read(path, &PUMP_OUT_SPEC, fields)?;
-    let licences = records.column("hauler_licence");
-    each_dated(records, path, position, as_of, |check, row, d| {
-        if row.get(licences).is_empty() {
-            check.report(
+    each_dated(path, &PUMP_OUT_SPEC, fields, position, as_of, |records| {
+        let licences = records.column("hauler_licence");
+        move |check: &mut Checker<'_>, row: &Row<'_>, d: Dated| {
+            if row.get(licences).is_empty() {
+                check.report(
                 d.line,
                 "no hauler_licence; a pump-out counts only by a DEC-licensed hauler: fill in the licence number",
             );
-            return None;
+                return None;
+            }
+            let kind = crate::rules::vocabulary::PUMP_OUT;
+            let source = d.source;
+            Some(Event {
+                parcel: d.parcel?,
+                kind,
+                date: d.date?,
+                source,
+                values: Vec::new(),
+                system: None,
+                replaces: None,
+            })
         }
-        let kind = crate::rules::vocabulary::PUMP_OUT;
-        let source = d.source;
-        Some(Event {
-            parcel: d.parcel?,
-            kind,
-            date: d.date?,
-            source,
-            values: Vec::new(),
-            system: None,
-            replaces: None,
-        })
     })
 }
 
@@ -305,25 +320,33 @@ pub fn read_samples(
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Sample>>> {
-    let records = Records::read(path, &SAMPLE_SPEC, fields)?;
-    let (pipes, counts) = (records.column("pipe_id"), records.column(SAMPLE_REQUIRED[3]));
-    let other_source = records.column(OTHER_SOURCE);
-    each_dated(records, path, position, as_of, |check, row, d| {
-        let pipe = row.get(pipes);
-        if pipe.is_empty() {
-            check.report(d.line, "no pipe_id; fill in the pipe's name so its retests can be matched");
-        }
-        let count = match check.number(d.line, SAMPLE_REQUIRED[3], row.get(counts)) {
-            Some(None) => {
-                check.report(d.line, "no fecal_coliform_per_100ml; fill in the laboratory count");
-                None
+    each_dated(path, &SAMPLE_SPEC, fields, position, as_of, |records| {
+        let (pipes, counts) = (records.column("pipe_id"), records.column(SAMPLE_REQUIRED[3]));
+        let other_source = records.column(OTHER_SOURCE);
+        move |check: &mut Checker<'_>, row: &Row<'_>, d: Dated| {
+            let pipe = row.get(pipes);
+            if pipe.is_empty() {
+                check.report(d.line, "no pipe_id; fill in the pipe's name so its retests can be matched");
             }
-            other => other.flatten(),
-        };
-        let other_source =
-            check.yes_no(d.line, OTHER_SOURCE, row.get(other_source)).flatten().unwrap_or(false);
-        let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
-        Some(Sample { parcel: d.parcel?, pipe, date: d.date?, count: count?, other_source, source: d.source })
+            let count = match check.number(d.line, SAMPLE_REQUIRED[3], row.get(counts)) {
+                Some(None) => {
+                    check.report(d.line, "no fecal_coliform_per_100ml; fill in the laboratory count");
+                    None
+                }
+                other => other.flatten(),
+            };
+            let other_source =
+                check.yes_no(d.line, OTHER_SOURCE, row.get(other_source)).flatten().unwrap_or(false);
+            let pipe = (!pipe.is_empty()).then(|| pipe.to_string())?;
+            Some(Sample {
+                parcel: d.parcel?,
+                pipe,
+                date: d.date?,
+                count: count?,
+                other_source,
+                source: d.source,
+            })
+        }
     })
 }
 
@@ -352,27 +375,27 @@ pub fn read_pipes(
     position: &dyn Fn(&str) -> Option<usize>,
     as_of: NaiveDate,
 ) -> Result<Read<Vec<Pipe>>> {
-    let mut records = Records::read(path, &PIPE_SPEC, fields)?;
-    let (ids, pipes) = (records.column("parcel_id"), records.column("pipe_id"));
-    let (removed, treated) = (records.column(REMOVED), records.column(TREATED));
     let shared: Arc<Path> = path.into();
-    let mut check = Checker::new(path);
-    let mut kept = Vec::new();
-    while let Some(row) = records.next_row(&mut check)? {
-        let line = row.line();
-        let parcel = check.parcel(line, row.get(ids), position);
-        let pipe = row.get(pipes);
-        if pipe.is_empty() {
-            check.report(line, "no pipe_id; fill in the pipe's name as its samples name it");
-            continue;
+    read_records(path, &PIPE_SPEC, fields, |records, check| {
+        let (ids, pipes) = (records.column("parcel_id"), records.column("pipe_id"));
+        let (removed, treated) = (records.column(REMOVED), records.column(TREATED));
+        let mut kept = Vec::new();
+        while let Some(row) = records.next_row(check)? {
+            let line = row.line();
+            let parcel = check.parcel(line, row.get(ids), position);
+            let pipe = row.get(pipes);
+            if pipe.is_empty() {
+                check.report(line, "no pipe_id; fill in the pipe's name as its samples name it");
+                continue;
+            }
+            let mut dated =
+                |column, name| check.optional_date(line, name, row.get(column), Some(as_of)).flatten();
+            let (removed, treated) = (dated(removed, REMOVED), dated(treated, TREATED));
+            if let Some(parcel) = parcel {
+                let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
+                kept.push(Pipe { parcel, pipe: pipe.to_string(), removed, treated, source });
+            }
         }
-        let mut dated =
-            |column, name| check.optional_date(line, name, row.get(column), Some(as_of)).flatten();
-        let (removed, treated) = (dated(removed, REMOVED), dated(treated, TREATED));
-        if let Some(parcel) = parcel {
-            let source = Source { path: row.sheet().unwrap_or(&shared).clone(), line };
-            kept.push(Pipe { parcel, pipe: pipe.to_string(), removed, treated, source });
-        }
-    }
-    Ok(records.finish(kept, check))
+        Ok(kept)
+    })
 }

@@ -34,7 +34,7 @@ use rustc_hash::FxHashSet;
 
 use super::columns::{Detect, FieldMap, Role, Spec};
 use crate::model::error::{Error, Result};
-use crate::records::{Checker, Read, Records};
+use crate::records::{read_records, Checker, Read};
 
 /// The latest inspection on record for a parcel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,134 +266,135 @@ pub fn read_inspections(
     keep_dates: &[usize],
     late: Option<LateReports>,
 ) -> Result<Read<Inspections>> {
-    let mut records = Records::read(path, &SPEC, fields)?;
-    let has_findings = FINDINGS.iter().any(|c| records.has(c));
-    let missing: Vec<&str> = FINDINGS.iter().copied().filter(|c| !records.has(c)).collect();
-    if has_findings && !missing.is_empty() {
-        return Err(Error::format(
-            path,
-            format!(
-                "findings columns missing: {}; add them (all of {}) or remove the findings columns",
-                missing.join(", "),
-                FINDINGS.join(", ")
-            ),
-        ));
-    }
-    if records.has("installed") != records.has("system_size") {
-        return Err(Error::format(
-            path,
-            "only one of 'installed' and 'system_size'; add the other column or remove this one",
-        ));
-    }
-    let column = |name: &str| records.column(name);
-    let (ids, dates) = (column(REQUIRED[0]), column(REQUIRED[1]));
-    let (results, inspectors, received) = (column("result"), column("inspector"), column("report_received"));
-    let systems = column("system_id");
-    let findings = has_findings.then(|| FINDINGS.map(column));
-    let install = column("installed").zip(column("system_size"));
-    let (functioning, illegal) = (column(YES_NO[0]), column(YES_NO[1]));
-    let report_columns = REPORT_COLUMNS.map(column);
-
-    let mut out = Inspections {
-        latest: vec![None; parcels],
-        reports: if has_findings { vec![None; parcels] } else { Vec::new() },
-        installed: if install.is_some() { vec![None; parcels] } else { Vec::new() },
-        functioning: if functioning.is_some() { vec![None; parcels] } else { Vec::new() },
-        illegally_installed: if illegal.is_some() { vec![None; parcels] } else { Vec::new() },
-        dated: Vec::new(),
-        pending: Vec::new(),
-        named: Vec::new(),
-    };
-    let mut named: rustc_hash::FxHashMap<(usize, Arc<str>), Named> = rustc_hash::FxHashMap::default();
-    let mut shared: FxHashSet<Arc<str>> = FxHashSet::default();
-    let mut check = Checker::new(path);
-    while let Some(row) = records.next_row(&mut check)? {
-        let line = row.line();
-        let Some(at) = check.parcel(line, row.get(ids), position) else { continue };
-        let Some(date) = check.date(line, REQUIRED[1], row.get(dates), as_of) else { continue };
-        if keep_dates.binary_search(&at).is_ok() {
-            out.dated.push((at, date, line));
-        }
-        let result = share(&mut shared, row.get(results));
-        let system = Some(row.get(systems)).filter(|s| !s.is_empty()).map(|s| share(&mut shared, s));
-        let this = LastInspection { date, result };
-        let (latest, report_slot) = match &system {
-            Some(system) => {
-                let entry = named.entry((at, system.clone())).or_insert_with(|| Named {
-                    parcel: at,
-                    system: system.clone(),
-                    latest: this.clone(),
-                    report: None,
-                    line,
-                });
-                (&mut entry.latest, Some(&mut entry.report))
-            }
-            None => (out.latest[at].get_or_insert_with(|| this.clone()), None),
-        };
-        if latest.date <= date {
-            *latest = this;
-        }
-        // §V.A: a system is classified once its report has been filed and accepted; while a report is
-        // outstanding its findings wait.
-        let mut outstanding = false;
-        if let Some(received) = received {
-            let on = row.cell(received);
-            outstanding = on.is_empty();
-            match check.optional_date(line, "report_received", on, Some(as_of)) {
-                Some(Some(on)) if on < date => check.report(
-                    line,
-                    format!("report_received {on} is before the inspection_date {date}; fix one of them"),
+    read_records(path, &SPEC, fields, |records, check| {
+        let has_findings = FINDINGS.iter().any(|c| records.has(c));
+        let missing: Vec<&str> = FINDINGS.iter().copied().filter(|c| !records.has(c)).collect();
+        if has_findings && !missing.is_empty() {
+            return Err(Error::format(
+                path,
+                format!(
+                    "findings columns missing: {}; add them (all of {}) or remove the findings columns",
+                    missing.join(", "),
+                    FINDINGS.join(", ")
                 ),
-                Some(None) => out.pending.push(PendingReport {
-                    parcel: at,
-                    date,
-                    inspector: share(&mut shared, row.get(inspectors)),
-                    received: None,
-                    line,
-                }),
-                Some(Some(on)) if late.is_some_and(|l| l.may_be_late(date, on)) => {
-                    out.pending.push(PendingReport {
+            ));
+        }
+        if records.has("installed") != records.has("system_size") {
+            return Err(Error::format(
+                path,
+                "only one of 'installed' and 'system_size'; add the other column or remove this one",
+            ));
+        }
+        let column = |name: &str| records.column(name);
+        let (ids, dates) = (column(REQUIRED[0]), column(REQUIRED[1]));
+        let (results, inspectors, received) =
+            (column("result"), column("inspector"), column("report_received"));
+        let systems = column("system_id");
+        let findings = has_findings.then(|| FINDINGS.map(column));
+        let install = column("installed").zip(column("system_size"));
+        let (functioning, illegal) = (column(YES_NO[0]), column(YES_NO[1]));
+        let report_columns = REPORT_COLUMNS.map(column);
+
+        let mut out = Inspections {
+            latest: vec![None; parcels],
+            reports: if has_findings { vec![None; parcels] } else { Vec::new() },
+            installed: if install.is_some() { vec![None; parcels] } else { Vec::new() },
+            functioning: if functioning.is_some() { vec![None; parcels] } else { Vec::new() },
+            illegally_installed: if illegal.is_some() { vec![None; parcels] } else { Vec::new() },
+            dated: Vec::new(),
+            pending: Vec::new(),
+            named: Vec::new(),
+        };
+        let mut named: rustc_hash::FxHashMap<(usize, Arc<str>), Named> = rustc_hash::FxHashMap::default();
+        let mut shared: FxHashSet<Arc<str>> = FxHashSet::default();
+        while let Some(row) = records.next_row(check)? {
+            let line = row.line();
+            let Some(at) = check.parcel(line, row.get(ids), position) else { continue };
+            let Some(date) = check.date(line, REQUIRED[1], row.get(dates), as_of) else { continue };
+            if keep_dates.binary_search(&at).is_ok() {
+                out.dated.push((at, date, line));
+            }
+            let result = share(&mut shared, row.get(results));
+            let system = Some(row.get(systems)).filter(|s| !s.is_empty()).map(|s| share(&mut shared, s));
+            let this = LastInspection { date, result };
+            let (latest, report_slot) = match &system {
+                Some(system) => {
+                    let entry = named.entry((at, system.clone())).or_insert_with(|| Named {
+                        parcel: at,
+                        system: system.clone(),
+                        latest: this.clone(),
+                        report: None,
+                        line,
+                    });
+                    (&mut entry.latest, Some(&mut entry.report))
+                }
+                None => (out.latest[at].get_or_insert_with(|| this.clone()), None),
+            };
+            if latest.date <= date {
+                *latest = this;
+            }
+            // §V.A: a system is classified once its report has been filed and accepted; while a report is
+            // outstanding its findings wait.
+            let mut outstanding = false;
+            if let Some(received) = received {
+                let on = row.cell(received);
+                outstanding = on.is_empty();
+                match check.optional_date(line, "report_received", on, Some(as_of)) {
+                    Some(Some(on)) if on < date => check.report(
+                        line,
+                        format!("report_received {on} is before the inspection_date {date}; fix one of them"),
+                    ),
+                    Some(None) => out.pending.push(PendingReport {
                         parcel: at,
                         date,
                         inspector: share(&mut shared, row.get(inspectors)),
-                        received: Some(on),
+                        received: None,
                         line,
-                    })
-                }
-                _ => {}
-            }
-        }
-        if let Some(columns) = findings {
-            let found = read_findings(&mut check, line, columns.map(|c| row.get(c))).filter(|_| !outstanding);
-            if let Some(found) = found {
-                let slot = match report_slot {
-                    Some(slot) => slot,
-                    None => &mut out.reports[at],
-                };
-                let newer = slot.as_ref().is_none_or(|r| r.date <= date);
-                if newer {
-                    let cells = report_columns.map(|c| row.get(c));
-                    let report = read_report_columns(&mut check, line, cells, date, as_of, found);
-                    *slot = Some(Box::new(report));
+                    }),
+                    Some(Some(on)) if late.is_some_and(|l| l.may_be_late(date, on)) => {
+                        out.pending.push(PendingReport {
+                            parcel: at,
+                            date,
+                            inspector: share(&mut shared, row.get(inspectors)),
+                            received: Some(on),
+                            line,
+                        })
+                    }
+                    _ => {}
                 }
             }
-        }
-        let flags = [(functioning, &mut out.functioning), (illegal, &mut out.illegally_installed)];
-        for ((column, kept), name) in flags.into_iter().zip(YES_NO) {
-            let Some(column) = column else { continue };
-            if let Some(Some(found)) = check.yes_no(line, name, row.cell(column)) {
-                keep_latest(&mut kept[at], date, line, found);
+            if let Some(columns) = findings {
+                let found = read_findings(check, line, columns.map(|c| row.get(c))).filter(|_| !outstanding);
+                if let Some(found) = found {
+                    let slot = match report_slot {
+                        Some(slot) => slot,
+                        None => &mut out.reports[at],
+                    };
+                    let newer = slot.as_ref().is_none_or(|r| r.date <= date);
+                    if newer {
+                        let cells = report_columns.map(|c| row.get(c));
+                        let report = read_report_columns(check, line, cells, date, as_of, found);
+                        *slot = Some(Box::new(report));
+                    }
+                }
+            }
+            let flags = [(functioning, &mut out.functioning), (illegal, &mut out.illegally_installed)];
+            for ((column, kept), name) in flags.into_iter().zip(YES_NO) {
+                let Some(column) = column else { continue };
+                if let Some(Some(found)) = check.yes_no(line, name, row.cell(column)) {
+                    keep_latest(&mut kept[at], date, line, found);
+                }
+            }
+            if let Some((dates, sizes)) = install {
+                if let Some(found) = read_installed(check, line, row.cell(dates), row.cell(sizes), as_of) {
+                    keep_latest(&mut out.installed[at], date, line, found);
+                }
             }
         }
-        if let Some((dates, sizes)) = install {
-            if let Some(found) = read_installed(&mut check, line, row.cell(dates), row.cell(sizes), as_of) {
-                keep_latest(&mut out.installed[at], date, line, found);
-            }
-        }
-    }
-    out.named = named.into_values().collect();
-    out.named.sort_by(|a, b| (a.parcel, &a.system).cmp(&(b.parcel, &b.system)));
-    Ok(records.finish(out, check))
+        out.named = named.into_values().collect();
+        out.named.sort_by(|a, b| (a.parcel, &a.system).cmp(&(b.parcel, &b.system)));
+        Ok(out)
+    })
 }
 
 /// Which received reports the reader keeps beside those still owed: those that may have come after the

@@ -119,10 +119,13 @@ pub struct Records {
     separator: u8,
     /// How many rows were read as Windows-1252 text (not UTF-8), and the line of the first.
     windows_1252: (usize, usize),
-    /// The date convention of each column not read month-first, by its name once the roles are given.
+    /// The date convention of each column not read month-first, by its name once the roles are given: as the
+    /// first rows show it, or as the whole file showed it when the file is read a second time.
     orders: ColumnOrders,
-    /// What was decided of the file's dates that the user should know.
-    date_notes: Vec<String>,
+    /// The date conventions counted over every row handed out, column by column.
+    tallies: DateTallies,
+    /// What was said of a workbook's dates that the user should know.
+    sheet_notes: Vec<String>,
     /// Columns a role was detected in where a close second could have been it: warnings.
     guesses: Vec<String>,
     /// Data rows handed out so far (those read ahead among them once handed).
@@ -207,7 +210,15 @@ impl Records {
     /// Opens `path` (CSV, or a workbook sheet) as a file of the kind `spec` describes, its columns named by
     /// `fields` or detected from the names and the first [`SAMPLE_ROWS`] rows; a required column no column
     /// plays is an error saying how to name it, and so is a header that cannot be read.
+    ///
+    /// The convention of each column's slash dates is taken from the sample, and counted over every row handed
+    /// out; [`Records::settle`] says whether the whole file agrees. [`read_records`] reads a file so.
     pub fn read(path: &Path, spec: &Spec<'_>, fields: &FieldMap) -> Result<Self> {
+        Records::open(path, spec, fields, None)
+    }
+
+    /// [`Records::read`], with the date conventions `settled` over the whole file when it is read again.
+    fn open(path: &Path, spec: &Spec<'_>, fields: &FieldMap, settled: Option<ColumnOrders>) -> Result<Self> {
         let (file, sheet) = crate::formats::split_member(path);
         let mut separator = b',';
         let (mut sheet_notes, mut sheet_guesses) = (Vec::new(), Vec::new());
@@ -259,13 +270,16 @@ impl Records {
             Column::Joined(swis, key) => Some((swis, key)),
             Column::Field(_) => None,
         });
-        let (orders, mut date_notes) =
-            date_orders(path, &input, &ahead, &columns, &header, spec.key, fields)?;
-        date_notes.append(&mut sheet_notes);
+        let tallies = DateTallies::new(&columns, &header, spec.key, fields)?;
+        let orders = match settled {
+            Some(orders) => orders,
+            None => tallies.sample_orders(&ahead),
+        };
         Ok(Records {
             guesses,
             orders,
-            date_notes,
+            tallies,
+            sheet_notes,
             path: path.to_path_buf(),
             input,
             header,
@@ -290,8 +304,10 @@ impl Records {
 
     /// What `value` and the problems and ids `check` found in this file make, with the columns taken.
     pub fn finish<T>(&self, value: T, check: Checker<'_>) -> Read<T> {
-        let mut notes: Vec<String> =
-            self.date_notes.iter().map(|n| format!("{}: {n}", self.path.display())).collect();
+        let date_notes = self.tallies.decide().map(|(_, notes)| notes).unwrap_or_default();
+        let mut notes: Vec<String> = (date_notes.iter().chain(&self.sheet_notes))
+            .map(|n| format!("{}: {n}", self.path.display()))
+            .collect();
         if let (rows @ 1.., first) = self.windows_1252 {
             let rows = if rows == 1 { "1 row".to_string() } else { format!("{rows} rows") };
             notes.push(format!(
@@ -331,6 +347,14 @@ impl Records {
         self.column(name).is_some()
     }
 
+    /// Whether the rows handed out agree with the date conventions they were read in: `None` when they do, the
+    /// conventions of the whole file when its later rows show otherwise than its first (read it again with
+    /// them). A column that mixes both conventions is an error naming it.
+    pub fn settle(&self) -> Result<Option<ColumnOrders>> {
+        let (orders, _) = self.tallies.decide().map_err(|e| Error::format(&self.path, e))?;
+        Ok((orders != self.orders).then_some(orders))
+    }
+
     /// The next data row, in file order; `None` after the last. A row that cannot be read as the header's
     /// columns (damaged, or with more or fewer fields than the header) is reported in `check` with its line
     /// and skipped; a row with a stray quote is reported and read as written. Only an error reading the file
@@ -346,6 +370,7 @@ impl Records {
                 None => return Ok(None),
             }
             self.handed += 1;
+            self.tallies.add(&self.record);
             check.sheet = self.sheet().cloned();
             if let Some((i, _)) = self.id_second {
                 check.second_id.clear();
@@ -442,73 +467,101 @@ pub fn line(path: &Path, line: usize) -> Location {
 }
 
 /// The date convention of each column not read month-first, by its name once the roles are given.
-type ColumnOrders = Vec<(String, DateOrder)>;
+pub type ColumnOrders = Vec<(String, DateOrder)>;
 
-/// The date convention of each column of the file read as `input` (its rows after the header), counted over
-/// the whole column (a CSV file is read once more for it), with the notes to give; `fields` may set it
-/// (`date_order`). A column mixing both conventions is an error naming it.
-fn date_orders(
-    path: &Path,
-    input: &Input,
-    ahead: &VecDeque<Record>,
-    columns: &[(String, Column)],
-    header: &[String],
-    kind: &str,
+/// Reads the record file at `path` (of the kind `spec` describes, its columns named by `fields` or detected)
+/// with `read`, which takes its rows through [`Records::next_row`] and checks them with the checker it is
+/// given, and returns what it made of them. The file is read once: the convention of each column's slash
+/// dates is taken from its first rows and counted over every row as it is read. In a file whose later rows
+/// show the other convention, `read` is given the file a second time, read in the convention of the whole
+/// column, so that no date is read by a guess.
+pub fn read_records<'p, T>(
+    path: &'p Path,
+    spec: &Spec<'_>,
     fields: &FieldMap,
-) -> Result<(ColumnOrders, Vec<String>)> {
-    let explicit = match fields.get(DATE_ORDER_KEY) {
-        None => None,
-        Some(text) => Some(DateOrder::parse(text).ok_or_else(|| {
-            Error::Config(format!(
-                "[fields.{kind}] {DATE_ORDER_KEY} = \"{text}\" (or --date-order): write day-first or month-first"
-            ))
-        })?),
-    };
-    let fields_at: Vec<(usize, &str)> = columns
-        .iter()
-        .filter_map(|(name, c)| match *c {
-            Column::Field(i) => Some((i, name.as_str())),
-            Column::Joined(..) => None,
-        })
-        .collect();
-    let mut tallies = vec![OrderTally::default(); fields_at.len()];
-    let mut count = |record: &Record| {
-        for (tally, &(i, _)) in tallies.iter_mut().zip(&fields_at) {
-            tally.add(record.field(i).unwrap_or("").trim());
-        }
-    };
-    match input {
-        Input::Sheet(table) => {
-            ahead.iter().for_each(&mut count);
-            let mut rows = table.clone();
-            while let Some(record) = rows.next_record() {
-                count(&record);
-            }
-        }
-        Input::Csv(_) => {
-            let file = File::open(path).map_err(|e| Error::io(path, e))?;
-            let mut reader = CsvReader::sniffing(BufReader::with_capacity(BUFFER_BYTES, file))
-                .map_err(|e| Error::io(path, e))?;
-            let mut record = Record::default();
-            // The header first, then every row.
-            let mut first = true;
-            while reader.read(&mut record).map_err(|e| Error::io(path, e))? {
-                if !std::mem::take(&mut first) {
-                    count(&record);
+    mut read: impl FnMut(&mut Records, &mut Checker<'p>) -> Result<T>,
+) -> Result<Read<T>> {
+    let mut records = Records::read(path, spec, fields)?;
+    let mut check = Checker::new(path);
+    let mut value = read(&mut records, &mut check)?;
+    if let Some(settled) = records.settle()? {
+        records = Records::open(path, spec, fields, Some(settled))?;
+        check = Checker::new(path);
+        value = read(&mut records, &mut check)?;
+    }
+    Ok(records.finish(value, check))
+}
+
+/// The slash dates of a record file's columns counted by convention, column by column, and the convention the
+/// config sets, if it does.
+struct DateTallies {
+    /// Each column given a role (its field, its name once the roles are given, its name in the header) and
+    /// what its cells say so far.
+    columns: Vec<(usize, String, String, OrderTally)>,
+    explicit: Option<DateOrder>,
+    /// The file's key in `[fields.KEY]`.
+    kind: &'static str,
+}
+
+impl DateTallies {
+    /// Nothing counted yet of the columns `columns` of a file with the header `header`; `fields` may set the
+    /// convention (`date_order`), and a value it cannot read is an error.
+    fn new(
+        columns: &[(String, Column)],
+        header: &[String],
+        kind: &'static str,
+        fields: &FieldMap,
+    ) -> Result<Self> {
+        let explicit = match fields.get(DATE_ORDER_KEY) {
+            None => None,
+            Some(text) => Some(DateOrder::parse(text).ok_or_else(|| {
+                Error::Config(format!(
+                    "[fields.{kind}] {DATE_ORDER_KEY} = \"{text}\" (or --date-order): write day-first or \
+                     month-first"
+                ))
+            })?),
+        };
+        let columns = columns
+            .iter()
+            .filter_map(|(name, c)| match *c {
+                Column::Field(i) => {
+                    let shown = header.get(i).unwrap_or(name).clone();
+                    Some((i, name.clone(), shown, OrderTally::default()))
                 }
+                Column::Joined(..) => None,
+            })
+            .collect();
+        Ok(DateTallies { columns, explicit, kind })
+    }
+
+    /// Counts the cells of `record`.
+    fn add(&mut self, record: &Record) {
+        for (i, _, _, tally) in &mut self.columns {
+            tally.add(record.field(*i).unwrap_or("").trim());
+        }
+    }
+
+    /// The conventions the rows `sample` show, to read the file in while the rest is counted; a column they
+    /// show mixed is read month-first until the whole file settles it.
+    fn sample_orders(&self, sample: &VecDeque<Record>) -> ColumnOrders {
+        let mut counted = DateTallies { columns: self.columns.clone(), ..*self };
+        sample.iter().for_each(|record| counted.add(record));
+        counted.decide().map_or_else(|_| Vec::new(), |(orders, _)| orders)
+    }
+
+    /// The convention of each column not read month-first, and the notes to give; a column mixing both
+    /// conventions is an error naming it.
+    fn decide(&self) -> std::result::Result<(ColumnOrders, Vec<String>), String> {
+        let (mut orders, mut notes) = (Vec::new(), Vec::new());
+        for (_, name, shown, tally) in &self.columns {
+            let (order, note) = tally.decide(shown, self.kind, self.explicit)?;
+            notes.extend(note);
+            if order != DateOrder::MonthFirst {
+                orders.push((name.clone(), order));
             }
         }
+        Ok((orders, notes))
     }
-    let (mut orders, mut notes) = (Vec::new(), Vec::new());
-    for (tally, &(i, name)) in tallies.iter().zip(&fields_at) {
-        let shown = header.get(i).map_or(name, String::as_str);
-        let (order, note) = tally.decide(shown, kind, explicit).map_err(|e| Error::format(path, e))?;
-        notes.extend(note);
-        if order != DateOrder::MonthFirst {
-            orders.push((name.to_string(), order));
-        }
-    }
-    Ok((orders, notes))
 }
 
 /// The column roles `[fields.KIND]` of the config file may name for the record file `kind` (`history` or

@@ -226,3 +226,73 @@ fn event_kinds_come_from_the_vocabulary() {
         ]
     );
 }
+
+/// The dates of every row of a file as `read_records` reads them, its problems and notes, and how many times
+/// the file was read.
+type Dates = (Vec<Option<NaiveDate>>, Vec<String>, Vec<String>, usize);
+
+fn read_dates(path: &Path, fields: &FieldMap) -> Result<Dates> {
+    let as_of = NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
+    let mut passes = 0;
+    let read = read_records(path, &SPEC, fields, |records, check| {
+        passes += 1;
+        let date = records.column("inspection_date");
+        let mut dates = Vec::new();
+        while let Some(row) = records.next_row(check)? {
+            dates.push(check.date(row.line(), "inspection_date", row.get(date), as_of));
+        }
+        Ok(dates)
+    })?;
+    let problems = read.problems.into_iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    Ok((read.value, problems, read.notes, passes))
+}
+
+/// A log whose first 1,500 slash dates read either way (4 March or 3 April) and whose later ones are day-first
+/// only (25/12/2025): the whole column is day-first, so 3/4/2026 is 3 April 2026, every row of it, though the
+/// first rows alone would have said month-first. The file is read a second time to read them so; a file its
+/// first rows settle is read once.
+#[test]
+fn the_whole_column_settles_its_dates_not_its_first_rows() {
+    let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day);
+    let mut text = String::from("parcel_id,inspection_date\n");
+    (0..1500).for_each(|k| text.push_str(&format!("p{k},3/4/2026\n")));
+    (1500..1600).for_each(|k| text.push_str(&format!("p{k},25/12/2025\n")));
+    let (dates, problems, notes, passes) =
+        read_dates(&file("late-day-first.csv", text.as_bytes()), &FieldMap::new()).unwrap();
+    assert_eq!((problems, notes), (vec![], vec![]));
+    assert_eq!(dates.len(), 1600);
+    assert!(dates[..1500].iter().all(|&date| date == d(2026, 4, 3)), "{:?}", dates[0]);
+    assert!(dates[1500..].iter().all(|&date| date == d(2025, 12, 25)));
+    assert_eq!(passes, 2);
+
+    // Month-first shown in the first rows and never contradicted: one pass, 3/13/2026 read as written.
+    let mut text = String::from("parcel_id,inspection_date\np0,3/13/2026\n");
+    (1..1600).for_each(|k| text.push_str(&format!("p{k},3/4/2026\n")));
+    let (dates, problems, notes, passes) =
+        read_dates(&file("month-first.csv", text.as_bytes()), &FieldMap::new()).unwrap();
+    assert_eq!((problems.len(), notes.len(), passes), (0, 0, 1));
+    assert_eq!((dates[0], dates[1599]), (d(2026, 3, 13), d(2026, 3, 4)));
+
+    // Only dates that read either way, all through: month-first, said in a note; one pass.
+    let text = "parcel_id,inspection_date\np0,3/4/2026\np1,5/6/2026\n";
+    let (dates, _, notes, passes) =
+        read_dates(&file("either.csv", text.as_bytes()), &FieldMap::new()).unwrap();
+    assert_eq!((dates, passes), (vec![d(2026, 3, 4), d(2026, 5, 6)], 1));
+    assert!(notes.len() == 1 && notes[0].contains("its 2 slash dates read either way"), "{notes:?}");
+
+    // Ten day-first dates after a thousand month-first ones: neither reading reads 95 %, an error naming the
+    // column, however the first rows read.
+    let mut text = String::from("parcel_id,inspection_date\n");
+    (0..1000).for_each(|k| text.push_str(&format!("p{k},3/13/2026\n")));
+    (0..60).for_each(|k| text.push_str(&format!("q{k},13/3/2026\n")));
+    let err = read_dates(&file("mixed.csv", text.as_bytes()), &FieldMap::new()).unwrap_err().to_string();
+    assert!(err.contains("mixes day-first dates (60 cells such as '13/3/2026')"), "{err}");
+
+    // The convention set in the config is taken whatever the cells show.
+    let mut fields = FieldMap::new();
+    fields.insert(crate::records::dates::DATE_ORDER_KEY.to_string(), "day-first".to_string());
+    let (dates, _, _, passes) =
+        read_dates(&file("late-day-first.csv", b"parcel_id,inspection_date\np0,3/4/2026\n"), &fields)
+            .unwrap();
+    assert_eq!((dates, passes), (vec![d(2026, 4, 3)], 1));
+}
