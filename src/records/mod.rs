@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use chrono::NaiveDate;
 
-use crate::formats::csv::{separator_name, CsvReader, Record};
+use crate::formats::csv::{separator_name, CsvReader, ReadAhead, Record};
 use crate::model::error::{Error, Location, Problem, Result};
 use crate::records::columns::{resolve, Column, FieldMap, Spec, SAMPLE_ROWS};
 use crate::records::dates::{DateOrder, OrderTally, DATE_ORDER_KEY};
@@ -139,8 +139,8 @@ pub struct Records {
 
 /// Where the rows of a record file come from.
 enum Input {
-    /// A CSV file, read as the rows are asked for.
-    Csv(CsvReader<BufReader<File>>),
+    /// A CSV file, read on a thread of its own a few batches ahead of the rows asked for.
+    Csv(ReadAhead),
     /// The rows of a workbook's table of records: one sheet, or several sharing one header.
     Sheet(sheets::SheetTable),
 }
@@ -239,7 +239,7 @@ impl Records {
             }
             let reader = CsvReader::sniffing(input).map_err(|e| Error::io(path, e))?;
             separator = reader.separator();
-            Input::Csv(reader)
+            Input::Csv(ReadAhead::new(reader))
         };
         let mut first = Record::default();
         let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };

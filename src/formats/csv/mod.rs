@@ -13,7 +13,10 @@
 //! that is never closed, a `"` inside an unquoted field, a NUL byte, a record of more than
 //! [`MAX_RECORD_BYTES`]), and the next record is read as usual.
 
+mod ahead;
 pub mod dialect;
+
+pub use ahead::ReadAhead;
 
 pub use dialect::{separator_name, sniff_separator};
 
