@@ -52,7 +52,10 @@ fn first_suspect(bytes: &[u8]) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(LANES);
     let mut at = 0;
     for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &b| any | maybe(b)) {
+        // As an array, its length known, the test is always a vector one.
+        let clean =
+            <&[u8; LANES]>::try_from(chunk).is_ok_and(|c| !c.iter().fold(false, |any, &b| any | maybe(b)));
+        if !clean {
             if let Some(i) = exact(chunk) {
                 return Some(at + i);
             }
