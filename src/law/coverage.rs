@@ -10,7 +10,7 @@ use crate::model::table::{push_fixed, push_int};
 #[cfg(test)]
 use crate::model::facts::Basis;
 use crate::model::facts::{Facts, Measured};
-use crate::rules::{Rule, RuleId, RuleSet, Text};
+use crate::rules::{Rule, RuleId, RuleSet, Spelled, Text};
 
 /// Why a parcel is outside the law altogether.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,8 +192,9 @@ fn walk<'r>(
     if !facts.in_county {
         return unscheduled(Exclusion::OutsideCounty, cov.outside_county_citation);
     }
+    let town = facts.town.as_deref().map(Spelled::new);
     for (index, rule) in rules.rules.iter().enumerate() {
-        match check(rule, facts) {
+        match check(rule, facts, town.as_ref()) {
             Check::Match => return Decision::Scheduled { rule: RuleId(index) },
             Check::SystemTooFar(distance) => passed_over(rule, distance),
             // Had the town been known this rule might have decided: hold the parcel back, not guess.
@@ -214,7 +215,8 @@ enum Check {
     TownUnknown,
 }
 
-fn check(rule: &Rule, facts: &Facts) -> Check {
+/// Whether `rule` schedules the parcel of `facts`, whose town is `town`, spelled.
+fn check(rule: &Rule, facts: &Facts, town: Option<&Spelled<'_>>) -> Check {
     let distance = facts.shore.as_ref().map(|s| s.parcel_distance_ft);
     let others = rule.borders_mhw.is_none_or(|b| b == facts.borders_mhw)
         && rule.parcel_within_mhw_ft.is_none_or(|max| distance.is_some_and(|d| d <= max))
@@ -231,9 +233,9 @@ fn check(rule: &Rule, facts: &Facts) -> Check {
         (Some(_), Measured::Ft(d)) => return Check::SystemTooFar(Some(d)),
         (Some(_), Measured::BeyondRadius) => return Check::SystemTooFar(None),
     }
-    match (&rule.towns, &facts.town) {
+    match (&rule.towns, town) {
         (None, _) => Check::Match,
-        (Some(towns), Some(t)) if rule.town_names.find(t, |i| &towns[i]).is_some() => Check::Match,
+        (Some(towns), Some(t)) if rule.town_names.find_spelled(t, |i| &towns[i]).is_some() => Check::Match,
         (Some(_), None) if facts.unknown_town.is_some() => Check::TownUnknown,
         (Some(_), _) => Check::NoMatch,
     }

@@ -20,6 +20,7 @@ pub use duties::{
     PermitRules, RecordRules, ReportRules,
 };
 pub use places::Place;
+pub(crate) use places::Spelled;
 pub use sewer::SewerValue;
 pub use terms::{FeatureMatch, Reading, Term, TermLayer, TermReader};
 pub use text::Text;

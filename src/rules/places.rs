@@ -60,13 +60,34 @@ impl Names {
 
     /// The first position (in the list's order) whose name `name_at` is `name`, case and spaces aside.
     pub(crate) fn find<'a>(&self, name: &str, name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
-        let h = spelling(name);
-        let from = self.hashes.partition_point(|&(k, _)| k < h);
+        self.find_spelled(&Spelled::new(name), name_at)
+    }
+
+    /// [`Names::find`] for a name whose spelling was hashed once, to be looked up in several lists.
+    pub(crate) fn find_spelled<'a>(
+        &self,
+        name: &Spelled<'_>,
+        name_at: impl Fn(usize) -> &'a str,
+    ) -> Option<usize> {
+        let from = self.hashes.partition_point(|&(k, _)| k < name.hash);
         self.hashes[from..]
             .iter()
-            .take_while(|&&(k, _)| k == h)
+            .take_while(|&&(k, _)| k == name.hash)
             .map(|&(_, i)| i)
-            .find(|&i| same(name_at(i), name))
+            .find(|&i| same(name_at(i), name.name))
+    }
+}
+
+/// A name and the hash of its spelling, to look it up in several [`Names`] (a parcel's town in the town
+/// lists of every rule).
+pub(crate) struct Spelled<'a> {
+    name: &'a str,
+    hash: u64,
+}
+
+impl<'a> Spelled<'a> {
+    pub(crate) fn new(name: &'a str) -> Self {
+        Spelled { name, hash: spelling(name) }
     }
 }
 
