@@ -71,12 +71,12 @@ impl ClassFile {
     pub fn each_shape(&self, draw: &mut dyn FnMut(&MultiPolygon<f64>)) -> std::io::Result<()> {
         let mut reader = BufReader::with_capacity(READ_BUFFER, &self.file);
         let mut at = u64::MAX;
-        let mut shape = MultiPolygon(Vec::new());
+        let (mut shape, mut bytes) = (MultiPolygon(Vec::new()), Vec::new());
         for &(_, offset) in &self.index {
             if offset != at {
                 reader.seek(SeekFrom::Start(offset))?;
             }
-            at = offset + read_shape(&mut reader, &mut shape)?;
+            at = offset + read_shape(&mut reader, &mut shape, &mut bytes)?;
             draw(&shape);
         }
         Ok(())
@@ -231,16 +231,21 @@ fn write_shape(out: &mut impl Write, shape: &MultiPolygon<f64>) -> std::io::Resu
     Ok(n)
 }
 
-/// Reads a shape [`write_shape`] wrote into `shape`; the bytes read.
-fn read_shape(input: &mut impl Read, shape: &mut MultiPolygon<f64>) -> std::io::Result<u64> {
+/// Reads a shape [`write_shape`] wrote into `shape`, each ring's points through `bytes` (a buffer kept from
+/// ring to ring and shape to shape, rather than one made for each ring); the bytes read.
+fn read_shape(
+    input: &mut impl Read,
+    shape: &mut MultiPolygon<f64>,
+    bytes: &mut Vec<u8>,
+) -> std::io::Result<u64> {
     let mut word = [0u8; 4];
     let mut count = |input: &mut dyn Read| -> std::io::Result<usize> {
         input.read_exact(&mut word)?;
         Ok(u32::from_le_bytes(word) as usize)
     };
-    let ring = |input: &mut dyn Read, n: usize| -> std::io::Result<LineString<f64>> {
-        let mut bytes = vec![0u8; 16 * n];
-        input.read_exact(&mut bytes)?;
+    let mut ring = |input: &mut dyn Read, n: usize| -> std::io::Result<LineString<f64>> {
+        bytes.resize(16 * n, 0);
+        input.read_exact(bytes)?;
         let f = |b: &[u8]| f64::from_le_bytes(b.try_into().unwrap_or_default());
         Ok(LineString(bytes.chunks_exact(16).map(|p| Coord { x: f(&p[..8]), y: f(&p[8..]) }).collect()))
     };
@@ -307,6 +312,39 @@ mod tests {
         spill.class(ParcelClass::County).unwrap().each_shape(&mut |s| back.push(s.clone())).unwrap();
         assert_eq!(back, vec![b, c, a]);
         assert!(spill.class(ParcelClass::Lakefront).is_none());
+    }
+
+    /// A closed ring of `n` points (the last the first), at coordinates no `f32` holds exactly.
+    fn ring(n: usize) -> LineString<f64> {
+        let at = |i: usize| Coord { x: i as f64 / 3.0, y: (i * i) as f64 / 7.0 };
+        LineString((0..n - 1).map(at).chain([at(0)]).collect())
+    }
+
+    #[test]
+    fn shapes_with_rings_long_and_short_read_back_one_after_another_through_one_buffer() {
+        let long = MultiPolygon(vec![Polygon::new(ring(40), vec![])]);
+        let holed =
+            MultiPolygon(vec![Polygon::new(ring(5), vec![ring(4), ring(12)]), Polygon::new(ring(6), vec![])]);
+        let none = MultiPolygon(Vec::new());
+        let shapes = [long, holed, none, square(1.0, 2.0, 3.0)];
+        let mut bytes = Vec::new();
+        for shape in &shapes {
+            write_shape(&mut bytes, shape).unwrap();
+        }
+        let (mut input, mut buffer, mut back) = (&bytes[..], Vec::new(), MultiPolygon(Vec::new()));
+        // Each shape: its polygon count, each polygon's ring count, each ring's point count (4 bytes each) and
+        // its points (16 bytes each).
+        let sizes = [
+            4 + 4 + (4 + 16 * 40),
+            4 + (4 + 3 * 4 + 16 * (5 + 4 + 12)) + (4 + 4 + 16 * 6),
+            4,
+            4 + 4 + 4 + 16 * 5,
+        ];
+        for (shape, size) in shapes.iter().zip(sizes) {
+            assert_eq!(read_shape(&mut input, &mut back, &mut buffer).unwrap(), size);
+            assert_eq!(&back, shape);
+        }
+        assert!(input.is_empty());
     }
 
     #[test]
