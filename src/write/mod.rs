@@ -11,12 +11,15 @@
 //! A writer does not force its file to disk: a command's files go into the output folder as one set
 //! ([`set::OutputSet`]), written in a staging folder under the folder's lock, forced to disk there all at
 //! once, committed, and only then renamed into place, with the manifest `run.json` last. [`FAULT_ENV`] is
-//! the tests' hook to kill or fail a run at any point of that ([`fault`]).
+//! the tests' hook to kill or fail a run at any point of that ([`fault`]). Many files written into one
+//! folder (the tiles of a map) go through a [`FolderWriter`], which looks for the temporaries of killed runs
+//! once rather than once a file.
 
 mod by_place;
 mod csv;
 mod digest;
 pub mod fault;
+mod folder;
 mod geojson;
 pub mod gpkg;
 mod parquet;
@@ -26,6 +29,7 @@ pub mod sink;
 pub use self::by_place::TextByPlace;
 pub use self::csv::write_csv;
 pub use self::fault::FAULT_ENV;
+pub use self::folder::FolderWriter;
 pub use self::geojson::write_geojson;
 pub use self::gpkg::write_gpkg;
 pub use self::parquet::{write_parquet, ParquetSink};
@@ -58,9 +62,7 @@ pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
 /// Writes `path` atomically: `fill` writes into a temporary file beside it, which then replaces `path`.
 /// Temporary files of `path` left by an earlier run that was killed are removed first.
 pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    let mut file = AtomicFile::create(path)?;
-    fill(&mut file).map_err(|e| Error::io(path, e))?;
-    file.commit()
+    AtomicFile::create(path)?.fill(fill)
 }
 
 /// An output file written under a temporary name beside its path ([`write_atomic`]'s file, for writers that
@@ -75,12 +77,22 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// The file that will replace `path`, created empty under its temporary name.
     pub fn create(path: &Path) -> Result<Self> {
-        let (tmp, file) = create_temp(path, "tmp")?;
-        Ok(AtomicFile {
+        Ok(AtomicFile::at(path, create_temp(path, TMP)?))
+    }
+
+    /// [`AtomicFile::create`] without looking for the temporaries of killed runs: the caller did
+    /// ([`FolderWriter`]).
+    fn create_unscanned(path: &Path) -> Result<Self> {
+        Ok(AtomicFile::at(path, create_new_temp(path, TMP)?))
+    }
+
+    /// The file that will replace `path`, written at the temporary `tmp`.
+    fn at(path: &Path, (tmp, file): (PathBuf, File)) -> Self {
+        AtomicFile {
             path: path.to_path_buf(),
             tmp,
             out: Some(BufWriter::with_capacity(1 << 20, Hashed::new(Faulty(file)))),
-        })
+        }
     }
 
     /// The path the file will replace.
@@ -91,6 +103,13 @@ impl AtomicFile {
     /// The writer, while the file is open.
     fn open(&mut self) -> std::io::Result<&mut BufWriter<Hashed<Faulty>>> {
         self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))
+    }
+
+    /// Writes the whole file with `fill` and puts it in place of its path; an error of `fill` leaves the
+    /// path as it was.
+    fn fill(mut self, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+        fill(&mut self).map_err(|e| Error::io(&self.path, e))?;
+        self.commit()
     }
 
     /// Writes what is buffered and puts the file in place of its path.
@@ -197,17 +216,34 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Removes the files in `dir` named `prefix` + the id of a process that is no longer running (and, after a
-/// `-`, a number): temporary files of a run that was killed before it could rename or remove them. Where
-/// running processes cannot be listed (no `/proc`), every such file but this process's own is taken as stale.
-fn remove_stale_temps(dir: &Path, prefix: &str) {
+/// The tag of [`AtomicFile`]'s temporary files.
+const TMP: &str = "tmp";
+
+/// The temporary files [`remove_stale_temps`] looks at.
+enum Temps<'a> {
+    /// Those of one file: named this prefix, `.NAME.TAG-`.
+    Of(&'a str),
+    /// Those of every file of the folder with a tag: named `.` + any name + this infix, `.TAG-`.
+    Tagged(&'a str),
+}
+
+/// Removes the files in `dir` named as `temps` says + the id of a process that is no longer running (and,
+/// after a `-`, a number): temporary files of a run that was killed before it could rename or remove them.
+/// Where running processes cannot be listed (no `/proc`), every such file but this process's own is taken as
+/// stale.
+fn remove_stale_temps(dir: &Path, temps: Temps<'_>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let proc = Path::new("/proc");
     let me = std::process::id().to_string();
     let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let Some(name) = file_name.to_str() else { continue };
+        let rest = match temps {
+            Temps::Of(prefix) => name.strip_prefix(prefix),
+            Temps::Tagged(infix) => name.strip_prefix('.').and_then(|n| n.rsplit_once(infix)).map(|(_, r)| r),
+        };
+        let Some(rest) = rest else { continue };
         let (pid, count) = rest.split_once('-').unwrap_or((rest, "0"));
         let running = pid == me || (proc.is_dir() && proc.join(pid).exists());
         if !running && number(pid) && number(count) {
@@ -216,16 +252,31 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
     }
 }
 
+/// The folder of `path` for the file system (`.` when it names none).
+fn parent(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// The start of the names of the scratch files of `path` tagged `tag`: `.NAME.TAG-`.
+fn temp_prefix(path: &Path, tag: &str) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!(".{name}.{tag}-")
+}
+
 /// Creates a scratch file beside `path` under a name no other file has, `.NAME.TAG-PID-N`, and returns its
 /// name and the file. It is created new (`O_EXCL`): whatever stands at a name, a link planted there included,
 /// is never opened, and the next name is tried. Scratch files of the same tag left by killed runs are removed
 /// first.
 pub(crate) fn create_temp(path: &Path, tag: &str) -> Result<(PathBuf, File)> {
+    remove_stale_temps(parent(path), Temps::Of(&temp_prefix(path, tag)));
+    create_new_temp(path, tag)
+}
+
+/// [`create_temp`] without looking for the scratch files of killed runs.
+fn create_new_temp(path: &Path, tag: &str) -> Result<(PathBuf, File)> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let prefix = format!(".{name}.{tag}-");
-    remove_stale_temps(dir, &prefix);
+    let dir = parent(path);
+    let prefix = temp_prefix(path, tag);
     let pid = std::process::id();
     let mut last = None;
     for _ in 0..64 {

@@ -1,7 +1,8 @@
 //! The tiled HTML map (`map --format html --tiles always`) against the single page (`--tiles never`) of the
 //! SYNTHETIC sample county: every parcel of the page is in exactly one tile, with the same fields, classes,
 //! overdue flag and open obligations (one story per parcel in both forms), in the tile its shape lies in; the
-//! tiled page holds no parcel, and its index counts the tiles' parcels.
+//! tiled page holds no parcel, and its index counts the tiles' parcels. Each tile is published with the page,
+//! named in `run.json`.
 
 use crate::common;
 use crate::map_browser::write_map;
@@ -117,4 +118,40 @@ fn a_town_without_a_boundary_is_mapped_by_its_parcels_in_tiles_too() {
     assert!(drawn > 0, "the single page maps the town's parcels");
     assert_eq!(tiled["tiles"]["total"], json!(drawn), "the tiles hold the single page's parcels");
     assert_eq!(tiled["title"], single["title"]);
+}
+
+/// The tiles are files of the output set like the page: each named in `run.json` with the SHA-256 of what
+/// stands in the folder, as many as the page's index lists, and no temporary file left beside them.
+#[test]
+fn every_tile_is_published_whole_and_named_in_run_json() {
+    use sha2::{Digest, Sha256};
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    let out = common::fresh_dir("map-tiles-published");
+    let page = page_data(&write_map(&config, &["--tiles", "always"], &out));
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let named: BTreeMap<String, String> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f["sha256"].as_str().unwrap().to_string()))
+        .collect();
+    let (mut files, mut tiles) = (0, 0);
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name == "run.json" || name == ".lakeshore.lock" {
+            continue;
+        }
+        assert!(!name.starts_with('.'), "a hidden file is left in the folder: {name}");
+        let sha256: String = Sha256::digest(std::fs::read(out.join(&name)).unwrap())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(named.get(&name), Some(&sha256), "{name} in run.json");
+        files += 1;
+        tiles += usize::from(name.starts_with("map_tile_"));
+    }
+    assert_eq!(named.len(), files, "run.json names the files of the folder: {:?}", named.keys());
+    assert_eq!(tiles, page["tiles"]["list"].as_array().unwrap().len(), "the index lists every tile");
+    assert!(tiles > 1, "the sample county spans several tiles");
 }

@@ -226,7 +226,7 @@ pub struct MapInput<'a> {
     pub set_apart_from: Vec<ParcelClass>,
     /// The parcels of a map too large to hold, on disk instead of in `parcels` (with their counts; `unmapped`
     /// and `set_apart_from` then stay empty).
-    pub spilled: Option<std::sync::Arc<spill::Spill>>,
+    pub spilled: Option<std::sync::Arc<spill::Spilled>>,
     /// Tier or status (heads the legend).
     pub colour_by: ColourBy,
     /// The mean-high-water line: lines, or lake polygons (filled as water, their rings drawn as the line).

@@ -18,7 +18,7 @@ use crate::pipeline::Run;
 use crate::report::map::html::{
     display_tolerance, simplify_for_display, HtmlLayer, HtmlMap, HtmlObligation, HtmlParcel, PARCEL_FIELDS,
 };
-use crate::report::map::spill::Spill;
+use crate::report::map::spill::Spilled;
 use crate::report::map::{schedule_scene, ColourBy, MapInput, ParcelClass};
 use crate::report::schedule::ScheduleTable;
 use crate::report::workload::workload;
@@ -122,13 +122,15 @@ pub fn map_parcels<'a>(
         .collect()
 }
 
-/// The parcels a static map draws: held in memory, or spilled to disk as the blocks came ([`Spill`]).
+/// The parcels a static map draws: held in memory, or spilled to disk as the blocks came
+/// ([`Spill`](crate::report::map::spill::Spill)).
 #[derive(Debug)]
 pub enum Kept<'a> {
     /// The parcels in position order, their shapes held.
     Held(Vec<MapParcel<'a>>),
-    /// The parcels written to disk, counted on the way; a [`Spill::finish`]ed one.
-    Spilled(Box<Spill>),
+    /// The parcels written to disk, counted on the way
+    /// ([`Spill::finish`](crate::report::map::spill::Spill::finish)).
+    Spilled(Box<Spilled>),
     /// The parcels are drawn elsewhere (the tiles of a tiled page); how many have a shape tells a town that
     /// has parcels from a name nothing has.
     Elsewhere(u64),
@@ -201,7 +203,7 @@ pub fn map_input_of<'a>(
             }
             None
         }
-        Kept::Spilled(spill) => Some(std::sync::Arc::<Spill>::from(spill)),
+        Kept::Spilled(spill) => Some(std::sync::Arc::<Spilled>::from(spill)),
         Kept::Elsewhere(_) => None,
     };
     mapped_of.extend(unmapped_of);

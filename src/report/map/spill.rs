@@ -6,6 +6,10 @@
 //! (16 bytes), and counts it for the legend ([`ClassCounts`]) when it is kept. The shapes are written exactly
 //! (`f64`, little-endian), so the layers drawn from the files are the same pixels as from shapes held in
 //! memory: each class's parcels are read back in order of position, whatever order the blocks came in.
+//!
+//! Writing and reading are two types: a [`Spill`] only takes parcels, and [`Spill::finish`] turns it into the
+//! [`Spilled`] parcels, which only give them back ([`Spilled::class`]), their files forced out of their
+//! buffers and in order of position.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -20,14 +24,34 @@ use crate::write::create_temp;
 /// The read-back buffer: small, since a parcel added out of order costs a seek, which refills it.
 const READ_BUFFER: usize = 64 << 10;
 
-/// One class's parcels on disk: the scratch file and, for each parcel, its position and where its shape
-/// starts.
+/// A scratch file's path, the file removed when it is dropped.
 #[derive(Debug)]
-pub struct ClassFile {
-    path: PathBuf,
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// One class's parcels being written: the scratch file and, for each parcel, its position and where its
+/// shape starts.
+#[derive(Debug)]
+struct ClassWriter {
     file: BufWriter<File>,
     written: u64,
     index: Vec<(usize, u64)>,
+    scratch: Scratch,
+}
+
+/// One class's parcels on disk, written and in order of position: the scratch file and, for each parcel, its
+/// position and where its shape starts.
+#[derive(Debug)]
+pub struct ClassFile {
+    file: File,
+    index: Vec<(usize, u64)>,
+    /// Held to remove the file with it.
+    _scratch: Scratch,
 }
 
 impl ClassFile {
@@ -45,32 +69,27 @@ impl ClassFile {
     /// its parcels were added in that order; each parcel that was not is a seek. The error is the scratch
     /// file's.
     pub fn each_shape(&self, draw: &mut dyn FnMut(&MultiPolygon<f64>)) -> std::io::Result<()> {
-        let mut reader = BufReader::with_capacity(READ_BUFFER, self.file.get_ref());
+        let mut reader = BufReader::with_capacity(READ_BUFFER, &self.file);
         let mut at = u64::MAX;
-        let mut shape = MultiPolygon(Vec::new());
+        let (mut shape, mut bytes) = (MultiPolygon(Vec::new()), Vec::new());
         for &(_, offset) in &self.index {
             if offset != at {
                 reader.seek(SeekFrom::Start(offset))?;
             }
-            at = offset + read_shape(&mut reader, &mut shape)?;
+            at = offset + read_shape(&mut reader, &mut shape, &mut bytes)?;
             draw(&shape);
         }
         Ok(())
     }
 }
 
-impl Drop for ClassFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// The parcels of a map spilled to scratch files beside an output, by class.
+/// The parcels of a map being spilled to scratch files beside an output, by class: written to, then
+/// [`Spill::finish`]ed into the [`Spilled`] parcels that are drawn.
 #[derive(Debug)]
 pub struct Spill {
     beside: PathBuf,
     /// One file for each class of [`ParcelClass::ALL`], made when its first parcel comes.
-    files: Vec<Option<ClassFile>>,
+    files: Vec<Option<ClassWriter>>,
     /// The area shown when it is known before the parcels (a town's frame): a parcel outside it is neither
     /// drawn nor counted. `None`: every parcel is in view.
     view: Option<[f64; 4]>,
@@ -80,7 +99,6 @@ pub struct Spill {
     bounds: Option<Rect<f64>>,
     /// The parcels counted that have no shape.
     unmapped: u64,
-    finished: bool,
 }
 
 impl Spill {
@@ -89,7 +107,7 @@ impl Spill {
     pub fn new(output: &Path, view: Option<[f64; 4]>) -> Spill {
         let files = ParcelClass::ALL.iter().map(|_| None).collect();
         let (counts, bounds) = (ClassCounts::default(), None);
-        Spill { beside: output.to_path_buf(), files, view, counts, bounds, unmapped: 0, finished: false }
+        Spill { beside: output.to_path_buf(), files, view, counts, bounds, unmapped: 0 }
     }
 
     /// Keeps the parcel at position `at` drawn in `class`, of tier or status `of`, with its shape (`None`:
@@ -119,34 +137,55 @@ impl Spill {
             Some(file) => file,
             None => {
                 let (path, file) = create_temp(&self.beside, "shapes")?;
-                slot.insert(ClassFile {
-                    path,
+                slot.insert(ClassWriter {
                     file: BufWriter::with_capacity(1 << 20, file),
                     written: 0,
                     index: Vec::new(),
+                    scratch: Scratch(path),
                 })
             }
         };
         file.index.push((at, file.written));
-        let written = write_shape(&mut file.file, shape).map_err(|e| Error::io(&file.path, e))?;
+        let written = write_shape(&mut file.file, shape).map_err(|e| Error::io(&file.scratch.0, e))?;
         file.written += written;
         Ok(())
     }
 
     /// Ends the writing: the files forced out of their buffers and each class's parcels put in order of
-    /// position.
-    pub fn finish(mut self) -> Result<Spill> {
-        for file in self.files.iter_mut().flatten() {
-            file.file.flush().map_err(|e| Error::io(&file.path, e))?;
-            file.index.sort_unstable_by_key(|&(at, _)| at);
-        }
-        self.finished = true;
-        Ok(self)
+    /// position, ready to be read back.
+    pub fn finish(self) -> Result<Spilled> {
+        let Spill { files, counts, bounds, unmapped, .. } = self;
+        let files = files
+            .into_iter()
+            .map(|slot| {
+                let Some(ClassWriter { file, mut index, scratch, .. }) = slot else { return Ok(None) };
+                let file = file.into_inner().map_err(|e| Error::io(&scratch.0, e.into_error()))?;
+                index.sort_unstable_by_key(|&(at, _)| at);
+                Ok(Some(ClassFile { file, index, _scratch: scratch }))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Spilled { files, counts, bounds, unmapped })
     }
+}
 
-    /// The file of `class`, if any parcel was kept in it. Only a finished spill gives its files.
+/// The parcels of a map spilled to disk, written: each class's file, read back as its layer is drawn, and
+/// what the legend and the frame need of them. The scratch files are removed when it is dropped.
+#[derive(Debug)]
+pub struct Spilled {
+    /// The file of each class of [`ParcelClass::ALL`] that a parcel was kept in.
+    files: Vec<Option<ClassFile>>,
+    /// What the legend counts of the parcels kept.
+    counts: ClassCounts,
+    /// The bounds of the shapes kept.
+    bounds: Option<Rect<f64>>,
+    /// The parcels counted that have no shape.
+    unmapped: u64,
+}
+
+impl Spilled {
+    /// The file of `class`, if any parcel was kept in it.
     pub fn class(&self, class: ParcelClass) -> Option<&ClassFile> {
-        self.files[class.index()].as_ref().filter(|_| self.finished)
+        self.files[class.index()].as_ref()
     }
 
     /// What the legend counts of the parcels kept.
@@ -192,16 +231,21 @@ fn write_shape(out: &mut impl Write, shape: &MultiPolygon<f64>) -> std::io::Resu
     Ok(n)
 }
 
-/// Reads a shape [`write_shape`] wrote into `shape`; the bytes read.
-fn read_shape(input: &mut impl Read, shape: &mut MultiPolygon<f64>) -> std::io::Result<u64> {
+/// Reads a shape [`write_shape`] wrote into `shape`, each ring's points through `bytes` (a buffer kept from
+/// ring to ring and shape to shape, rather than one made for each ring); the bytes read.
+fn read_shape(
+    input: &mut impl Read,
+    shape: &mut MultiPolygon<f64>,
+    bytes: &mut Vec<u8>,
+) -> std::io::Result<u64> {
     let mut word = [0u8; 4];
     let mut count = |input: &mut dyn Read| -> std::io::Result<usize> {
         input.read_exact(&mut word)?;
         Ok(u32::from_le_bytes(word) as usize)
     };
-    let ring = |input: &mut dyn Read, n: usize| -> std::io::Result<LineString<f64>> {
-        let mut bytes = vec![0u8; 16 * n];
-        input.read_exact(&mut bytes)?;
+    let mut ring = |input: &mut dyn Read, n: usize| -> std::io::Result<LineString<f64>> {
+        bytes.resize(16 * n, 0);
+        input.read_exact(bytes)?;
         let f = |b: &[u8]| f64::from_le_bytes(b.try_into().unwrap_or_default());
         Ok(LineString(bytes.chunks_exact(16).map(|p| Coord { x: f(&p[..8]), y: f(&p[8..]) }).collect()))
     };
@@ -268,6 +312,39 @@ mod tests {
         spill.class(ParcelClass::County).unwrap().each_shape(&mut |s| back.push(s.clone())).unwrap();
         assert_eq!(back, vec![b, c, a]);
         assert!(spill.class(ParcelClass::Lakefront).is_none());
+    }
+
+    /// A closed ring of `n` points (the last the first), at coordinates no `f32` holds exactly.
+    fn ring(n: usize) -> LineString<f64> {
+        let at = |i: usize| Coord { x: i as f64 / 3.0, y: (i * i) as f64 / 7.0 };
+        LineString((0..n - 1).map(at).chain([at(0)]).collect())
+    }
+
+    #[test]
+    fn shapes_with_rings_long_and_short_read_back_one_after_another_through_one_buffer() {
+        let long = MultiPolygon(vec![Polygon::new(ring(40), vec![])]);
+        let holed =
+            MultiPolygon(vec![Polygon::new(ring(5), vec![ring(4), ring(12)]), Polygon::new(ring(6), vec![])]);
+        let none = MultiPolygon(Vec::new());
+        let shapes = [long, holed, none, square(1.0, 2.0, 3.0)];
+        let mut bytes = Vec::new();
+        for shape in &shapes {
+            write_shape(&mut bytes, shape).unwrap();
+        }
+        let (mut input, mut buffer, mut back) = (&bytes[..], Vec::new(), MultiPolygon(Vec::new()));
+        // Each shape: its polygon count, each polygon's ring count, each ring's point count (4 bytes each) and
+        // its points (16 bytes each).
+        let sizes = [
+            4 + 4 + (4 + 16 * 40),
+            4 + (4 + 3 * 4 + 16 * (5 + 4 + 12)) + (4 + 4 + 16 * 6),
+            4,
+            4 + 4 + 4 + 16 * 5,
+        ];
+        for (shape, size) in shapes.iter().zip(sizes) {
+            assert_eq!(read_shape(&mut input, &mut back, &mut buffer).unwrap(), size);
+            assert_eq!(&back, shape);
+        }
+        assert!(input.is_empty());
     }
 
     #[test]

@@ -27,6 +27,7 @@ use super::html::{push_parcel, HtmlParcel, Strings, PARCEL_FIELDS};
 use super::ParcelClass;
 use crate::model::controls::without_controls;
 use crate::model::error::{Error, Result};
+use crate::write::FolderWriter;
 
 /// The zoom of the tile grid (see the module docs).
 pub const TILE_ZOOM: u8 = 14;
@@ -218,10 +219,11 @@ impl TileWriter {
         let tiles = std::mem::take(&mut self.tiles);
         let mut written = Vec::with_capacity(tiles.len());
         let mut index = TileIndex { tiles: Vec::with_capacity(tiles.len()), choices: self.choices.clone() };
+        // Thousands of files in one folder: it is looked through for the temporaries of killed runs once.
+        let folder = FolderWriter::new(&self.dir);
         for (at, mut tile) in tiles {
-            let path = self.dir.join(tile_file(TILE_ZOOM, at));
             let scratch = self.scratch(at);
-            crate::write::write_atomic(&path, |w| {
+            let path = folder.write_atomic(&tile_file(TILE_ZOOM, at), |w| {
                 if tile.scratch {
                     let mut part = std::fs::File::open(&scratch)?;
                     std::io::copy(&mut part, w)?;
