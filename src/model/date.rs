@@ -25,22 +25,22 @@ pub fn push_iso_date(out: &mut String, d: NaiveDate) {
         let _ = write!(out, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day());
         return;
     };
-    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let digit = |n: u32| b'0' + (n % 10) as u8;
     let (month, day) = (d.month(), d.day());
-    for c in [
+    let text = [
         digit(year / 1000),
         digit(year / 100),
         digit(year / 10),
         digit(year),
-        '-',
+        b'-',
         digit(month / 10),
         digit(month),
-        '-',
+        b'-',
         digit(day / 10),
         digit(day),
-    ] {
-        out.push(c);
-    }
+    ];
+    // Digits and dashes: always text, pushed in one piece.
+    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
 }
 
 #[cfg(test)]

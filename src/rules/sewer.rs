@@ -39,6 +39,17 @@ pub(super) fn fold_into(text: &str, out: &mut String) {
     }
 }
 
+/// Whether `text` is its own fold ([`fold_into`]): ASCII upper-case letters and digits, single spaces between
+/// them.
+fn is_folded(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let word = |b: &u8| b.is_ascii_uppercase() || b.is_ascii_digit();
+    bytes.first().is_some_and(word)
+        && bytes.last().is_some_and(word)
+        && bytes.iter().all(|b| word(b) || *b == b' ')
+        && !bytes.windows(2).any(|w| w == b"  ")
+}
+
 /// Whether `text` folds ([`fold_into`]) to `folded`, looked at only as far as the first character that
 /// differs: most entries of a list differ from a value at their first letter.
 fn folds_to(text: &str, folded: &str) -> bool {
@@ -67,9 +78,16 @@ fn folds_to(text: &str, folded: &str) -> bool {
 impl RuleSet {
     /// What the sewer value `code` (not blank) says (see [`SewerValue`]).
     pub fn sewer_value(&self, code: &str) -> SewerValue {
-        // The value is folded once, and each entry compared with it as far as they agree.
-        let mut value = String::new();
-        fold_into(code, &mut value);
+        // The value is folded once (most, an RPS code such as `3`, are already), and each entry compared
+        // with it as far as they agree.
+        let value = match is_folded(code) {
+            true => std::borrow::Cow::Borrowed(code),
+            false => {
+                let mut value = String::new();
+                fold_into(code, &mut value);
+                std::borrow::Cow::Owned(value)
+            }
+        };
         let is = |list: &[String]| list.iter().any(|v| folds_to(v, &value));
         let coverage = &self.coverage;
         if is(&coverage.public_sewer_codes) {
@@ -100,6 +118,14 @@ mod tests {
         assert_eq!(fold(" 3 "), "3");
         assert_eq!(fold("Öffentlich"), "ÖFFENTLICH");
         assert_eq!(fold("--"), "");
+        // A value that is its own fold is used as it is; any other is folded.
+        let own = [("3", true), ("COMM PUBLIC", true), ("A1", true), ("Comm", false), ("3 ", false)];
+        for (text, is) in
+            own.into_iter().chain([(" 3", false), ("A  B", false), ("Ö", false), ("A-B", false)])
+        {
+            assert_eq!(is_folded(text), is, "{text:?}");
+            assert!(!is || fold(text) == text, "{text:?}");
+        }
         // An entry is compared with a folded value as it would fold.
         for text in ["Comm/Public", "  public -- sewer. ", " 3 ", "Öffentlich", "--", "Public"] {
             for other in ["COMM PUBLIC", "PUBLIC SEWER", "3", "ÖFFENTLICH", "", "PUBLIC", "PUBLIC S", "COMM"]
