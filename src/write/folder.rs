@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{output_path, remove_stale_temps, AtomicFile, Temps, TMP};
+use super::{folder, output_path, remove_stale_temps, AtomicFile, Temps, TMP};
 use crate::model::error::Result;
 
 /// The writer of many files into one folder (see the module docs).
@@ -20,14 +20,8 @@ impl FolderWriter {
     /// any file in it are removed now, and only now: a file of the folder the writer does not write is
     /// looked after by whatever writes it.
     pub fn new(dir: &Path) -> Self {
-        let folder = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-        remove_stale_temps(folder, Temps::Tagged(&format!(".{TMP}-")));
+        remove_stale_temps(folder(dir), Temps::Tagged(&format!(".{TMP}-")));
         FolderWriter { dir: dir.to_path_buf() }
-    }
-
-    /// The folder written in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     /// Writes the file `name` of the folder as [`super::write_atomic`] does: `fill` writes into a temporary

@@ -254,7 +254,16 @@ fn remove_stale_temps(dir: &Path, temps: Temps<'_>) {
 
 /// The folder of `path` for the file system (`.` when it names none).
 fn parent(path: &Path) -> &Path {
-    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+    folder(path.parent().unwrap_or(Path::new("")))
+}
+
+/// The folder `dir`: `.` for the empty path (the folder of a bare file name).
+fn folder(dir: &Path) -> &Path {
+    if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }
 }
 
 /// The start of the names of the scratch files of `path` tagged `tag`: `.NAME.TAG-`.
