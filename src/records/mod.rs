@@ -237,9 +237,9 @@ impl Records {
                     "is UTF-16 text (\"Unicode Text\"); save it from the spreadsheet program as CSV UTF-8",
                 ));
             }
-            let reader = CsvReader::sniffing(input).map_err(|e| Error::io(path, e))?;
+            let reader = ReadAhead::new(CsvReader::sniffing(input).map_err(|e| Error::io(path, e))?);
             separator = reader.separator();
-            Input::Csv(ReadAhead::new(reader))
+            Input::Csv(reader)
         };
         let mut first = Record::default();
         let header = if input.read(path, &mut first)? { names(path, &first)? } else { Vec::new() };
