@@ -85,6 +85,13 @@ pub fn explain(rules: &RuleSet, facts: &Facts) -> String {
 
 /// [`explain`], appended to `out`: a writer puts the sentence straight into its line.
 pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
+    explain_decided(rules, facts, &decide_tier(rules, facts), out);
+}
+
+/// [`explain_into`] when [`decide_tier`] has already decided on `facts` (`decision`, as a row's entry keeps
+/// it): the rules are not walked again, only those before the deciding one that a system's distance can pass
+/// over are looked at.
+pub fn explain_decided(rules: &RuleSet, facts: &Facts, decision: &Decision, out: &mut String) {
     let mut first = true;
     // The clauses are joined with "; ".
     let mut clause = |out: &mut String| {
@@ -92,7 +99,7 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
             out.push_str("; ");
         }
     };
-    let decision = walk(rules, facts, |rule, system_ft| {
+    passed_over(rules, facts, decision, |rule, system_ft| {
         clause(out);
         out.push_str("parcel borders the ");
         out.push_str(water_body(facts));
@@ -109,7 +116,7 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
         out.push_str(" does not apply");
     });
     clause(out);
-    let _ = match decision {
+    let _ = match *decision {
         Decision::Scheduled { rule } => {
             let rule = rules.rule(rule);
             describe(rules, rule, facts, out);
@@ -173,6 +180,33 @@ pub fn explain_into(rules: &RuleSet, facts: &Facts, out: &mut String) {
             flood.elevation_source,
             rule.citation
         );
+    }
+}
+
+/// Tells `heard` of each rule the walk that came to `decision` passed over on its system's distance alone (the
+/// §IV.A.1 ¶1 exception), in order, with that distance. Only a rule with a system condition can be passed
+/// over, and only one before the rule that decided (any, when none did; none, when an exclusion came first),
+/// so those alone are checked again; a town held back is walked to again, as it is rare.
+fn passed_over<'r>(
+    rules: &'r RuleSet,
+    facts: &Facts,
+    decision: &Decision,
+    mut heard: impl FnMut(&'r Rule, Option<f64>),
+) {
+    let before = match *decision {
+        Decision::Scheduled { rule } => rule.0,
+        Decision::Unscheduled { exclusion: Exclusion::NoRule, .. } => rules.rules.len(),
+        Decision::Unscheduled { exclusion: Exclusion::UnknownTown, .. } => {
+            walk(rules, facts, heard);
+            return;
+        }
+        Decision::Unscheduled { .. } => return,
+    };
+    let town = facts.town.as_deref().map(Spelled::new);
+    for rule in rules.rules[..before].iter().filter(|r| r.system_within_mhw_ft.is_some()) {
+        if let Check::SystemTooFar(distance) = check(rule, facts, town.as_ref()) {
+            heard(rule, distance);
+        }
     }
 }
 
@@ -350,6 +384,50 @@ mod tests {
             Decision::Scheduled { rule, .. } => rules.rule(rule).id.to_string(),
             Decision::Unscheduled { exclusion, .. } => format!("{exclusion:?}"),
         }
+    }
+
+    /// The sentence of a decision already made names the rules passed over on a system's distance that the
+    /// walk itself passes over (its own hearing the oracle), for every kind of decision: bordering parcels
+    /// with systems near, far and unmeasured, in towns known, of no rule and unknown, sewered and outside.
+    #[test]
+    fn a_decision_made_hears_of_the_rules_the_walk_passed_over() {
+        let rules = RuleSet::cayuga_art_v();
+        let mut cases = Vec::new();
+        for town in [Some("Owasco"), Some("Venice"), Some("Moravia"), None] {
+            for distance in [None, Some(0.0), Some(300.0), Some(900.0)] {
+                for system in
+                    [Measured::Unmeasured, Measured::Ft(120.0), Measured::Ft(720.0), Measured::BeyondRadius]
+                {
+                    for watershed in [None, Some("Owasco Lake")] {
+                        let mut f = facts("x");
+                        f.town = town.map(Into::into);
+                        f.unknown_town = town.is_none().then(|| "Fair Haven Bch".into());
+                        if let Some(d) = distance {
+                            f = near(f, d, 10.0);
+                        }
+                        f.system_mhw_ft = system;
+                        f.watershed = watershed.map(Into::into);
+                        cases.push(f);
+                    }
+                }
+            }
+        }
+        let mut sewered = near(facts("Owasco"), 0.0, 10.0);
+        (sewered.sewered, sewered.system_mhw_ft) =
+            (Some("assessor sewer code 3".into()), Measured::Ft(720.0));
+        let mut outside = near(facts("Owasco"), 0.0, 10.0);
+        (outside.in_county, outside.system_mhw_ft) = (false, Measured::BeyondRadius);
+        cases.extend([sewered, outside]);
+        let mut passed = 0;
+        for f in &cases {
+            let mut walked = Vec::new();
+            let decision = walk(&rules, f, |rule, d| walked.push((rule.id, d)));
+            let mut heard = Vec::new();
+            passed_over(&rules, f, &decision, |rule, d| heard.push((rule.id, d)));
+            assert_eq!(heard, walked, "{f:?}");
+            passed += usize::from(!heard.is_empty());
+        }
+        assert!(passed >= 8, "the cases pass over a rule {passed} times");
     }
 
     // Expected tiers follow Art. V §IV.A as the law reads (docs/law.md), case by case.

@@ -7,7 +7,7 @@ use std::fmt;
 use chrono::NaiveDate;
 
 use crate::classify::parcels::ParcelRecord;
-use crate::law::coverage::{explain_into, Decision, Exclusion};
+use crate::law::coverage::{explain_decided, explain_into, Decision, Exclusion};
 use crate::law::periodic::{standing, DueGrid, Owed, Standing, Status};
 use crate::law::permits::{permit_for, Permit};
 use crate::law::systems::{concerning, grandfathered, Life};
@@ -15,7 +15,7 @@ use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::records::events::Event;
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{RuleSet, Text};
+use crate::rules::{RuleId, RuleSet, Text};
 
 /// A parcel's tier: the matching periodic rule's, or none.
 ///
@@ -156,9 +156,10 @@ impl Row {
             out.push_str(lot);
             out.push_str(", whose edge is measured: ");
         }
-        match &self.facts {
-            Some(facts) => explain_into(rules, facts, out),
-            None => {
+        match (&self.facts, self.entry.decision(rules)) {
+            (Some(facts), Some(decision)) => explain_decided(rules, facts, &decision, out),
+            (Some(facts), None) => explain_into(rules, facts, out),
+            (None, _) => {
                 out.push_str("not classified: ");
                 out.push_str(self.parcel.defect.as_deref().unwrap_or("unusable record"));
             }
@@ -167,6 +168,18 @@ impl Row {
 }
 
 impl Entry {
+    /// The decision under `rules` that made this entry: the rule it names, or the exclusion with its citation;
+    /// `None` when the entry was made without one (a parcel not classified).
+    pub fn decision(&self, rules: &RuleSet) -> Option<Decision> {
+        match (self.rule, self.exclusion) {
+            (Some(id), _) => {
+                rules.rules.iter().position(|r| r.id == id).map(|i| Decision::Scheduled { rule: RuleId(i) })
+            }
+            (None, Some(exclusion)) => Some(Decision::Unscheduled { exclusion, citation: self.citation }),
+            (None, None) => None,
+        }
+    }
+
     /// The entry of a parcel no periodic rule schedules: `exclusion` says why, when known, `citation` where the
     /// law says so; `last` is its latest inspection.
     pub fn unscheduled(exclusion: Option<Exclusion>, citation: Text, last: Option<LastInspection>) -> Self {

@@ -432,3 +432,34 @@ fn every_command_tells_one_story_on_a_generated_county() {
     one_story("generated-2026-11-29", &config, "2026-11-29", 2027);
     one_story("generated-2027-03-01", &config, "2027-03-01", 2027);
 }
+
+/// A row's reason is the sentence the law gives of its facts ([`lakeshore::law::coverage::explain`]), which
+/// walks the rules again: the row's own sentence is written from the decision its entry keeps, and must say
+/// the same, rules passed over on a system's distance included.
+#[test]
+fn a_rows_reason_is_the_sentence_of_its_facts() {
+    use lakeshore::law::coverage::{explain, Exclusion};
+    use lakeshore::pipeline::config::{Config, ConfigFile};
+
+    let problems = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample-problems/county.toml");
+    let mut compared = 0;
+    for path in [sample(), problems] {
+        let file = ConfigFile::load(&path).expect("the sample config loads");
+        let config = Config::new(file, "2027-01-15".parse().unwrap()).expect("the sample config is valid");
+        let run = lakeshore::pipeline::run_schedule(&config).expect("the sample runs");
+        for row in &run.rows {
+            let Some(facts) = row.facts.as_ref() else { continue };
+            if row.entry.exclusion == Some(Exclusion::NoSystem) {
+                continue;
+            }
+            let mut expected = String::new();
+            if let Some(lot) = row.systems.iter().find(|l| l.binds).and_then(|l| l.lies_on.as_deref()) {
+                expected = format!("system on the lot {lot}, whose edge is measured: ");
+            }
+            expected.push_str(&explain(&run.rules, facts));
+            assert_eq!(run.reason(row), expected, "{}: {}", path.display(), row.parcel.id);
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "{compared} rows compared");
+}
