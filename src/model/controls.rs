@@ -216,6 +216,12 @@ impl<'a, T: Table + ?Sized> Cleaned<'a, T> {
         Cleaned { table, place, found }
     }
 
+    /// The table this one shows cleaned, its text as it is: for a writer that checks what it wrote of a row
+    /// as a whole ([`first_control`]) and asks this view for the row only when that holds a control character.
+    pub fn uncleaned(&self) -> &'a T {
+        self.table
+    }
+
     fn note(&self, row: usize, column: usize, found: &[char]) {
         if let Some(controls) = self.found.filter(|_| !found.is_empty()) {
             controls.note(self.table, row, (self.place)(row), column, found);

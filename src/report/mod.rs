@@ -209,7 +209,7 @@ impl TableFiles {
         sinks.iter_mut().enumerate().try_for_each(|(k, sink)| {
             let block = Cleaned::new(block, place, (k == 0).then_some(controls));
             match sink {
-                FileSink::Text(text) => text.add_places(&block, place, filled),
+                FileSink::Text(text) => text.add_cleaned(&block, place, filled),
                 FileSink::Any(sink) => sink.add(&block, place, filled),
             }
         })

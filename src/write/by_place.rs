@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::model::controls::Cleaned;
 use crate::model::error::{Error, Result};
 use crate::model::table::Table;
 use crate::write::sink::{too_many, Order, Place, Sink};
@@ -27,6 +28,16 @@ impl LineFormat {
         match self {
             LineFormat::Csv => super::csv::push_row(out, table, row),
             LineFormat::GeoJson(features) => features.push_line(out, table, row),
+        }
+    }
+
+    /// Appends row `row` of `block`, as [`LineFormat::push_line`], a CSV line checked whole for control
+    /// characters ([`super::csv::push_cleaned_row`]); a GeoJSON feature escapes some of them, so it is
+    /// rendered through the block.
+    fn push_cleaned_line<T: Table + ?Sized>(&self, out: &mut String, block: &Cleaned<'_, T>, row: usize) {
+        match self {
+            LineFormat::Csv => super::csv::push_cleaned_row(out, block, row),
+            LineFormat::GeoJson(features) => features.push_line(out, block, row),
         }
     }
 }
@@ -107,20 +118,47 @@ impl TextByPlace {
         place: Place<'_>,
         filled: &[usize],
     ) -> Result<()> {
+        self.add_rendered(table.len(), place, filled, |lines, out, row| lines.push_line(out, table, row))
+    }
+
+    /// [`TextByPlace::add_places`] for a block [`Cleaned`] of control characters: a format that puts the
+    /// characters of text cells into its line as they are (CSV) renders the line from the table the block
+    /// cleans and checks the whole line once, and goes through the block cell by cell only for a line that
+    /// holds one.
+    pub fn add_cleaned<T: Table + ?Sized>(
+        &mut self,
+        block: &Cleaned<'_, T>,
+        place: Place<'_>,
+        filled: &[usize],
+    ) -> Result<()> {
+        self.add_rendered(block.len(), place, filled, |lines, out, row| {
+            lines.push_cleaned_line(out, block, row)
+        })
+    }
+
+    /// Renders `rows` rows by `render` (row `i` appended to a string by the file's line format) into the
+    /// places `filled`, as [`TextByPlace::add_places`] says.
+    fn add_rendered(
+        &mut self,
+        rows: usize,
+        place: Place<'_>,
+        filled: &[usize],
+        render: impl Fn(&LineFormat, &mut String, usize) + Sync,
+    ) -> Result<()> {
         const PIECE: usize = 4096;
         let path = self.out.path().to_path_buf();
         let claim = self.order.claim(&path, filled)?;
         let lines = &self.lines;
-        let pieces: Vec<RenderedPiece> = (0..table.len())
+        let pieces: Vec<RenderedPiece> = (0..rows)
             .step_by(PIECE)
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|start| {
                 let mut out = String::with_capacity(PIECE * 320);
                 let mut spans = Vec::with_capacity(PIECE);
-                for row in start..(start + PIECE).min(table.len()) {
+                for row in start..(start + PIECE).min(rows) {
                     let from = out.len();
-                    lines.push_line(&mut out, table, row);
+                    render(lines, &mut out, row);
                     spans.push((place(row), from, out.len()));
                 }
                 (out, spans)

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use crate::model::controls::{first_control, Cleaned};
 use crate::model::error::Result;
 use crate::model::table::{Cell, Kind, Table};
 use crate::write::by_place::{LineFormat, TextByPlace};
@@ -92,6 +93,19 @@ pub(super) fn push_row<T: Table + ?Sized>(out: &mut String, table: &T, row: usiz
     out.push('\n');
 }
 
+/// Appends row `row` of `block` as a CSV line, as [`push_row`] through the block would. A CSV line holds the
+/// characters of each text cell as they are, so the line is rendered from the table the block cleans and
+/// checked once for control characters; only a line that holds one (besides its end) is rendered again
+/// through the block, which replaces them and notes them, cell by cell.
+pub(super) fn push_cleaned_row<T: Table + ?Sized>(out: &mut String, block: &Cleaned<'_, T>, row: usize) {
+    let start = out.len();
+    push_row(out, block.uncleaned(), row);
+    if first_control(&out[start..out.len() - 1]).is_some() {
+        out.truncate(start);
+        push_row(out, block, row);
+    }
+}
+
 impl TextByPlace {
     /// A CSV file at `path` of `places` places with `columns`, started under its temporary name with its
     /// header row.
@@ -108,6 +122,7 @@ pub fn write_csv(path: &Path, table: &dyn Table) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::controls::Controls;
 
     #[test]
     fn fields_are_quoted_only_when_needed() {
@@ -198,5 +213,73 @@ mod tests {
             as_cell.push('\n');
             assert_eq!(in_place, as_cell, "{text:?}");
         }
+    }
+
+    /// A row checked whole ([`push_cleaned_row`]) is the row written through the cleaned view cell by cell
+    /// ([`push_row`]), byte for byte, and the control characters noted are the same: clean text (a tab is
+    /// not a control), text with characters whose first byte is a control's (U+00A0, U+2028), and text with
+    /// controls of each kind, in a cell and in text the table writes itself.
+    #[test]
+    fn a_row_checked_whole_is_the_row_cleaned_cell_by_cell() {
+        const TEXTS: [&str; 12] = [
+            "Ann Lee",
+            "a, \"b\"",
+            "=1+2",
+            "caf\u{e9} \u{65e5}\u{672c}",
+            "no\u{a0}break\u{2028}line",
+            "tab\there",
+            "line\nbreak",
+            "nul\0",
+            "c1 \u{85}",
+            "bidi \u{202e}x",
+            "isolate \u{2066}x\u{2069}",
+            "",
+        ];
+        struct Owners;
+        impl Table for Owners {
+            fn columns(&self) -> &[(&'static str, Kind)] {
+                &[("n", Kind::Int), ("owner", Kind::Text), ("said", Kind::Text)]
+            }
+            fn len(&self) -> usize {
+                TEXTS.len() * TEXTS.len()
+            }
+            fn cell(&self, row: usize, column: usize) -> Cell<'_> {
+                match column {
+                    0 => Cell::Int(row as i64),
+                    1 => Cell::Text(TEXTS[row / TEXTS.len()].into()),
+                    _ => Cell::Null,
+                }
+            }
+            fn push_text(&self, row: usize, column: usize, out: &mut String) -> bool {
+                column == 2 && {
+                    out.push_str("said ");
+                    out.push_str(TEXTS[row % TEXTS.len()]);
+                    true
+                }
+            }
+            fn geometry(&self, _: usize) -> Option<&geo::MultiPolygon<f64>> {
+                None
+            }
+        }
+        let (whole, by_cell) = (Controls::default(), Controls::default());
+        let place = |i: usize| i;
+        let (a, b) =
+            (Cleaned::new(&Owners, &place, Some(&whole)), Cleaned::new(&Owners, &place, Some(&by_cell)));
+        let mut dirty = 0;
+        for row in 0..Owners.len() {
+            let (mut checked, mut cleaned) = (String::from("x"), String::from("x"));
+            push_cleaned_row(&mut checked, &a, row);
+            push_row(&mut cleaned, &b, row);
+            assert_eq!(checked, cleaned, "row {row}");
+            dirty += usize::from(cleaned.contains('\u{fffd}'));
+        }
+        // Rows with a control in either cell: all but those whose two texts are both among the seven clean.
+        assert_eq!(dirty, TEXTS.len() * TEXTS.len() - 7 * 7);
+        let path = Path::new("t.csv");
+        let told = |c: &Controls| {
+            c.problems(path, Owners.columns()).iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        assert_eq!(told(&whole), told(&by_cell));
+        assert_eq!(told(&whole).len(), 2);
     }
 }
