@@ -457,7 +457,17 @@ pub fn parcel_record(
             ),
         ));
     }
-    let address: Vec<String> = columns.location.iter().filter_map(|&i| take_text(&mut values, i)).collect();
+    // The location's parts joined by spaces, in the first part's own string.
+    let mut location: Option<String> = None;
+    for part in columns.location.iter().filter_map(|&i| take_text(&mut values, i)) {
+        match &mut location {
+            None => location = Some(part),
+            Some(joined) => {
+                joined.push(' ');
+                joined.push_str(&part);
+            }
+        }
+    }
     let [street, po_box, city, state, zip] = columns.mailing.map(|i| take_text(&mut values, i));
     let mailing = MailingAddress { street: address_line(street, po_box), city, state, zip };
     let parcel = ParcelRecord {
@@ -469,7 +479,7 @@ pub fn parcel_record(
         swis,
         owner: take_text(&mut values, columns.owner),
         class: take_text(&mut values, columns.class).map(String::into_boxed_str),
-        location: (!address.is_empty()).then(|| address.join(" ")),
+        location,
         mailing: (mailing != MailingAddress::default()).then(|| Box::new(mailing)),
         shape,
         defect,
