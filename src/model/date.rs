@@ -39,8 +39,7 @@ pub fn push_iso_date(out: &mut String, d: NaiveDate) {
         digit(day / 10),
         digit(day),
     ];
-    // Digits and dashes: always text, pushed in one piece.
-    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
+    crate::model::table::push_ascii(out, &text);
 }
 
 #[cfg(test)]

@@ -113,7 +113,14 @@ fn push_digits(out: &mut String, mut n: u64, width: usize) {
         digits[at] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    push_ascii(out, &digits[at..]);
+}
+
+/// Appends `bytes`, ASCII (digits, signs, dashes), each byte its own character: millions of numbers and dates
+/// are written, and text known to be ASCII needs no UTF-8 check.
+pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
+    debug_assert!(bytes.is_ascii());
+    out.extend(bytes.iter().map(|&b| char::from(b)));
 }
 
 /// Text cell from an optional string.
