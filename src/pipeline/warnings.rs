@@ -10,7 +10,7 @@ use std::sync::{Mutex, PoisonError};
 use crate::classify::parcels::SystemFields;
 use crate::law::schedule::Row;
 use crate::model::error::{Location, Problem};
-use crate::rules::{RuleSet, SewerValue};
+use crate::rules::RuleSet;
 
 /// The counts behind the run's warnings, gathered block by block.
 #[derive(Debug, Default)]
@@ -32,7 +32,7 @@ impl Warnings {
     /// Counts the sewer value of one parcel when the rule set's table does not hold it.
     pub(super) fn sewer(&self, rules: &RuleSet, code: Option<&str>) {
         let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else { return };
-        if rules.coverage.public_sewer_codes.is_empty() || rules.sewer_value(code) != SewerValue::Unknown {
+        if rules.coverage.public_sewer_codes.is_empty() || rules.reads_sewer_value(code) {
             return;
         }
         let mut unknown = self.unknown_sewer.lock().unwrap_or_else(PoisonError::into_inner);

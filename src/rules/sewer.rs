@@ -92,12 +92,23 @@ impl RuleSet {
         let coverage = &self.coverage;
         if is(&coverage.public_sewer_codes) {
             SewerValue::Public
-        } else if is(&coverage.private_sewer_codes) || code.trim().bytes().all(|b| b.is_ascii_digit()) {
+        } else if is(&coverage.private_sewer_codes) || numeric(code) {
             SewerValue::NotPublic
         } else {
             SewerValue::Unknown
         }
     }
+
+    /// Whether the rule set's table reads the sewer value `code` (not blank): [`RuleSet::sewer_value`] is not
+    /// `Unknown`. A numeric code always says something (public, or not), so its lists are not searched.
+    pub fn reads_sewer_value(&self, code: &str) -> bool {
+        numeric(code) || self.sewer_value(code) != SewerValue::Unknown
+    }
+}
+
+/// Whether a sewer value is a numeric code (an RPS code such as `3`), spaces aside.
+fn numeric(code: &str) -> bool {
+    code.trim().bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -152,6 +163,12 @@ mod tests {
             ("Publicly owned", SewerValue::Unknown),
         ] {
             assert_eq!(rules.sewer_value(value), said, "{value}");
+            assert_eq!(rules.reads_sewer_value(value), said != SewerValue::Unknown, "{value}");
+        }
+        // A numeric code says something even when neither list holds it.
+        for value in ["7", " 12 ", "0"] {
+            assert_eq!(rules.sewer_value(value), SewerValue::NotPublic, "{value}");
+            assert!(rules.reads_sewer_value(value), "{value}");
         }
     }
 }
