@@ -47,8 +47,12 @@ impl Reach {
             }
             let town = facts.unknown_town.as_deref().or(facts.town.as_deref());
             if let Some(town) = town.map(str::trim).filter(|t| !t.is_empty()) {
-                if towns.len() < KEPT || towns.contains_key(town) {
-                    *towns.entry(town.to_string()).or_default() += 1;
+                // A town already counted is found without a copy of its name.
+                let kept = towns.len() < KEPT;
+                match towns.get_mut(town) {
+                    Some(n) => *n += 1,
+                    None if kept => _ = towns.insert(town.to_string(), 1),
+                    None => {}
                 }
             }
         }
