@@ -371,6 +371,28 @@ mod tests {
         }
     }
 
+    /// Ids alike for their first bytes (long ids alike for eight bytes and more after a shared prefix, a short
+    /// id and the same id with NUL bytes after it) stand in the order of a plain sort of their bytes, then
+    /// record numbers.
+    #[test]
+    fn ids_alike_in_their_first_bytes_stand_in_byte_order() {
+        let mut layer: Vec<String> =
+            ids(9, 400, "").iter().map(|t| format!("0548-{t}ABCDEFGHIJ{t}")).collect();
+        layer.extend(
+            ["0548-", "0548-\0", "0548-\0\0", "0548-\0", "0548-A", "0548-ABCDEFGH", "0548-ABCDEFGH\0"]
+                .map(String::from),
+        );
+        let found = ParcelPositions::collect_texts(&layer);
+        let mut order: Vec<(&str, usize)> =
+            layer.iter().enumerate().map(|(r, id)| (id.as_str(), r + 1)).collect();
+        order.sort();
+        let stood: Vec<&str> = (0..found.len()).map(|p| found.id_at(p)).collect();
+        assert_eq!(stood, order.iter().map(|&(id, _)| id).collect::<Vec<_>>());
+        for (position, (id, record)) in order.iter().enumerate() {
+            assert_eq!(found.slot(id, *record), Some(position), "{id:?} record {record}");
+        }
+    }
+
     /// A cursor answers as the buckets do, whatever order the ids come in: sorted with repeats and
     /// unknown ids among them (the searches it gallops through), reversed (each one behind the last), and
     /// with jumps past its reach.
