@@ -15,7 +15,7 @@ use crate::model::facts::Facts;
 use crate::model::id::ParcelId;
 use crate::records::events::Event;
 use crate::records::inspections::{Inspections, LastInspection};
-use crate::rules::{RuleId, RuleSet, Text};
+use crate::rules::{RuleSet, Text};
 
 /// A parcel's tier: the matching periodic rule's, or none.
 ///
@@ -172,9 +172,7 @@ impl Entry {
     /// `None` when the entry was made without one (a parcel not classified).
     pub fn decision(&self, rules: &RuleSet) -> Option<Decision> {
         match (self.rule, self.exclusion) {
-            (Some(id), _) => {
-                rules.rules.iter().position(|r| r.id == id).map(|i| Decision::Scheduled { rule: RuleId(i) })
-            }
+            (Some(id), _) => rules.rule_id(id).map(|rule| Decision::Scheduled { rule }),
             (None, Some(exclusion)) => Some(Decision::Unscheduled { exclusion, citation: self.citation }),
             (None, None) => None,
         }

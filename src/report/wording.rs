@@ -61,7 +61,7 @@ pub fn plain(o: &Obligation, row: &Row, rules: &RuleSet) -> Plain {
 /// of the parcel's row, or its clock's.
 fn texts<'r>(o: &Obligation, row: &Row, rules: &'r RuleSet) -> (Option<&'r str>, Option<&'r str>) {
     if o.kind == ObligationKind::PERIODIC_INSPECTION {
-        let rule = row.entry.rule.and_then(|id| rules.rules.iter().find(|r| r.id == id));
+        let rule = row.entry.rule.and_then(|id| rules.rule_id(id)).map(|id| rules.rule(id));
         return rule.map_or((None, None), |r| (r.plain_what.as_deref(), r.plain_why.as_deref()));
     }
     match rules.clocks.iter().find(|c| c.id.as_str() == o.kind.as_str()) {

@@ -286,6 +286,11 @@ impl RuleSet {
         &self.rules[id.0]
     }
 
+    /// The periodic rule whose id (`Rule::id`, as a schedule entry keeps it) is `id`, when the rule set has one.
+    pub fn rule_id(&self, id: Text) -> Option<RuleId> {
+        self.rules.iter().position(|r| r.id == id).map(RuleId)
+    }
+
     /// The term of the law the features of `layer` stand for, when the rule set's table names one.
     pub fn term(&self, layer: TermLayer) -> Option<&Term> {
         self.terms.iter().find(|t| t.layer == layer)
