@@ -210,9 +210,9 @@ fn passed_over<'r>(
     }
 }
 
-/// The one walk through exclusions and rules that both [`decide_tier`] and [`explain`] take; `passed_over` hears
-/// of each rule that failed only on its system's distance (the §IV.A.1 ¶1 exception), with that distance
-/// (`None`: beyond the search radius).
+/// The one walk through exclusions and rules that decides ([`decide_tier`]; [`passed_over`] walks to a town held
+/// back again); `passed_over` hears of each rule that failed only on its system's distance (the §IV.A.1 ¶1
+/// exception), with that distance (`None`: beyond the search radius).
 fn walk<'r>(
     rules: &'r RuleSet,
     facts: &Facts,
