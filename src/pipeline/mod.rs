@@ -126,7 +126,7 @@ impl Run {
 
 /// Records of the parcels layer converted in one block: enough to keep the block's rows small (a state's
 /// parcels are never held whole), large enough that each block keeps both cores busy.
-pub const PARCEL_BLOCK: usize = 1 << 14;
+pub const PARCEL_BLOCK: usize = 1 << 13;
 
 /// How many records of a layer read in blocks go in one: `block`, or the whole layer when it must be
 /// reprojected, since reprojection interpolates on a grid fitted to the whole layer and its coordinates must
@@ -427,16 +427,29 @@ pub fn stream_schedule_in_blocks(
                 reference::roles::check(config, &run.reference, &mut run.notes)?;
                 roles_checked = true;
             }
+            // What the block before shows (its problems, warnings and reach) is found beside this block's
+            // scheduling too, before its rows are handed over.
             let before = handed.take();
             let (scheduled, consumed) = rayon::join(
                 || scheduler.block(features),
-                || before.map_or(Ok(()), |rows| each_block(&run, rows)),
+                || -> Result<Vec<Problem>> {
+                    let mut found = Vec::new();
+                    if let Some(rows) = before {
+                        after_block(
+                            &rows,
+                            (known, &path),
+                            (&warnings, &reach),
+                            (events, reports),
+                            config,
+                            &mut found,
+                        );
+                        each_block(&run, rows)?;
+                    }
+                    Ok(found)
+                },
             );
-            consumed?;
+            run.problems.extend(consumed?);
             let (rows, found) = scheduled?;
-            run.problems.extend(found);
-            let mut found = Vec::new();
-            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
             run.problems.extend(found);
             handed = Some(rows);
         }
@@ -447,6 +460,9 @@ pub fn stream_schedule_in_blocks(
             reference::roles::check(config, &run.reference, &mut run.notes)?;
         }
         if let Some(rows) = handed {
+            let mut found = Vec::new();
+            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
+            run.problems.extend(found);
             each_block(&run, rows)?;
         }
         // The parcels whose system points lie off them waited for the lots those points lie on.
