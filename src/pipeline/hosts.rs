@@ -7,6 +7,8 @@
 use std::path::Path;
 
 use geo::{BoundingRect, Intersects, MultiPolygon, Point};
+use rstar::primitives::GeomWithData;
+use rstar::{RTree, AABB};
 use rustc_hash::FxHashMap;
 
 use super::{block_size, project_block, PARCEL_BLOCK};
@@ -63,6 +65,7 @@ pub(super) fn find(
     let block = block_size(reprojector, PARCEL_BLOCK);
     let mut screen = Screen::new(&config.crs);
     let columns = ParcelColumns::new(blocks.fields(), schema);
+    let asked = Asked::new(points);
     loop {
         crate::model::stop::check()?;
         let (features, _) = blocks.next_block(block)?;
@@ -73,30 +76,109 @@ pub(super) fn find(
         let _ = screen.screen(path, &mut features);
         for feature in features {
             let (record, _) = parcel_record(feature, &columns, schema, path, crs);
-            host_points(&mut hosts, record, ids, points);
+            host_points(&mut hosts, record, ids, &asked);
         }
     }
     Ok(hosts)
 }
 
-/// Records the lot of `record` as the host of the points of `points` it holds.
+/// The points asked for, indexed by where they lie: each lot is matched against the points in its bounding
+/// box alone, so the second read costs the same whether a few systems or all of them lie off their parcels.
+struct Asked {
+    tree: RTree<GeomWithData<[f64; 2], u32>>,
+}
+
+impl Asked {
+    /// Indexes `points` (a system's index and point); a point without finite coordinates lies on no lot.
+    fn new(points: &[(u32, Point<f64>)]) -> Self {
+        let finite = points.iter().filter(|(_, p)| p.x().is_finite() && p.y().is_finite());
+        Asked { tree: RTree::bulk_load(finite.map(|&(i, p)| GeomWithData::new([p.x(), p.y()], i)).collect()) }
+    }
+}
+
+/// Records the lot of `record` as the host of the points of `asked` it holds.
 fn host_points(
     hosts: &mut Hosts,
     record: crate::classify::parcels::ParcelRecord,
     ids: &ParcelPositions,
-    points: &[(u32, Point<f64>)],
+    asked: &Asked,
 ) {
     let Some(shape) = record.shape.as_ref() else { return };
     let Some(rect) = shape.bounding_rect() else { return };
     let Some(at) = ids.slot(&record.id, record.record) else { return };
-    for &(index, point) in points {
-        if !rect.intersects(&point) || !shape.intersects(&point) {
+    let (lo, hi) = (rect.min(), rect.max());
+    for asked in asked.tree.locate_in_envelope_intersecting(&AABB::from_corners([lo.x, lo.y], [hi.x, hi.y])) {
+        let (&[x, y], index) = (asked.geom(), asked.data);
+        if !shape.intersects(&Point::new(x, y)) {
             continue;
         }
         let better = hosts.found.get(&index).is_none_or(|h| at < h.at);
         if better {
             let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), shape: shape.clone() };
             hosts.found.insert(index, host);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use geo::{polygon, Intersects, MultiPolygon, Point};
+
+    use super::{host_points, Asked, Hosts};
+    use crate::classify::parcels::{ParcelPositions, ParcelRecord};
+
+    #[test]
+    fn each_point_finds_the_first_lot_in_id_order_whose_shape_holds_it() {
+        // Lots listed out of id order: an L whose box holds a notch it does not, two squares that overlap
+        // (5–10 is both C's and A's), and a bow-tie (self-intersecting, as a damaged layer has them).
+        let l_shape = polygon![(x: 20., y: 0.), (x: 30., y: 0.), (x: 30., y: 4.), (x: 24., y: 4.), (x: 24., y: 10.), (x: 20., y: 10.)];
+        let c = polygon![(x: 5., y: 0.), (x: 15., y: 0.), (x: 15., y: 10.), (x: 5., y: 10.)];
+        let a = polygon![(x: 0., y: 0.), (x: 10., y: 0.), (x: 10., y: 10.), (x: 0., y: 10.)];
+        let bow_tie = polygon![(x: 40., y: 0.), (x: 50., y: 10.), (x: 50., y: 0.), (x: 40., y: 10.)];
+        let lots = [("L", l_shape), ("C", c), ("A", a), ("T", bow_tie)];
+        let ids =
+            ParcelPositions::collect_texts(&lots.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>());
+        let points: Vec<(u32, Point<f64>)> = [
+            (2., 5.),       // A alone
+            (7., 5.),       // A and C: A comes first in id order
+            (12., 5.),      // C alone
+            (10., 10.),     // on the corner of A and inside C's top edge
+            (27., 8.),      // in the L's box, in its notch: no lot
+            (22., 8.),      // in the L
+            (42., 5.),      // in the bow-tie's left triangle
+            (100., 100.),   // far from every lot
+            (f64::NAN, 5.), // no coordinates
+            (0., 0.),       // A's corner
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| (u32::try_from(i).unwrap() * 3, Point::new(x, y)))
+        .collect();
+        let asked = Asked::new(&points);
+        let mut hosts = Hosts::default();
+        for (record, (id, shape)) in lots.iter().enumerate() {
+            let lot = ParcelRecord {
+                id: (*id).into(),
+                record: record + 1,
+                shape: Some(MultiPolygon(vec![shape.clone()])),
+                ..ParcelRecord::empty()
+            };
+            host_points(&mut hosts, lot, &ids, &asked);
+        }
+        let found: Vec<(u32, Option<String>)> =
+            points.iter().map(|&(i, _)| (i, hosts.of(i).map(|h| h.id.to_string()))).collect();
+        // By hand from the drawing above.
+        let by_hand = ["A", "A", "C", "A", "", "L", "T", "", "", "A"];
+        for ((i, got), want) in found.iter().zip(by_hand) {
+            assert_eq!(got.as_deref().unwrap_or(""), want, "point {i}");
+        }
+        // And by every lot tried against every point, in id order, with no index.
+        let mut in_id_order = lots.clone();
+        in_id_order.sort_by_key(|(id, _)| *id);
+        for (i, point) in &points {
+            let first =
+                in_id_order.iter().find(|(_, shape)| shape.intersects(point)).map(|(id, _)| id.to_string());
+            assert_eq!(hosts.of(*i).map(|h| h.id.to_string()), first, "point {i}");
         }
     }
 }
