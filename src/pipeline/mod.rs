@@ -392,6 +392,11 @@ pub fn stream_schedule_in_blocks(
             hosts: std::sync::OnceLock::new(),
         };
         let (events, reports) = (&run.events, &run.inspections.reports);
+        let shown = |rows: &[Row]| {
+            let mut found = Vec::new();
+            after_block(rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
+            found
+        };
         // A block is scheduled while the one before it is handed over: a consumer's serial part (a writer's
         // copying into its file) runs beside the classification instead of after it.
         let mut handed: Option<Vec<Row>> = None;
@@ -433,18 +438,9 @@ pub fn stream_schedule_in_blocks(
             let (scheduled, consumed) = rayon::join(
                 || scheduler.block(features),
                 || -> Result<Vec<Problem>> {
-                    let mut found = Vec::new();
-                    if let Some(rows) = before {
-                        after_block(
-                            &rows,
-                            (known, &path),
-                            (&warnings, &reach),
-                            (events, reports),
-                            config,
-                            &mut found,
-                        );
-                        each_block(&run, rows)?;
-                    }
+                    let Some(rows) = before else { return Ok(Vec::new()) };
+                    let found = shown(&rows);
+                    each_block(&run, rows)?;
                     Ok(found)
                 },
             );
@@ -460,18 +456,16 @@ pub fn stream_schedule_in_blocks(
             reference::roles::check(config, &run.reference, &mut run.notes)?;
         }
         if let Some(rows) = handed {
-            let mut found = Vec::new();
-            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
-            run.problems.extend(found);
+            run.problems.extend(shown(&rows));
             each_block(&run, rows)?;
         }
         // The parcels whose system points lie off them waited for the lots those points lie on.
         let points = scheduler.waiting_points();
         if !points.is_empty() {
             let hosts = hosts::find(config, (schema, known, reprojector), &path, &crs, &points)?;
-            let (mut rows, mut found) = scheduler.waited(hosts);
-            after_block(&rows, (known, &path), (&warnings, &reach), (events, reports), config, &mut found);
+            let (mut rows, found) = scheduler.waited(hosts);
             run.problems.extend(found);
+            run.problems.extend(shown(&rows));
             // Handed over a block at a time, as every other row.
             while !rows.is_empty() {
                 let rest = rows.split_off(rows.len().min(block_size));
