@@ -1,8 +1,11 @@
 //! The lots that system points off their own parcels lie on. A system's point usually lies inside the
 //! parcel it serves, which is known when that parcel is scheduled; one that does not (a system on the
 //! owner's lot across the road) holds its parcel back until the end of the run, and the parcels layer is
-//! read once more, for those points alone, to find the lot each lies on. A county whose systems all lie on
-//! their parcels never reads it twice.
+//! read once more, for those points alone, to find the lot each lies on. The parcels that waited are then
+//! read a third time, by record number where the layer allows it: what waits is a record number and a
+//! position, not the record, so a layer most of whose system points lie off their parcels is held in memory
+//! no more than one whose points all lie on them. A county whose systems all lie on their parcels never
+//! reads it twice.
 
 use std::path::Path;
 
@@ -11,8 +14,10 @@ use rstar::primitives::GeomWithData;
 use rstar::{RTree, AABB};
 use rustc_hash::FxHashMap;
 
-use super::{block_size, project_block, PARCEL_BLOCK};
-use crate::classify::parcels::{parcel_record, ParcelColumns, ParcelPositions, ParcelSchema};
+use super::project_block;
+use crate::classify::parcels::{parcel_record, ParcelColumns, ParcelPositions, ParcelRecord, ParcelSchema};
+use crate::classify::{lot, Lot, World};
+use crate::crs::layer::Feature;
 use crate::crs::{Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::ReadOptions;
@@ -29,8 +34,9 @@ pub(super) struct Host {
     pub(super) id: ParcelId,
     /// Its owner as written.
     pub(super) owner: Option<String>,
-    /// Its shape, in the working CRS.
-    pub(super) shape: MultiPolygon<f64>,
+    /// Its shape measured against the mean-high-water lines (what a system on it is judged by), not the
+    /// shape itself, which may be large and is not needed again.
+    pub(super) lot: Lot,
 }
 
 /// The lot each point asked for lies on, by the index of its system in the register: of two lots that
@@ -47,38 +53,95 @@ impl Hosts {
     }
 }
 
-/// Reads the parcels layer again and finds the lot each of `points` (a system's index and point) lies on.
+/// The parcels layer as the run read it, to be read again: how its records are read, reprojected and
+/// screened, and made records.
+pub(super) struct Again<'a> {
+    /// The run's configuration (the CRS assumed for a layer that names none).
+    pub(super) config: &'a Config,
+    /// The layer's file.
+    pub(super) path: &'a Path,
+    /// The short name of the working CRS, for the records' problems.
+    pub(super) crs: &'a str,
+    /// Which fields hold what.
+    pub(super) schema: &'a ParcelSchema,
+    /// Into the working CRS.
+    pub(super) reprojector: &'a Reprojector,
+    /// The run's blocks: at most this many records a block.
+    pub(super) block: usize,
+    /// The screen of the first read, with the middle of the layer it took from the first block, so that
+    /// a feature is screened again as it was then.
+    pub(super) screen: &'a Screen,
+}
+
+impl Again<'_> {
+    /// Reads the layer again and hands `each` its features a block at a time, reprojected and screened as
+    /// in the first read: the records numbered `records` (rising) alone, or every record when `None`. A
+    /// layer read by record number reads those records alone; another is read through, its other records
+    /// passed over. The problems found on the way were found by the first read and are not given again.
+    pub(super) fn read(
+        &self,
+        records: Option<&[usize]>,
+        each: &mut dyn FnMut(Vec<Feature>) -> Result<()>,
+    ) -> Result<()> {
+        let options =
+            ReadOptions { assume_crs: self.config.assume_crs.clone(), keep: Some(self.schema.keep()) };
+        let mut blocks = LayerBlocks::open(self.path, &options)?;
+        let layer_crs = blocks.crs().clone();
+        let block = self.block;
+        let mut screen = self.screen.clone();
+        let mut project = |features: Vec<Feature>| -> Result<()> {
+            let (mut features, _) = project_block(self.reprojector, self.path, &layer_crs, features);
+            let _ = screen.screen(self.path, &mut features);
+            each(features)
+        };
+        if let Some(records) = records.filter(|_| blocks.reads_any_records()) {
+            for chunk in records.chunks(block) {
+                crate::model::stop::check()?;
+                project(blocks.read_records(chunk)?.0)?;
+            }
+            return Ok(());
+        }
+        loop {
+            crate::model::stop::check()?;
+            let (mut features, _) = blocks.next_block(block)?;
+            if features.is_empty() {
+                return Ok(());
+            }
+            if let Some(records) = records {
+                features.retain(|f| records.binary_search(&f.record).is_ok());
+            }
+            if !features.is_empty() {
+                project(features)?;
+            }
+        }
+    }
+
+    /// The record of `feature` in the parcels layer's columns, its problems (the first read's) set aside.
+    pub(super) fn record(&self, feature: Feature, columns: &ParcelColumns) -> ParcelRecord {
+        parcel_record(feature, columns, self.schema, self.path, self.crs).0
+    }
+}
+
+/// Reads the parcels layer again and finds the lot each of `points` (a system's index and point) lies on,
+/// measured against the mean-high-water lines of `world`.
 pub(super) fn find(
-    config: &Config,
-    (schema, ids, reprojector): (&ParcelSchema, &ParcelPositions, &Reprojector),
-    path: &Path,
-    crs: &str,
+    again: &Again<'_>,
+    (ids, columns): (&ParcelPositions, &ParcelColumns),
+    world: &World,
     points: &[(u32, Point<f64>)],
 ) -> Result<Hosts> {
     let mut hosts = Hosts::default();
     if points.is_empty() {
         return Ok(hosts);
     }
-    let options = ReadOptions { assume_crs: config.assume_crs.clone(), keep: Some(schema.keep()) };
-    let mut blocks = LayerBlocks::open(path, &options)?;
-    let layer_crs = blocks.crs().clone();
-    let block = block_size(reprojector, PARCEL_BLOCK);
-    let mut screen = Screen::new(&config.crs);
-    let columns = ParcelColumns::new(blocks.fields(), schema);
     let asked = Asked::new(points);
-    loop {
-        crate::model::stop::check()?;
-        let (features, _) = blocks.next_block(block)?;
-        if features.is_empty() {
-            break;
-        }
-        let (mut features, _) = project_block(reprojector, path, &layer_crs, features);
-        let _ = screen.screen(path, &mut features);
+    let measure = |shape: &MultiPolygon<f64>| lot(world, shape);
+    again.read(None, &mut |features| {
         for feature in features {
-            let (record, _) = parcel_record(feature, &columns, schema, path, crs);
-            host_points(&mut hosts, record, ids, &asked);
+            host_points(&mut hosts, again.record(feature, columns), ids, &asked, &measure);
         }
-    }
+        Ok(())
+    })?;
     Ok(hosts)
 }
 
@@ -96,17 +159,20 @@ impl Asked {
     }
 }
 
-/// Records the lot of `record` as the host of the points of `asked` it holds.
+/// Records the lot of `record` as the host of the points of `asked` it holds, its shape measured by
+/// `measure` (once, for the first point it is found to host).
 fn host_points(
     hosts: &mut Hosts,
-    record: crate::classify::parcels::ParcelRecord,
+    record: ParcelRecord,
     ids: &ParcelPositions,
     asked: &Asked,
+    measure: &dyn Fn(&MultiPolygon<f64>) -> Lot,
 ) {
     let Some(shape) = record.shape.as_ref() else { return };
     let Some(rect) = shape.bounding_rect() else { return };
     let Some(at) = ids.slot(&record.id, record.record) else { return };
     let (lo, hi) = (rect.min(), rect.max());
+    let mut measured = None;
     for asked in asked.tree.locate_in_envelope_intersecting(&AABB::from_corners([lo.x, lo.y], [hi.x, hi.y])) {
         let (&[x, y], index) = (asked.geom(), asked.data);
         if !shape.intersects(&Point::new(x, y)) {
@@ -114,7 +180,8 @@ fn host_points(
         }
         let better = hosts.found.get(&index).is_none_or(|h| at < h.at);
         if better {
-            let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), shape: shape.clone() };
+            let lot = measured.get_or_insert_with(|| measure(shape)).clone();
+            let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), lot };
             hosts.found.insert(index, host);
         }
     }
@@ -126,6 +193,7 @@ mod tests {
 
     use super::{host_points, Asked, Hosts};
     use crate::classify::parcels::{ParcelPositions, ParcelRecord};
+    use crate::classify::Lot;
 
     #[test]
     fn each_point_finds_the_first_lot_in_id_order_whose_shape_holds_it() {
@@ -155,6 +223,11 @@ mod tests {
         .map(|(i, &(x, y))| (u32::try_from(i).unwrap() * 3, Point::new(x, y)))
         .collect();
         let asked = Asked::new(&points);
+        // Each lot measured by where it lies: only the bow-tie, east of x = 40, "borders" here.
+        let measure = |shape: &MultiPolygon<f64>| Lot {
+            shore: None,
+            borders_mhw: shape.0.iter().all(|p| p.exterior().0.iter().all(|c| c.x >= 40.)),
+        };
         let mut hosts = Hosts::default();
         for (record, (id, shape)) in lots.iter().enumerate() {
             let lot = ParcelRecord {
@@ -163,7 +236,7 @@ mod tests {
                 shape: Some(MultiPolygon(vec![shape.clone()])),
                 ..ParcelRecord::empty()
             };
-            host_points(&mut hosts, lot, &ids, &asked);
+            host_points(&mut hosts, lot, &ids, &asked, &measure);
         }
         let found: Vec<(u32, Option<String>)> =
             points.iter().map(|&(i, _)| (i, hosts.of(i).map(|h| h.id.to_string()))).collect();
@@ -171,6 +244,9 @@ mod tests {
         let by_hand = ["A", "A", "C", "A", "", "L", "T", "", "", "A"];
         for ((i, got), want) in found.iter().zip(by_hand) {
             assert_eq!(got.as_deref().unwrap_or(""), want, "point {i}");
+            // A host keeps its own lot's measure, not another's.
+            let borders = hosts.of(*i).map(|h| h.lot.borders_mhw);
+            assert_eq!(borders, got.as_ref().map(|id| id == "T"), "point {i}");
         }
         // And by every lot tried against every point, in id order, with no index.
         let mut in_id_order = lots.clone();

@@ -459,19 +459,31 @@ pub fn stream_schedule_in_blocks(
             run.problems.extend(shown(&rows));
             each_block(&run, rows)?;
         }
-        // The parcels whose system points lie off them waited for the lots those points lie on.
+        // The parcels whose system points lie off them waited for the lots those points lie on: the layer is
+        // read again to find those lots, then their records once more, a block at a time as every other.
         let points = scheduler.waiting_points();
         if !points.is_empty() {
-            let hosts = hosts::find(config, (schema, known, reprojector), &path, &crs, &points)?;
-            let (mut rows, found) = scheduler.waited(hosts);
+            let screen = &screen;
+            let again = hosts::Again {
+                config,
+                path: &path,
+                crs: &crs,
+                schema,
+                reprojector,
+                block: block_size,
+                screen,
+            };
+            let hosts = hosts::find(&again, (known, parcel_columns), &world, &points)?;
+            drop(points);
+            let records = scheduler.wait_over(hosts);
+            let mut found = Vec::new();
+            again.read(Some(&records), &mut |features| {
+                let (rows, more) = scheduler.waited(features)?;
+                found.extend(more);
+                found.extend(shown(&rows));
+                each_block(&run, rows)
+            })?;
             run.problems.extend(found);
-            run.problems.extend(shown(&rows));
-            // Handed over a block at a time, as every other row.
-            while !rows.is_empty() {
-                let rest = rows.split_off(rows.len().min(block_size));
-                each_block(&run, rows)?;
-                rows = rest;
-            }
         }
         let moved = scheduler.finish();
         if check_world.is_some() {

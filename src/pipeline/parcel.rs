@@ -19,7 +19,7 @@ use super::warnings::Warnings;
 use crate::classify::parcels::{
     parcel_record, ParcelColumns, ParcelPositions, ParcelRecord, ParcelSchema, Systems,
 };
-use crate::classify::{classify, lot, Lot, Parcel, System, World};
+use crate::classify::{classify, Lot, Parcel, System, World};
 use crate::crs::layer::Feature;
 use crate::law::coverage::{Decision, Exclusion};
 use crate::law::judge;
@@ -76,8 +76,9 @@ pub(super) struct Found {
     strays: Mutex<Vec<Problem>>,
     /// Parcels whose tier the shoreline layer's line would change.
     moved: Mutex<Vec<Moved>>,
-    /// Parcels with a system point off the parcel, waiting for the lot it lies on.
-    waiting: Mutex<Vec<(ParcelRecord, usize)>>,
+    /// Parcels with a system point off the parcel, waiting for the lot it lies on: their record numbers
+    /// and positions (the records are read again once the lots are known).
+    waiting: Mutex<Vec<(usize, usize)>>,
 }
 
 /// Where one of a parcel's systems lies, for classification.
@@ -107,6 +108,19 @@ impl<'r> Scheduler<'r> {
     /// few records with problems report them on the way. A record whose id is not the one the id pass read
     /// means the file changed under the run.
     pub(super) fn block(&self, features: Vec<Feature>) -> Result<(Vec<Row>, Vec<Problem>)> {
+        self.rows(features, true)
+    }
+
+    /// The rows of the parcels that waited, their records read again (see [`super::hosts::Again`]) now
+    /// that the lots their systems lie on are known ([`Scheduler::wait_over`]), as [`Scheduler::block`]
+    /// gives them but for the records' own problems, which the first read reported.
+    pub(super) fn waited(&self, features: Vec<Feature>) -> Result<(Vec<Row>, Vec<Problem>)> {
+        self.rows(features, false)
+    }
+
+    /// The rows of a block of features, with the problems found on the way; those of the records
+    /// themselves only when `report_records`.
+    fn rows(&self, features: Vec<Feature>, report_records: bool) -> Result<(Vec<Row>, Vec<Problem>)> {
         let Layer { path, crs, schema, columns } = self.layer;
         let found = Mutex::new(Vec::new());
         let changed = Mutex::new(None);
@@ -116,7 +130,7 @@ impl<'r> Scheduler<'r> {
             .into_par_iter()
             .map(|feature| {
                 let (parcel, problems) = parcel_record(feature, columns, schema, path, crs);
-                if !problems.is_empty() {
+                if report_records && !problems.is_empty() {
                     found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
                 }
                 match self.known.slot(&parcel.id, parcel.record) {
@@ -160,16 +174,14 @@ impl<'r> Scheduler<'r> {
         points
     }
 
-    /// The rows of the parcels that waited, now that `hosts` says where their systems lie, in order of
-    /// position, with the problems found on the way.
-    pub(super) fn waited(&self, hosts: Hosts) -> (Vec<Row>, Vec<Problem>) {
+    /// Takes `hosts` as where the waiting parcels' systems lie, and gives the record numbers of those
+    /// parcels, rising, to be read again and scheduled ([`Scheduler::waited`]).
+    pub(super) fn wait_over(&self, hosts: Hosts) -> Vec<usize> {
         let _ = self.hosts.set(hosts);
-        let mut waiting =
-            std::mem::take(&mut *self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner));
-        waiting.sort_by_key(|&(_, at)| at);
-        let rows = waiting.into_iter().filter_map(|(parcel, at)| self.parcel(parcel, at)).collect();
-        let found = std::mem::take(&mut *self.found.strays.lock().unwrap_or_else(PoisonError::into_inner));
-        (rows, found)
+        let waiting = std::mem::take(&mut *self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut records: Vec<usize> = waiting.into_iter().map(|(record, _)| record).collect();
+        records.sort_unstable();
+        records
     }
 
     /// One parcel at its position: classified, decided and scheduled, unless a defect holds it back; each of
@@ -184,7 +196,8 @@ impl<'r> Scheduler<'r> {
             (None, Some(shape)) if !registered.is_empty() => match self.places(&parcel, shape, at) {
                 Some(places) => places,
                 None => {
-                    self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).push((parcel, at));
+                    let waiting = (parcel.record, at);
+                    self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).push(waiting);
                     return None;
                 }
             },
@@ -226,9 +239,7 @@ impl<'r> Scheduler<'r> {
             let life = life(rules, &events, own, installed);
             let (system, lot, lies_on) = match place {
                 Place::Here => (Some(registered.system()), None, None),
-                Place::On(host) => {
-                    (Some(registered.system()), Some(lot(self.world, &host.shape)), Some(host.id.clone()))
-                }
+                Place::On(host) => (Some(registered.system()), Some(host.lot.clone()), Some(host.id.clone())),
                 Place::Unplaced => (None, None, None),
             };
             let partner = other.map(|p| ParcelId::from(self.known.id_at(p)));

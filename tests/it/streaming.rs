@@ -98,6 +98,32 @@ fn blocks_change_nothing(county: &str) -> Vec<u8> {
     expected
 }
 
+/// Parcels whose system points lie off them (on another lot, in the lake) wait for the lots those points lie
+/// on; once those are found their records are read again, by record number from a shapefile and read through
+/// from GeoJSON. In blocks of any size the rows and problems are the whole run's, from either layer; and the
+/// waiting parcels are scheduled where their systems lie (128.05-1-4 by S-B on 128.05-1-3, `systems_placement`).
+#[test]
+fn parcels_waiting_for_their_systems_lots_are_the_same_in_blocks_and_from_geojson() {
+    let county = crate::systems_placement::county("streaming-waiting");
+    let from_shapefile = blocks_change_nothing(county.join("county.toml").to_str().unwrap());
+    let config = with_geojson_parcels(county.to_str().unwrap());
+    let from_geojson = blocks_change_nothing(config.to_str().unwrap());
+    assert!(from_geojson == from_shapefile, "the schedule from GeoJSON parcels differs from the shapefile's");
+    let text = String::from_utf8(from_shapefile).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let four = lines.find(|l| l.starts_with("054689-128.05-1-4,")).expect("a row for 128.05-1-4");
+    let cells: Vec<&str> = four.split(',').collect();
+    assert_eq!(
+        [cells[column("tier")], cells[column("system_id")], cells[column("system_lies_on")]],
+        ["near-shore", "S-B", "054689-128.05-1-3"],
+        "{four}"
+    );
+    std::fs::remove_dir_all(config.parent().unwrap()).ok();
+    std::fs::remove_dir_all(&county).ok();
+}
+
 /// A copy of the sample county at `county` (a folder of the repository) whose parcels are `parcels.geojson`:
 /// the shapefile's records to the bit (a shape the shapefile reader cannot use has a null geometry), the
 /// `crs` member after the features. Returns the copy's config.

@@ -45,10 +45,11 @@ fn layer() -> String {
     )
 }
 
-/// Runs `lakeshore COMMAND` on the sample with [`SYSTEMS`] as its systems layer; the rows of `FILE` by key.
-fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, Vec<common::Row>) {
+/// A copy of the sample county in a fresh folder named after `name`, with [`SYSTEMS`] as its systems layer
+/// and two inspections that name systems; returns the folder.
+pub(crate) fn county(name: &str) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
-    let county = common::fresh_dir(&format!("systems-placement-{command}"));
+    let county = common::fresh_dir(name);
     for entry in std::fs::read_dir(&root).expect("the sample") {
         let path = entry.expect("an entry").path();
         if path.is_file() {
@@ -57,6 +58,12 @@ fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, 
     }
     std::fs::write(county.join("systems.geojson"), layer()).expect("written");
     add_named_inspections(&county.join("history.csv"));
+    county
+}
+
+/// Runs `lakeshore COMMAND` on the sample with [`SYSTEMS`] as its systems layer; the rows of `FILE` by key.
+fn run(command: &str, file: &str, key: &str) -> (BTreeMap<String, common::Row>, Vec<common::Row>) {
+    let county = county(&format!("systems-placement-{command}"));
     let out = county.join("out");
     let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
         .arg(command)
