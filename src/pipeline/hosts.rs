@@ -9,7 +9,8 @@
 
 use std::path::Path;
 
-use geo::{BoundingRect, Intersects, MultiPolygon, Point};
+use geo::{BoundingRect, Intersects, MultiPolygon, Point, Rect};
+use rayon::prelude::*;
 use rstar::primitives::GeomWithData;
 use rstar::{RTree, AABB};
 use rustc_hash::FxHashMap;
@@ -137,7 +138,12 @@ pub(super) fn find(
     let asked = Asked::new(points);
     let measure = |shape: &MultiPolygon<f64>| lot(world, shape);
     again.read(None, &mut |features| {
-        for feature in features {
+        // Most lots hold no point asked for: those whose geometry's box holds none are passed over before
+        // they are made records (a record's shape lies within its geometry's box).
+        let boxes = |f: &Feature| f.geometry.as_ref().ok().and_then(BoundingRect::bounding_rect);
+        let holds: Vec<bool> =
+            features.par_iter().map(|f| boxes(f).is_some_and(|r| asked.any_in(r))).collect();
+        for (feature, _) in features.into_iter().zip(holds).filter(|&(_, holds)| holds) {
             host_points(&mut hosts, again.record(feature, columns), ids, &asked, &measure);
         }
         Ok(())
@@ -152,6 +158,13 @@ struct Asked {
 }
 
 impl Asked {
+    /// Whether any point lies in `rect`, edges included.
+    fn any_in(&self, rect: Rect<f64>) -> bool {
+        let (lo, hi) = (rect.min(), rect.max());
+        let envelope = AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
+        self.tree.locate_in_envelope_intersecting(&envelope).next().is_some()
+    }
+
     /// Indexes `points` (a system's index and point); a point without finite coordinates lies on no lot.
     fn new(points: &[(u32, Point<f64>)]) -> Self {
         let finite = points.iter().filter(|(_, p)| p.x().is_finite() && p.y().is_finite());
