@@ -154,7 +154,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// One bad record: reported, never fatal, never silently dropped.
 ///
 /// Problems order by file, then [`Location`] (records by number: record 9 before record 10), then message.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The file the record came from.
     pub path: PathBuf,
@@ -162,6 +162,24 @@ pub struct Problem {
     pub location: Location,
     /// What is wrong, and what to do about it.
     pub message: String,
+}
+
+/// Problems sort by file, then place in the file, then message. Most problems of a run share a file: the
+/// same path, byte for byte, is equal without the component-wise comparison a path's order takes.
+impl Ord for Problem {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let files = match self.path.as_os_str() == other.path.as_os_str() {
+            true => std::cmp::Ordering::Equal,
+            false => self.path.cmp(&other.path),
+        };
+        files.then_with(|| self.location.cmp(&other.location)).then_with(|| self.message.cmp(&other.message))
+    }
+}
+
+impl PartialOrd for Problem {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl Problem {
@@ -212,25 +230,28 @@ impl Location {
         }
     }
 
-    /// What locations sort by: their kind in the order of their text, then the field name or the number,
-    /// then the id beside a record number.
-    fn sort_key(&self) -> (u8, &str, usize, Option<i64>) {
+    /// What locations sort by: their kind in the order of their text, then the number, then the id beside
+    /// a record number; two fields sort by their names ([`Location::cmp`]).
+    fn sort_key(&self) -> (u8, usize, Option<i64>) {
         match self {
-            Location::UnnumberedRecord => (0, "", 0, None),
-            Location::Field(name) => (1, name, 0, None),
-            Location::Fields => (2, "", 0, None),
-            Location::Line(n) => (3, "", *n, None),
-            Location::Record(n) => (4, "", *n, None),
-            Location::RecordWithId(n, id) => (4, "", *n, Some(*id)),
-            Location::Row(n) => (5, "", *n, None),
-            Location::WholeFile => (6, "", 0, None),
+            Location::UnnumberedRecord => (0, 0, None),
+            Location::Field(_) => (1, 0, None),
+            Location::Fields => (2, 0, None),
+            Location::Line(n) => (3, *n, None),
+            Location::Record(n) => (4, *n, None),
+            Location::RecordWithId(n, id) => (4, *n, Some(*id)),
+            Location::Row(n) => (5, *n, None),
+            Location::WholeFile => (6, 0, None),
         }
     }
 }
 
 impl Ord for Location {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.sort_key().cmp(&other.sort_key())
+        match (self, other) {
+            (Location::Field(a), Location::Field(b)) => a.cmp(b),
+            _ => self.sort_key().cmp(&other.sort_key()),
+        }
     }
 }
 
@@ -282,6 +303,25 @@ mod tests {
         for (location, text) in shown {
             assert_eq!(location.to_string(), text);
         }
+    }
+
+    #[test]
+    fn fields_sort_by_name_messages_last_and_a_path_by_its_components() {
+        let problems = vec![
+            Problem::new("d/a.shp", Location::Field("ZONE".into()), "m"),
+            Problem::new("d/a.shp", Location::Record(1), "b"),
+            Problem::new("d//a.shp", Location::Record(1), "b"),
+            Problem::new("d/a.shp", Location::Record(1), "a"),
+            Problem::new("d/a.shp", Location::Field("AREA".into()), "z"),
+            Problem::new("c/z.shp", Location::WholeFile, "m"),
+        ];
+        let mut sorted = problems.clone();
+        Problem::sort_unique(&mut sorted);
+        let order: Vec<String> = sorted.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+        // `d//a.shp` is `d/a.shp` as a path: its problem is the same one, told once.
+        assert_eq!(order, ["whole file: m", "field AREA: z", "field ZONE: m", "record 1: a", "record 1: b"]);
+        assert_eq!(problems[1].cmp(&problems[2]), std::cmp::Ordering::Equal);
+        assert_eq!(problems[1], problems[2]);
     }
 
     #[test]
