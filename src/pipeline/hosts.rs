@@ -12,7 +12,7 @@ use std::path::Path;
 use geo::{BoundingRect, Intersects, MultiPolygon, Point, Rect};
 use rayon::prelude::*;
 use rstar::primitives::GeomWithData;
-use rstar::{RTree, AABB};
+use rstar::RTree;
 use rustc_hash::FxHashMap;
 
 use super::project_block;
@@ -22,6 +22,7 @@ use crate::crs::layer::Feature;
 use crate::crs::{Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::ReadOptions;
+use crate::geom::index::rect_envelope;
 use crate::model::error::Result;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
@@ -142,7 +143,7 @@ pub(super) fn find(
         // they are made records (a record's shape lies within its geometry's box).
         let boxes = |f: &Feature| f.geometry.as_ref().ok().and_then(BoundingRect::bounding_rect);
         let holds: Vec<bool> =
-            features.par_iter().map(|f| boxes(f).is_some_and(|r| asked.any_in(r))).collect();
+            features.par_iter().map(|f| boxes(f).is_some_and(|r| asked.in_box(r).next().is_some())).collect();
         for (feature, _) in features.into_iter().zip(holds).filter(|&(_, holds)| holds) {
             host_points(&mut hosts, again.record(feature, columns), ids, &asked, &measure);
         }
@@ -158,11 +159,9 @@ struct Asked {
 }
 
 impl Asked {
-    /// Whether any point lies in `rect`, edges included.
-    fn any_in(&self, rect: Rect<f64>) -> bool {
-        let (lo, hi) = (rect.min(), rect.max());
-        let envelope = AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
-        self.tree.locate_in_envelope_intersecting(&envelope).next().is_some()
+    /// The points that lie in `rect`, edges included.
+    fn in_box(&self, rect: Rect<f64>) -> impl Iterator<Item = &GeomWithData<[f64; 2], u32>> {
+        self.tree.locate_in_envelope_intersecting(&rect_envelope(rect))
     }
 
     /// Indexes `points` (a system's index and point); a point without finite coordinates lies on no lot.
@@ -184,9 +183,8 @@ fn host_points(
     let Some(shape) = record.shape.as_ref() else { return };
     let Some(rect) = shape.bounding_rect() else { return };
     let Some(at) = ids.slot(&record.id, record.record) else { return };
-    let (lo, hi) = (rect.min(), rect.max());
     let mut measured = None;
-    for asked in asked.tree.locate_in_envelope_intersecting(&AABB::from_corners([lo.x, lo.y], [hi.x, hi.y])) {
+    for asked in asked.in_box(rect) {
         let (&[x, y], index) = (asked.geom(), asked.data);
         if !shape.intersects(&Point::new(x, y)) {
             continue;

@@ -463,7 +463,6 @@ pub fn stream_schedule_in_blocks(
         // read again to find those lots, then their records once more, a block at a time as every other.
         let points = scheduler.waiting_points();
         if !points.is_empty() {
-            let screen = &screen;
             let again = hosts::Again {
                 config,
                 path: &path,
@@ -471,7 +470,7 @@ pub fn stream_schedule_in_blocks(
                 schema,
                 reprojector,
                 block: block_size,
-                screen,
+                screen: &screen,
             };
             let hosts = hosts::find(&again, (known, parcel_columns), &world, &points)?;
             drop(points);

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point};
-use rstar::{RTree, AABB};
+use rstar::RTree;
 
 use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::fields::FieldNames;
@@ -231,8 +231,8 @@ impl Systems {
         let tree = self.points.get_or_init(|| {
             RTree::bulk_load(self.list.iter().map(|s| [s.location.x(), s.location.y()]).collect())
         });
-        let envelope = AABB::from_corners([rect.min().x, rect.min().y], [rect.max().x, rect.max().y]);
-        tree.locate_in_envelope(&envelope).any(|&[x, y]| shape.intersects(&Point::new(x, y)))
+        tree.locate_in_envelope(&crate::geom::index::rect_envelope(rect))
+            .any(|&[x, y]| shape.intersects(&Point::new(x, y)))
     }
 }
 
