@@ -7,6 +7,7 @@
 //! cargo run --release --example synth_county -- bench --parcels 100000 --out /tmp/bench-gj --parcels-format geojson
 //! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-dem --dem 10000
 //! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-bad --bad
+//! cargo run --release --example synth_county -- bench --parcels 1000000 --out /tmp/bench-across --across 10
 //! ```
 //!
 //! `sample` writes the hand-designed sample county (about seventy parcels, each one a case of the
@@ -86,6 +87,11 @@ enum Command {
         /// parcel.
         #[arg(long)]
         bad: bool,
+        /// Put this many systems in a thousand on the lot across the road: the next row's parcel in the same
+        /// column, which the same owner holds. Each such parcel waits in the run for the lot its system lies
+        /// on, as a county's do.
+        #[arg(long, default_value_t = 0)]
+        across: u32,
     },
 }
 
@@ -94,8 +100,8 @@ fn main() -> ExitCode {
     let result = match args.command {
         Command::Sample { dir } => sample::write_sample(&dir, false),
         Command::SampleProblems { dir } => sample::write_sample(&dir, true),
-        Command::Bench { parcels, out, seed, parcels_format, dem, bad } => {
-            bench::write_bench(parcels, &out, seed, parcels_format, dem, bad)
+        Command::Bench { parcels, out, seed, parcels_format, dem, bad, across } => {
+            bench::write_bench(parcels, &out, seed, parcels_format, dem, bad, across)
         }
     };
     match result {

@@ -210,6 +210,22 @@ struct Parcels<'a> {
     history: String,
     /// Every parcel a bow-tie.
     bad: bool,
+    /// Systems in a thousand put on the lot across the road.
+    across: u32,
+    /// For each column, the owner of the lot across the road from the last parcel made in it, when that
+    /// parcel's system was put there: (row of that lot, owner).
+    across_owner: Vec<Option<(usize, String)>>,
+}
+
+impl Parcels<'_> {
+    /// Whether the system of the parcel in cell `(i, j)` goes on the lot across the road, `(i, j + 1)`: drawn
+    /// from the cell alone (not the attribute generator, whose draws stay those of a county without), and
+    /// only where that lot is a parcel below the last row, which may be cut short.
+    fn across_the_road(&self, i: usize, j: usize) -> bool {
+        let l = self.layout;
+        let drawn = splitmix64(splitmix64(((i as u64) << 32) ^ j as u64) ^ 0xAC05) % 1000;
+        drawn < u64::from(self.across) && j + 2 < l.rows && !l.in_lake(l.cell_center(i, j + 1))
+    }
 }
 
 impl Iterator for Parcels<'_> {
@@ -231,11 +247,19 @@ impl Iterator for Parcels<'_> {
             let s_ = l.sewered;
             let sewered = center.0 > s_[0] && center.0 < s_[2] && center.1 > s_[1] && center.1 < s_[3];
             let sewer = if sewered || self.rng.random_bool(0.02) { "3" } else { "2" };
+            let owner = match self.across_owner[i].take() {
+                Some((row, owner)) if row == j => owner,
+                _ => format!("BENCH OWNER {:07}", self.made),
+            };
             if self.rng.random_bool(0.35) {
-                let p = (
+                let mut p = (
                     center.0 + self.rng.random_range(-30.0..30.0),
                     center.1 + self.rng.random_range(-60.0..60.0),
                 );
+                if self.across_the_road(i, j) {
+                    p.1 += CELL_H;
+                    self.across_owner[i] = Some((j + 1, owner.clone()));
+                }
                 let bottom = (self.rng.random_range(7000.0..7400.0_f64)).round() / 10.0;
                 self.systems.push((p, vec![s(&id), Val::Num(Some(bottom))]));
             }
@@ -257,7 +281,7 @@ impl Iterator for Parcels<'_> {
                 s(swis),
                 s(&key),
                 s(town),
-                Val::S(format!("BENCH OWNER {:07}", self.made)),
+                Val::S(owner),
                 Val::S(format!("{}", 10 + 2 * i)),
                 Val::S(format!("Grid Row {} Rd", j + 1)),
                 s("210"),
@@ -388,7 +412,8 @@ fn positions(ring: &[Pt], convert: impl Fn(Pt) -> Result<Pt>) -> Result<Value> {
 }
 
 /// Writes the bench county of `n` parcels into `dir`, the parcels in `format`; with `dem`, also a DEM of `dem`
-/// × `dem` pixels over the county and `county-dem.toml` reading it.
+/// × `dem` pixels over the county and `county-dem.toml` reading it; every parcel a bow-tie when `bad`, and
+/// `across` systems in a thousand on the lot across the road.
 pub fn write_bench(
     n: usize,
     dir: &Path,
@@ -396,6 +421,7 @@ pub fn write_bench(
     format: ParcelsFormat,
     dem: Option<u32>,
     bad: bool,
+    across: u32,
 ) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     let layout = Layout::new(n);
@@ -446,6 +472,8 @@ pub fn write_bench(
         systems: Vec::new(),
         history: String::from("parcel_id,inspection_date,result\n"),
         bad,
+        across,
+        across_owner: vec![None; layout.cols],
     };
     let written = match format {
         ParcelsFormat::Shp => write_polygons(&spec("parcels", PARCEL_FIELDS), &mut parcels)?,

@@ -1,28 +1,27 @@
 //! The lots that system points off their own parcels lie on. A system's point usually lies inside the
 //! parcel it serves, which is known when that parcel is scheduled; one that does not (a system on the
-//! owner's lot across the road) holds its parcel back until the end of the run, and the parcels layer is
-//! read once more, for those points alone, to find the lot each lies on. The parcels that waited are then
-//! read a third time, by record number where the layer allows it: what waits is a record number and a
-//! position, not the record, so a layer most of whose system points lie off their parcels is held in memory
-//! no more than one whose points all lie on them. A county whose systems all lie on their parcels never
-//! reads it twice.
+//! owner's lot across the road) holds its parcel back until the end of the run. From then on every lot, as
+//! the parcels layer is read, is asked which points of the register lie on it other than those of its own
+//! systems ([`HostSearch`]), and the lots read before are read again at the end and asked of the waiting
+//! parcels' points alone: the lot each such point lies on is then known, without a second read of the whole
+//! layer unless the first parcel to wait came last. The parcels that waited are then read again, by record
+//! number where the layer allows it: what
+//! waits is a record number and a position, not the record, so a layer most of whose system points lie off
+//! their parcels is held in memory no more than one whose points all lie on them.
 
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
-use geo::{BoundingRect, Intersects, MultiPolygon, Point, Rect};
-use rayon::prelude::*;
-use rstar::primitives::GeomWithData;
-use rstar::RTree;
+use geo::MultiPolygon;
 use rustc_hash::FxHashMap;
 
 use super::project_block;
-use crate::classify::parcels::{parcel_record, ParcelColumns, ParcelPositions, ParcelRecord, ParcelSchema};
-use crate::classify::{lot, Lot, World};
+use crate::classify::parcels::{ParcelRecord, ParcelSchema, Systems};
+use crate::classify::Lot;
 use crate::crs::layer::Feature;
 use crate::crs::{Reprojector, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::ReadOptions;
-use crate::geom::index::rect_envelope;
 use crate::model::error::Result;
 use crate::model::id::ParcelId;
 use crate::pipeline::config::Config;
@@ -41,8 +40,8 @@ pub(super) struct Host {
     pub(super) lot: Lot,
 }
 
-/// The lot each point asked for lies on, by the index of its system in the register: of two lots that
-/// both hold it (overlapping parcels), the one first in id order.
+/// The lot each system point lies on, when that is not the one parcel the system serves, by the index of its
+/// system in the register: of two lots that both hold it (overlapping parcels), the one first in id order.
 #[derive(Debug, Default)]
 pub(super) struct Hosts {
     found: FxHashMap<u32, Host>,
@@ -55,15 +54,13 @@ impl Hosts {
     }
 }
 
-/// The parcels layer as the run read it, to be read again: how its records are read, reprojected and
-/// screened, and made records.
+/// The parcels layer as the run read it, to be read again for the parcels that waited: how its records are
+/// read, reprojected and screened.
 pub(super) struct Again<'a> {
     /// The run's configuration (the CRS assumed for a layer that names none).
     pub(super) config: &'a Config,
     /// The layer's file.
     pub(super) path: &'a Path,
-    /// The short name of the working CRS, for the records' problems.
-    pub(super) crs: &'a str,
     /// Which fields hold what.
     pub(super) schema: &'a ParcelSchema,
     /// Into the working CRS.
@@ -76,13 +73,13 @@ pub(super) struct Again<'a> {
 }
 
 impl Again<'_> {
-    /// Reads the layer again and hands `each` its features a block at a time, reprojected and screened as
-    /// in the first read: the records numbered `records` (rising) alone, or every record when `None`. A
-    /// layer read by record number reads those records alone; another is read through, its other records
-    /// passed over. The problems found on the way were found by the first read and are not given again.
+    /// Reads the records numbered `records` (rising) of the layer again and hands `each` their features a
+    /// block at a time, reprojected and screened as in the first read. A layer read by record number reads
+    /// those records alone; another is read through, its other records passed over. The problems found on
+    /// the way were found by the first read and are not given again.
     pub(super) fn read(
         &self,
-        records: Option<&[usize]>,
+        records: &[usize],
         each: &mut dyn FnMut(Vec<Feature>) -> Result<()>,
     ) -> Result<()> {
         let options =
@@ -96,7 +93,7 @@ impl Again<'_> {
             let _ = screen.screen(self.path, &mut features);
             each(features)
         };
-        if let Some(records) = records.filter(|_| blocks.reads_any_records()) {
+        if blocks.reads_any_records() {
             for chunk in records.chunks(block) {
                 crate::model::stop::check()?;
                 project(blocks.read_records(chunk)?.0)?;
@@ -109,137 +106,157 @@ impl Again<'_> {
             if features.is_empty() {
                 return Ok(());
             }
-            if let Some(records) = records {
-                features.retain(|f| records.binary_search(&f.record).is_ok());
-            }
+            features.retain(|f| records.binary_search(&f.record).is_ok());
             if !features.is_empty() {
                 project(features)?;
             }
         }
     }
-
-    /// The record of `feature` in the parcels layer's columns, its problems (the first read's) set aside.
-    pub(super) fn record(&self, feature: Feature, columns: &ParcelColumns) -> ParcelRecord {
-        parcel_record(feature, columns, self.schema, self.path, self.crs).0
-    }
 }
 
-/// Reads the parcels layer again and finds the lot each of `points` (a system's index and point) lies on,
-/// measured against the mean-high-water lines of `world`.
-pub(super) fn find(
-    again: &Again<'_>,
-    (ids, columns): (&ParcelPositions, &ParcelColumns),
-    world: &World,
-    points: &[(u32, Point<f64>)],
-) -> Result<Hosts> {
-    let mut hosts = Hosts::default();
-    if points.is_empty() {
-        return Ok(hosts);
-    }
-    let asked = Asked::new(points);
-    let measure = |shape: &MultiPolygon<f64>| lot(world, shape);
-    again.read(None, &mut |features| {
-        // Most lots hold no point asked for: those whose geometry's box holds none are passed over before
-        // they are made records (a record's shape lies within its geometry's box).
-        let boxes = |f: &Feature| f.geometry.as_ref().ok().and_then(BoundingRect::bounding_rect);
-        let holds: Vec<bool> =
-            features.par_iter().map(|f| boxes(f).is_some_and(|r| asked.in_box(r).next().is_some())).collect();
-        for (feature, _) in features.into_iter().zip(holds).filter(|&(_, holds)| holds) {
-            host_points(&mut hosts, again.record(feature, columns), ids, &asked, &measure);
+/// The lots found so far that system points lie on, other than the parcels those systems serve alone, and
+/// the records read before the search began.
+///
+/// No lot is searched until a parcel has waited: a county whose points all lie on their parcels pays nothing
+/// for the search. The records of the blocks read before that are marked ([`HostSearch::pass`]) and searched
+/// at the end ([`HostSearch::passed`]), read again by record number where the layer allows it.
+#[derive(Debug, Default)]
+pub(super) struct HostSearch {
+    found: Mutex<FxHashMap<u32, Host>>,
+    /// A bit for each record number not searched.
+    passed: Mutex<Vec<u64>>,
+}
+
+impl HostSearch {
+    /// Takes the lot of `record`, at position `at`, as the host of each point of `systems` that `wanted`
+    /// takes and that lies on its shape, unless a lot before it in id order holds the point too: of two lots
+    /// that both hold it (overlapping parcels), the first in id order is its host. The points of systems that
+    /// serve this lot and no other are passed over: their own lot is no host. The lot is measured by
+    /// `measure` once, when it is found to host a point.
+    pub(super) fn lot(
+        &self,
+        record: &ParcelRecord,
+        at: usize,
+        (systems, wanted): (&Systems, &dyn Fn(u32) -> bool),
+        measure: impl FnOnce(&MultiPolygon<f64>) -> Lot,
+    ) {
+        let Some(shape) = record.shape.as_ref() else { return };
+        let foreign = |index: u32| {
+            let system = systems.get(index);
+            (system.serves() != at || system.also_serves().is_some()) && wanted(index)
+        };
+        let mut points = systems.on(shape, foreign).peekable();
+        if points.peek().is_none() {
+            return;
         }
-        Ok(())
-    })?;
-    Ok(hosts)
-}
-
-/// The points asked for, indexed by where they lie: each lot is matched against the points in its bounding
-/// box alone, so the second read costs the same whether a few systems or all of them lie off their parcels.
-struct Asked {
-    tree: RTree<GeomWithData<[f64; 2], u32>>,
-}
-
-impl Asked {
-    /// The points that lie in `rect`, edges included.
-    fn in_box(&self, rect: Rect<f64>) -> impl Iterator<Item = &GeomWithData<[f64; 2], u32>> {
-        self.tree.locate_in_envelope_intersecting(&rect_envelope(rect))
+        let points: Vec<u32> = points.collect();
+        let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), lot: measure(shape) };
+        let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        for index in points {
+            if found.get(&index).is_none_or(|h| at < h.at) {
+                found.insert(index, host.clone());
+            }
+        }
     }
 
-    /// Indexes `points` (a system's index and point); a point without finite coordinates lies on no lot.
-    fn new(points: &[(u32, Point<f64>)]) -> Self {
-        let finite = points.iter().filter(|(_, p)| p.x().is_finite() && p.y().is_finite());
-        Asked { tree: RTree::bulk_load(finite.map(|&(i, p)| GeomWithData::new([p.x(), p.y()], i)).collect()) }
+    /// Marks `records` (record numbers) as read without being searched.
+    pub(super) fn pass(&self, records: impl Iterator<Item = usize>) {
+        let mut passed = self.passed.lock().unwrap_or_else(PoisonError::into_inner);
+        for record in records {
+            let word = record / 64;
+            if passed.len() <= word {
+                passed.resize(word + 1, 0);
+            }
+            passed[word] |= 1 << (record % 64);
+        }
     }
-}
 
-/// Records the lot of `record` as the host of the points of `asked` it holds, its shape measured by
-/// `measure` (once, for the first point it is found to host).
-fn host_points(
-    hosts: &mut Hosts,
-    record: ParcelRecord,
-    ids: &ParcelPositions,
-    asked: &Asked,
-    measure: &dyn Fn(&MultiPolygon<f64>) -> Lot,
-) {
-    let Some(shape) = record.shape.as_ref() else { return };
-    let Some(rect) = shape.bounding_rect() else { return };
-    let Some(at) = ids.slot(&record.id, record.record) else { return };
-    let mut measured = None;
-    for asked in asked.in_box(rect) {
-        let (&[x, y], index) = (asked.geom(), asked.data);
-        if !shape.intersects(&Point::new(x, y)) {
-            continue;
-        }
-        let better = hosts.found.get(&index).is_none_or(|h| at < h.at);
-        if better {
-            let lot = measured.get_or_insert_with(|| measure(shape)).clone();
-            let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), lot };
-            hosts.found.insert(index, host);
-        }
+    /// The record numbers marked by [`HostSearch::pass`], rising; none are marked after.
+    pub(super) fn passed(&self) -> Vec<usize> {
+        let passed = std::mem::take(&mut *self.passed.lock().unwrap_or_else(PoisonError::into_inner));
+        let set = |(word, bits): (usize, u64)| {
+            (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| word * 64 + b)
+        };
+        passed.into_iter().enumerate().flat_map(set).collect()
+    }
+
+    /// The lots found, by the register index of the system whose point lies on each.
+    pub(super) fn take(&self) -> Hosts {
+        Hosts { found: std::mem::take(&mut *self.found.lock().unwrap_or_else(PoisonError::into_inner)) }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use geo::{polygon, Intersects, MultiPolygon, Point};
+    use std::path::Path;
 
-    use super::{host_points, Asked, Hosts};
-    use crate::classify::parcels::{ParcelPositions, ParcelRecord};
+    use geo::{polygon, Geometry, Intersects, MultiPolygon, Point};
+
+    use super::HostSearch;
+    use crate::classify::fields::FieldNames;
+    use crate::classify::parcels::{system_fields, ParcelPositions, ParcelRecord, SystemJoin, Systems};
     use crate::classify::Lot;
+    use crate::crs::layer::{Feature, Value};
+
+    /// The register of `points`, each a system at a point serving a parcel (and a second one) of `ids`.
+    fn register(ids: &ParcelPositions, points: &[((f64, f64), &str, Option<&str>)]) -> Systems {
+        let fields: Vec<String> = ["PARCEL_ID", "PARCEL_ID_2"].iter().map(|f| f.to_string()).collect();
+        let path = Path::new("systems.shp");
+        let names = system_fields(&fields, &FieldNames::default(), path).expect("fields");
+        let position = |id: &str| ids.position(id);
+        let mut join = SystemJoin::new(path, &fields, &names, (ids.len(), &position));
+        let text = |t: &str| Value::Text(t.into());
+        let features: Vec<Feature> = points
+            .iter()
+            .enumerate()
+            .map(|(i, &((x, y), serves, also))| Feature {
+                record: i + 1,
+                fid: None,
+                geometry: Ok(Geometry::Point(Point::new(x, y))),
+                values: vec![text(serves), also.map_or(Value::Null, text)],
+            })
+            .collect();
+        join.add(&features);
+        let (systems, problems, _) = join.finish();
+        assert!(problems.is_empty(), "{problems:?}");
+        systems
+    }
 
     #[test]
     fn each_point_finds_the_first_lot_in_id_order_whose_shape_holds_it() {
         // Lots listed out of id order: an L whose box holds a notch it does not, two squares that overlap
-        // (5–10 is both C's and A's), and a bow-tie (self-intersecting, as a damaged layer has them).
+        // (5–10 is both C's and A's), and a bow-tie (self-intersecting, as a damaged layer has them). W, far
+        // away, is the parcel most of the systems serve.
         let l_shape = polygon![(x: 20., y: 0.), (x: 30., y: 0.), (x: 30., y: 4.), (x: 24., y: 4.), (x: 24., y: 10.), (x: 20., y: 10.)];
         let c = polygon![(x: 5., y: 0.), (x: 15., y: 0.), (x: 15., y: 10.), (x: 5., y: 10.)];
         let a = polygon![(x: 0., y: 0.), (x: 10., y: 0.), (x: 10., y: 10.), (x: 0., y: 10.)];
         let bow_tie = polygon![(x: 40., y: 0.), (x: 50., y: 10.), (x: 50., y: 0.), (x: 40., y: 10.)];
-        let lots = [("L", l_shape), ("C", c), ("A", a), ("T", bow_tie)];
+        let w = polygon![(x: 500., y: 0.), (x: 510., y: 0.), (x: 510., y: 10.), (x: 500., y: 10.)];
+        let lots = [("L", l_shape), ("C", c), ("A", a), ("T", bow_tie), ("W", w)];
         let ids =
             ParcelPositions::collect_texts(&lots.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>());
-        let points: Vec<(u32, Point<f64>)> = [
-            (2., 5.),       // A alone
-            (7., 5.),       // A and C: A comes first in id order
-            (12., 5.),      // C alone
-            (10., 10.),     // on the corner of A and inside C's top edge
-            (27., 8.),      // in the L's box, in its notch: no lot
-            (22., 8.),      // in the L
-            (42., 5.),      // in the bow-tie's left triangle
-            (100., 100.),   // far from every lot
-            (f64::NAN, 5.), // no coordinates
-            (0., 0.),       // A's corner
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, y))| (u32::try_from(i).unwrap() * 3, Point::new(x, y)))
-        .collect();
-        let asked = Asked::new(&points);
-        // Each lot measured by where it lies: only the bow-tie, east of x = 40, "borders" here.
+        let points = [
+            ((2., 5.), "W", None),       // A alone
+            ((7., 5.), "W", None),       // A and C: A comes first in id order
+            ((12., 5.), "W", None),      // C alone
+            ((10., 10.), "W", None),     // on the corner of A and inside C's top edge
+            ((27., 8.), "W", None),      // in the L's box, in its notch: no lot
+            ((22., 8.), "W", None),      // in the L
+            ((42., 5.), "W", None),      // in the bow-tie's left triangle
+            ((100., 100.), "W", None),   // far from every lot
+            ((0., 0.), "W", None),       // A's corner
+            ((3., 3.), "A", None),       // on A, the one lot it serves: A is no host
+            ((13., 3.), "C", Some("W")), // on C, which it serves with W: C hosts it for W
+            ((505., 5.), "W", None),     // on W, its own lot
+        ];
+        let systems = register(&ids, &points);
+        // Each lot measured by where it lies: only the bow-tie, east of x = 40 and west of x = 100, "borders"
+        // here.
         let measure = |shape: &MultiPolygon<f64>| Lot {
             shore: None,
-            borders_mhw: shape.0.iter().all(|p| p.exterior().0.iter().all(|c| c.x >= 40.)),
+            borders_mhw: shape.0.iter().all(|p| p.exterior().0.iter().all(|c| c.x >= 40. && c.x < 100.)),
         };
-        let mut hosts = Hosts::default();
+        let search = HostSearch::default();
         for (record, (id, shape)) in lots.iter().enumerate() {
             let lot = ParcelRecord {
                 id: (*id).into(),
@@ -247,25 +264,47 @@ mod tests {
                 shape: Some(MultiPolygon(vec![shape.clone()])),
                 ..ParcelRecord::empty()
             };
-            host_points(&mut hosts, lot, &ids, &asked, &measure);
+            let at = ids.slot(id, record + 1).expect("a listed lot");
+            search.lot(&lot, at, (&systems, &|_| true), measure);
         }
-        let found: Vec<(u32, Option<String>)> =
-            points.iter().map(|&(i, _)| (i, hosts.of(i).map(|h| h.id.to_string()))).collect();
+        let hosts = search.take();
+        // The register keeps its systems in order of the parcel they serve, then of record: each point's
+        // index is found by where it lies.
+        let index_of = |(x, y): (f64, f64)| {
+            (0..u32::try_from(systems.len()).unwrap())
+                .find(|&i| systems.get(i).location == Point::new(x, y))
+                .expect("registered")
+        };
+        let found: Vec<Option<String>> =
+            points.iter().map(|&(p, ..)| hosts.of(index_of(p)).map(|h| h.id.to_string())).collect();
         // By hand from the drawing above.
-        let by_hand = ["A", "A", "C", "A", "", "L", "T", "", "", "A"];
-        for ((i, got), want) in found.iter().zip(by_hand) {
-            assert_eq!(got.as_deref().unwrap_or(""), want, "point {i}");
+        let by_hand = ["A", "A", "C", "A", "", "L", "T", "", "A", "", "C", ""];
+        for ((point, got), want) in points.iter().zip(&found).zip(by_hand) {
+            assert_eq!(got.as_deref().unwrap_or(""), want, "point {point:?}");
             // A host keeps its own lot's measure, not another's.
-            let borders = hosts.of(*i).map(|h| h.lot.borders_mhw);
-            assert_eq!(borders, got.as_ref().map(|id| id == "T"), "point {i}");
+            let borders = hosts.of(index_of(point.0)).map(|h| h.lot.borders_mhw);
+            assert_eq!(borders, got.as_ref().map(|id| id == "T"), "point {point:?}");
         }
-        // And by every lot tried against every point, in id order, with no index.
+        // And by every lot tried against every point of a system that is not its own alone, in id order,
+        // with no index.
         let mut in_id_order = lots.clone();
         in_id_order.sort_by_key(|(id, _)| *id);
-        for (i, point) in &points {
-            let first =
-                in_id_order.iter().find(|(_, shape)| shape.intersects(point)).map(|(id, _)| id.to_string());
-            assert_eq!(hosts.of(*i).map(|h| h.id.to_string()), first, "point {i}");
+        for &((x, y), serves, also) in &points {
+            let first = in_id_order
+                .iter()
+                .filter(|(id, _)| *id != serves || also.is_some())
+                .find(|(_, shape)| shape.intersects(&Point::new(x, y)))
+                .map(|(id, _)| id.to_string());
+            assert_eq!(hosts.of(index_of((x, y))).map(|h| h.id.to_string()), first, "point {x}, {y}");
         }
+    }
+
+    #[test]
+    fn the_records_passed_over_come_back_rising_once() {
+        let search = HostSearch::default();
+        search.pass([3, 64, 1].into_iter());
+        search.pass([200, 63, 0].into_iter());
+        assert_eq!(search.passed(), [0, 1, 3, 63, 64, 200]);
+        assert!(search.passed().is_empty(), "taken");
     }
 }

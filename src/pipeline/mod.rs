@@ -459,24 +459,23 @@ pub fn stream_schedule_in_blocks(
             run.problems.extend(shown(&rows));
             each_block(&run, rows)?;
         }
-        // The parcels whose system points lie off them waited for the lots those points lie on: the layer is
-        // read again to find those lots, then their records once more, a block at a time as every other.
-        let points = scheduler.waiting_points();
-        if !points.is_empty() {
-            let again = hosts::Again {
-                config,
-                path: &path,
-                crs: &crs,
-                schema,
-                reprojector,
-                block: block_size,
-                screen: &screen,
-            };
-            let hosts = hosts::find(&again, (known, parcel_columns), &world, &points)?;
-            drop(points);
-            let records = scheduler.wait_over(hosts);
+        // The parcels whose system points lie off them waited for the lots those points lie on, found as the
+        // layer was read from the first parcel that waited on, and in the lots read before that, read again
+        // now. The waiting parcels' records are then read again too, a block at a time as every other.
+        let again =
+            hosts::Again { config, path: &path, schema, reprojector, block: block_size, screen: &screen };
+        let unsearched = scheduler.unsearched();
+        if !unsearched.is_empty() {
+            let asked = scheduler.asked();
+            again.read(&unsearched, &mut |features| {
+                scheduler.search(features, &asked);
+                Ok(())
+            })?;
+        }
+        let records = scheduler.wait_over();
+        if !records.is_empty() {
             let mut found = Vec::new();
-            again.read(Some(&records), &mut |features| {
+            again.read(&records, &mut |features| {
                 let (rows, more) = scheduler.waited(features)?;
                 found.extend(more);
                 found.extend(shown(&rows));

@@ -9,17 +9,18 @@
 use std::path::Path;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use geo::{Distance, Euclidean, MultiPolygon, Point};
+use geo::{BoundingRect, Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
+use rustc_hash::FxHashSet;
 
-use super::hosts::{Host, Hosts};
+use super::hosts::{Host, HostSearch, Hosts};
 use super::progress::Progress;
 use super::reference::ground::Ground;
 use super::warnings::Warnings;
 use crate::classify::parcels::{
     parcel_record, ParcelColumns, ParcelPositions, ParcelRecord, ParcelSchema, Systems,
 };
-use crate::classify::{classify, Lot, Parcel, System, World};
+use crate::classify::{classify, lot, Lot, Parcel, System, World};
 use crate::crs::layer::Feature;
 use crate::law::coverage::{Decision, Exclusion};
 use crate::law::judge;
@@ -79,6 +80,8 @@ pub(super) struct Found {
     /// Parcels with a system point off the parcel, waiting for the lot it lies on: their record numbers
     /// and positions (the records are read again once the lots are known).
     waiting: Mutex<Vec<(usize, usize)>>,
+    /// The lots that system points off their parcels lie on, as far as the layer has been read.
+    hosts: HostSearch,
 }
 
 /// Where one of a parcel's systems lies, for classification.
@@ -107,21 +110,30 @@ impl<'r> Scheduler<'r> {
     /// Each feature becomes its record, finds its position and is scheduled, in one pass on all cores; the
     /// few records with problems report them on the way. A record whose id is not the one the id pass read
     /// means the file changed under the run.
+    /// Each lot is searched on the way for the system points of other parcels that lie on it
+    /// ([`HostSearch`]).
     pub(super) fn block(&self, features: Vec<Feature>) -> Result<(Vec<Row>, Vec<Problem>)> {
         self.rows(features, true)
     }
 
     /// The rows of the parcels that waited, their records read again (see [`super::hosts::Again`]) now
     /// that the lots their systems lie on are known ([`Scheduler::wait_over`]), as [`Scheduler::block`]
-    /// gives them but for the records' own problems, which the first read reported.
+    /// gives them but for the records' own problems, which the first read reported, and for the search for
+    /// points on their lots, which it made.
     pub(super) fn waited(&self, features: Vec<Feature>) -> Result<(Vec<Row>, Vec<Problem>)> {
         self.rows(features, false)
     }
 
-    /// The rows of a block of features, with the problems found on the way; those of the records
-    /// themselves only when `report_records`.
-    fn rows(&self, features: Vec<Feature>, report_records: bool) -> Result<(Vec<Row>, Vec<Problem>)> {
+    /// The rows of a block of features, with the problems found on the way; on the `first` read of these
+    /// records, their own problems too, and their lots searched for other parcels' system points.
+    fn rows(&self, features: Vec<Feature>, first: bool) -> Result<(Vec<Row>, Vec<Problem>)> {
         let Layer { path, crs, schema, columns } = self.layer;
+        // Lots are searched for other parcels' points once a parcel has waited; before, they are marked to be
+        // searched at the end.
+        let search = first && !self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_empty();
+        if first && !search {
+            self.found.hosts.pass(features.iter().map(|f| f.record));
+        }
         let found = Mutex::new(Vec::new());
         let changed = Mutex::new(None);
         // Each feature gives a row in its place (collected without a copy); a parcel that waits, or a record
@@ -130,11 +142,19 @@ impl<'r> Scheduler<'r> {
             .into_par_iter()
             .map(|feature| {
                 let (parcel, problems) = parcel_record(feature, columns, schema, path, crs);
-                if report_records && !problems.is_empty() {
+                if first && !problems.is_empty() {
                     found.lock().unwrap_or_else(PoisonError::into_inner).extend(problems);
                 }
                 match self.known.slot(&parcel.id, parcel.record) {
-                    Some(at) => self.parcel(parcel, at).unwrap_or_else(Row::none),
+                    Some(at) => {
+                        if search {
+                            let every: &dyn Fn(u32) -> bool = &|_| true;
+                            self.found
+                                .hosts
+                                .lot(&parcel, at, (self.systems, every), |shape| lot(self.world, shape));
+                        }
+                        self.parcel(parcel, at).unwrap_or_else(Row::none)
+                    }
                     None => {
                         let mut changed = changed.lock().unwrap_or_else(PoisonError::into_inner);
                         changed.get_or_insert((parcel.record, parcel.id.clone()));
@@ -162,22 +182,48 @@ impl<'r> Scheduler<'r> {
         self.found.moved.into_inner().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The points of the systems of the parcels waiting for the lots they lie on, by register index.
-    pub(super) fn waiting_points(&self) -> Vec<(u32, Point<f64>)> {
-        let waiting = self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut points: Vec<(u32, Point<f64>)> = waiting
-            .iter()
-            .flat_map(|&(_, at)| self.systems.of(at).iter().map(|&i| (i, self.systems.get(i).location)))
-            .collect();
-        points.sort_by_key(|&(i, _)| i);
-        points.dedup_by_key(|&mut (i, _)| i);
-        points
+    /// The records read before the first parcel waited, rising, when one did: their lots were not searched
+    /// for the waiting parcels' points ([`Scheduler::search`]). None when no parcel waits.
+    pub(super) fn unsearched(&self) -> Vec<usize> {
+        match self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_empty() {
+            true => Vec::new(),
+            false => self.found.hosts.passed(),
+        }
     }
 
-    /// Takes `hosts` as where the waiting parcels' systems lie, and gives the record numbers of those
-    /// parcels, rising, to be read again and scheduled ([`Scheduler::waited`]).
-    pub(super) fn wait_over(&self, hosts: Hosts) -> Vec<usize> {
-        let _ = self.hosts.set(hosts);
+    /// The register indexes of the systems of the parcels waiting for the lots they lie on.
+    pub(super) fn asked(&self) -> FxHashSet<u32> {
+        let waiting = self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        waiting.iter().flat_map(|&(_, at)| self.systems.of(at).iter().copied()).collect()
+    }
+
+    /// Searches the lots of `features`, records read again of those [`Scheduler::unsearched`] gives, for the
+    /// points of the systems `asked` for: a lot whose geometry's box holds none is passed over before it is
+    /// made a record.
+    pub(super) fn search(&self, features: Vec<Feature>, asked: &FxHashSet<u32>) {
+        let Layer { path, crs, schema, columns } = self.layer;
+        let wanted = |index: u32| asked.contains(&index);
+        features
+            .into_par_iter()
+            .filter(|f| {
+                let rect = f.geometry.as_ref().ok().and_then(BoundingRect::bounding_rect);
+                rect.is_some_and(|rect| self.systems.in_box(rect).any(|(index, _)| wanted(index)))
+            })
+            .for_each(|feature| {
+                let (parcel, _) = parcel_record(feature, columns, schema, path, crs);
+                if let Some(at) = self.known.slot(&parcel.id, parcel.record) {
+                    self.found
+                        .hosts
+                        .lot(&parcel, at, (self.systems, &wanted), |shape| lot(self.world, shape));
+                }
+            });
+    }
+
+    /// Takes the lots found on the way as where the waiting parcels' systems lie, and gives the record
+    /// numbers of those parcels, rising, to be read again and scheduled ([`Scheduler::waited`]). Called once
+    /// every record has been read.
+    pub(super) fn wait_over(&self) -> Vec<usize> {
+        let _ = self.hosts.set(self.found.hosts.take());
         let waiting = std::mem::take(&mut *self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner));
         let mut records: Vec<usize> = waiting.into_iter().map(|(record, _)| record).collect();
         records.sort_unstable();

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point};
+use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point, Rect};
+use rstar::primitives::GeomWithData;
 use rstar::RTree;
 
 use super::{find_field, geometry_kind, FieldChoice};
@@ -181,8 +182,8 @@ pub struct Systems {
     starts: Vec<u32>,
     /// The systems of each parcel, by index into `list`, a parcel's in order of index.
     refs: Vec<u32>,
-    /// The systems' points indexed, built the first time a lot asks whether one lies on it.
-    points: std::sync::OnceLock<RTree<[f64; 2]>>,
+    /// The systems' points indexed with their indexes, built the first time a lot asks which lie on it.
+    points: std::sync::OnceLock<RTree<GeomWithData<[f64; 2], u32>>>,
 }
 
 impl Systems {
@@ -227,12 +228,43 @@ impl Systems {
 
     /// Whether the point of a system of the register lies on `shape` (inside it or on its edge).
     pub fn any_on(&self, shape: &MultiPolygon<f64>) -> bool {
-        let Some(rect) = shape.bounding_rect() else { return false };
+        self.on(shape, |_| true).next().is_some()
+    }
+
+    /// The indexes of the systems whose points lie on `shape` (inside it or on its edge) among those
+    /// `wanted` takes: a point in the shape's box is offered to `wanted` before it is tested against the
+    /// shape.
+    pub fn on<'s>(
+        &'s self,
+        shape: &'s MultiPolygon<f64>,
+        wanted: impl Fn(u32) -> bool + 's,
+    ) -> impl Iterator<Item = u32> + 's {
+        let in_box = shape.bounding_rect().map(|rect| self.in_box(rect));
+        in_box
+            .into_iter()
+            .flatten()
+            .filter(move |&(index, _)| wanted(index))
+            .filter(move |(_, point)| shape.intersects(point))
+            .map(|(index, _)| index)
+    }
+
+    /// The index and point of each system whose point lies in `rect`, edges included. A point without
+    /// finite coordinates lies in no box.
+    pub fn in_box(&self, rect: Rect<f64>) -> impl Iterator<Item = (u32, Point<f64>)> + '_ {
         let tree = self.points.get_or_init(|| {
-            RTree::bulk_load(self.list.iter().map(|s| [s.location.x(), s.location.y()]).collect())
+            let finite = self
+                .list
+                .iter()
+                .zip(0..)
+                .filter(|(s, _)| s.location.x().is_finite() && s.location.y().is_finite());
+            RTree::bulk_load(
+                finite.map(|(s, i)| GeomWithData::new([s.location.x(), s.location.y()], i)).collect(),
+            )
         });
-        tree.locate_in_envelope(&crate::geom::index::rect_envelope(rect))
-            .any(|&[x, y]| shape.intersects(&Point::new(x, y)))
+        tree.locate_in_envelope(&crate::geom::index::rect_envelope(rect)).map(|point| {
+            let [x, y] = *point.geom();
+            (point.data, Point::new(x, y))
+        })
     }
 }
 
