@@ -29,6 +29,9 @@
 # BAD=0 leaves out the row "N bad": the same county with every parcel a bow-tie (synth_county --bad), each a
 # problem in problems.csv and still scheduled, timed with --format csv beside the clean county; its result
 # checks that problems.csv holds one problem for each parcel.
+# ACROSS=PERMILLE (default 10; 0 leaves it out) adds the row "N across": the same county with PERMILLE systems
+# in a thousand on the owner's lot across the road (synth_county --across), each parcel waiting in the run for
+# the lot its system lies on, as a county's do; its result checks that no such point is reported.
 # DEM=PIXELS also writes each county with a PIXELS x PIXELS DEM over it (synth_county --dem, uncompressed
 # 256 x 256 tiles) and times scheduling from its contour, as a row "N dem PIXELS²" (the DEM is not timed).
 set -u
@@ -157,6 +160,26 @@ for n in "${sizes[@]}"; do
             rows+=("$n bad|-|-|-|-|-|-|bad county failed: $(tail -1 "$dir/bad-generate.log" | cut -c1-80)")
         fi
         rm -rf "$dir/bad"
+    fi
+    if [ "${ACROSS:-10}" != 0 ]; then
+        echo "N=$n: the county with ${ACROSS:-10} systems in a thousand across the road ..." >&2
+        if "$gen" bench --parcels "$n" --out "$dir/across" --across "${ACROSS:-10}" >"$dir/across-generate.log" 2>&1; then
+            sync
+            read -r code wall rss < <(measure "$dir/across-schedule.log" "$bin" schedule \
+                --config "$dir/across/county.toml" --as-of "$as_of" --out "$dir/across/out" --format csv)
+            case "$code" in
+                0 | 2) status="ok (exit $code)" ;;
+                *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/across-schedule.log" | tail -1 | cut -c1-60)" ;;
+            esac
+            strays="$(grep -c 'its point lies on' "$dir/across/out/problems.csv" 2>/dev/null)"
+            [ "${strays:-0}" = 0 ] || status="$status, $strays system points reported"
+            cmp -s <(cut -d, -f1 "$dir/out/schedule.csv") <(cut -d, -f1 "$dir/across/out/schedule.csv") ||
+                status="$status, other parcel ids than the clean county's"
+            rows+=("$n across|-|$wall|$((rss / 1024))|-|-|-|$status, ${ACROSS:-10}‰ of systems across the road")
+        else
+            rows+=("$n across|-|-|-|-|-|-|across county failed: $(tail -1 "$dir/across-generate.log" | cut -c1-80)")
+        fi
+        rm -rf "$dir/across"
     fi
     if [ "${GPKG:-0}" = 1 ]; then
         echo "N=$n: copying into a GeoPackage and scheduling it ..." >&2
