@@ -94,6 +94,28 @@ fi
 # measure, best_of
 source bench/measure.sh
 
+# Writes the variant NAME of the county of $n parcels (synth_county bench with the further arguments ARGS)
+# into $dir/NAME and schedules it from its TOML file TOML with --format csv, as the row LABEL; sets code, wall
+# and rss, and status: ok when the exit code is one of the words of ACCEPTED, else FAILED with the last line
+# of the run. Returns 1, the row LABEL added as failed, when the variant cannot be written.
+# Usage: run_variant NAME LABEL TOML ACCEPTED [ARGS...]
+run_variant() {
+    local name="$1" label="$2" toml="$3" accepted="$4"
+    shift 4
+    if ! "$gen" bench --parcels "$n" --out "$dir/$name" "$@" >"$dir/$name-generate.log" 2>&1; then
+        rows+=("$label|-|-|-|-|-|-|$name county failed: $(tail -1 "$dir/$name-generate.log" | cut -c1-80)")
+        return 1
+    fi
+    sync
+    read -r code wall rss < <(measure "$dir/$name-schedule.log" "$bin" schedule \
+        --config "$dir/$name/$toml" --as-of "$as_of" --out "$dir/$name/out" --format csv)
+    if [[ " $accepted " == *" $code "* ]]; then
+        status="ok (exit $code)"
+    else
+        status="FAILED (exit $code, $accepted expected): $(grep -v '^\s*$' "$dir/$name-schedule.log" | tail -1 | cut -c1-60)"
+    fi
+}
+
 rows=()
 ratio_rows=()
 for n in "${sizes[@]}"; do
@@ -143,41 +165,23 @@ for n in "${sizes[@]}"; do
     rows+=("$n default|-|$wall|$((rss / 1024))|-|-|-|$status")
     if [ "${BAD:-1}" != 0 ]; then
         echo "N=$n: the county with every parcel bad ..." >&2
-        if "$gen" bench --parcels "$n" --out "$dir/bad" --bad >"$dir/bad-generate.log" 2>&1; then
-            sync
-            read -r code wall rss < <(measure "$dir/bad-schedule.log" "$bin" schedule \
-                --config "$dir/bad/county.toml" --as-of "$as_of" --out "$dir/bad/out" --format csv)
-            case "$code" in
-                2) status="ok (exit 2)" ;;
-                *) status="FAILED (exit $code, 2 expected): $(grep -v '^\s*$' "$dir/bad-schedule.log" | tail -1 | cut -c1-60)" ;;
-            esac
+        if run_variant bad "$n bad" county.toml 2 --bad; then
             bowties="$(grep -c 'has an invalid polygon: Self-intersection' "$dir/bad/out/problems.csv" 2>/dev/null)"
             [ "${bowties:-0}" = "$n" ] || status="$status, ${bowties:-no} bow-ties in problems.csv for $n parcels"
             cmp -s <(cut -d, -f1 "$dir/out/schedule.csv") <(cut -d, -f1 "$dir/bad/out/schedule.csv") ||
                 status="$status, other parcel ids than the clean county's"
             rows+=("$n bad|-|$wall|$((rss / 1024))|-|-|-|$status, a problem for each parcel")
-        else
-            rows+=("$n bad|-|-|-|-|-|-|bad county failed: $(tail -1 "$dir/bad-generate.log" | cut -c1-80)")
         fi
         rm -rf "$dir/bad"
     fi
     if [ "${ACROSS:-10}" != 0 ]; then
         echo "N=$n: the county with ${ACROSS:-10} systems in a thousand across the road ..." >&2
-        if "$gen" bench --parcels "$n" --out "$dir/across" --across "${ACROSS:-10}" >"$dir/across-generate.log" 2>&1; then
-            sync
-            read -r code wall rss < <(measure "$dir/across-schedule.log" "$bin" schedule \
-                --config "$dir/across/county.toml" --as-of "$as_of" --out "$dir/across/out" --format csv)
-            case "$code" in
-                0 | 2) status="ok (exit $code)" ;;
-                *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/across-schedule.log" | tail -1 | cut -c1-60)" ;;
-            esac
+        if run_variant across "$n across" county.toml "0 2" --across "${ACROSS:-10}"; then
             strays="$(grep -c 'its point lies on' "$dir/across/out/problems.csv" 2>/dev/null)"
             [ "${strays:-0}" = 0 ] || status="$status, $strays system points reported"
             cmp -s <(cut -d, -f1 "$dir/out/schedule.csv") <(cut -d, -f1 "$dir/across/out/schedule.csv") ||
                 status="$status, other parcel ids than the clean county's"
             rows+=("$n across|-|$wall|$((rss / 1024))|-|-|-|$status, ${ACROSS:-10}‰ of systems across the road")
-        else
-            rows+=("$n across|-|-|-|-|-|-|across county failed: $(tail -1 "$dir/across-generate.log" | cut -c1-80)")
         fi
         rm -rf "$dir/across"
     fi
@@ -219,17 +223,8 @@ for n in "${sizes[@]}"; do
     fi
     if [ -n "${DEM:-}" ]; then
         echo "N=$n: writing a ${DEM} x ${DEM} DEM and scheduling from its contour ..." >&2
-        if "$gen" bench --parcels "$n" --out "$dir/dem" --dem "$DEM" >"$dir/dem-generate.log" 2>&1; then
-            sync
-            read -r code wall rss < <(measure "$dir/dem-schedule.log" "$bin" schedule \
-                --config "$dir/dem/county-dem.toml" --as-of "$as_of" --out "$dir/dem/out" --format csv)
-            case "$code" in
-                0 | 2) status="ok (exit $code)" ;;
-                *) status="FAILED (exit $code): $(grep -v '^\s*$' "$dir/dem-schedule.log" | tail -1 | cut -c1-80)" ;;
-            esac
+        if run_variant dem "$n dem ${DEM}²" county-dem.toml "0 2" --dem "$DEM"; then
             rows+=("$n dem ${DEM}²|-|$wall|$((rss / 1024))|-|-|-|$status")
-        else
-            rows+=("$n dem ${DEM}²|-|-|-|-|-|-|DEM county failed: $(tail -1 "$dir/dem-generate.log" | cut -c1-80)")
         fi
         rm -rf "$dir/dem"
     fi

@@ -1,4 +1,5 @@
-//! R-trees over the layers a parcel is tested against: shoreline pieces and polygon areas.
+//! R-trees over the layers a parcel is tested against: shoreline pieces and polygon areas; and a grid of
+//! points ([`PointGrid`]), the systems' points a lot is asked about.
 //!
 //! Everything here works in the projected, feet-based working CRS. Long boundaries (a lake shore, a watershed
 //! outline of 10,000 vertices) are indexed edge by edge, and edges longer than [`MAX_PIECE_FT`] are split, so
@@ -17,8 +18,10 @@ use crate::geom::planar::{in_polygon, point_segment_distance_2, segment_area_dis
 mod cells;
 mod far;
 mod patches;
+mod points;
 
 use patches::Patches;
+pub use points::PointGrid;
 
 /// Edges longer than this are split before indexing, so that no tree entry has a huge bounding box.
 pub const MAX_PIECE_FT: f64 = 200.0;

@@ -206,23 +206,30 @@ impl TextByPlace {
     ///
     /// Every place's length is known by now, so so is where each stretch of places (a few MiB of lines)
     /// starts in every run. A few stretches at a time are gathered on all cores, each with one read per run,
-    /// and appended in order: one file is written by one thread, as the file system serialises writes to it.
+    /// and appended in order while the next few are gathered: one file is written by one thread, as the file
+    /// system serialises writes to it.
     fn close_in_stretches_of(mut self, bytes: u64) -> Result<Staged> {
         let path = self.out.path().to_path_buf();
         self.order.check_complete(&path)?;
         let stretches = self.stretches(bytes).map_err(|e| Error::io(&path, e))?;
         if let Some(scratch) = &mut self.scratch {
             scratch.lines.flush().map_err(|e| Error::io(&scratch.path, e))?;
-            for group in stretches.chunks(2 * rayon::current_num_threads()) {
-                let texts: Vec<Vec<u8>> = group
-                    .par_iter()
-                    .map(|stretch| stretch.gather(&scratch.path, &self.order, &self.lens))
-                    .collect::<std::io::Result<_>>()
-                    .map_err(|e| Error::io(&scratch.path, e))?;
-                let mut out = Skipping { out: &mut self.out, skip: &mut self.skip };
-                for text in texts {
-                    out.write_all(&text).map_err(|e| Error::io(&path, e))?;
-                }
+            let (order, lens) = (&self.order, &self.lens);
+            let gather = |group: &[Stretch]| -> Result<Vec<Vec<u8>>> {
+                let texts = group.par_iter().map(|stretch| stretch.gather(&scratch.path, order, lens));
+                texts.collect::<std::io::Result<_>>().map_err(|e| Error::io(&scratch.path, e))
+            };
+            let mut out = Skipping { out: &mut self.out, skip: &mut self.skip };
+            let mut groups = stretches.chunks(2 * rayon::current_num_threads());
+            let mut next = groups.next().map(gather);
+            // Each group is written while the next is gathered.
+            while let Some(texts) = next.take().transpose()? {
+                let (gathered, written) = rayon::join(
+                    || groups.next().map(gather),
+                    || texts.iter().try_for_each(|text| out.write_all(text)),
+                );
+                written.map_err(|e| Error::io(&path, e))?;
+                next = gathered;
             }
         }
         self.out.write_all(self.footer).map_err(|e| Error::io(&path, e))?;

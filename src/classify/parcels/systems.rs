@@ -4,13 +4,12 @@
 use std::path::Path;
 
 use geo::{BoundingRect, Geometry, Intersects, MultiPolygon, Point, Rect};
-use rstar::primitives::GeomWithData;
-use rstar::RTree;
 
 use super::{find_field, geometry_kind, FieldChoice};
 use crate::classify::fields::FieldNames;
 use crate::classify::System;
 use crate::crs::layer::{Feature, Value};
+use crate::geom::index::PointGrid;
 use crate::model::error::{Error, Problem, Result};
 use crate::model::id::whole_id_fields;
 use crate::records::tally::{IdTally, Position};
@@ -182,8 +181,8 @@ pub struct Systems {
     starts: Vec<u32>,
     /// The systems of each parcel, by index into `list`, a parcel's in order of index.
     refs: Vec<u32>,
-    /// The systems' points indexed with their indexes, built the first time a lot asks which lie on it.
-    points: std::sync::OnceLock<RTree<GeomWithData<[f64; 2], u32>>>,
+    /// The systems' points indexed, built the first time a lot asks which lie on it.
+    points: std::sync::OnceLock<PointGrid>,
 }
 
 impl Systems {
@@ -251,20 +250,15 @@ impl Systems {
     /// The index and point of each system whose point lies in `rect`, edges included. A point without
     /// finite coordinates lies in no box.
     pub fn in_box(&self, rect: Rect<f64>) -> impl Iterator<Item = (u32, Point<f64>)> + '_ {
-        let tree = self.points.get_or_init(|| {
-            let finite = self
-                .list
-                .iter()
-                .zip(0..)
-                .filter(|(s, _)| s.location.x().is_finite() && s.location.y().is_finite());
-            RTree::bulk_load(
-                finite.map(|(s, i)| GeomWithData::new([s.location.x(), s.location.y()], i)).collect(),
-            )
-        });
-        tree.locate_in_envelope(&crate::geom::index::rect_envelope(rect)).map(|point| {
-            let [x, y] = *point.geom();
-            (point.data, Point::new(x, y))
-        })
+        let at = |index: u32| {
+            let p = self.list[index as usize].location;
+            [p.x(), p.y()]
+        };
+        let len = u32::try_from(self.list.len()).unwrap_or(u32::MAX);
+        let grid = self.points.get_or_init(|| PointGrid::new(len, at));
+        let (lo, hi) = (rect.min(), rect.max());
+        grid.in_box([lo.x, lo.y], [hi.x, hi.y], at)
+            .map(move |index| (index, self.list[index as usize].location))
     }
 }
 

@@ -31,6 +31,22 @@ impl CellGrid {
         Some(CellGrid { origin: lo, side, columns: count(width), rows: count(height) })
     }
 
+    /// The grid over the extent from `lo` to `hi` of `count` points: about one square cell for every two
+    /// points (fewer over a long narrow extent, never more than about three times that), with one cell more
+    /// than the extent needs along each side. `None` when the extent is not finite.
+    pub(super) fn for_points(lo: [f64; 2], hi: [f64; 2], count: usize) -> Option<Self> {
+        let (width, height) = (hi[0] - lo[0], hi[1] - lo[1]);
+        if !(lo[0].is_finite() && lo[1].is_finite() && width.is_finite() && height.is_finite()) {
+            return None;
+        }
+        let cells = (count / 2).max(1) as f64;
+        // The area a cell takes, but no narrower than the longer side over the number of cells (points on a
+        // line), and never zero (points all in one place).
+        let side = (width * height / cells).sqrt().max(width.max(height) / cells).max(1e-6);
+        let count = |length: f64| (length / side) as usize + 2;
+        Some(CellGrid { origin: lo, side, columns: count(width), rows: count(height) })
+    }
+
     /// The number of cells.
     pub(super) fn len(&self) -> usize {
         self.columns * self.rows
