@@ -4,10 +4,10 @@
 //! the parcels layer is read, is asked which points of the register lie on it other than those of its own
 //! systems ([`HostSearch`]), and the lots read before are read again at the end and asked of the waiting
 //! parcels' points alone: the lot each such point lies on is then known, without a second read of the whole
-//! layer unless the first parcel to wait came last. The parcels that waited are then read again, by record
-//! number where the layer allows it: what
-//! waits is a record number and a position, not the record, so a layer most of whose system points lie off
-//! their parcels is held in memory no more than one whose points all lie on them.
+//! layer unless the first parcel to wait came last. A waiting parcel is kept whole while the waiting records
+//! take a few megabytes, and beyond that as its record number and position, its record read again ([`Again`],
+//! by record number where the layer allows it): a layer most of whose system points lie off their parcels is
+//! held in memory no more than one whose points all lie on them.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -75,8 +75,8 @@ pub(super) struct Again<'a> {
 impl Again<'_> {
     /// Reads the records numbered `records` (rising) of the layer again and hands `each` their features a
     /// block at a time, reprojected and screened as in the first read. A layer read by record number reads
-    /// those records alone; another is read through, its other records passed over. The problems found on
-    /// the way were found by the first read and are not given again.
+    /// those records alone; another is read through up to the last of them, its other records passed over.
+    /// The problems found on the way were found by the first read and are not given again.
     pub(super) fn read(
         &self,
         records: &[usize],
@@ -100,15 +100,18 @@ impl Again<'_> {
             }
             return Ok(());
         }
+        // Read through, the file ends for the run at the last record asked for.
+        let Some(&last) = records.last() else { return Ok(()) };
         loop {
             crate::model::stop::check()?;
             let (mut features, _) = blocks.next_block(block)?;
-            if features.is_empty() {
-                return Ok(());
-            }
+            let Some(through) = features.last().map(|f| f.record) else { return Ok(()) };
             features.retain(|f| records.binary_search(&f.record).is_ok());
             if !features.is_empty() {
                 project(features)?;
+            }
+            if through >= last {
+                return Ok(());
             }
         }
     }

@@ -389,6 +389,7 @@ pub fn stream_schedule_in_blocks(
             inspections: &run.inspections,
             progress,
             found: Found::default(),
+            hold: block_size,
             hosts: std::sync::OnceLock::new(),
         };
         let (events, reports) = (&run.events, &run.inspections.reports);
@@ -461,7 +462,8 @@ pub fn stream_schedule_in_blocks(
         }
         // The parcels whose system points lie off them waited for the lots those points lie on, found as the
         // layer was read from the first parcel that waited on, and in the lots read before that, read again
-        // now. The waiting parcels' records are then read again too, a block at a time as every other.
+        // now. The waiting parcels are then scheduled, a block at a time as every other: those kept whole, then
+        // the others, their records read again.
         let again =
             hosts::Again { config, path: &path, schema, reprojector, block: block_size, screen: &screen };
         let unsearched = scheduler.unsearched();
@@ -472,17 +474,24 @@ pub fn stream_schedule_in_blocks(
                 Ok(())
             })?;
         }
-        let records = scheduler.wait_over();
+        let (held, records) = scheduler.wait_over();
+        let mut found = Vec::new();
+        let mut held = held.into_iter().peekable();
+        while held.peek().is_some() {
+            let (rows, more) = scheduler.resume(held.by_ref().take(block_size).collect());
+            found.extend(more);
+            found.extend(shown(&rows));
+            each_block(&run, rows)?;
+        }
         if !records.is_empty() {
-            let mut found = Vec::new();
             again.read(&records, &mut |features| {
                 let (rows, more) = scheduler.waited(features)?;
                 found.extend(more);
                 found.extend(shown(&rows));
                 each_block(&run, rows)
             })?;
-            run.problems.extend(found);
         }
+        run.problems.extend(found);
         let moved = scheduler.finish();
         if check_world.is_some() {
             run.notes.push(reference::mhw::moved_note(moved));

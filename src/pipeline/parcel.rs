@@ -7,9 +7,10 @@
 //! on the block its record came in.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use geo::{BoundingRect, Distance, Euclidean, MultiPolygon};
+use geo::{BoundingRect, CoordsIter, Distance, Euclidean, MultiPolygon};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
@@ -65,6 +66,8 @@ pub(super) struct Scheduler<'r> {
     pub(super) progress: &'r Progress,
     /// What the parcels showed on the way; nothing to begin with.
     pub(super) found: Found,
+    /// The most waiting parcels kept whole: a block's worth ([`Found::wait`]).
+    pub(super) hold: usize,
     /// The lots that system points off their parcels lie on, once found ([`super::hosts`]): until then a
     /// parcel with such a point waits.
     pub(super) hosts: OnceLock<Hosts>,
@@ -77,11 +80,45 @@ pub(super) struct Found {
     strays: Mutex<Vec<Problem>>,
     /// Parcels whose tier the shoreline layer's line would change.
     moved: Mutex<Vec<Moved>>,
-    /// Parcels with a system point off the parcel, waiting for the lot it lies on: their record numbers
-    /// and positions (the records are read again once the lots are known).
+    /// Parcels with a system point off the parcel, waiting for the lot it lies on: their positions and
+    /// records, as many as [`HELD_BYTES`] holds.
+    held: Mutex<Held>,
+    /// The others: their record numbers and positions (the records are read again once the lots are known).
     waiting: Mutex<Vec<(usize, usize)>>,
+    /// Whether a parcel has waited.
+    waited: AtomicBool,
     /// The lots that system points off their parcels lie on, as far as the layer has been read.
     hosts: HostSearch,
+}
+
+/// The waiting parcels kept whole, and about how many bytes they take.
+#[derive(Default)]
+struct Held {
+    records: Vec<(usize, ParcelRecord)>,
+    bytes: usize,
+}
+
+/// About the most the waiting parcels' records kept whole take, however many a block holds; the others wait
+/// as their record numbers and are read again. A county's few parcels across the road are kept; a layer most
+/// of whose parcels wait is held in memory no more than one whose parcels all lie where their systems do.
+const HELD_BYTES: usize = 16 << 20;
+
+impl Found {
+    /// Holds `parcel`, at `at`, back until the lots system points lie on are known: kept whole while fewer
+    /// than `hold` records are and they take less than [`HELD_BYTES`] (a record's text and 16 bytes a
+    /// coordinate of its shape), else as its record number, to be read again.
+    fn wait(&self, parcel: ParcelRecord, at: usize, hold: usize) {
+        self.waited.store(true, Ordering::Relaxed);
+        let size = 384 + 16 * parcel.shape.as_ref().map_or(0, |shape| shape.coords_count());
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.records.len() < hold && held.bytes + size <= HELD_BYTES {
+            held.bytes += size;
+            held.records.push((at, parcel));
+            return;
+        }
+        drop(held);
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).push((parcel.record, at));
+    }
 }
 
 /// Where one of a parcel's systems lies, for classification.
@@ -110,6 +147,7 @@ impl<'r> Scheduler<'r> {
     /// Each feature becomes its record, finds its position and is scheduled, in one pass on all cores; the
     /// few records with problems report them on the way. A record whose id is not the one the id pass read
     /// means the file changed under the run.
+    ///
     /// Each lot is searched on the way for the system points of other parcels that lie on it
     /// ([`HostSearch`]).
     pub(super) fn block(&self, features: Vec<Feature>) -> Result<(Vec<Row>, Vec<Problem>)> {
@@ -130,7 +168,7 @@ impl<'r> Scheduler<'r> {
         let Layer { path, crs, schema, columns } = self.layer;
         // Lots are searched for other parcels' points once a parcel has waited; before, they are marked to be
         // searched at the end.
-        let search = first && !self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_empty();
+        let search = first && self.found.waited.load(Ordering::Relaxed);
         if first && !search {
             self.found.hosts.pass(features.iter().map(|f| f.record));
         }
@@ -138,7 +176,7 @@ impl<'r> Scheduler<'r> {
         let changed = Mutex::new(None);
         // Each feature gives a row in its place (collected without a copy); a parcel that waits, or a record
         // that changed, leaves a row with no position, taken out after.
-        let mut rows: Vec<Row> = features
+        let rows: Vec<Row> = features
             .into_par_iter()
             .map(|feature| {
                 let (parcel, problems) = parcel_record(feature, columns, schema, path, crs);
@@ -163,18 +201,13 @@ impl<'r> Scheduler<'r> {
                 }
             })
             .collect();
-        if rows.iter().any(|row| row.at == usize::MAX) {
-            rows.retain(|row| row.at != usize::MAX);
-        }
         if let Some((record, id)) = changed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(Error::format(
                 path,
                 format!("record {record} changed while the layer was read (its id is now {id}): run again"),
             ));
         }
-        let mut found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
-        found.append(&mut self.found.strays.lock().unwrap_or_else(PoisonError::into_inner));
-        Ok((rows, found))
+        Ok(self.gathered(rows, found.into_inner().unwrap_or_else(PoisonError::into_inner)))
     }
 
     /// The parcels whose tier the shoreline layer's line would change, found over every block.
@@ -185,16 +218,18 @@ impl<'r> Scheduler<'r> {
     /// The records read before the first parcel waited, rising, when one did: their lots were not searched
     /// for the waiting parcels' points ([`Scheduler::search`]). None when no parcel waits.
     pub(super) fn unsearched(&self) -> Vec<usize> {
-        match self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_empty() {
-            true => Vec::new(),
-            false => self.found.hosts.passed(),
+        match self.found.waited.load(Ordering::Relaxed) {
+            false => Vec::new(),
+            true => self.found.hosts.passed(),
         }
     }
 
     /// The register indexes of the systems of the parcels waiting for the lots they lie on.
     pub(super) fn asked(&self) -> FxHashSet<u32> {
         let waiting = self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner);
-        waiting.iter().flat_map(|&(_, at)| self.systems.of(at).iter().copied()).collect()
+        let held = self.found.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = waiting.iter().map(|&(_, at)| at).chain(held.records.iter().map(|&(at, _)| at));
+        at.flat_map(|at| self.systems.of(at).iter().copied()).collect()
     }
 
     /// Searches the lots of `features`, records read again of those [`Scheduler::unsearched`] gives, for the
@@ -219,15 +254,34 @@ impl<'r> Scheduler<'r> {
             });
     }
 
-    /// Takes the lots found on the way as where the waiting parcels' systems lie, and gives the record
-    /// numbers of those parcels, rising, to be read again and scheduled ([`Scheduler::waited`]). Called once
-    /// every record has been read.
-    pub(super) fn wait_over(&self) -> Vec<usize> {
+    /// Takes the lots found on the way as where the waiting parcels' systems lie, and gives the waiting
+    /// parcels: those kept whole, with their positions ([`Scheduler::resume`]), and the record numbers of the
+    /// others, rising, to be read again and scheduled ([`Scheduler::waited`]). Called once every record has
+    /// been read.
+    pub(super) fn wait_over(&self) -> (Vec<(usize, ParcelRecord)>, Vec<usize>) {
         let _ = self.hosts.set(self.found.hosts.take());
+        let held = std::mem::take(&mut *self.found.held.lock().unwrap_or_else(PoisonError::into_inner));
         let waiting = std::mem::take(&mut *self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner));
         let mut records: Vec<usize> = waiting.into_iter().map(|(record, _)| record).collect();
         records.sort_unstable();
-        records
+        (held.records, records)
+    }
+
+    /// The rows of waiting parcels kept whole (`held`, each with its position), now that the lots their
+    /// systems lie on are known ([`Scheduler::wait_over`]), with the problems found on the way.
+    pub(super) fn resume(&self, held: Vec<(usize, ParcelRecord)>) -> (Vec<Row>, Vec<Problem>) {
+        let rows = held.into_par_iter().map(|(at, parcel)| self.parcel(parcel, at).unwrap_or_else(Row::none));
+        self.gathered(rows.collect(), Vec::new())
+    }
+
+    /// `rows` without those that left no row (a parcel that waits, a record that changed), and `found` with
+    /// the system points placed since the last block reported.
+    fn gathered(&self, mut rows: Vec<Row>, mut found: Vec<Problem>) -> (Vec<Row>, Vec<Problem>) {
+        if rows.iter().any(|row| row.at == usize::MAX) {
+            rows.retain(|row| row.at != usize::MAX);
+        }
+        found.append(&mut self.found.strays.lock().unwrap_or_else(PoisonError::into_inner));
+        (rows, found)
     }
 
     /// One parcel at its position: classified, decided and scheduled, unless a defect holds it back; each of
@@ -242,8 +296,7 @@ impl<'r> Scheduler<'r> {
             (None, Some(shape)) if !registered.is_empty() => match self.places(&parcel, shape, at) {
                 Some(places) => places,
                 None => {
-                    let waiting = (parcel.record, at);
-                    self.found.waiting.lock().unwrap_or_else(PoisonError::into_inner).push(waiting);
+                    self.found.wait(parcel, at, self.hold);
                     return None;
                 }
             },
