@@ -81,7 +81,7 @@ pub(super) struct Found {
     /// Parcels whose tier the shoreline layer's line would change.
     moved: Mutex<Vec<Moved>>,
     /// Parcels with a system point off the parcel, waiting for the lot it lies on: their positions and
-    /// records, as many as [`HELD_BYTES`] holds.
+    /// records, up to a block of them and [`HELD_BYTES`] ([`Found::wait`]).
     held: Mutex<Held>,
     /// The others: their record numbers and positions (the records are read again once the lots are known).
     waiting: Mutex<Vec<(usize, usize)>>,
