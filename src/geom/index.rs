@@ -80,11 +80,6 @@ pub fn push_pieces(coords: impl IntoIterator<Item = geo::Coord<f64>>, owner: u32
     }
 }
 
-/// The envelope of `rect`, for a search of an R-tree.
-pub fn rect_envelope(rect: geo::Rect<f64>) -> AABB<[f64; 2]> {
-    AABB::from_corners([rect.min().x, rect.min().y], [rect.max().x, rect.max().y])
-}
-
 /// The envelope of a multipolygon grown by `margin` on every side, or `None` when it has no coordinates.
 pub fn grown_envelope(shape: &MultiPolygon<f64>, margin: f64) -> Option<AABB<[f64; 2]>> {
     use geo::BoundingRect;

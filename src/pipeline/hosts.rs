@@ -148,11 +148,10 @@ impl HostSearch {
             let system = systems.get(index);
             (system.serves() != at || system.also_serves().is_some()) && wanted(index)
         };
-        let mut points = systems.on(shape, foreign).peekable();
-        if points.peek().is_none() {
+        let points: Vec<u32> = systems.on(shape, foreign).collect();
+        if points.is_empty() {
             return;
         }
-        let points: Vec<u32> = points.collect();
         let host = Host { at, id: record.id.clone(), owner: record.owner.clone(), lot: measure(shape) };
         let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         for index in points {

@@ -476,20 +476,17 @@ pub fn stream_schedule_in_blocks(
         }
         let (held, records) = scheduler.wait_over();
         let mut found = Vec::new();
-        let mut held = held.into_iter().peekable();
-        while held.peek().is_some() {
-            let (rows, more) = scheduler.resume(held.by_ref().take(block_size).collect());
+        let mut hand = |(rows, more): (Vec<Row>, Vec<Problem>)| -> Result<()> {
             found.extend(more);
             found.extend(shown(&rows));
-            each_block(&run, rows)?;
+            each_block(&run, rows)
+        };
+        let mut held = held.into_iter().peekable();
+        while held.peek().is_some() {
+            hand(scheduler.resume(held.by_ref().take(block_size).collect()))?;
         }
         if !records.is_empty() {
-            again.read(&records, &mut |features| {
-                let (rows, more) = scheduler.waited(features)?;
-                found.extend(more);
-                found.extend(shown(&rows));
-                each_block(&run, rows)
-            })?;
+            again.read(&records, &mut |features| hand(scheduler.waited(features)?))?;
         }
         run.problems.extend(found);
         let moved = scheduler.finish();
