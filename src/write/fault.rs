@@ -108,13 +108,13 @@ fn raise(terminate: bool) {
     unsafe { libc::raise(signal) };
 }
 
-/// A file that obeys `abort-after-bytes`.
-pub(super) struct Faulty(pub(super) std::fs::File);
+/// A file (or a writer of one) that obeys `abort-after-bytes`.
+pub(super) struct Faulty<W>(pub(super) W);
 
 /// Bytes written to every output file so far, for `abort-after-bytes`.
 static WRITTEN: AtomicU64 = AtomicU64::new(0);
 
-impl Write for Faulty {
+impl<W: Write> Write for Faulty<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if let Some(Fault::AbortAfterBytes(limit)) = fault() {
             let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);

@@ -10,7 +10,8 @@
 //! complete, so a reader never sees half a schedule and a failed run leaves the previous file in place.
 //! A writer does not force its file to disk: a command's files go into the output folder as one set
 //! ([`set::OutputSet`]), written in a staging folder under the folder's lock, forced to disk there all at
-//! once, committed, and only then renamed into place, with the manifest `run.json` last. [`FAULT_ENV`] is
+//! once (each file handed to the disk a stretch at a time as it is written, by `writeback`, so that this
+//! waits for little), committed, and only then renamed into place, with the manifest `run.json` last. [`FAULT_ENV`] is
 //! the tests' hook to kill or fail a run at any point of that ([`fault`]). Many files written into one
 //! folder (the tiles of a map) go through a [`FolderWriter`], which looks for the temporaries of killed runs
 //! once rather than once a file.
@@ -25,6 +26,7 @@ pub mod gpkg;
 mod parquet;
 pub mod set;
 pub mod sink;
+mod writeback;
 
 pub use self::by_place::TextByPlace;
 pub use self::csv::write_csv;
@@ -42,6 +44,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use self::digest::{Hashed, Written};
 use self::fault::Faulty;
+use self::writeback::Writeback;
 use crate::model::error::{Error, Result};
 
 /// `dir/name` for an output file, refusing a name that could leave `dir`: output names may one day come from
@@ -71,7 +74,7 @@ pub fn write_atomic(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::R
 pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
-    out: Option<BufWriter<Hashed<Faulty>>>,
+    out: Option<BufWriter<Hashed<Faulty<Writeback>>>>,
 }
 
 impl AtomicFile {
@@ -91,7 +94,7 @@ impl AtomicFile {
         AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, Hashed::new(Faulty(file)))),
+            out: Some(BufWriter::with_capacity(1 << 20, Hashed::new(Faulty(Writeback::new(file))))),
         }
     }
 
@@ -101,7 +104,7 @@ impl AtomicFile {
     }
 
     /// The writer, while the file is open.
-    fn open(&mut self) -> std::io::Result<&mut BufWriter<Hashed<Faulty>>> {
+    fn open(&mut self) -> std::io::Result<&mut BufWriter<Hashed<Faulty<Writeback>>>> {
         self.out.as_mut().ok_or_else(|| std::io::Error::other("the file was already closed"))
     }
 
