@@ -80,7 +80,7 @@ enum Command {
         parcels_format: bench::ParcelsFormat,
         /// Also write a DEM of this many pixels square over the county (`dem.tif`, whose 717.13 ft contour
         /// lies 40 ft outside the lake) and `county-dem.toml` reading it.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         dem: Option<u32>,
         /// Draw every parcel as a bow-tie (its ring crossing itself at its centre): each is reported in
         /// problems.csv and still scheduled from its shape, so the run is a clean county's with a problem a

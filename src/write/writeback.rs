@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn every_byte_written_reaches_the_file_across_stretches() {
-        let dir = std::env::temp_dir().join(format!("lakeshore-writeback-{}", std::process::id()));
+        let dir = crate::scratch::root().join("writeback");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("out.bin");
         // Two stretches and a part: pieces of a prime length, so the hints fall inside pieces.
@@ -89,6 +89,5 @@ mod tests {
         let mut read = Vec::new();
         File::open(&path).unwrap().read_to_end(&mut read).unwrap();
         assert!(read == expected, "the file differs from what was written");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -427,3 +427,24 @@ fn points_sampled_through_kept_blocks_lie_on_the_ramp() {
     assert_eq!(dem.sample_with(at(5.0, 1099.01), &mut blocks).unwrap(), None);
     assert_eq!(dem.sample_with([f64::NAN, 4000.0], &mut blocks).unwrap(), None);
 }
+
+#[test]
+fn a_dem_that_cannot_be_written_is_an_error_not_a_panic() {
+    let values = ramp(32, 32);
+    let refused = |samples, w, h, layout| {
+        let spec = spec(samples, w, h, layout);
+        let result = write_geotiff(Cursor::new(Vec::new()), &spec);
+        result.expect_err("the spec is refused").to_string()
+    };
+    let none = refused(Samples::F32(&[]), 0, 0, Layout::Tiles(16, 16));
+    assert!(none.contains("0 x 0 pixels needs 0 values"), "{none}");
+    let short = refused(Samples::F32(&values[..100]), 32, 32, Layout::Deflate);
+    assert!(short.contains("needs 1024 values, not 100"), "{short}");
+    let tiles = refused(Samples::F32(&values), 32, 32, Layout::Tiles(0, 16));
+    assert!(tiles.contains("tiles of 0 x 16 pixels"), "{tiles}");
+    let strips = refused(Samples::F32(&values), 32, 32, Layout::Strips(0));
+    assert!(strips.contains("strips of 0 rows"), "{strips}");
+    // The same values written whole are accepted.
+    write_geotiff(Cursor::new(Vec::new()), &spec(Samples::F32(&values), 32, 32, Layout::Tiles(16, 16)))
+        .unwrap();
+}

@@ -60,6 +60,18 @@ pub struct GeoTiffSpec<'a> {
     pub layout: Layout,
 }
 
+impl Samples<'_> {
+    /// How many values there are.
+    fn len(&self) -> usize {
+        match self {
+            Samples::I16(v) => v.len(),
+            Samples::I32(v) => v.len(),
+            Samples::F32(v) => v.len(),
+            Samples::F64(v) => v.len(),
+        }
+    }
+}
+
 /// Writes `spec` as a GeoTIFF (classic TIFF, offsets of 32 bits) to `out`.
 pub fn write_geotiff<W: Write + Seek>(out: W, spec: &GeoTiffSpec) -> tiff::TiffResult<()> {
     write_with(TiffEncoder::new(out)?, spec)
@@ -74,6 +86,24 @@ fn write_with<W: Write + Seek, K: TiffKind>(
     encoder: TiffEncoder<W, K>,
     spec: &GeoTiffSpec,
 ) -> tiff::TiffResult<()> {
+    // A TIFF holds at least one pixel, every pixel a value, and tiles of sides a multiple of 16.
+    let pixels = u64::from(spec.width) * u64::from(spec.height);
+    let refuse = |message: String| Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, message).into());
+    if pixels == 0 || spec.samples.len() as u64 != pixels {
+        return refuse(format!(
+            "a DEM of {} x {} pixels needs {pixels} values, not {}, and at least one pixel",
+            spec.width,
+            spec.height,
+            spec.samples.len()
+        ));
+    }
+    match spec.layout {
+        Layout::Tiles(tw, th) if tw == 0 || th == 0 || tw % 16 != 0 || th % 16 != 0 => {
+            return refuse(format!("tiles of {tw} x {th} pixels: a tile's sides are multiples of 16"));
+        }
+        Layout::Strips(0) => return refuse("strips of 0 rows: a strip holds at least one".into()),
+        _ => {}
+    }
     let compression = match spec.layout {
         Layout::Lzw => Compression::Lzw,
         Layout::Deflate => Compression::Deflate(DeflateLevel::Balanced),
