@@ -68,9 +68,7 @@ mod tests {
 
     #[test]
     fn every_byte_written_reaches_the_file_across_stretches() {
-        let dir = crate::scratch::root().join("writeback");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("out.bin");
+        let path = crate::scratch::root().join("writeback.bin");
         // Two stretches and a part: pieces of a prime length, so the hints fall inside pieces.
         let piece: Vec<u8> = (0..7919u32).map(|i| (i % 251) as u8).collect();
         let total = (2 * STRETCH + 12345) as usize;
