@@ -11,10 +11,10 @@
 //! A writer does not force its file to disk: a command's files go into the output folder as one set
 //! ([`set::OutputSet`]), written in a staging folder under the folder's lock, forced to disk there all at
 //! once (each file handed to the disk a stretch at a time as it is written, by `writeback`, so that this
-//! waits for little), committed, and only then renamed into place, with the manifest `run.json` last. [`FAULT_ENV`] is
-//! the tests' hook to kill or fail a run at any point of that ([`fault`]). Many files written into one
-//! folder (the tiles of a map) go through a [`FolderWriter`], which looks for the temporaries of killed runs
-//! once rather than once a file.
+//! waits for little), committed, and only then renamed into place, with the manifest `run.json` last.
+//! [`FAULT_ENV`] is the tests' hook to kill or fail a run at any point of that ([`fault`]). Many files
+//! written into one folder (the tiles of a map) go through a [`FolderWriter`], which looks for the
+//! temporaries of killed runs once rather than once a file.
 
 mod by_place;
 mod csv;
