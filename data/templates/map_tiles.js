@@ -102,7 +102,7 @@
     loading[key] = true;
     document.body.setAttribute("data-tiles", "loading");
     var s = document.createElement("script");
-    s.src = T.prefix + T.zoom + "_" + key + ".js";
+    s.src = encodeURIComponent(T.prefix) + T.zoom + "_" + key + ".js";
     s.onload = function () { s.remove(); arrived(key); };
     s.onerror = function () { delete loading[key]; delete arriving[key]; s.remove(); rebuildSoon(); };
     document.head.appendChild(s);

@@ -214,8 +214,9 @@ pub(super) struct MapArgs {
     /// (default: none, the map needs no network).
     #[arg(long, value_name = "URL")]
     pub(super) basemap: Option<String>,
-    /// With `--format html`: write the parcels into tiles beside the page (`map_tile_Z_X_Y.js`), which it
-    /// loads as the view needs them; `auto` (the default) tiles a map of more than 250,000 parcels.
+    /// With `--format html`: write the parcels into tiles beside the page (`map_tile_Z_X_Y.js` for
+    /// `map.html`), which it loads as the view needs them; `auto` (the default) tiles a map of more than
+    /// 250,000 parcels.
     #[arg(long, value_enum, ignore_case = true)]
     pub(super) tiles: Option<TilesArg>,
 }

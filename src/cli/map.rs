@@ -141,7 +141,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     if tiled {
         return tiled_map(a, config, &out);
     }
-    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
     let options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
@@ -170,6 +170,8 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     let writing = std::time::Instant::now();
     let file = staged_file(&set, &out)?;
     lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
+    // A tiled map of the same name before this page leaves no tiles behind it.
+    set.retire(stale_tiles(&set, &out, &[]));
     let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(found);
     std::mem::forget(run);
@@ -185,7 +187,8 @@ fn tiled_map(
 ) -> anyhow::Result<ExitCode> {
     use lakeshore::report::map::schedule_map::MapOptions;
     use lakeshore::report::map::tiled_map::{stream_tiled_map, TiledExtras};
-    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let prefix = lakeshore::report::map::tiles::tile_prefix(out);
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
     let options = MapOptions { colour_by: colour_by(a.by), town: a.town.clone(), ..Default::default() };
@@ -195,7 +198,7 @@ fn tiled_map(
             TiledExtras { years: (year, year + 9), basemap: a.basemap.clone(), store: store.as_mut() };
         let mut clock = lakeshore::pipeline::Stopwatch::new();
         let (run, page, tiles) =
-            stream_tiled_map(&config, progress, &options, extras, (&to_wgs84, set.staging()))?;
+            stream_tiled_map(&config, progress, &options, extras, (&to_wgs84, set.staging(), &prefix))?;
         clock.lap("map: tiles");
         progress.start("writing the page", 0);
         let html = lakeshore::report::map::html::render_html(&page);
@@ -206,11 +209,21 @@ fn tiled_map(
     let writing = std::time::Instant::now();
     let file = staged_file(&set, out)?;
     lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
-    // The tiles are published with the page; the page alone is named, not thousands of tiles.
+    // The tiles are published with the page; the page alone is named, not thousands of tiles. The tiles an
+    // earlier map of the same name had where this one has none go once the new ones are in place.
+    set.retire(stale_tiles(&set, out, &tiles));
     drop(tiles);
     let code = finish(&a.run, &config, &mut run, problems, vec![file], set, writing)?;
     std::mem::forget(run);
     Ok(code)
+}
+
+/// The tiles of an earlier map of the page `out` in the folder of `set` that the new map, with the tiles
+/// `kept` (paths in the staging folder), does not have.
+fn stale_tiles(set: &OutputSet, out: &Path, kept: &[PathBuf]) -> Vec<PathBuf> {
+    use lakeshore::report::map::tiles::{stale_tiles, tile_prefix};
+    let kept = kept.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    stale_tiles(set.dir(), &tile_prefix(out), &kept)
 }
 
 /// Where the map file `out` is written in the staging folder of `set`: under its own name, checked to be a

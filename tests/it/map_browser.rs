@@ -148,7 +148,9 @@ impl Browser {
 
     /// Opens `page` and waits for it to say it is drawn (`data-ready`); the load time it reports, ms.
     pub(crate) fn open_map(&self, page: &Path) -> f64 {
-        self.post("/url", json!({"url": format!("file://{}", page.display())}));
+        // The path as a URL's: the characters that mean something in one written as escapes.
+        let path = page.display().to_string().replace('%', "%25").replace('#', "%23").replace('?', "%3F");
+        self.post("/url", json!({"url": format!("file://{path}")}));
         let ms = self.wait_for(
             "const ready = () => document.body.getAttribute('data-ready') === 'true';
              if (ready()) { done(document.body.getAttribute('data-load-ms')); } else {
@@ -286,7 +288,12 @@ pub(crate) fn write_map(config: &Path, more: &[&str], out: &Path) -> PathBuf {
         .unwrap();
     // The sample has bad records on purpose (exit 2); a file that stopped the run would be 1.
     assert!(matches!(status.code(), Some(0 | 2)), "lakeshore map failed: {status}");
-    out.join("map.html")
+    // `--out` names the page, or the folder `map.html` goes in.
+    if out.extension().is_some_and(|e| e == "html") {
+        out.to_path_buf()
+    } else {
+        out.join("map.html")
+    }
 }
 
 /// Parcel records of `data/sample/parcels.shp` that have a polygon, read with the `shapefile` crate.

@@ -155,3 +155,48 @@ fn every_tile_is_published_whole_and_named_in_run_json() {
     assert_eq!(tiles, page["tiles"]["list"].as_array().unwrap().len(), "the index lists every tile");
     assert!(tiles > 1, "the sample county spans several tiles");
 }
+
+/// Two tiled maps in one folder keep their own tiles, each page's named after it: a map of one town written
+/// beside the county's leaves the county's tiles as they were. A map written again under the same name
+/// leaves none of its former tiles: the county's page made a map of one town keeps that town's tiles alone,
+/// and made a single page, none.
+#[test]
+fn two_maps_in_one_folder_keep_their_own_tiles_and_a_map_written_again_leaves_none_behind() {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample/county.toml");
+    let out = common::fresh_dir("map-tiles-two");
+    let tiles_of = |prefix: &str| -> BTreeMap<String, Vec<u8>> {
+        std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(prefix) && name.ends_with(".js"))
+            .map(|name| (name.clone(), std::fs::read(out.join(&name)).unwrap()))
+            .collect()
+    };
+    let listed = |page: &Value| page["tiles"]["list"].as_array().unwrap().len();
+    let owasco = ["--tiles", "always", "--town", "Owasco"];
+
+    let county = page_data(&write_map(&config, &["--tiles", "always"], &out.join("county.html")));
+    assert_eq!(county["tiles"]["prefix"], json!("county_tile_"));
+    let county_tiles = tiles_of("county_tile_14_");
+    assert_eq!(county_tiles.len(), listed(&county));
+
+    let town = page_data(&write_map(&config, &owasco, &out.join("owasco.html")));
+    assert_eq!(town["tiles"]["prefix"], json!("owasco_tile_"));
+    let town_tiles = tiles_of("owasco_tile_14_");
+    assert_eq!(town_tiles.len(), listed(&town));
+    assert!(town_tiles.len() < county_tiles.len(), "the town spans fewer tiles than the county");
+    assert_eq!(tiles_of("county_tile_14_"), county_tiles, "the county's tiles are as they were");
+
+    // The county's page written again as the town's map: its tiles are the town's, under its own name.
+    let again = page_data(&write_map(&config, &owasco, &out.join("county.html")));
+    let renamed = |tiles: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
+        tiles.keys().map(|name| name.replacen("owasco_", "county_", 1)).collect()
+    };
+    assert_eq!(tiles_of("county_tile_").keys().cloned().collect::<Vec<_>>(), renamed(&town_tiles));
+    assert_eq!(listed(&again), town_tiles.len());
+
+    // And as one page: none of its tiles is left, and the town's page keeps its own.
+    write_map(&config, &["--tiles", "never"], &out.join("county.html"));
+    assert_eq!(tiles_of("county_tile_"), BTreeMap::new());
+    assert_eq!(tiles_of("owasco_tile_"), town_tiles);
+}

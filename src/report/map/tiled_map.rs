@@ -41,7 +41,8 @@ pub struct TiledExtras<'a> {
     pub store: Option<&'a mut Store>,
 }
 
-/// Runs the schedule in blocks and writes the parcels `options` selects into tiles in `dir` as the blocks
+/// Runs the schedule in blocks and writes the parcels `options` selects into tiles in `dir`, their names
+/// starting with `prefix` ([`crate::report::map::tiles::tile_prefix`]), as the blocks
 /// come (see [`crate::report::map::tiles`]), each parcel as the single page shows it (its schedule columns,
 /// notice stage, open obligations on `config`'s as-of date and classes), so that memory holds a block and
 /// the tiles' buffers. Returns the run (without rows), the page that loads the tiles (no parcel in it), and
@@ -51,10 +52,10 @@ pub fn stream_tiled_map(
     progress: &Progress,
     options: &MapOptions,
     mut extras: TiledExtras<'_>,
-    (to_wgs84, dir): (&Reprojector, &Path),
+    (to_wgs84, dir, prefix): (&Reprojector, &Path, &str),
 ) -> Result<(Run, HtmlMap, Vec<PathBuf>)> {
     let as_of: NaiveDate = config.as_of;
-    let mut writer = TileWriter::new(dir, BUFFER_LIMIT);
+    let mut writer = TileWriter::new(dir, prefix, BUFFER_LIMIT);
     let controls = Controls::default();
     let mut count = WorkloadCount::new(extras.years);
     let mut records: Option<ByParcel> = None;

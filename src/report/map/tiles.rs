@@ -3,7 +3,8 @@
 //! needs. A page opened from disk (`file://`) cannot `fetch()` a file, so each tile is a script,
 //! `map_tile_Z_X_Y.js` beside `map.html`, that hands its parcels to the page's global `lakeshoreTile(z, x, y,
 //! texts, parcels)`; the page knows which tiles exist, and their parcels per class, from the [`TileIndex`] it
-//! carries.
+//! carries. A tile is named after its page ([`tile_prefix`]), so two maps in one folder keep their own tiles,
+//! and the tiles an earlier map of the same name left are found by [`stale_tiles`].
 //!
 //! Tiles are those of the Web Mercator grid (the grid of every slippy map) at [`TILE_ZOOM`] 14, where a
 //! tile is about 2.4 km wide at 40° north (1.8 km at 45°): a dense town holds a few thousand parcels in one,
@@ -43,8 +44,15 @@ pub const TILES_ABOVE: usize = 250_000;
 /// The bytes of tile records held in memory before they are appended to the tiles' scratch files.
 pub const BUFFER_LIMIT: usize = 64 << 20;
 
-/// The start of a tile's file name; `Z_X_Y.js` follows.
-pub const TILE_PREFIX: &str = "map_tile_";
+/// What follows the page's stem in the names of its tiles; `Z_X_Y.js` follows it.
+pub const TILE_INFIX: &str = "_tile_";
+
+/// The start of the names of the tiles of the page `page`: its file stem and [`TILE_INFIX`] (`map.html`'s are
+/// `map_tile_`).
+pub fn tile_prefix(page: &Path) -> String {
+    let stem = page.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    format!("{stem}{TILE_INFIX}")
+}
 
 /// The tile `(x, y)` of the Web Mercator grid at `zoom` that the point at longitude `lon` and latitude `lat`
 /// (degrees) falls in; latitudes beyond the grid's ±85.0511° fall in its first or last row.
@@ -57,9 +65,33 @@ pub fn tile_of(lon: f64, lat: f64, zoom: u8) -> (u32, u32) {
     (x.floor().clamp(0.0, last) as u32, y.floor().clamp(0.0, last) as u32)
 }
 
-/// The name of the script of tile `(x, y)` at `zoom`.
-pub fn tile_file(zoom: u8, (x, y): (u32, u32)) -> String {
-    format!("{TILE_PREFIX}{zoom}_{x}_{y}.js")
+/// The name of the script of tile `(x, y)` at `zoom`, its name starting with `prefix` ([`tile_prefix`]).
+pub fn tile_file(prefix: &str, zoom: u8, (x, y): (u32, u32)) -> String {
+    format!("{prefix}{zoom}_{x}_{y}.js")
+}
+
+/// The tiles in the folder `dir` of the page whose tiles' names start with `prefix` that are not among
+/// `kept` (file names): those an earlier map of the same name wrote where the new one has none (a map of
+/// one town over a map of the county, or a single page over a tiled one). Only names a tile of that page can
+/// have count (`prefix`, then `Z_X_Y.js` in digits); a folder that cannot be read has none.
+pub fn stale_tiles(dir: &Path, prefix: &str, kept: &BTreeSet<String>) -> Vec<PathBuf> {
+    let is_tile = |name: &str| {
+        let Some(rest) = name.strip_prefix(prefix).and_then(|n| n.strip_suffix(".js")) else { return false };
+        let parts: Vec<&str> = rest.split('_').collect();
+        parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) else {
+        return Vec::new();
+    };
+    let mut stale: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| is_tile(name) && !kept.contains(name))
+        .map(|name| dir.join(name))
+        .collect();
+    stale.sort();
+    stale
 }
 
 /// One tile of the index: where it is and how many parcels of each class it holds.
@@ -78,6 +110,8 @@ pub struct IndexedTile {
 /// What the page knows of the tiles: every tile written, and the choices of its filters over the whole map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TileIndex {
+    /// The start of the tiles' file names ([`tile_prefix`]).
+    pub prefix: String,
     /// The tiles, by column then row.
     pub tiles: Vec<IndexedTile>,
     /// For the town, tier, status and notice-stage filters: every value the parcels hold, sorted.
@@ -92,7 +126,7 @@ impl TileIndex {
         json!({
             "zoom": TILE_ZOOM,
             "parcelZoom": PARCEL_ZOOM,
-            "prefix": TILE_PREFIX,
+            "prefix": self.prefix,
             "total": self.tiles.iter().map(|t| t.parcels).sum::<u64>(),
             "list": tiles,
             "choices": self.choices,
@@ -138,6 +172,7 @@ impl Tile {
 #[derive(Debug)]
 pub struct TileWriter {
     dir: PathBuf,
+    prefix: String,
     tiles: BTreeMap<(u32, u32), Tile>,
     buffered: usize,
     limit: usize,
@@ -145,10 +180,12 @@ pub struct TileWriter {
 }
 
 impl TileWriter {
-    /// A writer of tiles into `dir`, holding at most about `limit` bytes of records ([`BUFFER_LIMIT`]).
-    pub fn new(dir: &Path, limit: usize) -> Self {
+    /// A writer of tiles into `dir`, their names starting with `prefix` ([`tile_prefix`]), holding at most
+    /// about `limit` bytes of records ([`BUFFER_LIMIT`]).
+    pub fn new(dir: &Path, prefix: &str, limit: usize) -> Self {
         TileWriter {
             dir: dir.to_path_buf(),
+            prefix: prefix.to_string(),
             tiles: BTreeMap::new(),
             buffered: 0,
             limit,
@@ -192,7 +229,7 @@ impl TileWriter {
 
     /// The hidden scratch file of tile `at`.
     fn scratch(&self, at: (u32, u32)) -> PathBuf {
-        self.dir.join(format!(".{}.part", tile_file(TILE_ZOOM, at)))
+        self.dir.join(format!(".{}.part", tile_file(&self.prefix, TILE_ZOOM, at)))
     }
 
     /// Appends every tile's segment to its scratch file.
@@ -218,12 +255,16 @@ impl TileWriter {
     pub fn finish(mut self) -> Result<(TileIndex, Vec<PathBuf>)> {
         let tiles = std::mem::take(&mut self.tiles);
         let mut written = Vec::with_capacity(tiles.len());
-        let mut index = TileIndex { tiles: Vec::with_capacity(tiles.len()), choices: self.choices.clone() };
+        let mut index = TileIndex {
+            prefix: self.prefix.clone(),
+            tiles: Vec::with_capacity(tiles.len()),
+            choices: self.choices.clone(),
+        };
         // Thousands of files in one folder: it is looked through for the temporaries of killed runs once.
         let folder = FolderWriter::new(&self.dir);
         for (at, mut tile) in tiles {
             let scratch = self.scratch(at);
-            let path = folder.write_atomic(&tile_file(TILE_ZOOM, at), |w| {
+            let path = folder.write_atomic(&tile_file(&self.prefix, TILE_ZOOM, at), |w| {
                 if tile.scratch {
                     let mut part = std::fs::File::open(&scratch)?;
                     std::io::copy(&mut part, w)?;

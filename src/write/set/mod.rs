@@ -22,7 +22,9 @@
 //! `run.json` stands until the commit point and after, until the first file is about to move; from its
 //! removal (forced to disk before any rename) to the new one's rename there is none; the new one appears only
 //! once every file it names is in place (the renames forced to disk before it). Files the run does not name
-//! (other commands' outputs, the user's own) are never touched, and the lock file stays where it is.
+//! (other commands' outputs, the user's own) are never touched, but for those of an earlier run that the set
+//! replaces under other names (a map's former tiles, [`OutputSet::retire`]), removed once the new set is in
+//! place; the lock file stays where it is.
 
 mod commit;
 mod lock;
@@ -59,6 +61,8 @@ pub struct OutputSet {
     /// Whether the staging folder was committed: it is then left for the next run to finish, never removed
     /// unfinished.
     committed: bool,
+    /// Files of an earlier run that the set replaces without naming them, removed once it is in place.
+    retired: Vec<PathBuf>,
     lock: Option<Lock>,
 }
 
@@ -77,6 +81,7 @@ impl OutputSet {
             command: command.to_vec(),
             made_dir,
             committed: false,
+            retired: Vec::new(),
             lock: Some(lock),
         };
         // Holding the lock, no other run is writing here: every staging folder is an interrupted run's.
@@ -111,6 +116,14 @@ impl OutputSet {
     /// The staging folder, where every file of the run is written under its own name.
     pub fn staging(&self) -> &Path {
         &self.staging
+    }
+
+    /// Marks `paths`, files of the folder that an earlier run wrote and this set replaces without naming them
+    /// (the tiles of a map of the same name that the new map has not), to be removed once the set is in
+    /// place, the lock still held: until then they stand with the old set. One already gone is no matter;
+    /// one that cannot be removed stays, named by no `run.json` and used by no page.
+    pub fn retire(&mut self, paths: Vec<PathBuf>) {
+        self.retired.extend(paths);
     }
 
     /// Where `path`, a file of the staging folder, is once published.
@@ -158,6 +171,9 @@ impl OutputSet {
         self.committed = true;
         let published =
             commit::roll_forward(&self.dir, &self.staging, &moved).map_err(|e| unfinished(&self.dir, e))?;
+        for path in self.retired.iter().filter(|path| !published.contains(path)) {
+            let _ = std::fs::remove_file(path);
+        }
         self.staging = PathBuf::new();
         self.made_dir = false;
         Ok(published)
@@ -321,6 +337,31 @@ mod tests {
         );
         assert_eq!(manifest["as_of"], "2027-01-15");
         assert_eq!(manifest["command"], serde_json::json!(command()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn retired_files_go_once_the_set_is_in_place_and_those_it_names_stay() {
+        let dir = fresh("retire");
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["map_tile_14_1_2.js", "map_tile_14_1_3.js", "mine.txt"] {
+            std::fs::write(dir.join(name), "old\n").unwrap();
+        }
+        // Dropped before it is published, a set removes nothing.
+        let mut set = OutputSet::open(&dir, &command()).unwrap();
+        set.retire(vec![dir.join("map_tile_14_1_2.js")]);
+        drop(set);
+        assert_eq!(names(&dir), ["map_tile_14_1_2.js", "map_tile_14_1_3.js", "mine.txt"]);
+
+        let mut set = OutputSet::open(&dir, &command()).unwrap();
+        std::fs::write(set.staging().join("map_tile_14_1_3.js"), "new\n").unwrap();
+        // One retired file the set also publishes, one already gone.
+        set.retire(
+            ["map_tile_14_1_2.js", "map_tile_14_1_3.js", "map_tile_14_9_9.js"].map(|n| dir.join(n)).to_vec(),
+        );
+        set.publish(NaiveDate::from_ymd_opt(2027, 1, 15).unwrap()).unwrap();
+        assert_eq!(names(&dir), ["map_tile_14_1_3.js", "mine.txt", "run.json"]);
+        assert_eq!(std::fs::read_to_string(dir.join("map_tile_14_1_3.js")).unwrap(), "new\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -62,14 +62,17 @@ fn every_parcel_lands_in_exactly_one_tile_through_the_scratch_files() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // A limit of one byte spills every record to the scratch files at once.
-    let mut writer = TileWriter::new(&dir, 1);
+    let mut writer = TileWriter::new(&dir, "map_tile_", 1);
     // 1,000 parcels on a 0.01° grid around -76.5°, 42.9°: at zoom 14 a tile is 0.022° wide.
     let mut expected = Vec::new();
     for i in 0..1000 {
         let (lon, lat) = (-76.5 + f64::from(i % 40) * 0.01, 42.9 + f64::from(i / 40) * 0.01);
         let id = format!("P{i}");
         writer.add(&parcel(&id, lon, lat)).unwrap();
-        expected.push((id, tile_file(TILE_ZOOM, tile_of(lon + 0.000_05, lat + 0.000_05, TILE_ZOOM))));
+        expected.push((
+            id,
+            tile_file("map_tile_", TILE_ZOOM, tile_of(lon + 0.000_05, lat + 0.000_05, TILE_ZOOM)),
+        ));
     }
     let (index, written) = writer.finish().unwrap();
     let found = ids_in(&dir);
@@ -91,4 +94,41 @@ fn the_tiled_template_has_every_place_the_tiles_go() {
     for part in ["function decodeLoaded()", "tilesReady(function ()", "window.lakeshoreTile ="] {
         assert_eq!(page.matches(part).count(), 1, "{part}");
     }
+}
+
+#[test]
+fn a_page_s_tiles_are_named_after_it() {
+    assert_eq!(tile_prefix(Path::new("out/map.html")), "map_tile_");
+    assert_eq!(tile_prefix(Path::new("Owasco status.html")), "Owasco status_tile_");
+    assert_eq!(tile_file("map_tile_", 14, (4710, 6026)), "map_tile_14_4710_6026.js");
+}
+
+#[test]
+fn stale_tiles_are_the_page_s_own_tiles_the_new_map_has_not() {
+    let dir = crate::scratch::root().join("stale-tiles");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let names = [
+        "map_tile_14_1_2.js",
+        "map_tile_14_1_3.js",
+        // Not a tile of `map.html`: another page's, or names a tile cannot have.
+        "status_tile_14_1_2.js",
+        "map_tile_notes.js",
+        "map_tile_14_1.js",
+        "map_tile_14_1_2_3.js",
+        "map_tile_14_1_x.js",
+        "map_tile_14_1_2.json",
+        "map.html",
+    ];
+    for name in names {
+        std::fs::write(dir.join(name), "").unwrap();
+    }
+    let kept = BTreeSet::from(["map_tile_14_1_3.js".to_string()]);
+    assert_eq!(stale_tiles(&dir, "map_tile_", &kept), [dir.join("map_tile_14_1_2.js")]);
+    assert_eq!(
+        stale_tiles(&dir, "map_tile_", &BTreeSet::new()),
+        [dir.join("map_tile_14_1_2.js"), dir.join("map_tile_14_1_3.js")]
+    );
+    assert_eq!(stale_tiles(&dir.join("gone"), "map_tile_", &kept), Vec::<PathBuf>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
