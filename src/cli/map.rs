@@ -142,6 +142,8 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
         return tiled_map(a, config, &out);
     }
     let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    // The page's name is checked before the run, not after it.
+    let file = staged_file(&set, &out)?;
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
     let options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
@@ -168,7 +170,6 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     })?;
     run.timings.extend(laps);
     let writing = std::time::Instant::now();
-    let file = staged_file(&set, &out)?;
     lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     // A tiled map of the same name before this page leaves no tiles behind it.
     set.retire(stale_tiles(&set, &out, &[]));
@@ -188,6 +189,8 @@ fn tiled_map(
     use lakeshore::report::map::schedule_map::MapOptions;
     use lakeshore::report::map::tiled_map::{stream_tiled_map, TiledExtras};
     let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    // The page's name is checked before the run, not after it.
+    let file = staged_file(&set, out)?;
     let prefix = lakeshore::report::map::tiles::tile_prefix(out);
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
     let year = config.as_of.year();
@@ -207,7 +210,6 @@ fn tiled_map(
     })?;
     run.timings.extend(laps);
     let writing = std::time::Instant::now();
-    let file = staged_file(&set, out)?;
     lakeshore::write::write_atomic(&file, |w| w.write_all(html.as_bytes()))?;
     // The tiles are published with the page; the page alone is named, not thousands of tiles. The tiles an
     // earlier map of the same name had where this one has none go once the new ones are in place.

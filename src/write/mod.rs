@@ -48,17 +48,23 @@ use self::writeback::Writeback;
 use crate::model::error::{Error, Result};
 
 /// `dir/name` for an output file, refusing a name that could leave `dir`: output names may one day come from
-/// data (a town, a district), and a name with a path separator, `..` or a root would write elsewhere.
+/// data (a town, a district), and a name with a path separator, `..` or a root would write elsewhere. A
+/// hidden name (a leading `.`) is refused too: the hidden names of an output folder are the run's
+/// temporaries, which are never published.
 pub fn output_path(dir: &Path, name: &str) -> Result<PathBuf> {
+    let refuse = |why: &str| Err(Error::format(dir, format!("refusing to write the output '{name}': {why}")));
     let mut components = Path::new(name).components();
     match (components.next(), components.next()) {
-        (Some(Component::Normal(n)), None) if n == name && !name.contains(['/', '\\']) => Ok(dir.join(name)),
-        _ => Err(Error::format(
-            dir,
-            format!(
-                "refusing to write the output '{name}': output names must be plain file names inside --out"
-            ),
-        )),
+        (Some(Component::Normal(n)), None) if n == name && !name.contains(['/', '\\']) => {
+            if name.starts_with('.') {
+                return refuse(
+                    "a name starting with '.' is hidden, as the run's temporary files are, and would not be \
+                     published; name it without the leading dot",
+                );
+            }
+            Ok(dir.join(name))
+        }
+        _ => refuse("output names must be plain file names inside --out"),
     }
 }
 
@@ -350,6 +356,10 @@ mod tests {
         for name in ["../schedule.csv", "/etc/passwd", "a/b.csv", "..", ".", "", "a\\b.csv", "C:x.csv/"] {
             let err = output_path(out, name).unwrap_err().to_string();
             assert!(err.contains("output names must be plain file names"), "{name}: {err}");
+        }
+        for name in [".map.html", ".schedule.csv", "..csv"] {
+            let err = output_path(out, name).unwrap_err().to_string();
+            assert!(err.contains("name it without the leading dot"), "{name}: {err}");
         }
     }
 }

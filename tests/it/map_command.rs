@@ -214,3 +214,35 @@ fn tiles_asked_of_an_image_stop_the_run_naming_the_flag() {
         assert!(!out.join(format!("map.{format}")).exists(), "a map was written: {stderr}");
     }
 }
+
+#[test]
+fn a_hidden_map_name_stops_the_run_before_it_starts() {
+    // A name with a leading dot is hidden, as the run's temporary files are, and would not be published: the
+    // run would exit 0 with no map. Each form of the map says so and writes nothing.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::fresh_dir("map-hidden");
+    for (name, more) in [
+        (".map.png", &[][..]),
+        (".map.svg", &[]),
+        (".map.html", &["--tiles", "never"]),
+        (".map.html", &["--tiles", "always"]),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+            .args(["map", "--config"])
+            .arg(root.join("data/sample/county.toml"))
+            .args(["--as-of", "2027-01-15", "--out"])
+            .arg(out.join(name))
+            .args(more)
+            .output()
+            .expect("cannot run the lakeshore binary");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name} {more:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("'{name}'")) && stderr.contains("without the leading dot"),
+            "{stderr}"
+        );
+        let left: Vec<_> =
+            std::fs::read_dir(&out).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
+        assert_eq!(left, Vec::<std::ffi::OsString>::new(), "{name} {more:?}: the folder holds {left:?}");
+    }
+}
