@@ -25,15 +25,19 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
             "--tiles applies to the HTML map: give --format html, or leave --tiles out for {image} image"
         );
     }
+    // The image's size is checked before the run: a size it cannot draw stops it at once.
+    if format == FormatArg::Png {
+        lakeshore::report::map::check_png_size(a.width, a.height).map_err(anyhow::Error::msg)?;
+    }
     let colour_by = colour_by(a.by);
     // `--out out/` (a folder) means `out/map.png` (or `.svg`).
-    let out = match a.run.out.extension() {
+    let out = match file_extension(&a.run.out) {
         Some(_) => a.run.out.clone(),
         None if format == FormatArg::Svg => a.run.out.join("map.svg"),
         None => a.run.out.join("map.png"),
     };
     let (config, _) = prepare(&a.run)?;
-    let set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let set = output_set(out.parent().unwrap_or(Path::new("")), &config)?;
     // The reference layers drawn are those the run read.
     let mut options = MapOptions { colour_by, town: a.town.clone(), ..Default::default() };
     let file = staged_file(&set, &out)?;
@@ -92,6 +96,18 @@ pub(super) fn map(mut a: MapArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The extension of the map file `out` names, none when it names a folder: one that exists, or any `--out`
+/// ending with a separator (`maps.2027/`).
+fn file_extension(out: &Path) -> Option<&std::ffi::OsStr> {
+    let text = out.as_os_str().to_string_lossy();
+    let folder = out.is_dir() || text.chars().last().is_some_and(std::path::is_separator);
+    if folder {
+        None
+    } else {
+        out.extension()
+    }
+}
+
 /// The map's format: the one `--format` names (png, svg or html), else the `--out` file's extension, else
 /// PNG. The table formats of `--format` do not apply to a map and are dropped.
 fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
@@ -99,14 +115,15 @@ fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
     let mut asked: Vec<FormatArg> = a.run.format.iter().copied().filter(image).collect();
     asked.dedup();
     a.run.format.retain(|f| !image(f));
-    let extension = a.run.out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let extension = file_extension(&a.run.out).and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let from_name = match extension.as_deref() {
         None => None,
         Some("png") => Some(FormatArg::Png),
         Some("svg") => Some(FormatArg::Svg),
         Some("html" | "htm") => Some(FormatArg::Html),
         Some(_) => anyhow::bail!(
-            "--out {}: name the map file map.png, map.svg or map.html, or give a folder",
+            "--out {}: name the map file map.png, map.svg or map.html, or give a folder (one that does not \
+             exist yet is taken for a folder when --out ends with '/')",
             a.run.out.display()
         ),
     };
@@ -125,7 +142,7 @@ fn map_format(a: &mut MapArgs) -> anyhow::Result<FormatArg> {
 /// named.
 fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     use lakeshore::report::map::schedule_map::{html_map, HtmlExtras, MapOptions};
-    let out = match a.run.out.extension() {
+    let out = match file_extension(&a.run.out) {
         Some(_) => a.run.out.clone(),
         None => a.run.out.join("map.html"),
     };
@@ -141,7 +158,7 @@ fn html_map(a: MapArgs) -> anyhow::Result<ExitCode> {
     if tiled {
         return tiled_map(a, config, &out);
     }
-    let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let mut set = output_set(out.parent().unwrap_or(Path::new("")), &config)?;
     // The page's name is checked before the run, not after it.
     let file = staged_file(&set, &out)?;
     let to_wgs84 = lakeshore::crs::Reprojector::new(&config.crs, &lakeshore::crs::Crs::wgs84())?;
@@ -188,7 +205,7 @@ fn tiled_map(
 ) -> anyhow::Result<ExitCode> {
     use lakeshore::report::map::schedule_map::MapOptions;
     use lakeshore::report::map::tiled_map::{stream_tiled_map, TiledExtras};
-    let mut set = output_set(out.parent().unwrap_or(Path::new("")))?;
+    let mut set = output_set(out.parent().unwrap_or(Path::new("")), &config)?;
     // The page's name is checked before the run, not after it.
     let file = staged_file(&set, out)?;
     let prefix = lakeshore::report::map::tiles::tile_prefix(out);

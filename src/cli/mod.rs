@@ -1,6 +1,23 @@
 //! Command-line flags (clap derive structs that only mirror the flags) and the step that turns them into a
 //! ready [`Config`]: flags override the config file, paths are resolved, rules loaded, CRS chosen.
 
+/// `println!` for what a command tells on stdout, which does not stop the run when stdout is closed (a pipe
+/// into `head` that has read enough): the outputs are published whatever became of the lines.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!`, as [`say!`] is `println!`: a text that ends its own lines.
+macro_rules! say_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod args;
 mod map;
 mod notices;
@@ -101,14 +118,16 @@ fn merge(a: &RunArgs) -> anyhow::Result<ConfigFile> {
     if a.border_tolerance_ft.is_some() {
         file.border_tolerance_ft = a.border_tolerance_ft;
     }
-    for assignment in &a.fields {
-        file.fields.set(assignment)?;
-    }
+    // `--date-order` over the file's `date_order` of every record file, and a `--field KIND.date_order=` over
+    // it for that file.
     if let Some(order) = &a.date_order {
         let f = &mut file.fields;
         for map in [&mut f.history, &mut f.events, &mut f.pump_outs, &mut f.samples, &mut f.pipes] {
-            map.entry(lakeshore::records::dates::DATE_ORDER_KEY.into()).or_insert_with(|| order.clone());
+            map.insert(lakeshore::records::dates::DATE_ORDER_KEY.into(), order.clone());
         }
+    }
+    for assignment in &a.fields {
+        file.fields.set(assignment)?;
     }
     Ok(file)
 }
@@ -148,9 +167,11 @@ fn prepare_tables(a: &RunArgs) -> anyhow::Result<(Config, Vec<OutputFormat>)> {
 
 /// Takes the lock of the output folder `dir` for this run and makes the staging folder its files are
 /// written in (see [`OutputSet`]).
-fn output_set(dir: &Path) -> anyhow::Result<OutputSet> {
+fn output_set(dir: &Path, config: &Config) -> anyhow::Result<OutputSet> {
     let command: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
-    Ok(OutputSet::open(dir, &command)?)
+    let mut set = OutputSet::open(dir, &command)?;
+    set.protect(&config.layers.files());
+    Ok(set)
 }
 
 /// Writes `problems.csv` from the run's problems and `more`, publishes the run's files with `run.json` (see
@@ -204,10 +225,10 @@ fn finish(
     // Input text in a note or a problem could hold control characters, a terminal's escapes among them.
     let shown = |text: String| for_terminal(&text).into_owned();
     for note in &run.notes {
-        println!("note: {}", shown(note.to_string()));
+        say!("note: {}", shown(note.to_string()));
     }
     for path in &written {
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
     for problem in &problems.first {
         eprintln!("lakeshore: {}", shown(problem.to_string()));
@@ -257,12 +278,12 @@ fn streamed_table<S: std::fmt::Display>(
     write: impl FnOnce(&Config, &Progress, &Path, &[OutputFormat]) -> Streamed<S>,
 ) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare_tables(&a)?;
-    let set = output_set(&a.out)?;
+    let set = output_set(&a.out, &config)?;
     let (mut run, summary, written) =
         with_progress(&a, |progress| write(&config, progress, set.staging(), &formats))?;
     let writing = std::time::Instant::now();
     if !a.quiet {
-        print!("{summary}");
+        say_text!("{summary}");
     }
     finish(&a, &config, &mut run, Vec::new(), written, set, writing)
 }
@@ -285,22 +306,30 @@ fn parse_years(text: &str) -> anyhow::Result<(i32, i32)> {
 
 fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let (mut config, formats) = prepare(&a.run)?;
-    // The workload counts; it draws nothing.
+    // The workload counts; it draws nothing, so the formats that only carry places are left out (GeoJSON of the
+    // default formats), and a run that asks for none other is told so rather than writing nothing.
+    let formats: Vec<OutputFormat> = match formats.into_iter().partition::<Vec<_>, _>(|f| f.has_geometry()) {
+        (places, tables) if tables.is_empty() && !places.is_empty() => anyhow::bail!(
+            "--format {}: the workload is counts by year, town and tier, with no places to write; choose csv \
+             or parquet",
+            places[0].extension()
+        ),
+        (_, tables) => tables,
+    };
     config.keep_shapes = false;
     let (first, last) = match &a.years {
         Some(text) => parse_years(text)?,
         None => (config.as_of.year(), config.as_of.year() + 9),
     };
-    let set = output_set(&a.run.out)?;
+    let set = output_set(&a.run.out, &config)?;
     // The rows are counted as they come, and none kept.
     let (mut run, table) = with_progress(&a.run, |progress| {
         lakeshore::report::workload::stream_workload(&config, progress, first, last)
     })?;
     let writing = std::time::Instant::now();
-    let csv_only: Vec<OutputFormat> = formats.into_iter().filter(|f| !f.has_geometry()).collect();
-    let (written, problems) = write_table(&table, set.staging(), "workload", &csv_only, &config.crs)?;
+    let (written, problems) = write_table(&table, set.staging(), "workload", &formats, &config.crs)?;
     if !a.run.quiet {
-        print!("{table}");
+        say_text!("{table}");
     }
     finish(&a.run, &config, &mut run, problems, written, set, writing)
 }
@@ -339,7 +368,7 @@ fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
 
 fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     let (config, formats) = prepare(&a.run)?;
-    let set = output_set(&a.run.out)?;
+    let set = output_set(&a.run.out, &config)?;
     let from = lakeshore::report::buffer::BufferSource::parse(&a.from);
     let (mut run, report, more) = with_progress(&a.run, |progress| -> anyhow::Result<_> {
         Ok(lakeshore::report::buffer::stream_buffer_report(
@@ -358,7 +387,7 @@ fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
     problems.extend(cleaned);
     if !a.run.quiet {
         let parcels = report.hits.iter().filter(|h| h.kind == "parcel").count();
-        println!(
+        say!(
             "{} parcels and {} features within {} ft of {}",
             parcels,
             report.hits.len() - parcels,
@@ -395,30 +424,30 @@ fn init(dir: &Path, force: bool) -> anyhow::Result<ExitCode> {
     let (written, survey) = lakeshore::pipeline::init::init(dir, force)?;
     for f in &survey.found {
         let crs = f.crs.as_deref().map_or(String::new(), |c| format!(", {c}"));
-        println!("found {}: {} records{crs}; fields {}", f.name(), f.records, f.fields.join(", "));
+        say!("found {}: {} records{crs}; fields {}", f.name(), f.records, f.fields.join(", "));
     }
     for (path, why) in &survey.unreadable {
-        println!("could not read {}: {why}", path.display());
+        say!("could not read {}: {why}", path.display());
     }
     for (role, path) in &survey.chosen {
-        println!("{role:<13} = {}", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
+        say!("{role:<13} = {}", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
     }
     for (role, fields) in &survey.parcel_fields {
         let taken = if fields.is_empty() { "no field found".to_string() } else { fields.join(" + ") };
-        println!("parcels {role:<15} {taken}");
+        say!("parcels {role:<15} {taken}");
     }
     for record in &survey.record_fields {
         let named: Vec<String> =
             record.columns.iter().map(|(role, column)| format!("{role} = {column}")).collect();
-        println!("{} columns: {} ({})", record.kind, named.join(", "), record.why);
+        say!("{} columns: {} ({})", record.kind, named.join(", "), record.why);
     }
     for note in &survey.notes {
-        println!("note: {note}");
+        say!("note: {note}");
     }
     if !survey.absent.is_empty() {
-        println!("left out (optional, no file fits): {}", survey.absent.join(", "));
+        say!("left out (optional, no file fits): {}", survey.absent.join(", "));
     }
-    println!("wrote {}", written.display());
+    say!("wrote {}", written.display());
     for u in &survey.undecided {
         eprintln!("lakeshore: not decided: {u}");
     }
@@ -436,6 +465,6 @@ fn init(dir: &Path, force: bool) -> anyhow::Result<ExitCode> {
             survey.missing.join(", ")
         );
     }
-    println!("next: lakeshore schedule --config {config} --out out/");
+    say!("next: lakeshore schedule --config {config} --out out/");
     Ok(if survey.undecided.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
 }

@@ -16,6 +16,9 @@ use lakeshore::report::{write_table, OutputFormat};
 use super::args::{MailArgs, NoticesArgs};
 use super::{finish, output_set, parse_date, prepare_tables, with_progress};
 
+/// How many years either side of the as-of year `--year` may name.
+const NOTICE_YEARS_AROUND: i32 = 10;
+
 /// The program's arguments, for the locks' word of who holds them and the store's record of a batch.
 fn command() -> Vec<String> {
     std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect()
@@ -26,7 +29,7 @@ fn command() -> Vec<String> {
 fn settle(store: &mut Store) -> anyhow::Result<()> {
     let command = command();
     for told in store.settle(|dir, token| published(dir, token, &command))? {
-        println!("note: {told}");
+        say!("note: {told}");
     }
     Ok(())
 }
@@ -55,6 +58,16 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
         return reprint(&a, &config, batch, &template, chromium.as_deref());
     }
     let year = a.year.unwrap_or(config.as_of.year());
+    // A year far from the as-of date is a slip of the keyboard (`--year 20277`), not a year whose letters to
+    // send (and, with --issue, record for good).
+    let near = config.as_of.year() - NOTICE_YEARS_AROUND..=config.as_of.year() + NOTICE_YEARS_AROUND;
+    if !near.contains(&year) {
+        anyhow::bail!(
+            "--year {year} is more than {NOTICE_YEARS_AROUND} years from the as-of date ({}): give the year whose \
+             notices to write (default: the as-of year), or an --as-of in it; nothing was written",
+            config.as_of
+        );
+    }
     // An issuing run holds the store's lock from before it reads the store until the batch is issued.
     let _lock = match a.issue {
         true => Some(StoreLock::take(&config.store, &command())?),
@@ -74,7 +87,7 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let set = output_set(&a.run.out)?;
+    let set = output_set(&a.run.out, &config)?;
     // Of each block only what the notices print of the noticed parcels is kept (their shapes only for a
     // format that writes geometry, every one but CSV), and the duties that cannot be mailed are written.
     let dir = set.staging().to_path_buf();
@@ -118,7 +131,7 @@ pub(super) fn notices(a: NoticesArgs) -> anyhow::Result<ExitCode> {
                 store.mark_issued(id)?;
                 if !a.run.quiet {
                     let letters = &list.batch.letters;
-                    println!(
+                    say!(
                         "issued batch {id} on {}: letters {} to {}, recorded in {}",
                         config.as_of,
                         letters[0].number,
@@ -175,20 +188,20 @@ fn write_notices(
 fn summary(list: &Notices, year: i32, issue: bool) {
     let stages: Vec<String> = list.by_stage().iter().map(|(s, n)| format!("{n} {s}")).collect();
     let draft = if issue { "" } else { " (draft: nothing recorded; --issue records them)" };
-    println!(
+    say!(
         "{} notices for {year} in {} letters{}{draft}",
         list.item_count(),
         list.letter_count(),
         if stages.is_empty() { String::new() } else { format!(": {}", stages.join(", ")) }
     );
     if !list.waiting().is_empty() {
-        println!(
+        say!(
             "{} already noticed at their stage, nothing more due yet (listed in notices.csv)",
             list.waiting().len()
         );
     }
     if list.cannot_mail_count() > 0 {
-        println!("{} notices cannot be mailed: see cannot_mail.csv", list.cannot_mail_count());
+        say!("{} notices cannot be mailed: see cannot_mail.csv", list.cannot_mail_count());
     }
 }
 
@@ -207,7 +220,7 @@ fn reprint(
         );
     };
     let batch = store.batch(batch)?;
-    let set = output_set(&a.run.out)?;
+    let set = output_set(&a.run.out, config)?;
     let list = Notices::reprint(&config.rules, batch);
     let formats: Vec<OutputFormat> = vec![OutputFormat::Csv];
     let (written, _) =
@@ -215,14 +228,14 @@ fn reprint(
     let mut written: Vec<PathBuf> = written.iter().map(|p| set.published(p)).collect();
     written.extend(set.publish(list.batch.issued)?.pop());
     if !a.run.quiet {
-        println!(
+        say!(
             "{} letters of batch {} printed again, as issued on {}",
             list.letter_count(),
             list.batch.id.unwrap_or_default(),
             list.batch.issued
         );
         for path in &written {
-            println!("wrote {}", path.display());
+            say!("wrote {}", path.display());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -255,7 +268,7 @@ pub(super) fn mail(a: MailArgs, what: Mail) -> anyhow::Result<ExitCode> {
     let mut opened = Store::open(&store)?;
     settle(&mut opened)?;
     let marked = opened.mark(what, &letters, today)?;
-    println!(
+    say!(
         "{marked} letters recorded {} ({} already were), in {}",
         what.as_str(),
         letters.len() - marked,
@@ -264,18 +277,29 @@ pub(super) fn mail(a: MailArgs, what: Mail) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The letters of a CSV file with a `letter` column and an optional `date` column (`on` where it is blank).
+/// The letters of a CSV file with a `letter` column and an optional `date` column (`on` where it is blank),
+/// read as the record files are: RFC 4180 quoting, a byte-order mark, and `;` or tab separators (what a
+/// spreadsheet saves, and `letters.csv` as lakeshore writes it).
 fn read_letters(file: &Path, on: NaiveDate) -> anyhow::Result<Vec<(String, NaiveDate)>> {
-    let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    use lakeshore::formats::csv::{CsvReader, Record};
+    let at = |e: std::io::Error| anyhow::anyhow!("{}: {e}", file.display());
+    let input = std::fs::File::open(file).map_err(at)?;
+    let mut reader = CsvReader::sniffing(std::io::BufReader::new(input)).map_err(at)?;
+    let mut record = Record::default();
+    let blank = |r: &Record| r.fields().all(|f| f.trim().is_empty());
+    let mut header = None;
+    while reader.read(&mut record).map_err(at)? {
+        if !blank(&record) {
+            header = Some(record.fields().map(|h| h.trim().to_ascii_lowercase()).collect::<Vec<String>>());
+            break;
+        }
+    }
+    let Some(names) = header else {
         anyhow::bail!(
             "{}: the file is empty; give a header `letter,date` and a letter a line",
             file.display()
         );
     };
-    let names: Vec<String> =
-        header.split(',').map(|h| h.trim().trim_matches('"').to_ascii_lowercase()).collect();
     let Some(letter) = names.iter().position(|n| n == "letter") else {
         anyhow::bail!(
             "{}: no `letter` column (found {}); name the column of letter numbers `letter`",
@@ -285,25 +309,33 @@ fn read_letters(file: &Path, on: NaiveDate) -> anyhow::Result<Vec<(String, Naive
     };
     let date = names.iter().position(|n| n == "date");
     let mut found = Vec::new();
-    for (i, line) in lines {
-        let cells: Vec<&str> = line.split(',').map(|c| c.trim().trim_matches('"')).collect();
-        let number = cells.get(letter).copied().unwrap_or_default();
-        let day = match date.and_then(|d| cells.get(d)).filter(|d| !d.is_empty()) {
-            Some(text) => lakeshore::records::parse_date(text).ok_or_else(|| {
+    while reader.read(&mut record).map_err(at)? {
+        if blank(&record) {
+            continue;
+        }
+        let line = record.line();
+        if let Some(flaw) = record.flaw().filter(|f| !f.keeps_record()) {
+            anyhow::bail!(
+                "{}, line {}: {}; {}",
+                file.display(),
+                flaw.line(line),
+                flaw.what(&names),
+                flaw.fix()
+            );
+        }
+        let cell = |i: Option<usize>| i.and_then(|i| record.field(i)).map(str::trim).unwrap_or_default();
+        let number = cell(Some(letter));
+        let day = match cell(date) {
+            "" => on,
+            text => lakeshore::records::parse_date(text).ok_or_else(|| {
                 anyhow::anyhow!(
-                    "{}, line {}: date '{text}' is not a date; write it as YYYY-MM-DD",
-                    file.display(),
-                    i + 1
+                    "{}, line {line}: date '{text}' is not a date; write it as YYYY-MM-DD",
+                    file.display()
                 )
             })?,
-            None => on,
         };
         if number.is_empty() {
-            anyhow::bail!(
-                "{}, line {}: no letter number; give one or remove the line",
-                file.display(),
-                i + 1
-            );
+            anyhow::bail!("{}, line {line}: no letter number; give one or remove the line", file.display());
         }
         found.push((number.to_string(), day));
     }

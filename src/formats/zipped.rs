@@ -228,12 +228,34 @@ fn files(layer: &LayerAt<'_>, mut zip: ZipArchive, all: &[String]) -> Result<Fil
     let chosen = match layer.member {
         Some(wanted) => {
             let wanted = wanted.replace('\\', "/");
-            named_shapefile(&shps, &wanted).cloned().ok_or_else(|| {
+            let chosen = named_shapefile(&shps, &wanted).cloned().ok_or_else(|| {
                 Error::format(
                     path,
                     format!("holds no shapefile '{wanted}' (its shapefiles: {}): name one of them", listed()),
                 )
-            })?
+            })?;
+            // Named by its file name alone, a shapefile of that name in two folders of the zip is either.
+            let alike: Vec<&String> =
+                shps.iter().filter(|n| file_name(n).eq_ignore_ascii_case(file_name(&chosen))).collect();
+            if alike.len() > 1
+                && !alike.iter().any(|n| {
+                    n.eq_ignore_ascii_case(&wanted) || n.eq_ignore_ascii_case(&format!("{wanted}.shp"))
+                })
+            {
+                let listed: Vec<&str> = alike.iter().map(|n| n.as_str()).collect();
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "holds {} shapefiles named '{}' ({}): name one by its path in the zip, as in {}:{}",
+                        alike.len(),
+                        file_name(&chosen),
+                        listed.join(", "),
+                        path.display(),
+                        listed[0]
+                    ),
+                ));
+            }
+            chosen
         }
         None => match shps.as_slice() {
             [one] => one.clone(),
@@ -256,7 +278,7 @@ fn files(layer: &LayerAt<'_>, mut zip: ZipArchive, all: &[String]) -> Result<Fil
                         several.len(),
                         listed(),
                         path.display(),
-                        file_name(&several[0])
+                        several[0]
                     ),
                 ))
             }
@@ -267,11 +289,15 @@ fn files(layer: &LayerAt<'_>, mut zip: ZipArchive, all: &[String]) -> Result<Fil
     let mut members = Vec::new();
     for (i, name) in all.iter().enumerate() {
         let ext = extension(name);
-        if !PARTS.contains(&ext.as_str())
-            || self::stem(name) != stem
-            || members.iter().any(|(e, _)| *e == ext)
-        {
+        if !PARTS.contains(&ext.as_str()) || self::stem(name) != stem {
             continue;
+        }
+        // The same part twice (a zip may hold one name twice): which is the layer's cannot be told.
+        if members.iter().any(|(e, _)| *e == ext) {
+            return Err(Error::format(
+                path,
+                format!("holds {name} twice (or two .{ext} files of {chosen}): zip the layer's files again, once each"),
+            ));
         }
         let bytes = inflate(&shown.with_extension(&ext), &mut zip, i)?;
         members.push((ext, bytes));
@@ -394,6 +420,43 @@ mod tests {
         // The damaged towns.shp (empty) is named as a member of the zip.
         let err = read(&dir.join("county.zip:towns.shp")).unwrap_err().to_string();
         assert!(err.contains("county.zip:county/towns.shx: not found"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Two shapefiles of one name in two folders of a zip (two years' parcels): named by the file name alone,
+    /// either could be meant, so the run stops listing both; named by its path, each is read. A zip holding
+    /// one member twice is refused.
+    #[test]
+    fn a_shapefile_named_ambiguously_in_its_zip_is_refused() {
+        let dir = scratch("ambiguous");
+        let mut members = parcels("2025/");
+        members.extend(parcels("2023/"));
+        let members: Vec<(&str, Vec<u8>)> = members.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("county.zip"), &members);
+        for name in ["county.zip:parcels.shp", "county.zip:parcels"] {
+            let err = read(&dir.join(name)).unwrap_err().to_string();
+            assert!(
+                err.contains("holds 2 shapefiles named 'parcels.shp' (2025/parcels.shp, 2023/parcels.shp)")
+                    && err.contains("county.zip:2025/parcels.shp"),
+                "{err}"
+            );
+        }
+        for name in ["county.zip:2025/parcels.shp", "county.zip:2023/parcels"] {
+            assert!(read(&dir.join(name)).is_ok(), "{name}");
+        }
+        let err = read(&dir.join("county.zip")).unwrap_err().to_string();
+        assert!(
+            err.contains("name one after a colon, as in") && err.contains("county.zip:2025/parcels.shp"),
+            "{err}"
+        );
+        // The .dbf twice, under names that differ only in case (a zip may even hold one name twice).
+        let mut twice = parcels("");
+        assert!(twice[2].0.ends_with(".dbf"));
+        twice.push(("PARCELS.DBF".to_string(), twice[2].1.clone()));
+        let twice: Vec<(&str, Vec<u8>)> = twice.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip(&dir.join("twice.zip"), &twice);
+        let err = read(&dir.join("twice.zip")).unwrap_err().to_string();
+        assert!(err.contains("holds PARCELS.DBF twice (or two .dbf files of parcels.shp)"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -60,6 +60,40 @@ pub struct LayerPaths {
     pub dem: Option<PathBuf>,
 }
 
+impl LayerPaths {
+    /// Every file the layers are read from: each layer's file (the container's, for a layer in a GeoPackage
+    /// or a zip), and beside a shapefile its other parts (`.shx`, `.dbf`, `.prj`, `.cpg`). An output set
+    /// keeps them from being replaced ([`crate::write::OutputSet::protect`]).
+    pub fn files(&self) -> Vec<PathBuf> {
+        let every = [
+            &self.parcels,
+            &self.shoreline,
+            &self.watershed,
+            &self.floodplain,
+            &self.towns,
+            &self.systems,
+            &self.sewered,
+            &self.county,
+            &self.history,
+            &self.watercourses,
+            &self.events,
+            &self.pump_outs,
+            &self.samples,
+            &self.pipes,
+            &self.dem,
+        ];
+        let mut files = Vec::new();
+        for path in every.into_iter().flatten() {
+            let (file, _) = crate::formats::split_member(path);
+            if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("shp")) {
+                files.extend(["shx", "dbf", "prj", "cpg"].map(|ext| file.with_extension(ext)));
+            }
+            files.push(file);
+        }
+        files
+    }
+}
+
 /// What the configuration says of the DEM where the file does not: the unit and vertical datum of its
 /// values.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -265,6 +299,14 @@ impl ConfigFile {
     /// named in the error; a file with mistakes is an error telling each of them (TOML that does not fit,
     /// unknown keys, `[fields.*]` keys that are no column role), at its line.
     pub fn load(path: &Path) -> Result<Self> {
+        if path.is_dir() {
+            let inside = path.join("county.toml");
+            let fix = match inside.is_file() {
+                true => format!("give the config file in it: --config {}", inside.display()),
+                false => format!("write one there with `lakeshore init {}`", path.display()),
+            };
+            return Err(Error::format(path, format!("a folder, not a config file; {fix}")));
+        }
         let text = match std::fs::read_to_string(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::format(
                 path,
@@ -428,7 +470,22 @@ impl Config {
         let border_tolerance_ft = file.border_tolerance_ft.unwrap_or(DEFAULT_BORDER_TOLERANCE_FT);
         if !(border_tolerance_ft.is_finite() && border_tolerance_ft >= 0.0) {
             errors.push(Error::Config(format!(
-                "border tolerance {border_tolerance_ft} ft: give a distance of 0 ft or more"
+                "border_tolerance_ft = {border_tolerance_ft} (or --border-tolerance-ft): give a distance of 0 ft or \
+                 more"
+            )));
+        }
+        // A parcel within the tolerance borders the line: a tolerance as wide as a distance the rules measure
+        // from the line would make every parcel within that distance a bordering one.
+        let measured = rules
+            .iter()
+            .flat_map(|r| &r.rules)
+            .flat_map(|r| [r.parcel_within_mhw_ft, r.system_within_mhw_ft]);
+        if let Some(least) = measured.flatten().reduce(f64::min).filter(|&least| border_tolerance_ft >= least)
+        {
+            errors.push(Error::Config(format!(
+                "border_tolerance_ft = {border_tolerance_ft} (or --border-tolerance-ft): a parcel this close to the \
+                 mean-high-water line would border it, but the rule set measures {least} ft from the line; give \
+                 the few feet a parcel edge may lie off the line as drawn (default {DEFAULT_BORDER_TOLERANCE_FT})"
             )));
         }
         let water_body_names = match &rules {
@@ -459,7 +516,8 @@ impl Config {
 }
 
 /// The `[water_bodies]` table as (name in a layer, the rule set's water body): each key must name one of the
-/// rule set's water bodies.
+/// rule set's water bodies, and no name may be another of them (or its alias): that would hand one lake's
+/// shoreline and watershed to the other.
 fn water_body_names(file: &ConfigFile, rules: &RuleSet) -> Result<Vec<(String, String)>> {
     let mut names = Vec::new();
     for (key, found) in &file.water_bodies {
@@ -470,6 +528,17 @@ fn water_body_names(file: &ConfigFile, rules: &RuleSet) -> Result<Vec<(String, S
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             )));
         };
+        if let Some((name, other)) = found
+            .iter()
+            .find_map(|n| rules.water_body(n).filter(|w| w.name != body.name).map(|w| (n, &w.name)))
+        {
+            return Err(Error::Config(format!(
+                "[water_bodies] \"{key}\" = [\"{name}\"]: \"{name}\" is the rule set's {other}, another water \
+                 body, whose shoreline and watershed would be taken for {}'s; list only the names the layers \
+                 give {} itself",
+                body.name, body.name
+            )));
+        }
         names.extend(found.iter().map(|n| (n.clone(), body.name.clone())));
     }
     Ok(names)
@@ -479,6 +548,49 @@ fn water_body_names(file: &ConfigFile, rules: &RuleSet) -> Result<Vec<(String, S
 mod tests {
     use super::*;
     use crate::classify::fields::LAYER_FIELD_KEYS;
+
+    #[test]
+    fn a_border_tolerance_as_wide_as_a_distance_the_rules_measure_is_refused() {
+        let as_of = NaiveDate::from_ymd_opt(2027, 1, 15).unwrap();
+        let with = |ft: f64| {
+            let file = ConfigFile {
+                layers: LayerPaths { parcels: Some("parcels.shp".into()), ..LayerPaths::default() },
+                border_tolerance_ft: Some(ft),
+                ..ConfigFile::default()
+            };
+            Config::new(file, as_of).err().map(|e| e.to_string())
+        };
+        assert_eq!(with(10.0), None);
+        assert_eq!(with(499.0), None);
+        // The Cayuga rules measure 500 ft from the line (Art. V's near-shore tier).
+        for ft in [500.0, 1e308] {
+            let err = with(ft).expect("refused");
+            assert!(err.contains("the rule set measures 500 ft from the line"), "{err}");
+            assert!(err.contains("border_tolerance_ft") && err.contains("--border-tolerance-ft"), "{err}");
+        }
+        assert!(with(-1.0).expect("refused").contains("give a distance of 0 ft or more"));
+    }
+
+    #[test]
+    fn a_water_body_named_for_another_is_refused() {
+        let rules = RuleSet::cayuga_art_v();
+        let table = |key: &str, names: &[&str]| ConfigFile {
+            water_bodies: [(key.to_string(), names.iter().map(|n| n.to_string()).collect())].into(),
+            ..ConfigFile::default()
+        };
+        let ok = water_body_names(&table("Owasco Lake", &["OWASCO LK", "Owasco Lake"]), &rules).unwrap();
+        assert_eq!(
+            ok,
+            [("OWASCO LK", "Owasco Lake"), ("Owasco Lake", "Owasco Lake")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        let err =
+            water_body_names(&table("Owasco Lake", &["Little Sodus Bay"]), &rules).unwrap_err().to_string();
+        assert!(
+            err.contains("\"Little Sodus Bay\" is the rule set's Little Sodus Bay, another water body"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn field_flags_set_layer_fields_and_record_columns() {

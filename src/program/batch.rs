@@ -166,8 +166,10 @@ impl Store {
 
     /// Records `batch` pending, dated `batch.issued`, for the output folder `out_dir`, in one transaction,
     /// and returns its id and the token its `batch.json` carries. Refused when a batch was issued later than
-    /// the batch's day, or when a letter number is taken (another run issued meanwhile).
+    /// the batch's day, or when a letter number is taken (another run issued meanwhile). The folder is kept
+    /// as an absolute path: the run that settles the batch ([`Store::settle`]) may start in another folder.
     pub fn record_pending(&mut self, batch: &Batch, out_dir: &Path, command: &str) -> Result<(i64, String)> {
+        let out_dir = std::path::absolute(out_dir).unwrap_or_else(|_| out_dir.to_path_buf());
         let path = self.path.clone();
         let sql = |e| super::damaged(&path, e);
         let token = token();

@@ -219,6 +219,7 @@ impl StoreLock {
             Path::new(&name),
             command,
             "another lakeshore run is recording in this program store",
+            "give --store (or [program] store) a file in a folder you can write in",
         )?;
         Ok(StoreLock { _held: lock })
     }

@@ -26,6 +26,20 @@ pub(super) fn not_a_date(column: &str, text: &str) -> String {
     }
 }
 
+/// `text` without the commas between its thousands (`1,200.5` → `1200.5`); `None` when a comma stands
+/// anywhere else: after a decimal point, or not before a group of three digits (`1,5`, `12,34`, `,5`).
+fn without_thousands(text: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if !text.contains(',') {
+        return Some(std::borrow::Cow::Borrowed(text));
+    }
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let mut groups = whole.split(',');
+    let first = groups.next()?.trim_start_matches(['+', '-']);
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let grouped = digits(first) && first.len() <= 3 && groups.all(|g| g.len() == 3 && digits(g));
+    (grouped && !fraction.contains(',')).then(|| std::borrow::Cow::Owned(text.replace(',', "")))
+}
+
 /// Checks cells and collects what is wrong with them, by file and line.
 pub struct Checker<'a> {
     path: &'a Path,
@@ -150,16 +164,23 @@ impl<'a> Checker<'a> {
     }
 
     /// An optional non-negative number in `column` (`Some(None)` when blank); `None` when bad (reported).
+    /// Commas are read as a spreadsheet writes thousands (`1,200`); any other comma (`1,5`, a decimal comma)
+    /// is reported rather than dropped, which would read `1,5` as 15.
     pub fn number(&mut self, line: usize, column: &str, text: &str) -> Option<Option<f64>> {
         if text.is_empty() {
             return Some(None);
         }
-        match text.replace(',', "").parse::<f64>() {
-            Ok(v) if v.is_finite() && v >= 0.0 => Some(Some(v)),
+        match without_thousands(text).and_then(|t| t.parse::<f64>().ok()) {
+            Some(v) if v.is_finite() && v >= 0.0 => Some(Some(v)),
             _ => {
+                let comma = if text.contains(',') {
+                    " with a decimal point (1.5) and no comma but between thousands (1,200)"
+                } else {
+                    ""
+                };
                 self.report(
                     line,
-                    format!("{column} '{text}' is not a number of 0 or more; write digits, e.g. 240"),
+                    format!("{column} '{text}' is not a number of 0 or more; write digits{comma}, e.g. 240"),
                 );
                 None
             }

@@ -70,6 +70,15 @@ fn names_id_field(found: &str, name: &str) -> bool {
     found == normal(name) || (name.len() > 10 && found == normal(&name[..10]))
 }
 
+/// The columns that only one kind of record file has, by lakeshore's names, and the kind: a file holding one
+/// of them is most likely that kind's, whatever the config names it as.
+const HALLMARKS: [(&str, &str); 4] = [
+    ("inspection_date", "inspections file (history)"),
+    ("event", "events file"),
+    ("hauler_licence", "pump-outs file"),
+    ("fecal_coliform_per_100ml", "samples file"),
+];
+
 /// Rows looked at to decide whether a column holds dates.
 pub const SAMPLE_ROWS: usize = 1000;
 
@@ -320,6 +329,43 @@ pub fn resolve(
             None => {}
         }
     }
+    // A required role only guessed at, in a file with another kind's own column: the file is most likely that
+    // kind's, given in the wrong place (the events file as the inspection history), and its dates would be
+    // read as this kind's.
+    let guessed = taken.iter().find(|(r, _, how)| r.required && matches!(how, How::Detected(_)));
+    if let Some(&(role, i, _)) = guessed {
+        let other = HALLMARKS.iter().find(|(name, _)| {
+            spec.roles.iter().all(|r| r.name != *name) && found.iter().any(|f| normal(f) == *name)
+        });
+        if let Some((name, kind)) = other {
+            return Err(Error::format(
+                path,
+                format!(
+                    "given as the {} file, but it has the column '{name}' of the {kind} and no {} column (it would \
+                     be read from '{}'): is it the {kind}? Name the right file in [layers] {}, or name the \
+                     column with [fields.{}] {} = \"COLUMN\"",
+                    spec.what, role.name, found[i], spec.key, spec.key, role.name
+                ),
+            ));
+        }
+    }
+    // A role read from one of two columns of one name: which the file means cannot be told, and the first
+    // is not more likely than the second.
+    for &(role, i, _) in &taken {
+        if let Some(j) = (0..found.len()).find(|&j| j != i && normal(&found[j]) == normal(&found[i])) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "columns {} and {} are both named '{}' (or so alike), and the {} would be read from one of \
+                     them: rename or remove the other, so that the file says which holds it",
+                    i.min(j) + 1,
+                    i.max(j) + 1,
+                    found[i],
+                    role.name
+                ),
+            ));
+        }
+    }
     // A column that has a role's name but plays no role steps aside.
     let mut names: Vec<String> = found.to_vec();
     for (i, name) in names.iter_mut().enumerate() {
@@ -477,6 +523,40 @@ mod tests {
         let (f, said) = resolve_table(table, &fields).unwrap();
         assert_eq!(names(&f), ["parcel_id (not used)", "parcel_id", "Date Note", "inspection_date"]);
         assert!(said.contains("parcel_id = PIN (from the config)"), "{said}");
+    }
+
+    #[test]
+    fn a_role_read_from_one_of_two_columns_of_one_name_is_refused() {
+        // The first holds an old date, the second the visit: neither is more likely the file's meaning.
+        let table: &[(&str, &[&str])] = &[
+            ("inspection_date", &["2010-01-01"]),
+            ("parcel_id", &["1"]),
+            ("Inspection Date", &["2026-01-02"]),
+        ];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
+        assert!(err.contains("columns 1 and 3 are both named 'inspection_date'"), "{err}");
+        assert!(err.contains("the inspection_date would be read from one of them"), "{err}");
+        // Named in the config, the name found twice is as ambiguous.
+        let table: &[(&str, &[&str])] = &[("SBL", &["1"]), ("SBL", &["2"]), ("DATE", &["2026-01-02"])];
+        let fields = FieldMap::from([("parcel_id".into(), "SBL".into())]);
+        let err = resolve_table(table, &fields).unwrap_err().to_string();
+        assert!(err.contains("columns 1 and 2 are both named 'SBL'"), "{err}");
+    }
+
+    #[test]
+    fn a_file_of_another_kind_is_told_as_such() {
+        // The events file given as the inspection log: its `date` would be taken for the visit.
+        let table: &[(&str, &[&str])] =
+            &[("parcel_id", &["1"]), ("date", &["2026-01-02"]), ("event", &["sale"])];
+        let err = resolve_table(table, &FieldMap::new()).unwrap_err().to_string();
+        assert!(
+            err.contains("given as the inspections file, but it has the column 'event' of the events file"),
+            "{err}"
+        );
+        assert!(err.contains("no inspection_date column (it would be read from 'date')"), "{err}");
+        // Named in the config, the date column is the file's word, and the file is read.
+        let fields = FieldMap::from([("inspection_date".into(), "date".into())]);
+        assert!(resolve_table(table, &fields).is_ok());
     }
 
     #[test]

@@ -47,12 +47,20 @@ fn cells_are_checked_with_their_line() {
     assert_eq!(check.yes_no(6, "arms_length", "No"), Some(Some(false)));
     assert_eq!(check.yes_no(7, "arms_length", "maybe"), None);
     assert_eq!(check.number(8, "count", "1,200"), Some(Some(1200.0)));
+    assert_eq!(check.number(8, "count", "12,345,678.5"), Some(Some(12_345_678.5)));
+    // A comma that is not between thousands (a decimal comma) is reported, not dropped (1,5 is not 15).
+    for text in ["1,5", "12,34", ",5", "1,2345", "1.5,0", "1,,200"] {
+        assert_eq!(check.number(11, "separation_ft", text), None, "{text}");
+    }
     assert_eq!(check.number(9, "count", "TNTC"), None);
     assert_eq!(check.number(10, "count", "-3"), None);
     let lines: Vec<Location> = check.problems.iter().map(|p| p.location.clone()).collect();
-    assert_eq!(lines, [3, 4, 5, 7, 9, 10].map(Location::Line));
+    assert_eq!(lines, [3, 4, 5, 7, 11, 11, 11, 11, 11, 11, 9, 10].map(Location::Line));
     assert!(check.problems[0].message.contains("after the as-of date 2027-03-01"));
-    assert!(check.problems[4].message.contains("'TNTC' is not a number"));
+    assert!(check.problems[4]
+        .message
+        .contains("'1,5' is not a number of 0 or more; write digits with a decimal point"));
+    assert!(check.problems[10].message.contains("'TNTC' is not a number"));
 }
 
 use crate::records::columns::{Detect, Role};

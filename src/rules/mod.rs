@@ -331,7 +331,14 @@ impl RuleSet {
 
     /// Reads a rule set from a TOML file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let fix = "give a rule set's TOML file as `rules` in the config (or --rules FILE), or leave it out for the \
+                   built-in Cayuga County rules; `lakeshore rules` prints a rule set to start one from";
+        if path.is_dir() {
+            return Err(Error::format(path, format!("a folder, not a rule set file: {fix}")));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::io(path, std::io::Error::new(e.kind(), format!("cannot read the rule set ({e}): {fix}")))
+        })?;
         Self::from_toml(&text, path)
     }
 

@@ -77,6 +77,34 @@ fn bad_flags_say_what_to_write() {
     let out = lakeshore(&["schedule", "--config", "data/sample/county.toml", "--format", "xml"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: csv, geojson, parquet, gpkg"));
+    // The workload has no places: a format of places is refused, not dropped.
+    let out = lakeshore(&["workload", "--config", "data/sample/county.toml", "--format", "geojson"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format geojson: the workload is counts"));
+    // A notices year far from the as-of date is a typo, refused before anything is written.
+    let dir = crate::common::fresh_dir("notices-year");
+    let notices = ["notices", "--config", "data/sample/county.toml", "--as-of", "2027-01-15", "--year"];
+    let out = lakeshore(&[&notices[..], &["20277", "--out", dir.join("out").to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--year 20277 is more than 10 years from the as-of")
+    );
+    assert!(!dir.join("out").exists(), "nothing is written");
+    // A folder given for a file, and a rule set that is not there, say which file to give.
+    let out = lakeshore(&["schedule", "--config", "data/sample", "--as-of", "2027-01-15"]);
+    assert_eq!(out.status.code(), Some(1));
+    let told = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        told.contains(
+            "a folder, not a config file; give the config file in it: --config data/sample/county.toml"
+        ),
+        "{told}"
+    );
+    let out =
+        lakeshore(&["schedule", "--config", "data/sample/county.toml", "--rules", "data/no-such-rules.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let told = String::from_utf8_lossy(&out.stderr);
+    assert!(told.contains("no-such-rules.toml") && told.contains("cannot read the rule set"), "{told}");
 }
 
 /// A stopped run says what stopped it once: a mistake in the config file as a compiler would put it (not
@@ -113,4 +141,28 @@ fn an_error_is_told_once() {
         )
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A pipe into `head` that has read enough closes stdout before the command tells what it wrote: the run still
+/// publishes its outputs and exits as it would have, rather than stopping at the first line it cannot print.
+#[test]
+fn a_closed_stdout_does_not_stop_a_run() {
+    let out = crate::common::fresh_dir("closed-stdout");
+    for (command, file) in [("schedule", "schedule.csv"), ("workload", "workload.csv")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+            .args([command, "--config", "data/sample/county.toml", "--as-of", "2027-01-15", "--out"])
+            .arg(out.join(command))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("cannot run the lakeshore binary");
+        // The reading end closed before anything is read.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{command}: {stderr}");
+        assert!(out.join(command).join(file).is_file(), "{command}: no {file}: {stderr}");
+        assert!(out.join(command).join("run.json").is_file(), "{command}: no run.json: {stderr}");
+    }
 }

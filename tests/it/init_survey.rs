@@ -20,6 +20,15 @@ fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample")
 }
 
+/// The sample's schedule in `formats` written into `out`, the run checked to exit 0.
+fn sample_outputs(formats: &str, out: &Path) {
+    let (config, out) = (sample().join("county.toml"), out.to_str().unwrap());
+    let config = config.to_str().unwrap();
+    let ran =
+        lakeshore(&["schedule", "--config", config, "--as-of", AS_OF, "--format", formats, "--out", out]);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran));
+}
+
 fn schedule(config: &Path, out: &Path) -> Output {
     let (config, out) = (config.to_str().unwrap(), out.to_str().unwrap());
     lakeshore(&["schedule", "--config", config, "--as-of", AS_OF, "--format", "csv", "--out", out])
@@ -249,18 +258,7 @@ fn init_without_a_required_layer_exits_1_naming_it() {
 #[test]
 fn init_surveys_geoparquet_and_places_the_sample_in_new_york_central() {
     let dir = common::fresh_dir("init-parquet");
-    let ran = lakeshore(&[
-        "schedule",
-        "--config",
-        sample().join("county.toml").to_str().unwrap(),
-        "--as-of",
-        AS_OF,
-        "--format",
-        "parquet",
-        "--out",
-        dir.join("pq").to_str().unwrap(),
-    ]);
-    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran));
+    sample_outputs("parquet", &dir.join("pq"));
     let county = dir.join("county");
     fs::create_dir(&county).unwrap();
     fs::copy(dir.join("pq/schedule.parquet"), county.join("tax_parcels_2024.parquet")).unwrap();
@@ -280,4 +278,33 @@ fn init_surveys_geoparquet_and_places_the_sample_in_new_york_central() {
         "{stdout}"
     );
     let _ = fs::remove_dir_all(dir);
+}
+
+/// A county folder that a run also wrote its outputs into (`--out` the data folder): init passes over the
+/// files its `run.json` names (`schedule.geojson` is a layer of parcels too), says so, and writes the config it
+/// writes for the same folder without them.
+#[test]
+fn init_passes_over_the_outputs_of_an_earlier_run_in_the_folder() {
+    let dir = common::fresh_dir("init-outputs");
+    let (clean, used) = (dir.join("clean"), dir.join("used"));
+    for folder in [&clean, &used] {
+        fs::create_dir_all(folder).unwrap();
+        common::copy_files(&sample(), folder, |name| name != "county.toml");
+    }
+    sample_outputs("csv,geojson,gpkg", &used);
+    assert!(used.join("schedule.geojson").is_file() && used.join("schedule.gpkg").is_file());
+    let init = |folder: &Path| {
+        let run = lakeshore(&["init", folder.to_str().unwrap()]);
+        assert!(matches!(run.status.code(), Some(0 | 2)), "{}", text(&run));
+        let layers = ConfigFile::load(&folder.join("county.toml")).unwrap().layers.files();
+        let names: Vec<String> =
+            layers.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        (String::from_utf8_lossy(&run.stdout).into_owned(), names)
+    };
+    let (said, with_outputs) = init(&used);
+    assert!(said.contains("passed over the outputs of an earlier lakeshore run"), "{said}");
+    assert!(said.contains("schedule.geojson") && said.contains("schedule.gpkg"), "{said}");
+    let (_, without) = init(&clean);
+    assert!(with_outputs.contains(&"parcels.shp".to_string()), "{with_outputs:?}");
+    assert_eq!(with_outputs, without, "the outputs changed what init took");
 }

@@ -289,7 +289,7 @@ pub(crate) fn write_map(config: &Path, more: &[&str], out: &Path) -> PathBuf {
     // The sample has bad records on purpose (exit 2); a file that stopped the run would be 1.
     assert!(matches!(status.code(), Some(0 | 2)), "lakeshore map failed: {status}");
     // `--out` names the page, or the folder `map.html` goes in.
-    if out.extension().is_some_and(|e| e == "html") {
+    if out.extension().is_some_and(|e| e == "html" || e == "htm") {
         out.to_path_buf()
     } else {
         out.join("map.html")

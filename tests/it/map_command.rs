@@ -23,6 +23,19 @@ fn map(args: &[&str], file: &str) -> PathBuf {
     out
 }
 
+/// `lakeshore map` of the sample into `out` with `more` flags, as it ran.
+fn run_map(out: &Path, more: &[&str]) -> std::process::Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .args(["map", "--config"])
+        .arg(root.join("data/sample/county.toml"))
+        .args(["--as-of", "2027-01-15", "--out"])
+        .arg(out)
+        .args(more)
+        .output()
+        .expect("cannot run the lakeshore binary")
+}
+
 /// The PNG's width, height and RGBA pixels.
 fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
@@ -219,7 +232,6 @@ fn tiles_asked_of_an_image_stop_the_run_naming_the_flag() {
 fn a_hidden_map_name_stops_the_run_before_it_starts() {
     // A name with a leading dot is hidden, as the run's temporary files are, and would not be published: the
     // run would exit 0 with no map. Each form of the map says so and writes nothing.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = common::fresh_dir("map-hidden");
     for (name, more) in [
         (".map.png", &[][..]),
@@ -227,14 +239,7 @@ fn a_hidden_map_name_stops_the_run_before_it_starts() {
         (".map.html", &["--tiles", "never"]),
         (".map.html", &["--tiles", "always"]),
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
-            .args(["map", "--config"])
-            .arg(root.join("data/sample/county.toml"))
-            .args(["--as-of", "2027-01-15", "--out"])
-            .arg(out.join(name))
-            .args(more)
-            .output()
-            .expect("cannot run the lakeshore binary");
+        let output = run_map(&out.join(name), more);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{name} {more:?}: {stderr}");
         assert!(
@@ -244,5 +249,34 @@ fn a_hidden_map_name_stops_the_run_before_it_starts() {
         let left: Vec<_> =
             std::fs::read_dir(&out).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
         assert_eq!(left, Vec::<std::ffi::OsString>::new(), "{name} {more:?}: the folder holds {left:?}");
+    }
+}
+
+#[test]
+fn a_png_too_large_to_draw_is_refused_before_the_run() {
+    // 100,000 × 100,000 pixels would take 40 GB before the first parcel is drawn.
+    let out = common::fresh_dir("map-huge").join("map.png");
+    let output = run_map(&out, &["--width", "100000", "--height", "100000"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("100000×100000") && stderr.contains("up to 200 million pixels"), "{stderr}");
+    assert!(!out.exists(), "a map was written");
+}
+
+#[test]
+fn a_folder_with_a_dot_in_its_name_is_a_folder() {
+    // An existing folder named like a file, and a new one named so with a trailing '/': the map goes in it as
+    // map.png, not refused for its extension nor written as a file of that name.
+    let dir = common::fresh_dir("map-dotted");
+    std::fs::create_dir_all(dir.join("maps.2027")).unwrap();
+    for (out, folder) in
+        [(dir.join("maps.2027"), dir.join("maps.2027")), (dir.join("new.png/"), dir.join("new.png"))]
+    {
+        let output = run_map(&out, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(matches!(output.status.code(), Some(0 | 2)), "{}: {stderr}", out.display());
+        assert!(folder.is_dir(), "{} is not a folder", folder.display());
+        let png = std::fs::read(folder.join("map.png")).expect("map.png in the folder");
+        assert!(png.starts_with(b"\x89PNG"), "map.png is not a PNG");
     }
 }

@@ -199,4 +199,13 @@ fn two_maps_in_one_folder_keep_their_own_tiles_and_a_map_written_again_leaves_no
     write_map(&config, &["--tiles", "never"], &out.join("county.html"));
     assert_eq!(tiles_of("county_tile_"), BTreeMap::new());
     assert_eq!(tiles_of("owasco_tile_"), town_tiles);
+
+    // A page of the same stem but another extension is another page: `owasco.htm`, tiled or not, leaves
+    // `owasco.html`'s tiles as they are.
+    let htm = page_data(&write_map(&config, &owasco, &out.join("owasco.htm")));
+    assert_eq!(htm["tiles"]["prefix"], json!("owasco.htm_tile_"));
+    assert_eq!(tiles_of("owasco.htm_tile_14_").len(), town_tiles.len());
+    write_map(&config, &["--tiles", "never", "--town", "Owasco"], &out.join("owasco.htm"));
+    assert_eq!(tiles_of("owasco.htm_tile_"), BTreeMap::new());
+    assert_eq!(tiles_of("owasco_tile_"), town_tiles);
 }

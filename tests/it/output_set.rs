@@ -366,3 +366,29 @@ fn a_publish_cut_short_after_its_commit_point_is_finished_by_the_next_command_in
     assert!(names(&out).iter().all(|n| !n.starts_with(".lakeshore")), "{:?}", names(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An output folder that holds the county's data: a file of the set that would replace a layer the run reads
+/// (`systems` writes `systems.geojson`, the sample's systems layer) stops the run before anything is written,
+/// naming the file; outputs that replace no input (`schedule`'s) are written beside the data as before.
+#[test]
+fn an_output_that_would_replace_an_input_stops_the_run_and_the_data_folder_is_as_it_was() {
+    let dir = sample_copy("output-over-input");
+    let before = files(&dir);
+    let listed = names(&dir);
+    let output = Command::new(env!("CARGO_BIN_EXE_lakeshore"))
+        .current_dir(&dir)
+        .args(["systems", "--config", "county.toml", "--as-of", "2027-01-15", "--out", ".", "--quiet"])
+        .output()
+        .expect("cannot run the lakeshore binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("systems.geojson") && stderr.contains("which the run reads"), "{stderr}");
+    assert_eq!(files(&dir), before, "the data folder's files are as they were");
+    assert_eq!(names(&dir), listed, "nothing is left in the data folder");
+
+    let output = schedule(&dir, "2027-01-15", ".", None);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let after = files(&dir);
+    assert!(after.contains_key("schedule.csv"), "schedule.csv beside the data");
+    assert!(before.iter().all(|(name, bytes)| after.get(name) == Some(bytes)), "an input was changed");
+}

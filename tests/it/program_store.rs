@@ -341,3 +341,49 @@ fn the_static_map_colours_parcels_by_notice_stage() {
         );
     }
 }
+
+/// `received --from` reads a letters file as the record files are read: a spreadsheet's save (byte-order
+/// mark, `;` between fields, a quoted field holding the separator, CRLF lines) gives each letter its day.
+#[test]
+fn letters_received_are_read_from_a_spreadsheet_s_csv() {
+    let dir = common::fresh_dir("program-received-from");
+    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
+    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
+    // Two letters (a letter may list several duties, a row each).
+    let first = rows[0]["letter"].clone();
+    let second = rows.iter().map(|r| r["letter"].clone()).find(|l| *l != first).expect("two letters");
+    let from = dir.join("received.csv");
+    let saved = format!(
+        "\u{feff}owner;letter;date\r\n\"Marsh-Tilley; Grace\";{first};2027-02-03\r\n\"Doe, \"\"J\"\"\";{second};\r\n\r\n"
+    );
+    std::fs::write(&from, saved).unwrap();
+    let (store_s, from_s) = (store.to_string_lossy(), from.to_string_lossy());
+    let received =
+        lakeshore(&["received", "--store", &store_s, "--as-of", "2027-02-10", "--from", &from_s], None);
+    assert_eq!(code(&received), Some(0), "{}", text(&received));
+    // The day of the line, and the as-of date where the line gives none.
+    let conn = rusqlite::Connection::open(&store).unwrap();
+    let mut days =
+        conn.prepare("SELECT letter, day FROM mail WHERE kind = 'received' ORDER BY letter").unwrap();
+    let days: Vec<(String, String)> =
+        days.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap();
+    let mut expected = vec![(first, "2027-02-03".to_string()), (second, "2027-02-10".to_string())];
+    expected.sort();
+    assert_eq!(days, expected);
+}
+
+/// A store in a folder that is not there: the run says to give another `--store`, not another `--out`.
+#[test]
+fn a_store_that_cannot_be_made_names_the_store_flag() {
+    let dir = common::fresh_dir("program-store-missing");
+    let store = dir.join("no-such-folder").join("program.sqlite");
+    let issued = notices(&store, &dir.join("out"), "2027-01-15", &["--issue"], None);
+    assert_eq!(code(&issued), Some(1), "{}", text(&issued));
+    assert!(
+        text(&issued).contains("give --store (or [program] store) a file in a folder"),
+        "{}",
+        text(&issued)
+    );
+    assert!(!text(&issued).contains("--out"), "{}", text(&issued));
+}

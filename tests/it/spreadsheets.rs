@@ -341,7 +341,11 @@ fn every_config_mistake_is_told_not_only_the_first() {
     assert_eq!(run.status.code(), Some(1));
     let said = stderr(&run);
     assert!(said.contains("2 mistakes in the configuration"), "{said}");
-    assert!(said.contains("EPSG:4326 is geographic") && said.contains("border tolerance -3 ft"), "{said}");
+    assert!(
+        said.contains("EPSG:4326 is geographic")
+            && said.contains("border_tolerance_ft = -3 (or --border-tolerance-ft)"),
+        "{said}"
+    );
 }
 
 /// A log kept a sheet a year (`2026` and `2025`, one header spelt two ways), after a cover sheet and beside a

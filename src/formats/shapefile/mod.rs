@@ -165,7 +165,8 @@ impl Blocks {
         let kept = select_fields(&dbf.path, &names, options.keep.as_deref())?;
         let fields = kept.iter().map(|&i| names[i].clone()).collect();
         let rows = table.rows(kept.clone())?;
-        let opening = crs_problem.into_iter().chain(encoding_problem).collect();
+        let tail = shapes.unindexed(&index).map(|message| Problem::new(path, Location::WholeFile, message));
+        let opening = crs_problem.into_iter().chain(encoding_problem).chain(tail).collect();
         let dbf = (dbf, cpg, kept);
         Ok(Blocks { path: path.to_path_buf(), crs, fields, index, shapes, rows, dbf, done: 0, opening })
     }
@@ -299,7 +300,7 @@ fn read_shapes(
     let mut features = Vec::with_capacity(entries.len());
     let mut problems = Vec::new();
     for (record, entry) in entries {
-        let shape = shapes.read(entry).map_err(|e| match e.kind() {
+        let shape = shapes.read(record, entry).map_err(|e| match e.kind() {
             std::io::ErrorKind::UnexpectedEof => Error::format(path, cut_short(record)),
             _ => Error::io(path, e),
         })?;

@@ -4,8 +4,9 @@
 //! or point count must never make a reader loop, seek outside the file or allocate more than the file could
 //! hold. Every count and offset read from either file is checked against the bytes that are there before it
 //! is used, and the `.shx` is cross-checked with the `.shp`: each index entry must point inside the `.shp` at
-//! a record header claiming the same length. A record failing a check keeps its place with an error; only a
-//! damaged file header stops the read.
+//! a record header of its own record number (in a file that numbers its records) claiming the same length, and the `.shp` must hold nothing after
+//! the last record the `.shx` lists ([`ShpFile::unindexed`]). A record failing a check keeps its place with an
+//! error; only a damaged file header stops the read.
 
 use std::io::Read;
 
@@ -106,6 +107,11 @@ pub(super) struct ShpFile {
     reader: Box<dyn Source>,
     /// The file size in bytes.
     size: u64,
+    /// The file length the header declares, in bytes.
+    declared: u64,
+    /// Whether the file numbers its records from 1, as the format says: its first record is numbered 1. Some
+    /// writers number every record 0; their record numbers say nothing and are not checked.
+    numbered: bool,
     /// The reader's position in bytes.
     position: u64,
 }
@@ -118,12 +124,47 @@ impl ShpFile {
         let mut header = vec![0u8; HEADER.min(size as usize)];
         reader.read_exact(&mut header).map_err(|e| Error::io(path, e))?;
         check_header(&header).map_err(|message| Error::format(path, message))?;
-        Ok(ShpFile { reader, size, position: HEADER as u64 })
+        // The first record's number, where the file has a first record.
+        let (numbered, position) = match size >= HEADER as u64 + RECORD_HEADER {
+            true => {
+                let mut first = [0u8; 4];
+                reader.read_exact(&mut first).map_err(|e| Error::io(path, e))?;
+                (i32::from_be_bytes(first) == 1, HEADER as u64 + 4)
+            }
+            false => (false, HEADER as u64),
+        };
+        Ok(ShpFile { reader, size, declared: declared_length(&header), numbered, position })
+    }
+
+    /// What is wrong with the `.shp` beyond the records the `.shx` entries `index` list: bytes after the last
+    /// of them (records the `.shx` does not list, which are not read), or a length in the header that is not
+    /// the file's. `None` when the two agree.
+    pub(super) fn unindexed(&self, index: &[Entry]) -> Option<String> {
+        let end = index.iter().map(|e| e.offset.saturating_add(RECORD_HEADER).saturating_add(e.length)).max();
+        let end = end.unwrap_or(HEADER as u64);
+        if end < self.size {
+            return Some(format!(
+                "the .shp has {} bytes after the last of the {} records its .shx lists: it holds records the .shx \
+                 does not list, which are not read (a .shx of an older copy of the layer); {FIX_REEXPORT}",
+                self.size - end,
+                index.len()
+            ));
+        }
+        (self.declared != self.size).then(|| {
+            format!(
+                "the .shp's header gives its length as {} bytes but it has {}: {FIX_REEXPORT}",
+                self.declared, self.size
+            )
+        })
     }
 
     /// Reads the record that `entry` (record number `record`) points to. The error says what is wrong with the
     /// record; an I/O error stops the read.
-    pub(super) fn read(&mut self, entry: Entry) -> std::io::Result<std::result::Result<Shape, String>> {
+    pub(super) fn read(
+        &mut self,
+        record: usize,
+        entry: Entry,
+    ) -> std::io::Result<std::result::Result<Shape, String>> {
         let content_end = entry.offset.checked_add(RECORD_HEADER).and_then(|o| o.checked_add(entry.length));
         if entry.offset < HEADER as u64 || content_end.is_none_or(|end| end > self.size) {
             return Ok(Err(format!(
@@ -141,6 +182,13 @@ impl ShpFile {
         let mut header = [0u8; RECORD_HEADER as usize];
         self.reader.read_exact(&mut header)?;
         self.position += RECORD_HEADER;
+        let number = i32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+        if self.numbered && usize::try_from(number).ok() != Some(record) {
+            return Ok(Err(format!(
+                "the .shx points to the .shp's record {number} for it: the .shx and .shp are out of step (a .shx \
+                 of another copy of the layer); {FIX_REEXPORT}"
+            )));
+        }
         let length = words(&header[4..8]);
         if length != entry.length {
             return Ok(Err(format!(

@@ -170,3 +170,53 @@ fn missing_sibling_files_are_named() {
     let err = read(&dir.path("nothing.shp"), &assumed()).unwrap_err();
     assert!(matches!(&err, Error::Io { path, .. } if path == &dir.path("nothing.shp")), "{err:?}");
 }
+
+#[test]
+fn a_shx_out_of_step_with_its_shp_is_told_record_by_record_and_for_the_whole_file() {
+    let dir = TempDir::new("shx-step");
+    let shp = dir.path("parcels.shp");
+    let points = [(1., 2.), (3., 4.), (5., 6.)].map(|(x, y)| ::shapefile::Point::new(x, y));
+    write_with_ids(&shp, &points);
+    // A point record is 8 + 20 bytes, so the .shp is 100 + 3 × 28 = 184 bytes; the .shx entries (8 bytes
+    // each from byte 100) of records 1 and 2 swapped point each at the other's record, of the same length.
+    let shx = std::fs::read(dir.path("parcels.shx")).unwrap();
+    patch(&dir.path("parcels.shx"), 100, &shx[108..116]);
+    patch(&dir.path("parcels.shx"), 108, &shx[100..108]);
+    let (layer, problems) = read(&shp, &assumed()).unwrap();
+    for (i, other) in [(0, 2), (1, 1)] {
+        let err = layer.features[i].geometry.as_ref().unwrap_err().to_string();
+        assert!(err.contains(&format!("points to the .shp's record {other} for it")), "{err}");
+    }
+    assert!(layer.features[2].geometry.is_ok());
+    assert_eq!(problems.len(), 2, "{problems:?}");
+
+    // The .shx as written, and a record the .shx does not list after the last it does.
+    std::fs::write(dir.path("parcels.shx"), &shx).unwrap();
+    let mut data = std::fs::read(&shp).unwrap();
+    assert_eq!(data.len(), 184);
+    data.extend_from_within(156..184);
+    std::fs::write(&shp, &data).unwrap();
+    let (layer, problems) = read(&shp, &assumed()).unwrap();
+    assert!(layer.features.iter().all(|f| f.geometry.is_ok()));
+    let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].contains("has 28 bytes after the last of the 3 records its .shx lists"), "{told:?}");
+
+    // The length in the header (16-bit words at byte 24) that is not the file's: 184 bytes are 92 words.
+    data.truncate(184);
+    std::fs::write(&shp, &data).unwrap();
+    patch(&shp, 24, &93i32.to_be_bytes());
+    let (_, problems) = read(&shp, &assumed()).unwrap();
+    let told: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert!(told.len() == 1 && told[0].contains("gives its length as 186 bytes but it has 184"), "{told:?}");
+
+    // A writer that numbers every record 0 (as USGS StreamStats does) says nothing by its numbers: read as
+    // written, the .shx's order trusted.
+    patch(&shp, 24, &92i32.to_be_bytes());
+    for offset in [100, 128, 156] {
+        patch(&shp, offset, &0i32.to_be_bytes());
+    }
+    let (layer, problems) = read(&shp, &assumed()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(layer.features[1].geometry.as_ref().unwrap(), &Geometry::Point(geo::Point::new(3., 4.)));
+}

@@ -17,11 +17,24 @@ use crate::model::error::{Error, Result};
 use crate::records::columns::SAMPLE_ROWS;
 
 /// Looks at every file of `dir` (not its subfolders), in name order, into `survey.found` and
-/// `survey.unreadable`.
+/// `survey.unreadable`. The files an earlier lakeshore run wrote there (named in its `run.json`: a
+/// `schedule.geojson` is a layer of parcels too) are passed over, and a note says so.
 pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
+    let outputs = earlier_outputs(dir);
+    let (passed, paths): (Vec<PathBuf>, Vec<PathBuf>) = paths
+        .into_iter()
+        .partition(|p| p.file_name().is_some_and(|n| outputs.iter().any(|o| o.as_str() == n)));
+    if !passed.is_empty() {
+        let names: Vec<String> = passed.iter().map(|p| super::name(p)).collect();
+        survey.notes.push(format!(
+            "passed over the outputs of an earlier lakeshore run in the folder (named in its {}): {}",
+            crate::write::set::MANIFEST,
+            names.join(", ")
+        ));
+    }
     for path in paths {
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
@@ -55,6 +68,17 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The names of the files the `run.json` of `dir` lists (none without one, or one that does not read).
+fn earlier_outputs(dir: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(dir.join(crate::write::set::MANIFEST)) else { return Vec::new() };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else { return Vec::new() };
+    let files = manifest["files"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut names: Vec<String> =
+        files.iter().filter_map(|f| f["name"].as_str().map(str::to_string)).collect();
+    names.push(crate::write::set::MANIFEST.to_string());
+    names
 }
 
 /// The layers of a GeoPackage (`gpkg`) or the feature classes of a File Geodatabase (`gdb`).

@@ -115,12 +115,24 @@ fn check_present(config: &Config, reference: &Reference) -> Result<()> {
     Ok(())
 }
 
-/// The shoreline must tell some feature as one of the rule set's water bodies: without a name field, or
-/// with names the rule set does not know, no parcel would be measured from a lake and every lakefront and
-/// near-shore parcel would fall to a lower tier.
+/// The shoreline must tell some feature as one of the rule set's water bodies: without a feature, without a
+/// name field, or with names the rule set does not know, no parcel would be measured from a lake and every
+/// lakefront and near-shore parcel would fall to a lower tier. (A layer whose every feature is unusable has
+/// each reported as a problem of its record.)
 fn check_shoreline(config: &Config, shore: &NamedLayer) -> Result<()> {
     let rules = &config.rules;
     let layer = &shore.layer;
+    if uses_shoreline(rules) && layer.features.is_empty() {
+        return Err(Error::format(
+            &layer.path,
+            format!(
+                "the shoreline layer has no features, so no parcel would be measured from a lake ({}) and every \
+                 lakefront and near-shore parcel would fall to a lower tier; give the layer of the lakes' \
+                 mean-high-water lines or shorelines",
+                known_water_bodies(rules)
+            ),
+        ));
+    }
     if !uses_shoreline(rules) || layer.features.iter().all(|f| f.geometry.is_err()) {
         return Ok(());
     }

@@ -47,7 +47,7 @@ use std::borrow::Cow;
 
 use geo::{BoundingRect, Geometry, LineString, MultiPolygon, Rect};
 
-pub use png::render_png;
+pub use png::{check_png_size, render_png, MAX_PIXELS};
 pub use scene::{layout, Label, Layout, LegendEntry, MapLayer, Rgba, ScaleBar, Scene, Style};
 pub use svg::{render_svg, write_svg};
 pub use text::FONT_FAMILY;

@@ -14,11 +14,30 @@ use super::scene::{dash_pattern, layout, Layout, Rgba, Scene, Style, MIN_FEATURE
 use super::text::{font, glyphs, Anchor};
 use ab_glyph::Font;
 
+/// The most pixels a PNG map may have: a poster of 36 × 48 inches at 300 dpi is 155 million, held in memory
+/// at 4 bytes a pixel while it is drawn.
+pub const MAX_PIXELS: u64 = 200_000_000;
+
+/// Whether a PNG map of `width_px` × `height_px` can be drawn: `Err` says why not (no pixel, or more than
+/// [`MAX_PIXELS`], which would take gigabytes before the first parcel is drawn).
+pub fn check_png_size(width_px: u32, height_px: u32) -> Result<(), String> {
+    let pixels = u64::from(width_px) * u64::from(height_px);
+    if pixels == 0 || pixels > MAX_PIXELS {
+        return Err(format!(
+            "cannot make a {width_px}×{height_px} image: give a size from 1×1 up to {} million pixels \
+             (--width × --height; 1600×1200 is the default)",
+            MAX_PIXELS / 1_000_000
+        ));
+    }
+    Ok(())
+}
+
 /// Renders the scene as a PNG image `width_px` × `height_px`; the error says why the image could not be made
-/// (a zero or too large size, or the encoder failing).
+/// (a size [`check_png_size`] refuses, or the encoder failing).
 pub fn render_png(scene: &Scene<'_>, width_px: u32, height_px: u32) -> Result<Vec<u8>, String> {
+    check_png_size(width_px, height_px)?;
     let mut pixmap = Pixmap::new(width_px, height_px)
-        .ok_or_else(|| format!("cannot make a {width_px}×{height_px} image: give a size from 1×1 up"))?;
+        .ok_or_else(|| format!("cannot make a {width_px}×{height_px} image: give a smaller size"))?;
     pixmap.fill(Color::WHITE);
     let l = layout(scene, width_px, height_px);
     let b = l.text_px;

@@ -152,3 +152,14 @@ fn class_names_parse() {
     assert_eq!(ParcelClass::from_status("never-inspected"), Some(ParcelClass::NeverInspected));
     assert_eq!(ParcelClass::from_status("failed"), None);
 }
+
+#[test]
+fn a_png_size_is_checked_against_the_pixels_it_would_hold() {
+    assert!(check_png_size(1, 1).is_ok());
+    // 200 million pixels exactly, and one row more.
+    assert!(check_png_size(20_000, 10_000).is_ok());
+    assert!(check_png_size(20_000, 10_001).unwrap_err().contains("up to 200 million pixels"));
+    assert!(check_png_size(0, 600).is_err());
+    // The product of the largest sides does not overflow.
+    assert!(check_png_size(u32::MAX, u32::MAX).is_err());
+}

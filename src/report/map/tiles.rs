@@ -47,11 +47,16 @@ pub const BUFFER_LIMIT: usize = 64 << 20;
 /// What follows the page's stem in the names of its tiles; `Z_X_Y.js` follows it.
 pub const TILE_INFIX: &str = "_tile_";
 
-/// The start of the names of the tiles of the page `page`: its file stem and [`TILE_INFIX`] (`map.html`'s are
-/// `map_tile_`).
+/// The start of the names of the tiles of the page `page`: its file stem and [`TILE_INFIX`] for a page named
+/// `.html` (`map.html`'s are `map_tile_`), its whole name and the infix for any other (`map.htm`'s are
+/// `map.htm_tile_`), so that two pages in one folder never share a tile's name.
 pub fn tile_prefix(page: &Path) -> String {
-    let stem = page.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    format!("{stem}{TILE_INFIX}")
+    let name = |p: Option<&std::ffi::OsStr>| p.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let head = match page.extension().is_some_and(|e| e == "html") {
+        true => name(page.file_stem()),
+        false => name(page.file_name()),
+    };
+    format!("{head}{TILE_INFIX}")
 }
 
 /// The tile `(x, y)` of the Web Mercator grid at `zoom` that the point at longitude `lon` and latitude `lat`

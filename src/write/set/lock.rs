@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{command_line, unusable, LOCK};
+use super::{command_line, LOCK};
 use crate::model::error::{Error, Result};
 
 /// The exclusive lock of an output folder, held while the file is open; the file is removed when the lock
@@ -18,7 +18,8 @@ pub(super) struct Lock {
 impl Lock {
     /// Takes the lock of `dir` for `command`, or fails naming the run that holds it.
     pub(super) fn take(dir: &Path, command: &[String]) -> Result<Lock> {
-        FileLock::take_with(&dir.join(LOCK), command, |holder| {
+        let fix = "give --out a folder you can write in (or remove what stands in the way)";
+        FileLock::take_with(&dir.join(LOCK), command, fix, |holder| {
             Error::format(
                 dir,
                 format!(
@@ -41,17 +42,22 @@ pub struct FileLock {
 
 impl FileLock {
     /// Takes the lock of the file `path` for `command`, or fails with `busy` (what the holder does), naming the
-    /// run that holds it.
-    pub fn take(path: &Path, command: &[String], busy: &str) -> Result<FileLock> {
-        Self::take_with(path, command, |holder| {
+    /// run that holds it; a lock file that cannot be made is an error saying `fix` (what to give instead).
+    pub fn take(path: &Path, command: &[String], busy: &str, fix: &str) -> Result<FileLock> {
+        Self::take_with(path, command, fix, |holder| {
             Error::format(path, format!("{busy} ({holder}): wait for it to finish"))
         })
     }
 
     /// [`FileLock::take`], the error when another run holds the lock made by `busy` from who holds it.
-    fn take_with(path: &Path, command: &[String], busy: impl Fn(&str) -> Error) -> Result<FileLock> {
+    fn take_with(
+        path: &Path,
+        command: &[String],
+        fix: &str,
+        busy: impl Fn(&str) -> Error,
+    ) -> Result<FileLock> {
         loop {
-            let mut file = open_lock_file(path)?;
+            let mut file = open_lock_file(path, fix)?;
             if !try_lock(&file).map_err(|e| Error::io(path, e))? {
                 return Err(busy(&holder_of(&mut file)));
             }
@@ -102,8 +108,8 @@ impl Drop for FileLock {
     }
 }
 
-/// Opens the lock file, made if need be; a link planted in its place is not followed.
-pub(super) fn open_lock_file(path: &Path) -> Result<File> {
+/// Opens the lock file, made if need be; a link planted in its place is not followed. An error says `fix`.
+pub(super) fn open_lock_file(path: &Path, fix: &str) -> Result<File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
     #[cfg(unix)]
@@ -113,7 +119,7 @@ pub(super) fn open_lock_file(path: &Path) -> Result<File> {
             let told = "a link stands where the lock file goes: remove it and run again";
             return Error::io(path, std::io::Error::other(told));
         }
-        unusable(path, e)
+        Error::io(path, std::io::Error::new(e.kind(), format!("{e}: {fix}")))
     })
 }
 
@@ -199,7 +205,7 @@ mod tests {
         let dir = crate::scratch::root().join("set-holder");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let mut file = open_lock_file(&dir.join(LOCK)).unwrap();
+        let mut file = open_lock_file(&dir.join(LOCK), "").unwrap();
         file.write_all(b"pid 7, started 2027-01-15 09:00:00 UTC, command: lakeshore \x1b[2Jschedule\n")
             .unwrap();
         assert_eq!(

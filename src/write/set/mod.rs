@@ -63,6 +63,8 @@ pub struct OutputSet {
     committed: bool,
     /// Files of an earlier run that the set replaces without naming them, removed once it is in place.
     retired: Vec<PathBuf>,
+    /// The run's input files, as the file system resolves them, which no file of the set may replace.
+    inputs: Vec<PathBuf>,
     lock: Option<Lock>,
 }
 
@@ -82,6 +84,7 @@ impl OutputSet {
             made_dir,
             committed: false,
             retired: Vec::new(),
+            inputs: Vec::new(),
             lock: Some(lock),
         };
         // Holding the lock, no other run is writing here: every staging folder is an interrupted run's.
@@ -116,6 +119,14 @@ impl OutputSet {
     /// The staging folder, where every file of the run is written under its own name.
     pub fn staging(&self) -> &Path {
         &self.staging
+    }
+
+    /// Keeps the files `inputs` (the layers and records the run reads) from being replaced by a file of the set:
+    /// an output folder that holds the county's data (`--out` the data folder) would otherwise take a
+    /// `systems.geojson` written over the systems layer read. [`OutputSet::publish`] stops before the commit
+    /// point, the folder as it was, when one would be. A path that names no file is no matter.
+    pub fn protect(&mut self, inputs: &[PathBuf]) {
+        self.inputs.extend(inputs.iter().filter_map(|p| std::fs::canonicalize(p).ok()));
     }
 
     /// Marks `paths`, files of the folder that an earlier run wrote and this set replaces without naming them
@@ -194,6 +205,16 @@ impl OutputSet {
         names.sort();
         for name in &names {
             let target = self.dir.join(name);
+            let input = || std::fs::canonicalize(&target).is_ok_and(|t| self.inputs.contains(&t));
+            if input() {
+                return Err(Error::io(
+                    &target,
+                    std::io::Error::other(
+                        "the output would replace this file, which the run reads: give --out a folder that \
+                         holds none of the county's data files (nothing was written)",
+                    ),
+                ));
+            }
             if name == MANIFEST || target.is_dir() {
                 return Err(Error::io(
                     &target,
@@ -362,6 +383,23 @@ mod tests {
         set.publish(NaiveDate::from_ymd_opt(2027, 1, 15).unwrap()).unwrap();
         assert_eq!(names(&dir), ["map_tile_14_1_3.js", "mine.txt", "run.json"]);
         assert_eq!(std::fs::read_to_string(dir.join("map_tile_14_1_3.js")).unwrap(), "new\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_would_replace_an_input_stops_the_publish() {
+        let dir = fresh("protect");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("systems.geojson"), "input\n").unwrap();
+        let mut set = OutputSet::open(&dir, &command()).unwrap();
+        // Named another way (through `.`), the input is the same file.
+        set.protect(&[dir.join(".").join("systems.geojson"), dir.join("not-there.csv")]);
+        std::fs::write(set.staging().join("systems.geojson"), "output\n").unwrap();
+        std::fs::write(set.staging().join("systems.csv"), "output\n").unwrap();
+        let err = set.publish(NaiveDate::from_ymd_opt(2027, 1, 15).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("systems.geojson") && err.contains("which the run reads"), "{err}");
+        assert_eq!(names(&dir), ["systems.geojson"]);
+        assert_eq!(std::fs::read_to_string(dir.join("systems.geojson")).unwrap(), "input\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -82,10 +82,23 @@ fn date_order_settles_a_mixed_column() {
     plant(&mut county, &ids).expect("planted");
     let stopped = county.run("schedule", "2027-01-15", &[]);
     assert_eq!(stopped.code, Some(1), "{}", stopped.stderr);
-    let run = county.run("schedule", "2027-01-15", &["--date-order".into(), "day-first".into()]);
+    let day_first = ["--date-order".to_string(), "day-first".to_string()];
+    let run = county.run("schedule", "2027-01-15", &day_first);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     let problems = std::fs::read_to_string(run.out.join("problems.csv")).expect("problems.csv");
     assert!(problems.contains("is not a date"), "{problems}");
+    // The flag over the config file: a config saying month-first changes nothing the flag says. (The runs
+    // share an output folder: each one's rows are read before the next.)
+    let read_day_first = run.verdicts();
+    let history = toml::Table::from_iter([("date_order".to_string(), toml::Value::from("month-first"))]);
+    let fields = toml::Table::from_iter([("history".to_string(), toml::Value::Table(history))]);
+    county.toml.insert("fields".into(), toml::Value::Table(fields));
+    county.save();
+    let month_first = county.run("schedule", "2027-01-15", &[]);
+    assert_ne!(month_first.verdicts(), read_day_first, "the config's month-first is read without the flag");
+    let again = county.run("schedule", "2027-01-15", &day_first);
+    assert_eq!(again.code, Some(2), "{}", again.stderr);
+    assert_eq!(again.verdicts(), read_day_first, "--date-order day-first over the config's month-first");
 }
 
 /// The log with its report-received column renamed `Date Received` and moved before the visit date, itself

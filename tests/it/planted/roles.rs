@@ -135,6 +135,17 @@ pub(super) const MISTAKES: &[Mistake] = &[
         },
     },
     Mistake {
+        name: "shoreline layer without a feature",
+        plant: |c, _| {
+            let mut shore = c.read("shoreline")?;
+            shore.features.clear();
+            let keep = |_: usize, _: &mut Map<String, serde_json::Value>| {};
+            write_geojson(c, "shore_empty.geojson", &shore, Coordinates::In(&shore.crs), unchanged, keep)?;
+            c.set_layer("shoreline", "shore_empty.geojson");
+            stop_or_correct(&["the shoreline layer has no features"])
+        },
+    },
+    Mistake {
         name: "shoreline naming none of the rule set's water bodies",
         plant: |c, _| {
             let shore = c.read("shoreline")?;

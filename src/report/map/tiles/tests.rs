@@ -100,6 +100,9 @@ fn the_tiled_template_has_every_place_the_tiles_go() {
 fn a_page_s_tiles_are_named_after_it() {
     assert_eq!(tile_prefix(Path::new("out/map.html")), "map_tile_");
     assert_eq!(tile_prefix(Path::new("Owasco status.html")), "Owasco status_tile_");
+    // A page of another extension keeps it, so `map.htm` beside `map.html` has tiles of its own.
+    assert_eq!(tile_prefix(Path::new("out/map.htm")), "map.htm_tile_");
+    assert_eq!(tile_prefix(Path::new("out/map.HTML")), "map.HTML_tile_");
     assert_eq!(tile_file("map_tile_", 14, (4710, 6026)), "map_tile_14_4710_6026.js");
 }
 
