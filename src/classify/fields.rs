@@ -183,6 +183,12 @@ impl FieldNames {
                 return Err(bad("a field name is needed"));
             }
             let many = || Some(column.split('+').map(|f| f.trim().to_string()).collect());
+            let joined = matches!(key.to_ascii_lowercase().as_str(), "parcel_id" | "parcel_location");
+            if joined && column.split('+').any(|f| f.trim().is_empty()) {
+                return Err(bad(
+                    "a field name is missing beside a '+' (fields are joined as SWIS+PRINT_KEY)",
+                ));
+            }
             match key.to_ascii_lowercase().as_str() {
                 "parcel_id" => self.parcel_id = many(),
                 "parcel_location" => self.parcel_location = many(),

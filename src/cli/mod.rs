@@ -367,6 +367,11 @@ fn with_progress<T>(a: &RunArgs, job: impl FnOnce(&Progress) -> T) -> T {
 }
 
 fn buffer(a: BufferArgs) -> anyhow::Result<ExitCode> {
+    if a.from.trim().is_empty() {
+        anyhow::bail!(
+            "--from is empty: give shoreline, shoreline-layer, systems or a layer file to measure from"
+        );
+    }
     let (config, formats) = prepare(&a.run)?;
     let set = output_set(&a.run.out, &config)?;
     let from = lakeshore::report::buffer::BufferSource::parse(&a.from);

@@ -450,7 +450,18 @@ impl Config {
         if let Some(crs) = &crs {
             keep(&mut errors, crs.require_feet());
         }
-        let assume_crs = keep(&mut errors, file.assume_crs.as_deref().map(Crs::parse).transpose());
+        // The CRS's own message names --crs; this one is the assumed CRS's.
+        let assumed = file.assume_crs.as_deref().map(|text| {
+            Crs::parse(text).map_err(|e| {
+                Error::Config(format!(
+                    "assume_crs = \"{text}\" (or --assume-crs): {}",
+                    e.to_string()
+                        .replace("pass --crs", "give --assume-crs")
+                        .replace("--crs EPSG", "--assume-crs EPSG")
+                ))
+            })
+        });
+        let assume_crs = keep(&mut errors, assumed.transpose());
         let rules = keep(
             &mut errors,
             match &file.rules {
@@ -572,6 +583,18 @@ mod tests {
     }
 
     #[test]
+    fn an_assumed_crs_that_cannot_be_read_names_its_own_key_and_flag() {
+        let file = ConfigFile {
+            layers: LayerPaths { parcels: Some("parcels.shp".into()), ..LayerPaths::default() },
+            assume_crs: Some("foo".into()),
+            ..ConfigFile::default()
+        };
+        let err = Config::new(file, NaiveDate::from_ymd_opt(2027, 1, 15).unwrap()).err().unwrap().to_string();
+        assert!(err.contains("assume_crs = \"foo\" (or --assume-crs)"), "{err}");
+        assert!(!err.contains("pass --crs"), "{err}");
+    }
+
+    #[test]
     fn a_water_body_named_for_another_is_refused() {
         let rules = RuleSet::cayuga_art_v();
         let table = |key: &str, names: &[&str]| ConfigFile {
@@ -607,6 +630,12 @@ mod tests {
         assert_eq!(fields.history.get("date").map(String::as_str), Some("INSPECTED"));
         let err = fields.set("parcel_mail_cty=X").unwrap_err().to_string();
         assert!(err.contains("unknown key 'parcel_mail_cty'") && err.contains("parcel_mail_city"), "{err}");
+        for joined in ["parcel_id=SWIS+", "parcel_id=+PRINT_KEY", "parcel_location=A++B"] {
+            let err = fields.set(joined).unwrap_err().to_string();
+            assert!(err.contains("a field name is missing beside a '+'"), "{joined}: {err}");
+        }
+        // The joined fields set before stand.
+        assert_eq!(fields.parcel_id, Some(vec!["SWIS".to_string(), "PRINT_KEY".to_string()]));
     }
 
     #[test]

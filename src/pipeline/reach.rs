@@ -29,14 +29,26 @@ pub(super) struct Reach {
     unmatched: AtomicUsize,
     /// The towns the parcels were found in, with the number of parcels of each (known or not).
     towns: Mutex<BTreeMap<String, usize>>,
+    /// Rows, and rows that could not be classified (no usable shape or id), with the first one's defect.
+    rows: AtomicUsize,
+    unclassified: AtomicUsize,
+    first_defect: Mutex<Option<String>>,
 }
 
 impl Reach {
     /// Counts a block of rows.
     pub(super) fn block(&self, rows: &[Row]) {
         let mut towns = self.towns.lock().unwrap_or_else(PoisonError::into_inner);
+        self.rows.fetch_add(rows.len(), Ordering::Relaxed);
         for row in rows {
-            let Some(facts) = &row.facts else { continue };
+            let Some(facts) = &row.facts else {
+                if let Some(defect) = &row.parcel.defect {
+                    self.unclassified.fetch_add(1, Ordering::Relaxed);
+                    let mut first = self.first_defect.lock().unwrap_or_else(PoisonError::into_inner);
+                    first.get_or_insert_with(|| format!("record {}: {defect}", row.parcel.record));
+                }
+                continue;
+            };
             match row.entry.exclusion {
                 None if row.entry.rule.is_some() => _ = self.scheduled.fetch_add(1, Ordering::Relaxed),
                 Some(Exclusion::UnknownTown) => _ = self.unmatched.fetch_add(1, Ordering::Relaxed),
@@ -69,6 +81,20 @@ impl Reach {
         let covered = scheduled + unmatched;
         if scheduled > 0 && unmatched * 2 <= covered {
             return Ok(());
+        }
+        // Most parcels not classified at all: the layer is damaged or read wrongly, not another county's.
+        let (rows, unclassified) = (self.rows.into_inner(), self.unclassified.into_inner());
+        if scheduled == 0 && unclassified > 0 && unclassified * 2 >= rows {
+            let first =
+                self.first_defect.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_default();
+            return Err(Error::format(
+                parcels,
+                format!(
+                    "no parcel is scheduled: {unclassified} of the {rows} parcels could not be classified (the \
+                     first, {first}); the layer is damaged or its id fields are not the ones read: check the \
+                     file (re-export it from the GIS) and [fields] parcel_id"
+                ),
+            ));
         }
         let towns = self.towns.into_inner().unwrap_or_else(PoisonError::into_inner);
         let mut found: Vec<(&String, &usize)> = towns.iter().collect();

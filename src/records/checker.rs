@@ -11,9 +11,26 @@ use super::tally::{self, IdTally};
 use super::{any_date, line, parse_date_in, MAX_SERIAL};
 use crate::model::error::Problem;
 
-/// What is wrong with the date cell `text` of `column`, which [`parse_date`] does not read, and the fix.
-pub(super) fn not_a_date(column: &str, text: &str) -> String {
+/// What is wrong with the date cell `text` of `column`, which [`parse_date_in`] does not read in `order`,
+/// and the fix.
+pub(super) fn not_a_date(column: &str, text: &str, order: DateOrder) -> String {
     let (first, last) = (crate::formats::sheet::YEARS.start(), crate::formats::sheet::YEARS.end());
+    let other = match order {
+        DateOrder::MonthFirst => DateOrder::DayFirst,
+        DateOrder::DayFirst => DateOrder::MonthFirst,
+    };
+    if let Some(date) = parse_date_in(text, other).filter(|_| any_date(text, order).is_none()) {
+        let word = |o: DateOrder| match o {
+            DateOrder::MonthFirst => "month-first",
+            DateOrder::DayFirst => "day-first",
+        };
+        let (read, other) = (word(order), word(other));
+        return format!(
+            "{column} '{text}' is not a date read {read}, as the column's dates are read, but is {date} read \
+             {other}; correct the cell, or say which the file uses with --date-order {other} (or [fields.KIND] \
+             date_order)"
+        );
+    }
     if any_date(text, DateOrder::MonthFirst).is_some() || any_date(text, DateOrder::DayFirst).is_some() {
         format!("{column} '{text}' is not a date of {first} to {last}; correct the year")
     } else if text.parse::<f64>().is_ok() || text.eq_ignore_ascii_case("nan") {
@@ -137,7 +154,7 @@ impl<'a> Checker<'a> {
         }
         let order = self.orders.iter().find(|(c, _)| c == column).map_or(DateOrder::MonthFirst, |&(_, o)| o);
         let Some(date) = parse_date_in(text, order) else {
-            self.report(line, not_a_date(column, text));
+            self.report(line, not_a_date(column, text, order));
             return None;
         };
         if let Some(as_of) = as_of.filter(|&a| date > a) {

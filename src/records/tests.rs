@@ -22,10 +22,26 @@ fn dates_in_three_spellings() {
     for bad in ["73416", "99999", "1899-12-31", "2101-01-01", "12/31/1899", "1/1/2101", "NaN", "inf"] {
         assert_eq!(parse_date(bad), None, "{bad}");
     }
-    assert!(not_a_date("date", "23980000").contains("'23980000' is a number but not a date of 1900 to 2100"));
-    assert!(not_a_date("date", "NaN").contains("is a number but not a date"));
-    assert!(not_a_date("date", "1025-06-12").contains("not a date of 1900 to 2100; correct the year"));
-    assert!(not_a_date("date", "#N/A").contains("'#N/A' is not a date; write it as YYYY-MM-DD"));
+    let m = DateOrder::MonthFirst;
+    assert!(
+        not_a_date("date", "23980000", m).contains("'23980000' is a number but not a date of 1900 to 2100")
+    );
+    assert!(not_a_date("date", "NaN", m).contains("is a number but not a date"));
+    assert!(not_a_date("date", "1025-06-12", m).contains("not a date of 1900 to 2100; correct the year"));
+    assert!(not_a_date("date", "#N/A", m).contains("'#N/A' is not a date; write it as YYYY-MM-DD"));
+    // A month-first date in a column read day-first: the month is what does not read, not the year.
+    let told = not_a_date("date", "8/20/2026", DateOrder::DayFirst);
+    assert!(
+        told.contains("is 2026-08-20 read month-first") && told.contains("--date-order month-first"),
+        "{told}"
+    );
+    let told = not_a_date("date", "20/8/2026", m);
+    assert!(
+        told.contains("is 2026-08-20 read day-first") && told.contains("--date-order day-first"),
+        "{told}"
+    );
+    // Neither order reads a year out of range.
+    assert!(not_a_date("date", "8/20/1025", DateOrder::DayFirst).contains("correct the year"));
 }
 
 #[test]

@@ -661,6 +661,25 @@ fn null_shape_record() {
     assert_others_scheduled(&rows, &[3]);
 }
 
+/// A `.shp` cut after its header (its `.shx` still listing every record): no parcel has a shape, and the run
+/// stops saying the layer is damaged, with the first record's defect, not that the parcels lie in towns the
+/// rule set does not know.
+#[test]
+fn a_shp_cut_after_its_header_stops_naming_the_damage() {
+    let dir = county("cut-shp");
+    let shp = write_parcels(&dir, "parcels", &clean_parcels(), ShpOptions::default());
+    let bytes = std::fs::read(&shp).unwrap();
+    std::fs::write(&shp, &bytes[..100]).unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp)]);
+    assert_stopped(
+        &outcome,
+        "parcels.shp",
+        &["could not be classified", "(the first, record ", "the .shp has 100 bytes"],
+        "re-export it from the GIS",
+    );
+    assert!(!outcome.error().contains("towns"), "{}", outcome.error());
+}
+
 /// A polygon ring of three points (two distinct, closed) is reported; the parcel is listed unscheduled.
 #[test]
 fn polygon_ring_with_fewer_than_four_points() {

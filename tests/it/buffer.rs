@@ -95,6 +95,11 @@ fn systems_and_watercourses_as_sources_and_features() {
     ];
     assert_eq!(systems, expected.map(|(i, d)| (i.to_string(), d.to_string())));
     let _ = std::fs::remove_dir_all(out);
+    // The layer named twice, spelled two ways, is listed once.
+    let twice = ["--features", "data/sample/systems.geojson", "--features", "./data/sample/systems.geojson"];
+    let (rows, out) = buffer(&[&["--distance", "1000"][..], &twice].concat());
+    assert_eq!(hits(&rows, "feature"), systems);
+    let _ = std::fs::remove_dir_all(out);
 
     let (rows, out) = buffer(&["--distance", "150", "--from", "data/sample/watercourses.geojson"]);
     assert_eq!(

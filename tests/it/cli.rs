@@ -90,6 +90,16 @@ fn bad_flags_say_what_to_write() {
         String::from_utf8_lossy(&out.stderr).contains("--year 20277 is more than 10 years from the as-of")
     );
     assert!(!dir.join("out").exists(), "nothing is written");
+    // A buffer of no width, or one wider than the Earth (whose polygon no plane holds), is refused.
+    for distance in ["0", "1e12"] {
+        let out = lakeshore(&["buffer", "--config", "data/sample/county.toml", "--distance", distance]);
+        assert_eq!(out.status.code(), Some(1), "{distance}");
+        let told = String::from_utf8_lossy(&out.stderr);
+        assert!(told.contains("greater than 0 and up to 528000 (100 miles)"), "{told}");
+    }
+    let out = lakeshore(&["buffer", "--config", "data/sample/county.toml", "--from", " "]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--from is empty: give shoreline"));
     // A folder given for a file, and a rule set that is not there, say which file to give.
     let out = lakeshore(&["schedule", "--config", "data/sample", "--as-of", "2027-01-15"]);
     assert_eq!(out.status.code(), Some(1));

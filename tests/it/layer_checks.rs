@@ -439,3 +439,30 @@ fn a_reference_feature_with_a_vertex_at_1e300_is_reported_and_not_used() {
     assert!(line.contains("not used"), "{line}");
     assert_eq!(rows(&dir, &output).len(), sample_rows().len());
 }
+
+/// A reference layer the config names but that holds no feature (an export of an empty selection): the run
+/// warns, naming the layer, instead of scheduling as if the county had no sewer districts; every parcel is
+/// still listed.
+#[test]
+fn a_reference_layer_without_features_is_reported() {
+    let dir = sample_copy("empty-sewered");
+    fs::write(dir.join("sewered.geojson"), r#"{"type": "FeatureCollection", "features": []}"#).unwrap();
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let problems = fs::read_to_string(dir.join("out/problems.csv")).expect("problems.csv");
+    assert!(
+        problems
+            .lines()
+            .any(|l| l.contains("sewered.geojson") && l.contains("the sewer districts layer has no features")),
+        "{problems}"
+    );
+    assert_eq!(rows(&dir, &output).len(), sample_rows().len());
+
+    // The county's boundary without a feature would put every parcel outside the county: the run stops.
+    let dir = sample_copy("empty-county");
+    fs::write(dir.join("county.geojson"), r#"{"type": "FeatureCollection", "features": []}"#).unwrap();
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let told = stderr(&output);
+    assert!(told.contains("county.geojson") && told.contains("the county layer has no features"), "{told}");
+}

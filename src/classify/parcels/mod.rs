@@ -157,6 +157,15 @@ impl ParcelSchema {
         let id = match &overrides.parcel_id {
             Some(names) => names.clone(),
             None => find_group(fields, candidates::ID).ok_or_else(|| {
+                // A layer of no field at all (a GeoJSON of no feature, or none with properties) has no parcels
+                // to name: that, not a field to set, is what to tell.
+                if fields.is_empty() {
+                    return Error::format(
+                        path,
+                        "the parcels layer has no fields (no features, or features without properties): it is \
+                         empty or not the parcels layer; give the county's tax parcels",
+                    );
+                }
                 Error::format(
                     path,
                     format!(

@@ -150,3 +150,18 @@ fn other_counties_id_and_mailing_fields_are_found() {
         assert_eq!(schema.mailing.city.as_deref(), Some(city));
     }
 }
+
+#[test]
+fn a_layer_of_no_field_is_told_as_empty_not_as_a_field_to_name() {
+    let path = Path::new("parcels.geojson");
+    let err = ParcelSchema::detect(&[], &FieldNames::default(), path).err().unwrap().to_string();
+    assert!(
+        err.contains("the parcels layer has no fields") && !err.contains("name it in the config"),
+        "{err}"
+    );
+    let fields = vec!["OWNER".to_string()];
+    let err = ParcelSchema::detect(&fields, &FieldNames::default(), path).err().unwrap().to_string();
+    assert!(
+        err.contains("cannot tell which field holds the parcel id") && err.contains("fields found: OWNER")
+    );
+}

@@ -220,7 +220,8 @@ pub fn init(dir: &Path, force: bool) -> Result<(PathBuf, Survey)> {
         let named = builtin.watershed_names();
         if !named.is_empty() {
             survey.undecided.push(format!(
-                "no watershed layer found, and the rule set's watershed tier places parcels by the watersheds of                  {}: a run stops until [layers] watershed names one",
+                "no watershed layer found, and the rule set's watershed tier places parcels by the watersheds of \
+                 {}: a run stops until [layers] watershed names one",
                 named.into_iter().collect::<Vec<_>>().join(", ")
             ));
         }

@@ -206,8 +206,20 @@ pub(crate) fn read_reference(
     let mut reference = Reference::default();
     let mut extents = Vec::new();
     let mut load = |path: &Path, role: &'static str| -> Result<(Layer, Vec<Problem>)> {
-        let (layer, problems, extent) = load_placed(path, config, None, role)?;
+        let (layer, mut problems, extent) = load_placed(path, config, None, role)?;
         extents.push(extent);
+        // A layer the config names is there to be used: one without a feature (an export of an empty
+        // selection) changes the schedule as if it were left out.
+        if layer.features.is_empty() {
+            problems.push(Problem::new(
+                path,
+                crate::model::error::Location::WholeFile,
+                format!(
+                    "the {role} layer has no features, so it places no parcel: export it again with its \
+                     features, or leave it out of the config"
+                ),
+            ));
+        }
         Ok((layer, problems))
     };
     if let Some(path) = &layers.shoreline {
@@ -285,6 +297,13 @@ pub(crate) fn read_reference(
     for (slot, path, role) in areas {
         if let Some(path) = path {
             let (layer, p) = load(path, role)?;
+            if role == "county" && layer.features.is_empty() {
+                return Err(Error::format(
+                    path,
+                    "the county layer has no features, so every parcel would lie outside the county: export \
+                     it again with the county's boundary, or leave it out of the config",
+                ));
+            }
             problems.extend(p);
             let field = name_field(&layer, None, &NAME_FIELDS)?;
             report_non_polygons(&layer, problems);

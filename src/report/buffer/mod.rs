@@ -25,6 +25,10 @@ use crate::pipeline::config::Config;
 use crate::pipeline::reference::load;
 use crate::pipeline::{stream_schedule, Lap, Progress, Run, Stopwatch};
 
+/// The farthest a buffer reaches: 100 miles, past any county. Far beyond it (a distance wider than the
+/// Earth) the buffer polygon of the working CRS's plane no longer holds.
+pub const MAX_DISTANCE_FT: f64 = 528_000.0;
+
 /// What the distance is measured from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BufferSource {
@@ -161,9 +165,10 @@ impl Buffer {
         problems: &mut Vec<Problem>,
     ) -> Result<Self> {
         let mut clock = Stopwatch::new();
-        if !(distance_ft.is_finite() && distance_ft > 0.0) {
+        if !(distance_ft.is_finite() && distance_ft > 0.0 && distance_ft <= MAX_DISTANCE_FT) {
             return Err(Error::Config(format!(
-                "--distance {distance_ft}: give a distance in feet greater than 0"
+                "--distance {distance_ft}: give a distance in feet greater than 0 and up to {MAX_DISTANCE_FT} \
+                 (100 miles)"
             )));
         }
         let source_layer;
@@ -233,7 +238,11 @@ impl Buffer {
         problems: &mut Vec<Problem>,
     ) -> Result<Vec<Hit>> {
         let mut hits = Vec::new();
-        for path in features {
+        for (k, path) in features.iter().enumerate() {
+            // A layer named twice (`--features a.geojson --features ./a.geojson`) is listed once.
+            if features[..k].iter().any(|before| same_layer(before, path)) {
+                continue;
+            }
             let layer = layer_at(run, config, path, problems)?;
             let name = layer_name(path);
             let id_field = ["ID", "NAME", "WELL_ID", "FEATURE_ID", "PARCEL_ID", "OBJECTID"]
