@@ -306,8 +306,8 @@ fn parse_years(text: &str) -> anyhow::Result<(i32, i32)> {
 
 fn workload(a: WorkloadArgs) -> anyhow::Result<ExitCode> {
     let (mut config, formats) = prepare(&a.run)?;
-    // The workload counts; it draws nothing, so the formats that only carry places are left out (GeoJSON of the
-    // default formats), and a run that asks for none other is told so rather than writing nothing.
+    // The workload counts; it draws nothing, so the formats that only carry places are left out (GeoJSON of
+    // the default formats), and a run that asks for none other is told so rather than writing nothing.
     let formats: Vec<OutputFormat> = match formats.into_iter().partition::<Vec<_>, _>(|f| f.has_geometry()) {
         (places, tables) if tables.is_empty() && !places.is_empty() => anyhow::bail!(
             "--format {}: the workload is counts by year, town and tier, with no places to write; choose csv \

@@ -210,6 +210,16 @@ pub fn split_member(path: &Path) -> (PathBuf, Option<String>) {
     (PathBuf::from(file), Some(member.to_string()))
 }
 
+/// The files the layer at `path` is read from: its file (the container's, for a layer in a GeoPackage or a
+/// zip) and, beside a shapefile, its other parts (`.shx`, `.dbf`, `.prj`, `.cpg`).
+pub fn layer_files(path: &Path) -> Vec<PathBuf> {
+    let (file, _) = split_member(path);
+    if !file.extension().is_some_and(|e| e.eq_ignore_ascii_case("shp")) {
+        return vec![file];
+    }
+    shapefile::PARTS.iter().map(|ext| file.with_extension(ext)).collect()
+}
+
 /// Whether two layer paths name the same layer: the same file, however each spells it (relative or absolute,
 /// through links), and in a GeoPackage the same layer.
 ///

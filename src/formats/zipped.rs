@@ -18,6 +18,7 @@ use std::sync::Arc;
 use super::blocks::LayerBlocks;
 use super::filegdb::{self, Folder};
 use super::shapefile::files::Files;
+use super::shapefile::PARTS;
 use super::{LayerAt, LayerReader, ReadOptions};
 use crate::crs::layer::Layer;
 use crate::model::error::{Error, Problem, Result};
@@ -34,9 +35,6 @@ pub mod limits {
 }
 
 use limits::{MAX_MEMBER_BYTES, MAX_RATIO, RATIO_FROM};
-
-/// The extensions of a shapefile's members that are read.
-const PARTS: [&str; 5] = ["shp", "shx", "dbf", "prj", "cpg"];
 
 /// The zipped-shapefile format: the shapefile inflated into memory and read there, a block at a time.
 pub(super) struct Zipped;
@@ -296,7 +294,9 @@ fn files(layer: &LayerAt<'_>, mut zip: ZipArchive, all: &[String]) -> Result<Fil
         if members.iter().any(|(e, _)| *e == ext) {
             return Err(Error::format(
                 path,
-                format!("holds {name} twice (or two .{ext} files of {chosen}): zip the layer's files again, once each"),
+                format!(
+                    "holds {name} twice (or two .{ext} files of {chosen}): zip the layer's files again, once each"
+                ),
             ));
         }
         let bytes = inflate(&shown.with_extension(&ext), &mut zip, i)?;

@@ -82,15 +82,7 @@ impl LayerPaths {
             &self.pipes,
             &self.dem,
         ];
-        let mut files = Vec::new();
-        for path in every.into_iter().flatten() {
-            let (file, _) = crate::formats::split_member(path);
-            if file.extension().is_some_and(|e| e.eq_ignore_ascii_case("shp")) {
-                files.extend(["shx", "dbf", "prj", "cpg"].map(|ext| file.with_extension(ext)));
-            }
-            files.push(file);
-        }
-        files
+        every.into_iter().flatten().flat_map(|path| crate::formats::layer_files(path)).collect()
     }
 }
 

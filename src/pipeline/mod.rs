@@ -498,7 +498,7 @@ pub fn stream_schedule_in_blocks(
             schema.sewer.as_deref(),
             config.layers.systems.as_deref(),
         ));
-        reach.finish(&config.rules, &path)?;
+        reach.finish(&config.rules, &path, known.len())?;
         Ok(run)
     })?;
     progress.start("writing", 0);

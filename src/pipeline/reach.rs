@@ -29,8 +29,7 @@ pub(super) struct Reach {
     unmatched: AtomicUsize,
     /// The towns the parcels were found in, with the number of parcels of each (known or not).
     towns: Mutex<BTreeMap<String, usize>>,
-    /// Rows, and rows that could not be classified (no usable shape or id), with the first one's defect.
-    rows: AtomicUsize,
+    /// Rows that could not be classified (no usable shape or id), with the first one's defect.
     unclassified: AtomicUsize,
     first_defect: Mutex<Option<String>>,
 }
@@ -39,7 +38,6 @@ impl Reach {
     /// Counts a block of rows.
     pub(super) fn block(&self, rows: &[Row]) {
         let mut towns = self.towns.lock().unwrap_or_else(PoisonError::into_inner);
-        self.rows.fetch_add(rows.len(), Ordering::Relaxed);
         for row in rows {
             let Some(facts) = &row.facts else {
                 if let Some(defect) = &row.parcel.defect {
@@ -70,9 +68,9 @@ impl Reach {
         }
     }
 
-    /// Stops the run whose rule set has periodic rules when no parcel of `parcels` (the layer's file) is
-    /// scheduled, or when more than half of those it could cover lie in towns it does not know.
-    pub(super) fn finish(self, rules: &RuleSet, parcels: &Path) -> Result<()> {
+    /// Stops the run whose rule set has periodic rules when no parcel of `parcels` (the layer's file, of `rows`
+    /// records) is scheduled, or when more than half of those it could cover lie in towns it does not know.
+    pub(super) fn finish(self, rules: &RuleSet, parcels: &Path, rows: usize) -> Result<()> {
         if rules.rules.is_empty() {
             return Ok(());
         }
@@ -83,7 +81,7 @@ impl Reach {
             return Ok(());
         }
         // Most parcels not classified at all: the layer is damaged or read wrongly, not another county's.
-        let (rows, unclassified) = (self.rows.into_inner(), self.unclassified.into_inner());
+        let unclassified = self.unclassified.into_inner();
         if scheduled == 0 && unclassified > 0 && unclassified * 2 >= rows {
             let first =
                 self.first_defect.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_default();

@@ -459,11 +459,9 @@ pub fn published(dir: &Path, token: &str, command: &[String]) -> Result<bool> {
         return Ok(false);
     }
     drop(crate::write::OutputSet::open(dir, command)?);
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
-    let (Some(manifest), Some(file)) = (read(MANIFEST), read(BATCH_FILE)) else { return Ok(false) };
-    let names_it = serde_json::from_str::<serde_json::Value>(&manifest).ok().is_some_and(|m| {
-        m["files"].as_array().is_some_and(|files| files.iter().any(|f| f["name"] == BATCH_FILE))
-    });
+    let Ok(file) = std::fs::read_to_string(dir.join(BATCH_FILE)) else { return Ok(false) };
+    let names_it =
+        crate::write::set::manifest_names(dir).is_some_and(|names| names.iter().any(|n| n == BATCH_FILE));
     let token_is = serde_json::from_str::<serde_json::Value>(&file).ok().is_some_and(|b| b["token"] == token);
     Ok(names_it && token_is)
 }

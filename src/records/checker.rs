@@ -20,11 +20,7 @@ pub(super) fn not_a_date(column: &str, text: &str, order: DateOrder) -> String {
         DateOrder::DayFirst => DateOrder::MonthFirst,
     };
     if let Some(date) = parse_date_in(text, other).filter(|_| any_date(text, order).is_none()) {
-        let word = |o: DateOrder| match o {
-            DateOrder::MonthFirst => "month-first",
-            DateOrder::DayFirst => "day-first",
-        };
-        let (read, other) = (word(order), word(other));
+        let (read, other) = (order.name(), other.name());
         return format!(
             "{column} '{text}' is not a date read {read}, as the column's dates are read, but is {date} read \
              {other}; correct the cell, or say which the file uses with --date-order {other} (or [fields.KIND] \

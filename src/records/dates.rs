@@ -35,7 +35,8 @@ impl DateOrder {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// `month-first` or `day-first`, as `--date-order` takes it.
+    pub fn name(self) -> &'static str {
         match self {
             DateOrder::MonthFirst => "month-first",
             DateOrder::DayFirst => "day-first",

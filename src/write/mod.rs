@@ -266,8 +266,9 @@ fn parent(path: &Path) -> &Path {
     folder(path.parent().unwrap_or(Path::new("")))
 }
 
-/// The folder `dir`: `.` for the empty path (the folder of a bare file name).
-fn folder(dir: &Path) -> &Path {
+/// The folder `dir` names for the file system: `.` for the empty path (the folder of a bare file name, an
+/// `--out` file with no folder before its name).
+pub(crate) fn folder(dir: &Path) -> &Path {
     if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {

@@ -39,6 +39,9 @@ type Numbered = Vec<(usize, Problem)>;
 /// Bigger than the default 8 KiB, so that a file read straight through takes few calls; no bigger, since
 /// blocks read by position jump between parts of the file and each jump past the buffer refills it whole.
 const BUFFER: usize = 1 << 16;
+
+/// The extensions of a shapefile's files that are read: the `.shp` and its siblings.
+pub(crate) const PARTS: [&str; 5] = ["shp", "shx", "dbf", "prj", "cpg"];
 const FIX_UNREADABLE: &str = "repair the shapefile (e.g. re-export it from the GIS) or delete the record";
 
 /// The attribute field names of the shapefile at `path`, read from its `.dbf` header.

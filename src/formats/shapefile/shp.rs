@@ -4,9 +4,9 @@
 //! or point count must never make a reader loop, seek outside the file or allocate more than the file could
 //! hold. Every count and offset read from either file is checked against the bytes that are there before it
 //! is used, and the `.shx` is cross-checked with the `.shp`: each index entry must point inside the `.shp` at
-//! a record header of its own record number (in a file that numbers its records) claiming the same length, and the `.shp` must hold nothing after
-//! the last record the `.shx` lists ([`ShpFile::unindexed`]). A record failing a check keeps its place with an
-//! error; only a damaged file header stops the read.
+//! a record header of its own record number (in a file that numbers its records) claiming the same length,
+//! and the `.shp` must hold nothing after the last record the `.shx` lists ([`ShpFile::unindexed`]). A record
+//! failing a check keeps its place with an error; only a damaged file header stops the read.
 
 use std::io::Read;
 

@@ -70,13 +70,10 @@ pub fn look_at_folder(dir: &Path, survey: &mut Survey) -> Result<()> {
     Ok(())
 }
 
-/// The names of the files the `run.json` of `dir` lists (none without one, or one that does not read).
+/// The names of the files the `run.json` of `dir` lists, and `run.json` itself (none without one, or one that
+/// does not read).
 fn earlier_outputs(dir: &Path) -> Vec<String> {
-    let Ok(text) = std::fs::read_to_string(dir.join(crate::write::set::MANIFEST)) else { return Vec::new() };
-    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else { return Vec::new() };
-    let files = manifest["files"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut names: Vec<String> =
-        files.iter().filter_map(|f| f["name"].as_str().map(str::to_string)).collect();
+    let Some(mut names) = crate::write::set::manifest_names(dir) else { return Vec::new() };
     names.push(crate::write::set::MANIFEST.to_string());
     names
 }

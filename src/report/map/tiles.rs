@@ -85,9 +85,7 @@ pub fn stale_tiles(dir: &Path, prefix: &str, kept: &BTreeSet<String>) -> Vec<Pat
         let parts: Vec<&str> = rest.split('_').collect();
         parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
     };
-    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) else {
-        return Vec::new();
-    };
+    let Ok(entries) = std::fs::read_dir(crate::write::folder(dir)) else { return Vec::new() };
     let mut stale: Vec<PathBuf> = entries
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))

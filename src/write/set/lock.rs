@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{command_line, LOCK};
+use super::{command_line, told, LOCK, OUT_FIX};
 use crate::model::error::{Error, Result};
 
 /// The exclusive lock of an output folder, held while the file is open; the file is removed when the lock
@@ -18,8 +18,7 @@ pub(super) struct Lock {
 impl Lock {
     /// Takes the lock of `dir` for `command`, or fails naming the run that holds it.
     pub(super) fn take(dir: &Path, command: &[String]) -> Result<Lock> {
-        let fix = "give --out a folder you can write in (or remove what stands in the way)";
-        FileLock::take_with(&dir.join(LOCK), command, fix, |holder| {
+        FileLock::take_with(&dir.join(LOCK), command, OUT_FIX, |holder| {
             Error::format(
                 dir,
                 format!(
@@ -119,7 +118,7 @@ pub(super) fn open_lock_file(path: &Path, fix: &str) -> Result<File> {
             let told = "a link stands where the lock file goes: remove it and run again";
             return Error::io(path, std::io::Error::other(told));
         }
-        Error::io(path, std::io::Error::new(e.kind(), format!("{e}: {fix}")))
+        told(path, e, fix)
     })
 }
 

@@ -35,7 +35,7 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 
 use super::digest::digest;
-use super::fault;
+use super::{fault, folder};
 use crate::model::error::{Error, Result};
 use crate::model::stop;
 pub use lock::FileLock;
@@ -205,8 +205,7 @@ impl OutputSet {
         names.sort();
         for name in &names {
             let target = self.dir.join(name);
-            let input = || std::fs::canonicalize(&target).is_ok_and(|t| self.inputs.contains(&t));
-            if input() {
+            if std::fs::canonicalize(&target).is_ok_and(|t| self.inputs.contains(&t)) {
                 return Err(Error::io(
                     &target,
                     std::io::Error::other(
@@ -259,20 +258,26 @@ fn unfinished(dir: &Path, e: Error) -> Error {
     }
 }
 
+/// What to do about an output folder, or a file in it, that the run cannot use as it must.
+const OUT_FIX: &str = "give --out a folder you can write in (or remove what stands in the way)";
+
 /// The error of a folder, or a file in it, that the run cannot use as it must, saying what to do.
 fn unusable(path: &Path, e: std::io::Error) -> Error {
-    let told = format!("{e}: give --out a folder you can write in (or remove what stands in the way)");
-    Error::io(path, std::io::Error::new(e.kind(), told))
+    told(path, e, OUT_FIX)
 }
 
-/// The folder `dir` names for the file system: the current one when it is empty (an `--out` file with no
-/// folder before its name).
-fn folder(dir: &Path) -> &Path {
-    if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    }
+/// The error `e` of `path`, followed by `fix`, what to do.
+fn told(path: &Path, e: std::io::Error, fix: &str) -> Error {
+    Error::io(path, std::io::Error::new(e.kind(), format!("{e}: {fix}")))
+}
+
+/// The names of the files the `run.json` of the folder `dir` lists; `None` without one, or with one that does
+/// not read.
+pub fn manifest_names(dir: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join(MANIFEST)).ok()?;
+    let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let files = manifest["files"].as_array()?;
+    Some(files.iter().filter_map(|f| f["name"].as_str().map(str::to_string)).collect())
 }
 
 /// The command line `args` as a POSIX shell reads it back: plain words as they are, others in single quotes.
