@@ -254,7 +254,8 @@ pub fn require_file(path: &Path) -> Result<()> {
 /// Which of a file's fields to keep: indices into `found`, in file order.
 ///
 /// `keep` names are matched without regard to ASCII case; a name matching no field is an error that lists the
-/// fields found.
+/// fields found, and so is one matching two (a table may hold two columns of one name): which holds the values
+/// the run needs cannot be told.
 fn select_fields(path: &Path, found: &[String], keep: Option<&[String]>) -> Result<Vec<usize>> {
     let Some(keep) = keep else {
         return Ok((0..found.len()).collect());
@@ -266,6 +267,21 @@ fn select_fields(path: &Path, found: &[String], keep: Option<&[String]>) -> Resu
         .collect();
     if !missing.is_empty() {
         return Err(Error::format(path, missing_fields_message(&missing, found)));
+    }
+    for k in keep {
+        let mut matching = (0..found.len()).filter(|&i| found[i].eq_ignore_ascii_case(k));
+        if let (Some(first), Some(second)) = (matching.next(), matching.next()) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "fields {} and {} are both named '{}' (or differ only in case), and the run reads {k} from \
+                     one of them: rename or remove the other in the GIS, so that the layer says which holds it",
+                    first + 1,
+                    second + 1,
+                    found[first]
+                ),
+            ));
+        }
     }
     Ok((0..found.len()).filter(|&i| keep.iter().any(|k| k.eq_ignore_ascii_case(&found[i]))).collect())
 }
@@ -496,6 +512,19 @@ mod tests {
         assert!(matches!(err, Error::Format { .. }));
         assert!(text.contains("no field named SWIS"), "{text}");
         assert!(text.contains("fields found: PIN, OWNER"), "{text}");
+    }
+
+    #[test]
+    fn a_kept_field_of_two_columns_of_one_name_is_refused() {
+        // The SBL column renamed in the GIS to the name of the one beside it: the ids could come from either.
+        let found = ["SWIS", "PRINT_KEY", "print_key", "OWNER"].map(String::from);
+        let keep = ["SWIS", "PRINT_KEY"].map(String::from);
+        let text = select_fields(Path::new("p.dbf"), &found, Some(&keep)).unwrap_err().to_string();
+        assert!(text.starts_with("p.dbf: fields 2 and 3 are both named 'PRINT_KEY'"), "{text}");
+        assert!(text.contains("the run reads PRINT_KEY from one of them"), "{text}");
+        // A field of one name twice that the run does not read is no one's concern.
+        let keep = ["SWIS", "OWNER"].map(String::from);
+        assert_eq!(select_fields(Path::new("p.dbf"), &found, Some(&keep)).unwrap(), vec![0, 3]);
     }
 
     #[test]

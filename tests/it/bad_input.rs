@@ -555,6 +555,27 @@ fn dbf_record_count_differs_from_shp() {
     assert_stopped(&outcome, "parcels.dbf", &[&short.to_string(), &full.to_string()], "re-export the layer");
 }
 
+/// A `.dbf` holding two columns of the id's name (a column renamed in the GIS to its neighbour's name, in
+/// another case) stops the run naming the `.dbf` and both columns: the ids could be read from either.
+#[test]
+fn two_columns_of_the_id_fields_name_stop_the_run() {
+    let dir = county("dbf-two-print-keys");
+    let shp = write_parcels(&dir, "parcels", &clean_parcels(), ShpOptions::default());
+    // The third field descriptor (MUNI_NAME) starts at byte 32 + 2 × 32; its name is 11 bytes, NUL-padded.
+    let dbf = shp.with_extension("dbf");
+    let mut bytes = fs::read(&dbf).unwrap();
+    assert_eq!(&bytes[96..105], b"MUNI_NAME");
+    bytes[96..107].copy_from_slice(b"print_key\0\0");
+    fs::write(&dbf, bytes).unwrap();
+    let outcome = run(&dir, &["--parcels", arg(&shp)]);
+    assert_stopped(
+        &outcome,
+        "parcels.dbf",
+        &["fields 2 and 3 are both named 'PRINT_KEY'"],
+        "rename or remove the other in the GIS",
+    );
+}
+
 /// A parcels layer with no id field (neither PARCEL_ID nor SWIS + PRINT_KEY) stops the run; the error lists
 /// the fields the file has.
 #[test]

@@ -520,6 +520,25 @@ fn a_problem_names_the_record_by_its_place_with_its_fid_beside() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// SQLite keeps the type a writer gave a value, whatever the column declares: an owner's name stored as a
+/// BLOB of UTF-8 is that name, and a BLOB that is not text is reported on its record, not read as an empty name.
+#[test]
+fn a_text_column_holding_blobs_reads_the_text_and_reports_the_binary() {
+    let dir = common::fresh_dir("gpkg-blob-text");
+    let (path, conn) =
+        lots(&dir, &[(1, Some(square_blob())), (2, Some(square_blob())), (3, Some(square_blob()))]);
+    conn.execute("UPDATE lots SET name = CAST('Nu\u{f1}ez' AS BLOB) WHERE fid = 1", []).unwrap();
+    conn.execute("UPDATE lots SET name = X'FF00FE' WHERE fid = 2", []).unwrap();
+    drop(conn);
+    let (layer, problems) = read_layer(&path, &ReadOptions::default()).unwrap();
+    let names: Vec<Value> = layer.features.iter().map(|f| f.values[0].clone()).collect();
+    assert_eq!(names, [Value::Text("Nu\u{f1}ez".into()), Value::Null, Value::Text("lot 3".into())]);
+    let shown: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].starts_with("record 2: field name: holds 3 bytes of binary data"), "{shown:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Read a block at a time (each block resuming after the last key read), a table whose fids run from
 /// i64::MIN to i64::MAX with damaged rows among them gives the rows, records, values and problems a whole read
 /// gives, and its scan the same values, for blocks of every size.

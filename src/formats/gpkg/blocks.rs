@@ -43,8 +43,12 @@ impl BlockReader for Blocks {
         let mut record = 0;
         while let Some(row) = rows.next().map_err(sql(file))? {
             record += 1;
-            // A value SQLite cannot give is null here, and reported when its block is read.
-            let values = (0..columns.len()).map(|i| row.get_ref(i).map_or(Value::Null, value)).collect();
+            // A value SQLite cannot give, or that is not text, is null here, and reported when its block is read.
+            let values = (columns.iter().enumerate())
+                .map(|(i, &c)| {
+                    row.get_ref(i).ok().and_then(|v| value(&o.fields[c], v).ok()).unwrap_or(Value::Null)
+                })
+                .collect();
             each(record, values);
         }
         Ok(())
@@ -71,7 +75,7 @@ impl BlockReader for Blocks {
                 self.last = Some(k);
             }
             self.read += 1;
-            let f = feature(row, self.read, o.fields.len(), &self.label, &mut problems).map_err(sql(file))?;
+            let f = feature(row, self.read, &o.fields, &self.label, &mut problems).map_err(sql(file))?;
             features.push(f);
         }
         Ok((features, problems))

@@ -288,16 +288,27 @@ pub(super) fn field_names(file: &Path, layer: Option<&str>) -> Result<Vec<String
     Ok(columns(&conn, file, &table)?.0)
 }
 
-fn value(v: ValueRef<'_>) -> Value {
-    match v {
-        ValueRef::Null | ValueRef::Blob(_) => Value::Null,
+/// One attribute's value. SQLite keeps whatever type a writer gave, so a column declared TEXT can hold a BLOB:
+/// one that is UTF-8 text is read as that text, any other is an error message (the value is then null).
+fn value(field: &str, v: ValueRef<'_>) -> Result<Value, String> {
+    let text = |t: &[u8]| match String::from_utf8_lossy(t).trim() {
+        "" => Value::Null,
+        text => Value::Text(text.into()),
+    };
+    Ok(match v {
+        ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Number(i as f64),
         ValueRef::Real(f) => Value::Number(f),
-        ValueRef::Text(t) => match String::from_utf8_lossy(t).trim() {
-            "" => Value::Null,
-            text => Value::Text(text.into()),
-        },
-    }
+        ValueRef::Text(t) => text(t),
+        ValueRef::Blob(b) if std::str::from_utf8(b).is_ok() => text(b),
+        ValueRef::Blob(b) => {
+            return Err(format!(
+            "field {field}: holds {} bytes of binary data (a BLOB), not text or a number, so it is read as \
+                 empty: store the value as TEXT or a number in the GeoPackage",
+            b.len()
+        ))
+        }
+    })
 }
 
 /// The GeoPackage format: one feature table of a `.gpkg`, read a block of rows at a time in key order (a view
@@ -361,12 +372,12 @@ impl Opened {
     }
 }
 
-/// The feature of one row of [`Opened::query`], numbered `record`; an unusable geometry is reported in
-/// `problems`, naming `label`.
+/// The feature of one row of [`Opened::query`], numbered `record`, with the values of `fields`; an unusable
+/// geometry or value is reported in `problems`, naming `label`.
 fn feature(
     row: &rusqlite::Row<'_>,
     record: usize,
-    fields: usize,
+    fields: &[String],
     label: &Path,
     problems: &mut Vec<Problem>,
 ) -> rusqlite::Result<Feature> {
@@ -390,7 +401,13 @@ fn feature(
         problems.push(unusable.problem_at(label, Location::record(record, fid)));
         unusable.reason
     });
-    let values = (0..fields).map(|i| row.get_ref(i + 2).map(value)).collect::<rusqlite::Result<_>>()?;
+    let mut values = Vec::with_capacity(fields.len());
+    for (i, field) in fields.iter().enumerate() {
+        values.push(value(field, row.get_ref(i + 2)?).unwrap_or_else(|message| {
+            problems.push(Problem::new(label, Location::record(record, fid), message));
+            Value::Null
+        }));
+    }
     Ok(Feature { record, fid, geometry, values })
 }
 
@@ -412,7 +429,7 @@ fn read_opened(opened: Opened, file: &Path, label: &Path) -> Result<(Layer, Vec<
     let (mut features, mut problems) = (Vec::new(), Vec::new());
     while let Some(row) = rows.next().map_err(sql(file))? {
         let record = features.len() + 1;
-        features.push(feature(row, record, opened.fields.len(), label, &mut problems).map_err(sql(file))?);
+        features.push(feature(row, record, &opened.fields, label, &mut problems).map_err(sql(file))?);
     }
     drop(rows);
     drop(statement);

@@ -5,7 +5,10 @@
 //! builds a map per record; here every record is read (a deleted one is reported) and only the kept fields
 //! are decoded, at fixed offsets. dbase still parses the header and field descriptors and supplies the code
 //! pages. Text is decoded with the encoding the `.cpg` names, else the code page the `.dbf` header declares,
-//! else UTF-8 with a Windows-1252 fallback.
+//! else UTF-8 with a Windows-1252 fallback. A declaration the bytes contradict (a `.cpg` saying UTF-8 over
+//! Windows-1252 text, or saying 1252 over UTF-8 text, as a layer re-saved by another program can be) is
+//! reported once per file, at the first value it garbles, and that value and every one like it is read as
+//! what its bytes are.
 
 use std::io::{BufReader, ErrorKind, Read, Seek, SeekFrom};
 
@@ -37,6 +40,8 @@ pub(super) struct DbfRows {
     buf: Vec<u8>,
     /// The 1-based number of the next record.
     next: usize,
+    /// Whether a text value has been reported as contradicting the declared encoding (once per file).
+    told: bool,
 }
 
 impl DbfRows {
@@ -80,6 +85,12 @@ impl DbfRows {
                 .map(|&i| {
                     let field = &table.fields[i];
                     let bytes = &self.buf[field.offset..field.offset + field.len];
+                    if !self.told && field.kind == FieldKind::Text {
+                        if let Some(message) = table.text.contradiction(&field.name, trim_field(bytes)) {
+                            self.told = true;
+                            problems.push((record, Problem::new(path, Location::Record(record), message)));
+                        }
+                    }
                     table.decode(field, bytes).unwrap_or_else(|message| {
                         problems.push((record, Problem::new(path, Location::Record(record), message)));
                         Value::Null
@@ -210,7 +221,7 @@ impl DbfTable {
         }
         reader.seek(SeekFrom::Start(self.start)).map_err(|e| Error::io(path, e))?;
         let buf = vec![0u8; self.record_len];
-        Ok(DbfRows { table: self, kept, reader, buf, next: 1 })
+        Ok(DbfRows { table: self, kept, reader, buf, next: 1, told: false })
     }
 
     /// One field's value; an unparsable value is an error message (the value is then null).
@@ -287,12 +298,21 @@ fn iso_date(bytes: &[u8]) -> Option<Box<str>> {
     Some(format!("{}-{}-{}", &text[..4], &text[4..6], &text[6..]).into())
 }
 
-/// How `.dbf` text is decoded.
-enum TextDecoder {
+/// How `.dbf` text is decoded, and what the `.cpg` or the header declared it to be.
+struct TextDecoder {
+    decoding: Decoding,
+    /// The declaration the decoding follows, as a message names it ("the .cpg says 'UTF-8'"); `None` when
+    /// nothing declared an encoding and UTF-8 is assumed.
+    declared: Option<String>,
+}
+
+/// The decoding of a [`TextDecoder`].
+enum Decoding {
     /// UTF-8, falling back to Windows-1252 for a value that is not valid UTF-8 (every byte means something in
     /// 1252, so nothing is lost to replacement characters).
     Utf8,
-    /// A code page named by the `.cpg` or the `.dbf` header.
+    /// A code page named by the `.cpg` or the `.dbf` header; a value whose bytes are UTF-8 beyond ASCII is
+    /// read as UTF-8 (and reported, as [`TextDecoder::contradiction`]).
     CodePage(DynEncoding),
 }
 
@@ -303,19 +323,29 @@ impl TextDecoder {
         let mut warning = None;
         let label = cpg.map(|l| l.trim_start_matches('\u{feff}').trim()).filter(|l| !l.is_empty());
         if let Some(label) = label {
-            match Self::for_label(label) {
-                Some(decoder) => return (decoder, None),
+            match Decoding::for_label(label) {
+                Some(decoding) => {
+                    return (
+                        TextDecoder { decoding, declared: Some(format!("the .cpg says '{label}'")) },
+                        None,
+                    )
+                }
                 None => {
                     warning = Some(format!(
                         "unknown encoding '{label}', so text is read as {}: write a known one in the .cpg \
                          (e.g. UTF-8 or 1252)",
-                        if Self::for_mark(mark).is_some() { "the .dbf header declares" } else { "UTF-8" }
+                        if Decoding::for_mark(mark).is_some() { "the .dbf header declares" } else { "UTF-8" }
                     ))
                 }
             }
         }
-        match Self::for_mark(mark) {
-            Some(decoder) => (decoder, warning),
+        let declared = match mark {
+            CodePageMark::Undefined | CodePageMark::Invalid => None,
+            CodePageMark::Utf8 => Some("the .dbf header declares UTF-8".to_string()),
+            _ => Some(format!("the .dbf header declares code page {mark:?}")),
+        };
+        match Decoding::for_mark(mark) {
+            Some(decoding) => (TextDecoder { decoding, declared }, warning),
             None => {
                 let warning = warning.unwrap_or_else(|| {
                     format!(
@@ -323,49 +353,74 @@ impl TextDecoder {
                          add a .cpg naming the encoding (e.g. 1252)"
                     )
                 });
-                (TextDecoder::Utf8, Some(warning))
+                (TextDecoder { decoding: Decoding::Utf8, declared: None }, Some(warning))
             }
-        }
-    }
-
-    fn for_label(label: &str) -> Option<Self> {
-        if ["UTF-8", "UTF8", "65001"].iter().any(|u| label.eq_ignore_ascii_case(u)) {
-            return Some(TextDecoder::Utf8);
-        }
-        if let Some(encoding) = DynEncoding::from_name(label) {
-            return Some(TextDecoder::CodePage(encoding));
-        }
-        encoding_rs::Encoding::for_label(label.as_bytes()).map(|e| match e == encoding_rs::UTF_8 {
-            true => TextDecoder::Utf8,
-            false => TextDecoder::CodePage(EncodingRs::from(e).into()),
-        })
-    }
-
-    fn for_mark(mark: CodePageMark) -> Option<Self> {
-        match mark {
-            CodePageMark::Utf8 | CodePageMark::Undefined | CodePageMark::Invalid => Some(TextDecoder::Utf8),
-            _ => mark.to_encoding().map(TextDecoder::CodePage),
         }
     }
 
     /// The encoding dbase decodes field names with.
     fn for_names(&self) -> DynEncoding {
-        match self {
-            TextDecoder::Utf8 => UnicodeLossy.into(),
-            TextDecoder::CodePage(encoding) => encoding.clone(),
+        match &self.decoding {
+            Decoding::Utf8 => UnicodeLossy.into(),
+            Decoding::CodePage(encoding) => encoding.clone(),
         }
     }
 
     fn decode(&self, bytes: &[u8]) -> Box<str> {
-        match self {
-            TextDecoder::Utf8 => match std::str::from_utf8(bytes) {
+        match &self.decoding {
+            Decoding::Utf8 => match std::str::from_utf8(bytes) {
                 Ok(text) => text.into(),
                 Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0.into(),
             },
-            TextDecoder::CodePage(encoding) => match encoding.decode(bytes) {
-                Ok(text) => text.into(),
-                Err(_) => String::from_utf8_lossy(bytes).into(),
+            Decoding::CodePage(encoding) => match std::str::from_utf8(bytes) {
+                Ok(text) if !bytes.is_ascii() => text.into(),
+                _ => match encoding.decode(bytes) {
+                    Ok(text) => text.into(),
+                    Err(_) => String::from_utf8_lossy(bytes).into(),
+                },
             },
+        }
+    }
+
+    /// The message for a text value of the field `field` (its trimmed bytes) that contradicts the declared
+    /// encoding: bytes that are not UTF-8 where UTF-8 is declared, or UTF-8 beyond ASCII where a code page is.
+    /// Text that is only ASCII reads the same in every encoding, and an undeclared one contradicts nothing.
+    fn contradiction(&self, field: &str, bytes: &[u8]) -> Option<String> {
+        if bytes.is_ascii() {
+            return None;
+        }
+        let declared = self.declared.as_deref()?;
+        let read = self.decode(bytes);
+        let (what, fix) = match (&self.decoding, std::str::from_utf8(bytes).is_ok()) {
+            (Decoding::Utf8, false) => ("is not UTF-8", "Windows-1252: name the layer's real encoding"),
+            (Decoding::CodePage(_), true) => ("is UTF-8", "UTF-8: write UTF-8"),
+            _ => return None,
+        };
+        Some(format!(
+            "field {field}: '{read}' {what} though {declared}, so it and every value like it are read as {fix} \
+             in the .cpg"
+        ))
+    }
+}
+
+impl Decoding {
+    fn for_label(label: &str) -> Option<Self> {
+        if ["UTF-8", "UTF8", "65001"].iter().any(|u| label.eq_ignore_ascii_case(u)) {
+            return Some(Decoding::Utf8);
+        }
+        if let Some(encoding) = DynEncoding::from_name(label) {
+            return Some(Decoding::CodePage(encoding));
+        }
+        encoding_rs::Encoding::for_label(label.as_bytes()).map(|e| match e == encoding_rs::UTF_8 {
+            true => Decoding::Utf8,
+            false => Decoding::CodePage(EncodingRs::from(e).into()),
+        })
+    }
+
+    fn for_mark(mark: CodePageMark) -> Option<Self> {
+        match mark {
+            CodePageMark::Utf8 | CodePageMark::Undefined | CodePageMark::Invalid => Some(Decoding::Utf8),
+            _ => mark.to_encoding().map(Decoding::CodePage),
         }
     }
 }
@@ -487,15 +542,32 @@ mod tests {
 
         std::fs::write(dir.path("owners.cpg"), "1251\n").unwrap();
         let (layer, problems) = read(&shp, &assumed()).unwrap();
-        assert!(problems.is_empty());
-        // 0xE9 is й in Windows-1251.
-        assert_eq!(names(&layer)[0], Value::Text("Cafй".into()));
+        // 0xE9 is й in Windows-1251; record 2's é is the two bytes of UTF-8, which the .cpg contradicts.
+        assert_eq!(names(&layer), vec![Value::Text("Cafй".into()), Value::Text("Café".into())]);
+        let told: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+        assert_eq!(
+            told,
+            ["record 2: field NAME: 'Café' is UTF-8 though the .cpg says '1251', so it and every value like it \
+              are read as UTF-8: write UTF-8 in the .cpg"]
+        );
+
+        // The other way round: a .cpg saying UTF-8 over a Windows-1252 byte, told at its record.
+        std::fs::write(dir.path("owners.cpg"), "UTF-8").unwrap();
+        let (layer, problems) = read(&shp, &assumed()).unwrap();
+        assert_eq!(names(&layer), vec![Value::Text("Café".into()), Value::Text("Café".into())]);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].location.to_string(), "record 1");
+        assert!(problems[0]
+            .message
+            .starts_with("field NAME: 'Café' is not UTF-8 though the .cpg says 'UTF-8'"));
 
         std::fs::write(dir.path("owners.cpg"), "KLINGON").unwrap();
         let (layer, problems) = read(&shp, &assumed()).unwrap();
         assert_eq!(names(&layer)[1], Value::Text("Café".into()));
-        assert_eq!(problems.len(), 1);
+        // The header the file was written with declares UTF-8, which record 1's byte contradicts in turn.
+        assert_eq!(problems.len(), 2);
         assert!(problems[0].message.starts_with("unknown encoding 'KLINGON'"), "{}", problems[0].message);
+        assert!(problems[1].message.contains("not UTF-8 though the .dbf header declares UTF-8"));
     }
 
     #[test]
@@ -506,7 +578,7 @@ mod tests {
             start: 0,
             record_len: 1,
             fields: Vec::new(),
-            text: TextDecoder::Utf8,
+            text: TextDecoder { decoding: Decoding::Utf8, declared: None },
         };
         let field = |kind, len| DbfField { name: "F".into(), kind, offset: 1, len };
         let decode = |kind, bytes: &[u8]| table.decode(&field(kind, bytes.len()), bytes);
@@ -542,5 +614,36 @@ mod tests {
         assert_eq!(decode(Some("utf-8"), CodePageMark::CP1251, "й".as_bytes()), ("й".into(), false));
         assert_eq!(decode(Some("nonsense"), CodePageMark::CP1251, b"\xE9"), ("й".into(), true));
         assert_eq!(decode(Some(" \n"), CodePageMark::CP1251, b"\xE9"), ("й".into(), false));
+    }
+
+    #[test]
+    fn a_declaration_the_bytes_contradict_is_told_and_nothing_else_is() {
+        let told = |cpg: Option<&str>, mark, bytes: &[u8]| {
+            let (decoder, _) = TextDecoder::choose(cpg, mark);
+            decoder.contradiction("OWNER", bytes).map(|m| (decoder.decode(bytes), m))
+        };
+        let utf8 = "Nuñez".as_bytes();
+        let cp1252 = b"Nu\xF1ez";
+        // UTF-8 under a declared single-byte code page, from the .cpg or the header: read as UTF-8.
+        let (read, message) = told(Some("1252"), CodePageMark::Undefined, utf8).unwrap();
+        assert_eq!(&*read, "Nuñez");
+        assert!(
+            message.starts_with("field OWNER: 'Nuñez' is UTF-8 though the .cpg says '1252'"),
+            "{message}"
+        );
+        let (read, message) = told(None, CodePageMark::CP1252, utf8).unwrap();
+        assert_eq!(&*read, "Nuñez");
+        assert!(message.contains("though the .dbf header declares code page CP1252"), "{message}");
+        // A byte that is not UTF-8 under a declared UTF-8: read as Windows-1252.
+        let (read, message) = told(Some("utf8"), CodePageMark::Undefined, cp1252).unwrap();
+        assert_eq!(&*read, "Nuñez");
+        assert!(message.contains("is not UTF-8 though the .cpg says 'utf8'"), "{message}");
+        assert!(told(None, CodePageMark::Utf8, cp1252).unwrap().1.contains("the .dbf header declares UTF-8"));
+        // What agrees with its declaration, ASCII, and text under no declaration at all are not told.
+        assert_eq!(told(Some("1252"), CodePageMark::Undefined, cp1252), None);
+        assert_eq!(told(Some("UTF-8"), CodePageMark::Undefined, utf8), None);
+        assert_eq!(told(Some("1252"), CodePageMark::Undefined, b"Smith"), None);
+        assert_eq!(told(None, CodePageMark::Undefined, cp1252), None);
+        assert_eq!(told(None, CodePageMark::Undefined, utf8), None);
     }
 }
