@@ -440,6 +440,20 @@ fn a_reference_feature_with_a_vertex_at_1e300_is_reported_and_not_used() {
     assert_eq!(rows(&dir, &output).len(), sample_rows().len());
 }
 
+/// A watershed the rules place parcels by whose only feature cannot be used (a vertex written as NaN, as a
+/// damaged export leaves it) stops the run naming its record and why, not as if the layer lacked its name.
+#[test]
+fn a_watershed_whose_feature_cannot_be_used_stops_naming_its_record() {
+    let dir = sample_copy("unusable-watershed");
+    // Record 2 of the sample's watershed.dbf is LITTLE SODUS BAY.
+    set_vertex(&dir.join("watershed.shp"), 2, 1, f64::NAN);
+    let output = schedule(&dir, &[]);
+    let error =
+        assert_stops(&dir, &output, &["watershed.shp", "the watershed of Little Sodus Bay", "record 2"]);
+    assert!(error.contains("non-finite coordinate"), "{error}");
+    assert!(!error.contains("set [fields] watershed_name"), "{error}");
+}
+
 /// A reference layer the config names but that holds no feature (an export of an empty selection): the run
 /// warns, naming the layer, instead of scheduling as if the county had no sewer districts; every parcel is
 /// still listed.

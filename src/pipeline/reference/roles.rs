@@ -253,8 +253,23 @@ fn attributes_file(path: &std::path::Path) -> String {
     file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// The error for a watershed the layer does not hold, listing the names it does.
+/// The error for a watershed the layer does not hold, listing the names it does; when the layer holds it only
+/// as features whose geometry cannot be used (a `.shp` cut short, a null shape), the error is about the first.
 fn not_found(config: &Config, sheds: &NamedLayer, body: &str) -> Error {
+    let unusable = (sheds.layer.features.iter().zip(&sheds.attributes)).find_map(|(f, name)| {
+        Some((f, f.geometry.as_ref().err()?)).filter(|_| name.as_deref() == Some(body))
+    });
+    if let Some((feature, reason)) = unusable {
+        return Error::format(
+            &sheds.layer.path,
+            format!(
+                "the watershed of {body}, which the rule set's periodic rules name, is the layer's {} and its \
+                 geometry cannot be used ({reason}), so no parcel would be placed in it; repair the feature in \
+                 the GIS or export the layer again",
+                Location::record(feature.record, feature.fid)
+            ),
+        );
+    }
     let names: BTreeSet<String> =
         (0..sheds.layer.features.len()).filter_map(|i| found_name(config, sheds, i)).collect();
     let field = super::name_field(&sheds.layer, config.fields.watershed_name.as_ref(), &super::NAME_FIELDS)
