@@ -472,6 +472,30 @@ fn a_reference_layer_without_features_is_reported() {
     );
     assert_eq!(rows(&dir, &output).len(), sample_rows().len());
 
+    // A systems layer of fields but no feature (a shapefile exported from an empty selection) places no
+    // system: reported, every parcel still listed. One of no field at all (an empty GeoJSON) cannot be joined
+    // by any field, and says it is empty rather than which field to name.
+    let dir = sample_copy("empty-systems");
+    let table = shapefile::dbase::TableWriterBuilder::new()
+        .add_character_field("PARCEL_ID".try_into().unwrap(), 30)
+        .add_numeric_field("BOTTOM_FT".try_into().unwrap(), 10, 2);
+    let shp = dir.join("systems.shp");
+    drop(shapefile::Writer::from_path(&shp, table).unwrap());
+    fs::copy(dir.join("parcels.prj"), dir.join("systems.prj")).unwrap();
+    set_layer(&dir, "systems", "systems.shp");
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let problems = fs::read_to_string(dir.join("out/problems.csv")).expect("problems.csv");
+    assert!(
+        problems.lines().any(|l| l.contains("systems.shp,whole file,") && l.contains("has no features")),
+        "{problems}"
+    );
+    assert_eq!(rows(&dir, &output).len(), sample_rows().len());
+    let dir = sample_copy("empty-systems-geojson");
+    fs::write(dir.join("systems.geojson"), r#"{"type": "FeatureCollection", "features": []}"#).unwrap();
+    let output = schedule(&dir, &[]);
+    assert_stops(&dir, &output, &["systems.geojson", "the systems layer has no fields"]);
+
     // The county's boundary without a feature would put every parcel outside the county: the run stops.
     let dir = sample_copy("empty-county");
     fs::write(dir.join("county.geojson"), r#"{"type": "FeatureCollection", "features": []}"#).unwrap();

@@ -90,6 +90,14 @@ impl SystemFields {
 pub fn system_fields(fields: &[String], overrides: &FieldNames, path: &Path) -> Result<SystemFields> {
     let ids: Vec<&str> = whole_id_fields().collect();
     let parcel = overrides.system_parcel.clone().or_else(|| find_field(fields, &ids)).ok_or_else(|| {
+        // A layer of no field at all (a GeoJSON of no feature) has no systems to join: that is what to tell.
+        if fields.is_empty() {
+            return Error::format(
+                path,
+                "the systems layer has no fields (no features, or features without properties): it is empty or \
+                 not the systems layer; export it again with its features, or leave it out of the config",
+            );
+        }
         Error::format(
             path,
             format!(
