@@ -85,7 +85,8 @@ impl DbfRows {
                 .map(|&i| {
                     let field = &table.fields[i];
                     let bytes = &self.buf[field.offset..field.offset + field.len];
-                    if !self.told && field.kind == FieldKind::Text {
+                    // Padding is ASCII, so a field of ASCII bytes is ASCII text: only the others are looked at.
+                    if !self.told && field.kind == FieldKind::Text && !bytes.is_ascii() {
                         if let Some(message) = table.text.contradiction(&field.name, trim_field(bytes)) {
                             self.told = true;
                             problems.push((record, Problem::new(path, Location::Record(record), message)));
@@ -372,13 +373,15 @@ impl TextDecoder {
                 Ok(text) => text.into(),
                 Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0.into(),
             },
-            Decoding::CodePage(encoding) => match std::str::from_utf8(bytes) {
-                Ok(text) if !bytes.is_ascii() => text.into(),
-                _ => match encoding.decode(bytes) {
+            Decoding::CodePage(encoding) => {
+                if let Some(utf8) = (!bytes.is_ascii()).then(|| std::str::from_utf8(bytes).ok()).flatten() {
+                    return utf8.into();
+                }
+                match encoding.decode(bytes) {
                     Ok(text) => text.into(),
                     Err(_) => String::from_utf8_lossy(bytes).into(),
-                },
-            },
+                }
+            }
         }
     }
 
@@ -390,12 +393,12 @@ impl TextDecoder {
             return None;
         }
         let declared = self.declared.as_deref()?;
-        let read = self.decode(bytes);
         let (what, fix) = match (&self.decoding, std::str::from_utf8(bytes).is_ok()) {
             (Decoding::Utf8, false) => ("is not UTF-8", "Windows-1252: name the layer's real encoding"),
             (Decoding::CodePage(_), true) => ("is UTF-8", "UTF-8: write UTF-8"),
             _ => return None,
         };
+        let read = self.decode(bytes);
         Some(format!(
             "field {field}: '{read}' {what} though {declared}, so it and every value like it are read as {fix} \
              in the .cpg"
