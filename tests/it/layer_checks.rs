@@ -454,6 +454,55 @@ fn a_watershed_whose_feature_cannot_be_used_stops_naming_its_record() {
     assert!(!error.contains("set [fields] watershed_name"), "{error}");
 }
 
+/// The sample's systems layer with the bottom elevations of the systems `ids` (all when empty) given in
+/// metres, rounded to the centimetre as a survey in metres gives them.
+fn bottoms_in_metres(dir: &Path, ids: &[&str]) {
+    let path = dir.join("systems.geojson");
+    let mut layer: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    for feature in layer["features"].as_array_mut().unwrap() {
+        let properties = feature["properties"].as_object_mut().unwrap();
+        let chosen = ids.is_empty() || ids.contains(&properties["SYSTEM_ID"].as_str().unwrap());
+        if let (true, Some(feet)) = (chosen, properties["BOTTOM_FT"].as_f64()) {
+            properties.insert("BOTTOM_FT".into(), json!((feet * 0.3048 * 100.0).round() / 100.0));
+        }
+    }
+    fs::write(&path, layer.to_string()).unwrap();
+}
+
+/// Bottom elevations surveyed in metres under a field the county calls feet put every floodplain system some
+/// 500 ft below its flood elevation, and every verdict "below": the run says the unit is likely wrong, on the
+/// field, with the first parcel's figures. By hand: S-0007 (lot 191.00-1-2) has its bottom at 718.5 ft, 219.00
+/// m, against Owasco Lake's 717.13 ft: 498 ft below it, and 718.5 ft read as metres. The sample in feet has no
+/// such warning (it runs clean).
+#[test]
+fn bottom_elevations_in_metres_are_told_on_the_field() {
+    let line = metres_warning("one", &["S-0007"]);
+    assert!(line.contains("systems.geojson,field BOTTOM_FT,"), "{line}");
+    assert!(line.contains("1 system in a flood zone has"), "{line}");
+    assert!(line.contains("parcel 054289-191.00-1-2: 219 against 717.13 ft, 718.5 ft as metres"), "{line}");
+
+    // Every bottom in metres: the example is the first parcel by id of those in a flood zone, 191.00-1-1
+    // (S-0006, 720 ft: 219.46 m), of six with lots 191.00-1-2, 157.00-1-1, 122.18-1-12, 10.07-1-1 and 10.07-1-2.
+    let line = metres_warning("all", &[]);
+    assert!(line.contains("parcel 054289-191.00-1-1: 219.46 against 717.13 ft"), "{line}");
+    let count = line.split(" system").next().and_then(|n| n.rsplit(',').next()).unwrap();
+    let count: usize = count.trim_start_matches('"').parse().unwrap();
+    assert_eq!(count, 6, "{line}");
+}
+
+/// The line of `problems.csv` about bottoms in metres, after a run of the sample with the bottoms of the
+/// systems `ids` (all when empty) in metres, which exits 2 with every parcel listed.
+fn metres_warning(label: &str, ids: &[&str]) -> String {
+    let dir = sample_copy(&format!("bottoms-in-metres-{label}"));
+    bottoms_in_metres(&dir, ids);
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(rows(&dir, &output).len(), sample_rows().len());
+    let problems = fs::read_to_string(dir.join("out/problems.csv")).expect("problems.csv");
+    let line = problems.lines().find(|l| l.contains("likely in metres"));
+    line.unwrap_or_else(|| panic!("{problems}")).to_string()
+}
+
 /// A reference layer the config names but that holds no feature (an export of an empty selection): the run
 /// warns, naming the layer, instead of scheduling as if the county had no sewer districts; every parcel is
 /// still listed.
