@@ -454,6 +454,31 @@ fn a_watershed_whose_feature_cannot_be_used_stops_naming_its_record() {
     assert!(!error.contains("set [fields] watershed_name"), "{error}");
 }
 
+/// A shoreline layer that holds only one of the rule set's two lakes (a county bordering one, or an export
+/// that left the other out): the run says which lake it has no line of, since a parcel on that lake's shore
+/// is scheduled as inland. The sample, which holds both, says nothing of the kind.
+#[test]
+fn a_shoreline_without_a_lake_of_the_rule_set_is_noted() {
+    let note = "shoreline.geojson: no usable line of Little Sodus Bay, which the rule set measures from";
+    let dir = sample_copy("shoreline-one-lake");
+    let path = dir.join("shoreline.geojson");
+    let mut layer: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let features = layer["features"].as_array_mut().unwrap();
+    features.retain(|f| f["properties"]["NAME"] != "Little Sodus Bay");
+    assert_eq!(features.len(), 1);
+    fs::write(&path, layer.to_string()).unwrap();
+    // Notes are printed with the run's summary, on standard output.
+    let said = |output: &Output| String::from_utf8_lossy(&output.stdout).into_owned();
+    let output = schedule(&dir, &[]);
+    assert!(said(&output).contains(note), "{}", said(&output));
+    assert_eq!(rows(&dir, &output).len(), sample_rows().len());
+
+    let dir = sample_copy("shoreline-both-lakes");
+    let output = schedule(&dir, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!said(&output).contains("no usable line of"), "{}", said(&output));
+}
+
 /// The sample's systems layer with the bottom elevations of the systems `ids` (all when empty) given in
 /// metres, rounded to the centimetre as a survey in metres gives them.
 fn bottoms_in_metres(dir: &Path, ids: &[&str]) {

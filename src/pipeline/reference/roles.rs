@@ -80,8 +80,30 @@ pub(crate) fn check(config: &Config, reference: &Reference, notes: &mut Vec<Stri
     check_present(config, reference)?;
     if let Some(shore) = &reference.shoreline {
         check_shoreline(config, shore)?;
+        note_missing_bodies(config, reference, shore, notes);
     }
     check_watersheds(config, reference, notes)
+}
+
+/// A water body of the rule set that the shoreline holds no usable line of, told in a note: a county may
+/// border only some of the rule set's lakes, but one whose shoreline was left out of the layer would have
+/// every parcel on it scheduled as inland. (A DEM derives the line only of a water body the layer holds.)
+fn note_missing_bodies(config: &Config, reference: &Reference, shore: &NamedLayer, notes: &mut Vec<String>) {
+    let rules = &config.rules;
+    let on_shore: BTreeSet<&str> = reference.supplied_shoreline().map(|(_, name)| name).collect();
+    if !uses_shoreline(rules) || on_shore.is_empty() {
+        return;
+    }
+    let missing: Vec<&str> =
+        rules.water_bodies.iter().map(|w| w.name.as_str()).filter(|name| !on_shore.contains(name)).collect();
+    if !missing.is_empty() {
+        notes.push(format!(
+            "{}: no usable line of {}, which the rule set measures from: a parcel on its shore is scheduled as \
+             inland; if the county borders it, add its mean-high-water line to the layer",
+            shore.layer.path.display(),
+            missing.join(", ")
+        ));
+    }
 }
 
 /// A layer the rule set's periodic rules place parcels by must be given: without the shoreline every lakefront
