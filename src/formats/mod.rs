@@ -254,8 +254,8 @@ pub fn require_file(path: &Path) -> Result<()> {
 /// Which of a file's fields to keep: indices into `found`, in file order.
 ///
 /// `keep` names are matched without regard to ASCII case; a name matching no field is an error that lists the
-/// fields found, and so is one matching two (a table may hold two columns of one name): which holds the values
-/// the run needs cannot be told.
+/// fields found, and so is one matching two (a table may hold two columns of one name): which holds the
+/// values the run needs cannot be told.
 fn select_fields(path: &Path, found: &[String], keep: Option<&[String]>) -> Result<Vec<usize>> {
     let Some(keep) = keep else {
         return Ok((0..found.len()).collect());

@@ -521,7 +521,8 @@ fn a_problem_names_the_record_by_its_place_with_its_fid_beside() {
 }
 
 /// SQLite keeps the type a writer gave a value, whatever the column declares: an owner's name stored as a
-/// BLOB of UTF-8 is that name, and a BLOB that is not text is reported on its record, not read as an empty name.
+/// BLOB of UTF-8 is that name, and a BLOB that is not text is reported on its record, not read as an empty
+/// name.
 #[test]
 fn a_text_column_holding_blobs_reads_the_text_and_reports_the_binary() {
     let dir = common::fresh_dir("gpkg-blob-text");

@@ -496,9 +496,9 @@ fn bottoms_in_metres(dir: &Path, ids: &[&str]) {
 
 /// Bottom elevations surveyed in metres under a field the county calls feet put every floodplain system some
 /// 500 ft below its flood elevation, and every verdict "below": the run says the unit is likely wrong, on the
-/// field, with the first parcel's figures. By hand: S-0007 (lot 191.00-1-2) has its bottom at 718.5 ft, 219.00
-/// m, against Owasco Lake's 717.13 ft: 498 ft below it, and 718.5 ft read as metres. The sample in feet has no
-/// such warning (it runs clean).
+/// field, with the first parcel's figures. By hand: S-0007 (lot 191.00-1-2) has its bottom at 718.5 ft,
+/// 219.00 m, against Owasco Lake's 717.13 ft: 498 ft below it, and 718.5 ft read as metres. The sample in
+/// feet has no such warning (it runs clean).
 #[test]
 fn bottom_elevations_in_metres_are_told_on_the_field() {
     let line = metres_warning("one", &["S-0007"]);
@@ -507,7 +507,8 @@ fn bottom_elevations_in_metres_are_told_on_the_field() {
     assert!(line.contains("parcel 054289-191.00-1-2: 219 against 717.13 ft, 718.5 ft as metres"), "{line}");
 
     // Every bottom in metres: the example is the first parcel by id of those in a flood zone, 191.00-1-1
-    // (S-0006, 720 ft: 219.46 m), of six with lots 191.00-1-2, 157.00-1-1, 122.18-1-12, 10.07-1-1 and 10.07-1-2.
+    // (S-0006, 720 ft: 219.46 m), of six with lots 191.00-1-2, 157.00-1-1, 122.18-1-12, 10.07-1-1 and
+    // 10.07-1-2.
     let line = metres_warning("all", &[]);
     assert!(line.contains("parcel 054289-191.00-1-1: 219.46 against 717.13 ft"), "{line}");
     let count = line.split(" system").next().and_then(|n| n.rsplit(',').next()).unwrap();

@@ -43,7 +43,8 @@ impl BlockReader for Blocks {
         let mut record = 0;
         while let Some(row) = rows.next().map_err(sql(file))? {
             record += 1;
-            // A value SQLite cannot give, or that is not text, is null here, and reported when its block is read.
+            // A value SQLite cannot give, or that is not text, is null here, and reported when its block is
+            // read.
             let values = (columns.iter().enumerate())
                 .map(|(i, &c)| {
                     row.get_ref(i).ok().and_then(|v| value(&o.fields[c], v).ok()).unwrap_or(Value::Null)

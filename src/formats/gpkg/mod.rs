@@ -288,8 +288,8 @@ pub(super) fn field_names(file: &Path, layer: Option<&str>) -> Result<Vec<String
     Ok(columns(&conn, file, &table)?.0)
 }
 
-/// One attribute's value. SQLite keeps whatever type a writer gave, so a column declared TEXT can hold a BLOB:
-/// one that is UTF-8 text is read as that text, any other is an error message (the value is then null).
+/// One attribute's value. SQLite keeps whatever type a writer gave, so a column declared TEXT can hold a
+/// BLOB: one that is UTF-8 text is read as that text, any other is an error message (the value is then null).
 fn value(field: &str, v: ValueRef<'_>) -> Result<Value, String> {
     let text = |t: &[u8]| match String::from_utf8_lossy(t).trim() {
         "" => Value::Null,

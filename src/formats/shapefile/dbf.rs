@@ -85,7 +85,8 @@ impl DbfRows {
                 .map(|&i| {
                     let field = &table.fields[i];
                     let bytes = &self.buf[field.offset..field.offset + field.len];
-                    // Padding is ASCII, so a field of ASCII bytes is ASCII text: only the others are looked at.
+                    // Padding is ASCII, so a field of ASCII bytes is ASCII text: only the others are
+                    // looked at.
                     if !self.told && field.kind == FieldKind::Text && !bytes.is_ascii() {
                         if let Some(message) = table.text.contradiction(&field.name, trim_field(bytes)) {
                             self.told = true;
@@ -386,8 +387,9 @@ impl TextDecoder {
     }
 
     /// The message for a text value of the field `field` (its trimmed bytes) that contradicts the declared
-    /// encoding: bytes that are not UTF-8 where UTF-8 is declared, or UTF-8 beyond ASCII where a code page is.
-    /// Text that is only ASCII reads the same in every encoding, and an undeclared one contradicts nothing.
+    /// encoding: bytes that are not UTF-8 where UTF-8 is declared, or UTF-8 beyond ASCII where a code page
+    /// is. Text that is only ASCII reads the same in every encoding, and an undeclared one contradicts
+    /// nothing.
     fn contradiction(&self, field: &str, bytes: &[u8]) -> Option<String> {
         if bytes.is_ascii() {
             return None;

@@ -276,7 +276,8 @@ fn attributes_file(path: &std::path::Path) -> String {
 }
 
 /// The error for a watershed the layer does not hold, listing the names it does; when the layer holds it only
-/// as features whose geometry cannot be used (a `.shp` cut short, a null shape), the error is about the first.
+/// as features whose geometry cannot be used (a `.shp` cut short, a null shape), the error is about the
+/// first.
 fn not_found(config: &Config, sheds: &NamedLayer, body: &str) -> Error {
     let unusable = (sheds.layer.features.iter().zip(&sheds.attributes)).find_map(|(f, name)| {
         Some((f, f.geometry.as_ref().err()?)).filter(|_| name.as_deref() == Some(body))
