@@ -15,6 +15,7 @@
 //!   only the kept fields are decoded, at fixed offsets.
 
 mod dbf;
+mod encoding;
 pub(crate) mod files;
 pub(crate) mod rings;
 mod shp;
