@@ -12,7 +12,7 @@ use crate::classify::parcels::{
 use crate::crs::{LayerExtent, Screen};
 use crate::formats::blocks::LayerBlocks;
 use crate::formats::ReadOptions;
-use crate::model::error::{Error, Location, Problem, Result};
+use crate::model::error::{Error, Problem, Result};
 use crate::pipeline::config::Config;
 use crate::records::columns::FieldMap;
 use crate::records::events::{read_events, read_pipes, read_pump_outs, read_samples, Event, Pipe, Sample};
@@ -219,12 +219,8 @@ fn join_systems(
         extent.add_working(&features);
         join.add(&features);
     }
-    // A layer the config names is there to be used: one without a feature (an export of an empty selection)
-    // places no system, as if it were left out.
     if read == 0 {
-        let message = "the systems layer has no features, so no parcel's system is placed by it: export it \
-                       again with its features, or leave it out of the config";
-        problems.push(Problem::new(&file, Location::WholeFile, message));
+        problems.push(super::reference::no_features(&file, "systems", "no parcel's system is placed by it"));
     }
     let (systems, more, tally) = join.finish();
     problems.extend(more);

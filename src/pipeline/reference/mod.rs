@@ -155,6 +155,20 @@ pub struct Reference {
     pub derived_mhw: Vec<mhw::DerivedMhw>,
 }
 
+/// The problem of a layer the config names that holds no feature (an export of an empty selection): a layer
+/// named is there to be used, and one without a feature changes the run as if it were left out, as `effect`
+/// says.
+pub(super) fn no_features(path: &Path, role: &str, effect: &str) -> Problem {
+    Problem::new(
+        path,
+        crate::model::error::Location::WholeFile,
+        format!(
+            "the {role} layer has no features, so {effect}: export it again with its features, or leave it out \
+             of the config"
+        ),
+    )
+}
+
 impl Reference {
     /// The shoreline layer's line: its usable features of the rule set's water bodies, in file order, each
     /// with its water body's name (none without a shoreline layer).
@@ -208,17 +222,8 @@ pub(crate) fn read_reference(
     let mut load = |path: &Path, role: &'static str| -> Result<(Layer, Vec<Problem>)> {
         let (layer, mut problems, extent) = load_placed(path, config, None, role)?;
         extents.push(extent);
-        // A layer the config names is there to be used: one without a feature (an export of an empty
-        // selection) changes the schedule as if it were left out.
         if layer.features.is_empty() {
-            problems.push(Problem::new(
-                path,
-                crate::model::error::Location::WholeFile,
-                format!(
-                    "the {role} layer has no features, so it places no parcel: export it again with its \
-                     features, or leave it out of the config"
-                ),
-            ));
+            problems.push(no_features(path, role, "it places no parcel"));
         }
         Ok((layer, problems))
     };

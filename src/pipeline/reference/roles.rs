@@ -78,19 +78,26 @@ fn listed(names: &BTreeSet<String>) -> String {
 /// once the layers are known to overlap the parcels, so that a layer in the wrong place is told as such.
 pub(crate) fn check(config: &Config, reference: &Reference, notes: &mut Vec<String>) -> Result<()> {
     check_present(config, reference)?;
+    // The rule set's water bodies the shoreline layer holds a usable line of.
+    let on_shore: BTreeSet<&str> = reference.supplied_shoreline().map(|(_, name)| name).collect();
     if let Some(shore) = &reference.shoreline {
         check_shoreline(config, shore)?;
-        note_missing_bodies(config, reference, shore, notes);
+        note_missing_bodies(config, shore, &on_shore, notes);
     }
-    check_watersheds(config, reference, notes)
+    check_watersheds(config, reference, &on_shore, notes)
 }
 
-/// A water body of the rule set that the shoreline holds no usable line of, told in a note: a county may
-/// border only some of the rule set's lakes, but one whose shoreline was left out of the layer would have
-/// every parcel on it scheduled as inland. (A DEM derives the line only of a water body the layer holds.)
-fn note_missing_bodies(config: &Config, reference: &Reference, shore: &NamedLayer, notes: &mut Vec<String>) {
+/// A water body of the rule set that the shoreline `shore` holds no usable line of (it holds those of
+/// `on_shore`), told in a note: a county may border only some of the rule set's lakes, but one whose
+/// shoreline was left out of the layer would have every parcel on it scheduled as inland. (A DEM derives the
+/// line only of a water body the layer holds.)
+fn note_missing_bodies(
+    config: &Config,
+    shore: &NamedLayer,
+    on_shore: &BTreeSet<&str>,
+    notes: &mut Vec<String>,
+) {
     let rules = &config.rules;
-    let on_shore: BTreeSet<&str> = reference.supplied_shoreline().map(|(_, name)| name).collect();
     if !uses_shoreline(rules) || on_shore.is_empty() {
         return;
     }
@@ -209,11 +216,16 @@ fn fields_of(layer: &Layer) -> String {
 /// The watershed of each water body the rule set's periodic rules name, and the shoreline holds, must be
 /// found in the watershed layer, and must hold its lake: a watershed named otherwise (HUC-12 pieces named
 /// for their streams), or cut short across its lake, would leave its parcels off the watershed tier. A
-/// watershed found as several polygons is read as their union, and the run says so in a note.
-fn check_watersheds(config: &Config, reference: &Reference, notes: &mut Vec<String>) -> Result<()> {
+/// watershed found as several polygons is read as their union, and the run says so in a note. The shoreline
+/// holds the water bodies `on_shore`.
+fn check_watersheds(
+    config: &Config,
+    reference: &Reference,
+    on_shore: &BTreeSet<&str>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
     let Some(sheds) = &reference.watersheds else { return Ok(()) };
     let named = config.rules.watershed_names();
-    let on_shore: BTreeSet<&str> = reference.supplied_shoreline().map(|(_, name)| name).collect();
     // Without a shoreline layer every watershed a rule names is looked for.
     let wanted: Vec<&str> =
         named.iter().copied().filter(|n| reference.shoreline.is_none() || on_shore.contains(n)).collect();
