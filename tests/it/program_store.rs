@@ -55,6 +55,15 @@ fn batches(path: &Path) -> Vec<(i64, String, i64)> {
     rows.collect::<Result<_, _>>().unwrap()
 }
 
+/// A fresh folder named for `label` with a program store in which `notices --issue` has issued the batch of
+/// 2027-01-15 into `out`: the folder, the store and `out`.
+fn issued_in_january(label: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = common::fresh_dir(label);
+    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
+    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    (dir, store, out)
+}
+
 fn code(output: &Output) -> Option<i32> {
     output.status.code()
 }
@@ -101,9 +110,8 @@ fn a_draft_records_nothing_and_an_issue_records_once() {
 
 #[test]
 fn a_reprint_prints_the_batch_as_issued() {
-    let dir = common::fresh_dir("program-reprint");
-    let (store, out, again) = (dir.join("program.sqlite"), dir.join("out"), dir.join("again"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (dir, store, out) = issued_in_january("program-reprint");
+    let again = dir.join("again");
     // A later draft changes nothing of batch 1.
     assert_eq!(code(&notices(&store, &dir.join("later"), "2027-06-01", &[], None)), Some(0));
     let store_s = store.to_string_lossy();
@@ -131,9 +139,7 @@ fn a_reprint_prints_the_batch_as_issued() {
 
 #[test]
 fn the_post_s_word_is_recorded_and_a_returned_address_is_not_mailed() {
-    let dir = common::fresh_dir("program-mail");
-    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (dir, store, out) = issued_in_january("program-mail");
     let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
     let first = rows[0].clone();
     let store_s = store.to_string_lossy();
@@ -184,10 +190,8 @@ fn a_run_killed_while_issuing_leaves_the_store_as_before() {
         ("kill-before:store-issued", After::Issued),
     ];
     for (fault, after) in cases {
-        let dir = common::fresh_dir("program-kill");
-        let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
         // A batch issued before, so "as before" is a store with something in it.
-        assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+        let (dir, store, out) = issued_in_january("program-kill");
         let before = batches(&store);
         let killed = notices(&store, &out, "2027-12-15", &["--issue"], Some(fault));
         assert_ne!(code(&killed), Some(0), "{fault}: the run was not stopped: {}", text(&killed));
@@ -261,9 +265,7 @@ fn two_runs_at_once_leave_one_batch() {
 
 #[test]
 fn a_damaged_store_is_refused_and_nothing_is_issued() {
-    let dir = common::fresh_dir("program-damaged");
-    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (_, store, out) = issued_in_january("program-damaged");
     let manifest = std::fs::read(out.join("run.json")).unwrap();
     // Cut the file to its first page: a SQLite header, then nothing it points at.
     let bytes = std::fs::read(&store).unwrap();
@@ -280,9 +282,7 @@ fn a_damaged_store_is_refused_and_nothing_is_issued() {
 /// The interactive map shows each parcel's notice stage as the store recorded it, and offers it as a filter.
 #[test]
 fn the_map_shows_each_parcel_s_notice_stage() {
-    let dir = common::fresh_dir("program-map");
-    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (dir, store, out) = issued_in_january("program-map");
     let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
     let page = dir.join("map.html");
     let drawn = map(&store, "2027-01-15", &["--format", "html"], &page);
@@ -312,9 +312,7 @@ fn the_map_shows_each_parcel_s_notice_stage() {
 /// and the rest of the map as not noticed.
 #[test]
 fn the_static_map_colours_parcels_by_notice_stage() {
-    let dir = common::fresh_dir("program-map-stage");
-    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (dir, store, _) = issued_in_january("program-map-stage");
     assert_eq!(code(&notices(&store, &dir.join("december"), "2027-12-15", &["--issue"], None)), Some(0));
     // The parcels by the latest stage the store holds for them, read from its tables.
     let conn = rusqlite::Connection::open(&store).unwrap();
@@ -346,9 +344,7 @@ fn the_static_map_colours_parcels_by_notice_stage() {
 /// mark, `;` between fields, a quoted field holding the separator, CRLF lines) gives each letter its day.
 #[test]
 fn letters_received_are_read_from_a_spreadsheet_s_csv() {
-    let dir = common::fresh_dir("program-received-from");
-    let (store, out) = (dir.join("program.sqlite"), dir.join("out"));
-    assert_eq!(code(&notices(&store, &out, "2027-01-15", &["--issue"], None)), Some(0));
+    let (dir, store, out) = issued_in_january("program-received-from");
     let (_, rows) = common::read_rows(&out.join("notices.csv")).unwrap();
     // Two letters (a letter may list several duties, a row each).
     let first = rows[0]["letter"].clone();
